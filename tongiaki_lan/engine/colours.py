@@ -1,0 +1,18 @@
+"""Player colours. Colour ids (0..5) appear on the wire and in records."""
+
+from __future__ import annotations
+
+COLOURS: tuple[str, ...] = ("blue", "red", "green", "yellow", "orange", "purple")
+LETTERS: tuple[str, ...] = ("B", "R", "G", "Y", "O", "P")
+_BY_LETTER = {letter: i for i, letter in enumerate(LETTERS)}
+_BY_NAME = {name: i for i, name in enumerate(COLOURS)}
+
+
+def colour_id(name_or_letter: str) -> int:
+    key = name_or_letter.strip()
+    if key.upper() in _BY_LETTER and len(key) == 1:
+        return _BY_LETTER[key.upper()]
+    try:
+        return _BY_NAME[key.lower()]
+    except KeyError:
+        raise ValueError(f"unknown colour {name_or_letter!r}") from None

@@ -1,0 +1,945 @@
+"""The rules of Tongiaki as a state machine driven by player decisions.
+
+A `Game` always has exactly one pending `Decision` (or none once it is over).
+`apply` takes one `Move`, checks it against the rules before touching anything, then
+carries the game forward through everything that involves no choice: reveals,
+voyages, failed crossings, closed-path removals, turn changes, and any decision
+that has a single legal option. The clause ids in comments and errors are those of
+the rules digest (docs/rules.md).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from itertools import combinations
+
+import msgpack
+
+from . import decisions as D
+from .colours import COLOURS, colour_id
+from .errors import IllegalMove
+from .events import Event
+from .hexgrid import DIRECTION_NAMES, DIRECTIONS, Hex
+from .moves import (
+    ChooseBeaches,
+    Colony,
+    Expand,
+    Land,
+    Move,
+    Place,
+    PlaceTile,
+    Royal,
+    Sail,
+    Take,
+)
+from .shuffle import shuffled_stack
+from .tiles import (
+    N_ISLANDS_IN_STACK,
+    N_SEAS_IN_STACK,
+    SEA_EXIT,
+    TILES,
+    TONGA,
+)
+
+SHIPS_PER_COLOUR = 15  # G1
+MAX_ROYALS = 2  # K1
+TURN_LIMIT = 1000  # X3
+STATE_FORMAT = 1
+
+BERTHS: tuple[tuple[int, ...], ...] = tuple(tuple(b.berths for b in t.beaches) for t in TILES)
+PIERS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(b.piers for b in t.beaches) for t in TILES
+)
+_DQ = tuple(d[0] for d in DIRECTIONS)
+_DR = tuple(d[1] for d in DIRECTIONS)
+_KIND_CODE = {k: i for i, k in enumerate(D.KINDS)}
+
+
+def _is_island(tid: int) -> bool:
+    return tid < 16
+
+
+class Game:
+    """One game of Tongiaki. Mutable: `apply` advances it; `copy` forks it."""
+
+    # ------------------------------------------------------------------ creation
+
+    def __init__(self, seed: bytes, colours: Sequence[str]):
+        colours = tuple(colours)
+        if not 2 <= len(colours) <= 6:
+            raise ValueError("Tongiaki is for 2 to 6 players (G1)")
+        cids = tuple(colour_id(c) for c in colours)
+        if len(set(cids)) != len(cids):
+            raise ValueError("each seat needs its own colour (G1)")
+        self.seed = bytes(seed)
+        self.colours: tuple[str, ...] = tuple(COLOURS[c] for c in cids)
+        self.n_seats = len(cids)
+        self._cid: tuple[int, ...] = cids  # seat -> colour id
+        self._seat_of: dict[int, int] = {c: s for s, c in enumerate(cids)}
+        self._stack: tuple[int, ...] = shuffled_stack(self.seed)  # S1
+        self._drawn = 0
+        self._placed: dict[Hex, tuple[int, int]] = {(0, 0): (TONGA, 0)}  # S1
+        self._where: dict[int, Hex] = {TONGA: (0, 0)}
+        self._ships: dict[int, list[list[int]]] = {TONGA: [[] for _ in BERTHS[TONGA]]}
+        self._kings: dict[int, int] = {}  # island -> colour id
+        self._royals = [0] * self.n_seats
+        self._reserve = [SHIPS_PER_COLOUR] * self.n_seats
+        self._islands_revealed = 0
+        self._seas_revealed = 0
+        self._removed: list[int] = []
+        self._turns = 0  # completed turns
+        self._active = 0  # S2
+        self._setup_done = 0
+        self._kind: str | None = D.SETUP
+        self._island: int | None = None
+        self._count = 0
+        self._group: list[int] = []
+        self._origin: int | None = None
+        self._ctile: int | None = None
+        self._final = False  # E2: the last tile is out, finish this departure only
+        self._end_reason = ""
+        self._moves: list[Move] = []
+        self._legal: list[Move] | None = None
+        self._departures: list[Sail] | None = None
+        self.events: list[Event] = []
+        self._settle()
+
+    @classmethod
+    def new(cls, seed: bytes, colours: Sequence[str]) -> Game:
+        return cls(seed, colours)
+
+    @classmethod
+    def replay(cls, seed: bytes, colours: Sequence[str], moves: Iterable[Move]) -> Game:
+        game = cls(seed, colours)
+        for move in moves:
+            game.apply(move)
+        return game
+
+    def copy(self) -> Game:
+        """An independent game in the same state (events are not carried over)."""
+        g = object.__new__(Game)
+        g.__dict__.update(self.__dict__)
+        g._placed = dict(self._placed)
+        g._where = dict(self._where)
+        g._ships = {t: [list(b) for b in bs] for t, bs in self._ships.items()}
+        g._kings = dict(self._kings)
+        g._royals = list(self._royals)
+        g._reserve = list(self._reserve)
+        g._removed = list(self._removed)
+        g._group = list(self._group)
+        g._moves = list(self._moves)
+        g._legal = None
+        g._departures = list(self._departures) if self._departures is not None else None
+        g.events = []
+        return g
+
+    # ------------------------------------------------------------------ public view
+
+    @property
+    def pending(self) -> D.Decision | None:
+        kind = self._kind
+        if kind is None:
+            return None
+        if kind == D.SETUP:
+            return D.Decision(kind, self._setup_done % self.n_seats, island=TONGA)
+        if kind == D.EXPAND_BEACHES:
+            return D.Decision(kind, self._active, island=self._island, count=self._count)
+        if kind in (D.T1A_SOURCE, D.COLONY_SHIP):
+            return D.Decision(kind, self._active, island=self._island)
+        if kind == D.LANDING:
+            return D.Decision(kind, self._active, island=self._island, group=tuple(self._group))
+        if kind == D.COLONY_TILE:
+            return D.Decision(kind, self._active, tile=self._ctile)
+        return D.Decision(kind, self._active)
+
+    @property
+    def is_over(self) -> bool:
+        return self._kind is None
+
+    @property
+    def end_reason(self) -> str:
+        return self._end_reason
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        return tuple(self._moves)
+
+    @property
+    def turn(self) -> int:
+        """Completed turns (setup is not a turn)."""
+        return self._turns
+
+    @property
+    def active_seat(self) -> int:
+        return self._active
+
+    def colour_of(self, seat: int) -> str:
+        return self.colours[seat]
+
+    def colour_ids(self) -> tuple[int, ...]:
+        return self._cid
+
+    def seat_of_colour(self, cid: int) -> int:
+        return self._seat_of[cid]
+
+    def reserve(self, seat: int) -> int:
+        return self._reserve[seat]
+
+    def royals_founded(self, seat: int) -> int:
+        return self._royals[seat]
+
+    def placed_tiles(self) -> dict[Hex, tuple[int, int]]:
+        """hex -> (tile id, rotation), in placement order."""
+        return dict(self._placed)
+
+    def tile_at(self, h: Hex) -> tuple[int, int] | None:
+        return self._placed.get(h)
+
+    def hex_of(self, tile_id: int) -> Hex | None:
+        return self._where.get(tile_id)
+
+    def ships_on(self, island: int) -> tuple[tuple[int, ...], ...]:
+        """Colour ids on each beach of an island on the board."""
+        return tuple(tuple(b) for b in self._ships[island])
+
+    def king_of(self, island: int) -> int | None:
+        """Colour id of the king on a Royal Island."""
+        return self._kings.get(island)
+
+    def kings(self) -> dict[int, int]:
+        return dict(self._kings)
+
+    def removed_tiles(self) -> tuple[int, ...]:
+        return tuple(self._removed)
+
+    def stack_left(self) -> int:
+        return len(self._stack) - self._drawn
+
+    def revealed_counts(self) -> tuple[int, int]:
+        """(islands, seas) revealed so far — E1 ends the game at 15 or 16."""
+        return self._islands_revealed, self._seas_revealed
+
+    def unrevealed_tiles(self) -> tuple[int, ...]:
+        """Tiles still in the stack, sorted by id: public knowledge, unlike their order."""
+        return tuple(sorted(self._stack[self._drawn :]))
+
+    def group_at_sea(self) -> tuple[int, ...]:
+        return tuple(self._group)
+
+    # ------------------------------------------------------------------ legal moves
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the pending decision, in a canonical order."""
+        if self._legal is None:
+            self._legal = self._generate()
+        return list(self._legal)
+
+    def is_legal(self, move: Move) -> bool:
+        if self._kind is None:
+            return False
+        if self._legal is None:
+            self._legal = self._generate()
+        return move in self._legal
+
+    def _generate(self) -> list[Move]:
+        kind = self._kind
+        seat = self._active
+        if kind == D.SETUP:
+            ships = self._ships[TONGA]
+            return [Place(TONGA, (b,)) for b in range(6) if len(ships[b]) < BERTHS[TONGA][b] - 1]
+        if kind == D.ACTION:
+            return self._action_moves(seat)
+        if kind == D.EXPAND_BEACHES:
+            free = self._free_beaches(self._island)
+            return [ChooseBeaches(c) for c in combinations(free, self._count)]
+        if kind == D.T1A_SOURCE:
+            cid = self._cid[seat]
+            out: list[Move] = []
+            for tid in sorted(self._ships):
+                if tid == self._island or tid in self._kings:
+                    continue
+                for b, ships in enumerate(self._ships[tid]):
+                    if cid in ships:
+                        out.append(Take(tid, b))
+            return out
+        if kind == D.DEPARTURE:
+            return list(self._departures or ())
+        if kind == D.LANDING:
+            return list(self._landing_options())
+        if kind == D.COLONY_TILE:
+            out = []
+            for h in self._frontier():
+                out.extend(PlaceTile(h[0], h[1], rot) for rot in range(6))
+            return out
+        if kind == D.COLONY_SHIP:
+            return [Place(self._island, (b,)) for b in range(len(BERTHS[self._island]))]
+        return []
+
+    def _action_moves(self, seat: int) -> list[Move]:
+        cid = self._cid[seat]
+        out: list[Move] = []
+        if self._on_beaches(seat) > 0:
+            mine = []
+            for tid in sorted(self._ships):
+                beaches = self._ships[tid]
+                if any(cid in b for b in beaches):
+                    mine.append(tid)
+            out.extend(Expand(t) for t in mine)  # T1
+            if self._royals[seat] < MAX_ROYALS:  # K1
+                for t in mine:
+                    if t != TONGA and all(c == cid for b in self._ships[t] for c in b):
+                        out.append(Royal(t))
+        else:  # X1
+            n = min(2, self._reserve[seat])
+            if TONGA in self._ships and n:
+                free = [BERTHS[TONGA][b] - len(s) for b, s in enumerate(self._ships[TONGA])]
+                if n == 2:
+                    for a in range(6):
+                        for b in range(a, 6):
+                            if (a != b and free[a] and free[b]) or (a == b and free[a] >= 2):
+                                out.append(Place(TONGA, (a, b)))
+                else:
+                    out.extend(Place(TONGA, (b,)) for b in range(6) if free[b])
+            if self._reserve[seat]:
+                for tid in sorted(self._ships):
+                    if tid == TONGA or tid in self._kings:
+                        continue
+                    out.extend(Place(tid, (b,)) for b in self._free_beaches(tid))
+        out.append(Colony())  # C1: always possible
+        return out
+
+    def _frontier(self) -> list[Hex]:
+        """Empty hexes next to at least one placed tile (C2), sorted."""
+        placed = self._placed
+        seen = set()
+        for q, r in placed:
+            for d in range(6):
+                h = (q + _DQ[d], r + _DR[d])
+                if h not in placed:
+                    seen.add(h)
+        return sorted(seen)
+
+    def _free_beaches(self, tid: int) -> list[int]:
+        berths = BERTHS[tid]
+        return [b for b, s in enumerate(self._ships[tid]) if len(s) < berths[b]]
+
+    def _on_beaches(self, seat: int) -> int:
+        """Ships of `seat` on beaches; valid whenever no group is at sea."""
+        return SHIPS_PER_COLOUR - self._reserve[seat] - self._royals[seat]
+
+    # ------------------------------------------------------------------ landings (L1)
+
+    def _landing_frame(self) -> tuple[list[tuple[int, int]], int]:
+        ships = self._ships[self._island]
+        berths = BERTHS[self._island]
+        free = [(b, berths[b] - len(s)) for b, s in enumerate(ships) if len(s) < berths[b]]
+        placed = min(len(self._group), sum(f for _, f in free))
+        return free, placed
+
+    def _landing_options(self) -> list[Land]:
+        """All distinct legal landings. Bounded: a group is one beach's ships (at most 5)."""
+        free, total = self._landing_frame()
+        if total == 0:
+            return [Land(())]
+        g = len(self._group)
+        counts: dict[int, int] = {}
+        for c in self._group:
+            counts[c] = counts.get(c, 0) + 1
+        colours = sorted(counts)
+        avail = [counts[c] for c in colours]
+        vectors: list[list[tuple[int, int]]] = []
+        if g >= len(free):
+            def spread(i: int, left: int, acc: list[tuple[int, int]]) -> None:
+                if i == len(free):
+                    if left == 0:
+                        vectors.append(list(acc))
+                    return
+                b, f = free[i]
+                rest_min = len(free) - i - 1
+                for c in range(1, min(f, left - rest_min) + 1):
+                    acc.append((b, c))
+                    spread(i + 1, left - c, acc)
+                    acc.pop()
+            spread(0, total, [])
+        else:
+            for chosen in combinations([b for b, _ in free], g):
+                vectors.append([(b, 1) for b in chosen])
+        out: list[Land] = []
+        for vec in vectors:
+            self._fill(vec, 0, avail, colours, [], out)
+        return out
+
+    def _fill(self, vec, i, avail, colours, acc, out) -> None:
+        if i == len(vec):
+            out.append(Land(tuple(acc)))
+            return
+        beach, need = vec[i]
+        for pick in _submultisets(avail, need, 0):
+            chosen = tuple(c for c, k in zip(colours, pick) for _ in range(k))
+            rest = [a - k for a, k in zip(avail, pick)]
+            acc.append((beach, chosen))
+            self._fill(vec, i + 1, rest, colours, acc, out)
+            acc.pop()
+
+    def landing_violation(self, move: Land) -> str | None:
+        """Why a proposed landing breaks L1, or None if it is legal (no enumeration)."""
+        free, total = self._landing_frame()
+        free_at = dict(free)
+        berths = BERTHS[self._island]
+        remaining: dict[int, int] = {}
+        for c in self._group:
+            remaining[c] = remaining.get(c, 0) + 1
+        placed = 0
+        for beach, cs in move.placements:
+            if beach >= len(berths):
+                return f"{TILES[self._island].name} has no beach {beach + 1}"
+            if len(cs) > free_at.get(beach, 0):
+                return f"beach {beach + 1} has only {free_at.get(beach, 0)} free berth(s)"
+            for c in cs:
+                if remaining.get(c, 0) <= 0:
+                    return f"the group has no more {COLOURS[c]} ships to land"
+                remaining[c] -= 1
+            placed += len(cs)
+        if placed != total:
+            return f"exactly {total} ship(s) must land (as many as fit), not {placed}"
+        used = {b for b, _ in move.placements}
+        if len(self._group) >= len(free):
+            missing = [b + 1 for b, _ in free if b not in used]
+            if missing:
+                return "every beach with a free berth gets a ship first; beach " + ", ".join(
+                    map(str, missing)
+                ) + " got none"
+        elif any(len(cs) > 1 for _, cs in move.placements):
+            return "the group is smaller than the free beaches: at most one ship per beach"
+        return None
+
+    def default_landing(self) -> Land:
+        """The landing offered when the player just presses Enter: the mover's own ships
+        first, one per free beach in beach order, then the rest in beach order."""
+        free, total = self._landing_frame()
+        act = self._cid[self._active]
+        order = sorted(self._group, key=lambda c: (c != act, self._seat_of[c]))[:total]
+        if len(self._group) < len(free):
+            free = free[: len(self._group)]
+        slots: list[int] = [b for b, _ in free]
+        for b, f in free:
+            slots.extend([b] * (f - 1))
+        per: dict[int, list[int]] = {}
+        for c, b in zip(order, slots):
+            per.setdefault(b, []).append(c)
+        return Land(tuple((b, tuple(sorted(cs))) for b, cs in sorted(per.items())))
+
+    # ------------------------------------------------------------------ applying moves
+
+    def apply(self, move: Move) -> None:
+        """Play one decision. Raises IllegalMove (naming the clause) and changes nothing
+        if the move is not legal now."""
+        if self._kind is None:
+            raise IllegalMove("E1", "the game is over")
+        if not isinstance(move, Move):
+            raise IllegalMove("T0", f"not a move: {move!r}")
+        if self._kind == D.LANDING and isinstance(move, Land):
+            why = self.landing_violation(move)
+            if why is not None:
+                raise IllegalMove("L1", why)
+        elif not self.is_legal(move):
+            raise self._diagnose(move)
+        self._moves.append(move)
+        self._perform(move)
+        self._settle()
+
+    push = apply  # python-chess users reach for push
+
+    def _settle(self) -> None:
+        """Apply decisions that have a single option: they involve no choice."""
+        while self._kind is not None:
+            legal = self._generate()
+            if len(legal) != 1:
+                self._legal = legal
+                return
+            self._perform(legal[0])
+
+    def _perform(self, move: Move) -> None:
+        self._legal = None
+        kind = self._kind
+        seat = self._active
+        if kind == D.SETUP:
+            seat = self._setup_done % self.n_seats
+            self._add_ship(seat, TONGA, move.beaches[0])
+            self.events.append(Event("setup", (self._cid[seat], TONGA, move.beaches[0])))
+            self._setup_done += 1
+            if self._setup_done == 2 * self.n_seats:
+                self._start_turn(0)  # S4
+        elif kind == D.ACTION:
+            if isinstance(move, Expand):
+                self._expand(seat, move.island)
+            elif isinstance(move, Royal):
+                self._found_royal(seat, move.island)
+            elif isinstance(move, Colony):
+                self._new_colony(seat, take_off=True)
+            else:  # Place: X1
+                for b in move.beaches:
+                    self._add_ship(seat, move.island, b)
+                self.events.append(Event("place", (self._cid[seat], move.island, move.beaches)))
+                self._after_expansion()
+        elif kind == D.EXPAND_BEACHES:
+            for b in move.beaches:
+                self._add_ship(seat, self._island, b)
+            self.events.append(Event("expand", (self._cid[seat], self._island, move.beaches)))
+            self._after_expansion()
+        elif kind == D.T1A_SOURCE:
+            cid = self._cid[seat]
+            self._ships[move.island][move.beach].remove(cid)
+            self._reserve[seat] += 1  # passes through the hand; placed right after
+            self.events.append(Event("take", (cid, move.island, move.beach)))
+            self._ask_expansion_beaches(self._island, 1)
+        elif kind == D.DEPARTURE:
+            self._depart(move)
+        elif kind == D.LANDING:
+            self._land(move)
+        elif kind == D.COLONY_TILE:
+            self._place_colony_tile(move)
+        elif kind == D.COLONY_SHIP:
+            self._add_ship(seat, self._island, move.beaches[0])
+            self.events.append(Event("place", (self._cid[seat], self._island, move.beaches)))
+            if self._final:
+                self._end_game("E1")
+            else:
+                self._end_turn()
+
+    def _add_ship(self, seat: int, island: int, beach: int) -> None:
+        lst = self._ships[island][beach]
+        lst.append(self._cid[seat])
+        lst.sort()
+        self._reserve[seat] -= 1
+
+    # ------------------------------------------------------------------ turn flow
+
+    def _start_turn(self, seat: int) -> None:
+        self._active = seat
+        self._kind = D.ACTION
+        self.events.append(Event("turn", (seat,)))
+
+    def _end_turn(self) -> None:
+        self._turns += 1
+        if self._turns >= TURN_LIMIT:
+            self._end_game("X3")
+            return
+        self._start_turn((self._active + 1) % self.n_seats)
+
+    def _end_game(self, reason: str) -> None:
+        self._kind = None
+        self._end_reason = reason
+        self._group = []
+        self.events.append(Event("game_over", (reason,)))
+
+    def _expand(self, seat: int, island: int) -> None:
+        cid = self._cid[seat]
+        if self._reserve[seat] == 0:  # T1a
+            self._island = island
+            self._kind = D.T1A_SOURCE
+            if not self._generate():  # no ship elsewhere to bring: nothing is added
+                self.events.append(Event("expand", (cid, island, ())))
+                self._after_expansion()
+            return
+        n = sum(b.count(cid) for b in self._ships[island])
+        free = self._free_beaches(island)
+        k = min(n, len(free), self._reserve[seat])  # T1, T1b
+        self._ask_expansion_beaches(island, k)
+
+    def _ask_expansion_beaches(self, island: int, k: int) -> None:
+        self._island = island
+        self._count = k
+        self._kind = D.EXPAND_BEACHES  # single-option cases are settled automatically
+
+    def _after_expansion(self) -> None:
+        self._next_departure()  # T2: a turn with no full beach simply ends there
+
+    def _found_royal(self, seat: int, island: int) -> None:
+        cid = self._cid[seat]
+        on_it = sum(len(b) for b in self._ships[island])
+        for b in self._ships[island]:
+            b.clear()
+        self._reserve[seat] += on_it - 1  # K2
+        self._kings[island] = cid
+        self._royals[seat] += 1
+        self.events.append(Event("royal", (cid, island)))
+        self._end_turn()
+
+    def _new_colony(self, seat: int, take_off: bool) -> None:
+        cid = self._cid[seat]
+        returned = 0
+        if take_off:  # C1 (kings stay: Decision)
+            for beaches in self._ships.values():
+                for b in beaches:
+                    k = b.count(cid)
+                    if k:
+                        returned += k
+                        b[:] = [c for c in b if c != cid]
+            self._reserve[seat] += returned
+        self.events.append(Event("colony", (cid, returned)))
+        self._reveal_for_colony()
+
+    def _reveal_for_colony(self) -> None:
+        self._ctile = self._reveal()
+        self._kind = D.COLONY_TILE
+
+    def _place_colony_tile(self, move: PlaceTile) -> None:
+        tid = self._ctile
+        h = (move.q, move.r)
+        self._put_tile(h, tid, move.rotation)
+        self.events.append(Event("colony_tile", (tid, move.q, move.r, move.rotation)))
+        self._ctile = None
+        if _is_island(tid):
+            self._island = tid
+            self._kind = D.COLONY_SHIP  # C3 (E2: the ship is placed even on the last tile)
+        elif self._final:
+            self._end_game("E1")  # E2: the last tile was a sea tile: no ship
+        else:
+            self._reveal_for_colony()
+
+    # ------------------------------------------------------------------ tiles
+
+    def _reveal(self) -> int:
+        tid = self._stack[self._drawn]
+        self._drawn += 1
+        if _is_island(tid):
+            self._islands_revealed += 1
+        else:
+            self._seas_revealed += 1
+        # E1: the last island or the last sea tile is out
+        if self._islands_revealed == N_ISLANDS_IN_STACK or self._seas_revealed == N_SEAS_IN_STACK:
+            self._final = True
+        return tid
+
+    def _put_tile(self, h: Hex, tid: int, rot: int) -> None:
+        self._placed[h] = (tid, rot)
+        if _is_island(tid):
+            self._where[tid] = h
+            self._ships[tid] = [[] for _ in BERTHS[tid]]
+
+    # ------------------------------------------------------------------ migration
+
+    def _full_beaches(self) -> list[tuple[int, int]]:
+        out = []
+        for tid in sorted(self._ships):
+            berths = BERTHS[tid]
+            for b, s in enumerate(self._ships[tid]):
+                if len(s) == berths[b]:
+                    out.append((tid, b))
+        return out
+
+    def _next_departure(self) -> None:
+        """M1/M4: while any beach is full, its ships must leave; X2 filters closed paths."""
+        full = self._full_beaches()
+        if not full:
+            self._departures = None
+            self._end_turn()
+            return
+        options: list[Sail] = []
+        for tid, b in full:
+            rot = self._placed[self._where[tid]][1]
+            ncol = len(set(self._ships[tid][b]))
+            for local in PIERS[tid][b]:
+                pier = (local + rot) % 6
+                if not self._is_closed(tid, pier, ncol):
+                    options.append(Sail(tid, b, pier))
+        if options:
+            self._departures = options
+            self._kind = D.DEPARTURE
+            return
+        self._departures = None
+        self._remove_closed({t for t, _ in full})
+
+    def _is_closed(self, island: int, pier: int, ncol: int) -> bool:
+        """X2: does this departure, over tiles already placed, come back onto `island`?"""
+        placed = self._placed
+        q, r = self._where[island]
+        d = pier
+        for _ in range(4 * len(placed) + 8):
+            q += _DQ[d]
+            r += _DR[d]
+            cell = placed.get((q, r))
+            if cell is None:
+                return False  # reaches the unknown
+            tid, rot = cell
+            if _is_island(tid):
+                return tid == island or tid in self._kings  # K3 turns back onto `island`
+            exit_local, danger = SEA_EXIT[tid][(d + 3 - rot) % 6]
+            if danger and ncol < danger:
+                return False  # fails: not an endless loop
+            d = (exit_local + rot) % 6
+        return True  # pragma: no cover - sea paths cannot cycle without an island
+
+    def _remove_closed(self, islands: set[int]) -> None:
+        removed = sorted(islands)
+        for tid in removed:
+            returned = []
+            for b in self._ships[tid]:
+                for c in b:
+                    self._reserve[self._seat_of[c]] += 1
+                returned.extend(b)
+            del self._ships[tid]
+            del self._placed[self._where[tid]]
+            del self._where[tid]
+            self._removed.append(tid)
+            self.events.append(Event("removed", (tid, tuple(sorted(returned)))))
+        self.events.append(Event("closed", tuple(removed)))
+        seat = self._active
+        if not self._ships or self._on_beaches(seat) == 0:
+            self._new_colony(seat, take_off=False)
+        else:
+            self._end_turn()
+
+    def _depart(self, move: Sail) -> None:
+        beach = self._ships[move.island][move.beach]
+        self._group = list(beach)
+        beach.clear()
+        self._origin = move.island
+        self.events.append(Event("depart", (move.island, move.beach, move.pier, tuple(self._group))))
+        self._voyage(self._where[move.island], move.pier)
+
+    def _voyage(self, start: Hex, d: int) -> None:
+        """M2/M3 from `start` towards board direction d, until landing, failure or loss."""
+        ncol = len(set(self._group))
+        q, r = start
+        placed = self._placed
+        while True:
+            q += _DQ[d]
+            r += _DR[d]
+            cell = placed.get((q, r))
+            if cell is None:
+                if self._final:  # E2: no more tiles may be revealed
+                    self._lose_group("lost")
+                    return
+                tid = self._reveal()
+                rot = (d + 3) % 6  # red mark against the edge we came through
+                self._put_tile((q, r), tid, rot)
+                self.events.append(Event("reveal", (tid, q, r, rot)))
+                cell = (tid, rot)
+            tid, rot = cell
+            if _is_island(tid):
+                if tid in self._kings:  # K3
+                    self.events.append(Event("turn_back", (tid, self._origin)))
+                    tid = self._origin
+                self._begin_landing(tid)
+                return
+            exit_local, danger = SEA_EXIT[tid][(d + 3 - rot) % 6]
+            if danger and ncol < danger:  # M3
+                self.events.append(Event("fail", (tid, danger, ncol, tuple(self._group))))
+                self._lose_group(None)
+                return
+            self.events.append(Event("cross", (tid, danger, ncol)))
+            d = (exit_local + rot) % 6
+
+    def _lose_group(self, event: str | None) -> None:
+        for c in self._group:
+            self._reserve[self._seat_of[c]] += 1
+        if event:
+            self.events.append(Event(event, (tuple(self._group),)))
+        self._group = []
+        self._after_departure()
+
+    def _after_departure(self) -> None:
+        if self._final:
+            self._end_game("E1")  # E2: no chain reaction after the last tile
+        else:
+            self._next_departure()  # M4
+
+    def _begin_landing(self, island: int) -> None:
+        self._island = island
+        self._group.sort()
+        self._kind = D.LANDING
+
+    def _land(self, move: Land) -> None:
+        island = self._island
+        left = list(self._group)
+        for beach, cs in move.placements:
+            lst = self._ships[island][beach]
+            for c in cs:
+                lst.append(c)
+                left.remove(c)
+            lst.sort()
+        for c in left:
+            self._reserve[self._seat_of[c]] += 1
+        self.events.append(Event("land", (island, move.placements, tuple(left))))
+        self._group = []
+        self._after_departure()
+
+    # ------------------------------------------------------------------ diagnosis
+
+    def _diagnose(self, move: Move) -> IllegalMove:
+        """Say which clause a refused move breaks, in words a player understands."""
+        kind = self._kind
+        name = TILES[move.island].name if hasattr(move, "island") and move.island < 32 else "?"
+        expected = {
+            D.SETUP: ("S3", "place a ship on Tonga, e.g. 'place Tonga 1'"),
+            D.ACTION: ("T0", "choose your turn: expand, royal, colony (or place, X1)"),
+            D.EXPAND_BEACHES: ("T1", f"choose {self._count} beach(es) with 'beaches ...'"),
+            D.T1A_SOURCE: ("T1a", "choose the ship to bring with 'take ISLAND BEACH'"),
+            D.DEPARTURE: ("M1", "choose a departure with 'sail ISLAND BEACH PIER'"),
+            D.LANDING: ("L1", "assign the landing with 'land BEACH:COLOURS ...'"),
+            D.COLONY_TILE: ("C2", "place the revealed tile with 'tile Q,R DIR'"),
+            D.COLONY_SHIP: ("C3", "put your ship on the new island with 'place ISLAND BEACH'"),
+        }
+        clause, hint = expected[kind]
+        wanted = {
+            D.SETUP: Place, D.EXPAND_BEACHES: ChooseBeaches, D.T1A_SOURCE: Take,
+            D.DEPARTURE: Sail, D.LANDING: Land, D.COLONY_TILE: PlaceTile, D.COLONY_SHIP: Place,
+        }.get(kind)
+        if kind == D.ACTION:
+            if not isinstance(move, (Expand, Royal, Colony, Place)):
+                return IllegalMove(clause, f"not now: {hint}")
+        elif not isinstance(move, wanted):
+            return IllegalMove(clause, f"not now: {hint}")
+        seat = self._active
+        cid = self._cid[seat]
+        if kind == D.SETUP:
+            if move.island != TONGA or len(move.beaches) != 1:
+                return IllegalMove("S3", "setup ships go on Tonga, one at a time")
+            return IllegalMove("S3", f"Tonga beach {move.beaches[0] + 1} would have no free berth")
+        if kind == D.ACTION:
+            has_ships = self._on_beaches(seat) > 0
+            if isinstance(move, Place):
+                if has_ships:
+                    return IllegalMove("X1", "you have ships on the board: expand, royal or colony")
+                if move.island not in self._ships:
+                    return IllegalMove("X1", f"{name} is not on the board")
+                if move.island in self._kings:
+                    return IllegalMove("K3", f"{name} is a Royal Island")
+                if move.island == TONGA and len(move.beaches) != min(2, self._reserve[seat]):
+                    return IllegalMove("X1", "on Tonga you put 2 ships, e.g. 'place Tonga 2 5'")
+                if move.island != TONGA and len(move.beaches) != 1:
+                    return IllegalMove("X1", f"on {name} you put exactly 1 ship")
+                return IllegalMove("X1", f"no free berth there on {name}")
+            if not has_ships and isinstance(move, (Expand, Royal)):
+                return IllegalMove("X1", "you have no ships on the board: place ships or colony")
+            if move.island not in self._ships:
+                return IllegalMove("T1", f"{name} is not on the board")
+            if isinstance(move, Expand):
+                if move.island in self._kings:
+                    return IllegalMove("K3", f"{name} is a Royal Island")
+                return IllegalMove("T1", f"you have no ship on {name}")
+            if move.island == TONGA:
+                return IllegalMove("K1", "Tonga cannot become a Royal Island")
+            if move.island in self._kings:
+                return IllegalMove("K1", f"{name} is already a Royal Island")
+            if self._royals[seat] >= MAX_ROYALS:
+                return IllegalMove("K1", "you have founded 2 Royal Islands already")
+            return IllegalMove("K1", f"every ship on {name} must be yours (and at least one)")
+        if kind == D.EXPAND_BEACHES:
+            if len(move.beaches) != self._count:
+                return IllegalMove("T1", f"choose exactly {self._count} beach(es)")
+            return IllegalMove("T1", "each chosen beach must exist and have a free berth")
+        if kind == D.T1A_SOURCE:
+            if move.island == self._island:
+                return IllegalMove("T1a", "the ship must come from another island")
+            return IllegalMove("T1a", f"you have no ship on beach {move.beach + 1} of {name}")
+        if kind == D.DEPARTURE:
+            if move.island not in self._ships or move.beach >= len(BERTHS[move.island]):
+                return IllegalMove("M1", f"{name} has no such beach on the board")
+            beach = self._ships[move.island][move.beach]
+            if len(beach) < BERTHS[move.island][move.beach]:
+                return IllegalMove("M1", f"beach {move.beach + 1} of {name} is not full")
+            rot = self._placed[self._where[move.island]][1]
+            if (move.pier - rot) % 6 not in PIERS[move.island][move.beach]:
+                return IllegalMove(
+                    "M1", f"beach {move.beach + 1} of {name} has no pier {DIRECTION_NAMES[move.pier]}"
+                )
+            return IllegalMove("X2", "that route is a closed path back to the island; choose another")
+        if kind == D.COLONY_TILE:
+            h = (move.q, move.r)
+            if h in self._placed:
+                return IllegalMove("C2", f"hex {move.q},{move.r} is taken")
+            return IllegalMove("C2", f"hex {move.q},{move.r} is not next to a placed tile")
+        if kind == D.COLONY_SHIP:
+            return IllegalMove("C3", f"the ship goes on a beach of {TILES[self._island].name}")
+        return IllegalMove(clause, f"not legal now: {hint}")  # pragma: no cover
+
+    # ------------------------------------------------------------------ scoring (E3, E4)
+
+    def _presence(self) -> list[tuple[set[int], int]]:
+        """Per seat: the islands they are present on and their ships on the board."""
+        out: list[tuple[set[int], int]] = [(set(), 0) for _ in range(self.n_seats)]
+        counts = [0] * self.n_seats
+        for tid, beaches in self._ships.items():
+            for b in beaches:
+                for c in b:
+                    s = self._seat_of[c]
+                    out[s][0].add(tid)
+                    counts[s] += 1
+        for tid, c in self._kings.items():
+            s = self._seat_of[c]
+            out[s][0].add(tid)
+            counts[s] += 1
+        return [(isl, counts[s]) for s, (isl, _) in enumerate(out)]
+
+    def scores(self) -> dict[str, int]:
+        """Points by colour (E3): the value of every island where the colour is present."""
+        return {
+            self.colours[s]: sum(TILES[t].value for t in isl)
+            for s, (isl, _) in enumerate(self._presence())
+        }
+
+    def ranking_keys(self) -> dict[str, tuple[int, int, int]]:
+        """E4 order: points, then islands present, then fewer ships on the board."""
+        return {
+            self.colours[s]: (sum(TILES[t].value for t in isl), len(isl), -ships)
+            for s, (isl, ships) in enumerate(self._presence())
+        }
+
+    def winners(self) -> list[str]:
+        keys = self.ranking_keys()
+        best = max(keys.values())
+        return [c for c in self.colours if keys[c] == best]
+
+    # ------------------------------------------------------------------ canonical form
+
+    def state_tuple(self) -> list:
+        """Everything that determines the future of the game, as plain ints in fixed order."""
+        return [
+            STATE_FORMAT,
+            list(self._cid),
+            list(self._stack[self._drawn :]),
+            [[q, r, t, rot] for (q, r), (t, rot) in sorted(self._placed.items())],
+            [[t, [list(b) for b in self._ships[t]]] for t in sorted(self._ships)],
+            [[t, c] for t, c in sorted(self._kings.items())],
+            list(self._royals),
+            list(self._reserve),
+            [self._islands_revealed, self._seas_revealed, self._drawn],
+            list(self._removed),
+            [self._turns, self._active, self._setup_done],
+            [
+                -1 if self._kind is None else _KIND_CODE[self._kind],
+                -1 if self._island is None else self._island,
+                self._count,
+                list(self._group),
+                -1 if self._origin is None else self._origin,
+                -1 if self._ctile is None else self._ctile,
+                int(self._final),
+            ],
+            [s.to_wire() for s in self._departures] if self._kind == D.DEPARTURE else [],
+            self._end_reason,
+            len(self._moves),
+        ]
+
+    def encode(self) -> bytes:
+        return msgpack.packb(self.state_tuple(), use_bin_type=True)
+
+    def digest(self) -> bytes:
+        return hashlib.blake2b(self.encode(), digest_size=32).digest()
+
+
+def _submultisets(avail: list[int], need: int, i: int):
+    """Count vectors k (k[j] <= avail[j], sum k = need) over colours i.., as tuples."""
+    if i == len(avail):
+        if need == 0:
+            yield ()
+        return
+    rest_cap = sum(avail[i + 1 :])
+    for k in range(min(avail[i], need), -1, -1):
+        if need - k > rest_cap:
+            break
+        for tail in _submultisets(avail, need - k, i + 1):
+            yield (k, *tail)

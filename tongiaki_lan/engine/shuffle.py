@@ -1,0 +1,53 @@
+"""The stack order as a pure function of the 32-byte game seed (protocol/shuffle.md).
+
+Python's `random` is avoided on purpose: its algorithms are not a published,
+language-neutral contract, and a peer written in another language must be able to
+rebuild the same stack.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from .tiles import STACK_IDS
+
+PERSON = b"tongiaki-shuffle"  # exactly 16 bytes, BLAKE2b's personalisation limit
+
+
+class _Stream:
+    """Unsigned 64-bit draws from BLAKE2b in counter mode."""
+
+    def __init__(self, seed: bytes):
+        self._seed = seed
+        self._counter = 0
+        self._buf = b""
+
+    def next_u64(self) -> int:
+        if not self._buf:
+            block = hashlib.blake2b(
+                self._seed + self._counter.to_bytes(8, "big"), digest_size=64, person=PERSON
+            ).digest()
+            self._counter += 1
+            self._buf = block
+        word, self._buf = self._buf[:8], self._buf[8:]
+        return int.from_bytes(word, "big")
+
+    def below(self, n: int) -> int:
+        """Uniform in [0, n) by rejection, so no value is favoured."""
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            x = self.next_u64()
+            if x < limit:
+                return x % n
+
+
+def shuffled_stack(seed: bytes) -> tuple[int, ...]:
+    """Tile ids 1..31 in draw order (first element is drawn first)."""
+    if not isinstance(seed, (bytes, bytearray)) or len(seed) != 32:
+        raise ValueError("the seed must be exactly 32 bytes")
+    order = list(STACK_IDS)
+    stream = _Stream(bytes(seed))
+    for i in range(len(order) - 1, 0, -1):
+        j = stream.below(i + 1)
+        order[i], order[j] = order[j], order[i]
+    return tuple(order)
