@@ -20,5 +20,4 @@ class RandomBot:
         self._rng = random.Random(seed)
 
     def choose(self, game: Game) -> Move:
-        moves = game.legal_moves()
-        return moves[self._rng.randrange(len(moves))]
+        return game.legal_move(self._rng.randrange(game.legal_move_count()))

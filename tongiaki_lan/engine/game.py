@@ -101,6 +101,7 @@ class Game:
         self._end_reason = ""
         self._moves: list[Move] = []
         self._legal: list[Move] | None = None
+        self._frontier_memo: list[Hex] | None = None
         self._departures: list[Sail] | None = None
         self.events: list[Event] = []
         self._settle()
@@ -130,8 +131,22 @@ class Game:
         g._group = list(self._group)
         g._moves = list(self._moves)
         g._legal = None
+        g._frontier_memo = None
         g._departures = list(self._departures) if self._departures is not None else None
         g.events = []
+        return g
+
+    def with_stack_order(self, order: Sequence[int]) -> Game:
+        """A copy whose unrevealed tiles come out in `order` instead of the real one.
+
+        Bots use it to sample what they cannot know (determinisation); a public view
+        built with it carries no trace of the true order.
+        """
+        order = tuple(order)
+        if sorted(order) != list(self.unrevealed_tiles()):
+            raise ValueError("order must be a permutation of the unrevealed tiles")
+        g = self.copy()
+        g._stack = self._stack[: self._drawn] + order
         return g
 
     # ------------------------------------------------------------------ public view
@@ -235,12 +250,41 @@ class Game:
             self._legal = self._generate()
         return list(self._legal)
 
+    def legal_move_count(self) -> int:
+        """How many legal moves there are, without building them all."""
+        if self._kind == D.COLONY_TILE:
+            return 6 * len(self._frontier_cached())
+        if self._legal is None:
+            self._legal = self._generate()
+        return len(self._legal)
+
+    def legal_move(self, index: int) -> Move:
+        """The index-th legal move in the order of `legal_moves()`: lets a bot pick
+        one uniformly without materialising a large set (C2 has 6 per free hex)."""
+        if self._kind == D.COLONY_TILE:
+            q, r = self._frontier_cached()[index // 6]
+            return PlaceTile(q, r, index % 6)
+        if self._legal is None:
+            self._legal = self._generate()
+        return self._legal[index]
+
     def is_legal(self, move: Move) -> bool:
         if self._kind is None:
             return False
+        if self._kind == D.COLONY_TILE:
+            return (
+                isinstance(move, PlaceTile)
+                and (move.q, move.r) in self._frontier_cached()
+                and 0 <= move.rotation < 6
+            )
         if self._legal is None:
             self._legal = self._generate()
         return move in self._legal
+
+    def _frontier_cached(self) -> list[Hex]:
+        if self._frontier_memo is None:
+            self._frontier_memo = self._frontier()
+        return self._frontier_memo
 
     def _generate(self) -> list[Move]:
         kind = self._kind
@@ -268,10 +312,7 @@ class Game:
         if kind == D.LANDING:
             return list(self._landing_options())
         if kind == D.COLONY_TILE:
-            out = []
-            for h in self._frontier():
-                out.extend(PlaceTile(h[0], h[1], rot) for rot in range(6))
-            return out
+            return [PlaceTile(q, r, rot) for q, r in self._frontier_cached() for rot in range(6)]
         if kind == D.COLONY_SHIP:
             return [Place(self._island, (b,)) for b in range(len(BERTHS[self._island]))]
         return []
@@ -376,8 +417,8 @@ class Game:
             return
         beach, need = vec[i]
         for pick in _submultisets(avail, need, 0):
-            chosen = tuple(c for c, k in zip(colours, pick) for _ in range(k))
-            rest = [a - k for a, k in zip(avail, pick)]
+            chosen = tuple(c for c, k in zip(colours, pick, strict=True) for _ in range(k))
+            rest = [a - k for a, k in zip(avail, pick, strict=True)]
             acc.append((beach, chosen))
             self._fill(vec, i + 1, rest, colours, acc, out)
             acc.pop()
@@ -426,7 +467,7 @@ class Game:
         for b, f in free:
             slots.extend([b] * (f - 1))
         per: dict[int, list[int]] = {}
-        for c, b in zip(order, slots):
+        for c, b in zip(order, slots, strict=False):
             per.setdefault(b, []).append(c)
         return Land(tuple((b, tuple(sorted(cs))) for b, cs in sorted(per.items())))
 
@@ -454,6 +495,8 @@ class Game:
     def _settle(self) -> None:
         """Apply decisions that have a single option: they involve no choice."""
         while self._kind is not None:
+            if self._kind == D.COLONY_TILE:  # always 6 rotations at least: never forced
+                return
             legal = self._generate()
             if len(legal) != 1:
                 self._legal = legal
@@ -462,6 +505,7 @@ class Game:
 
     def _perform(self, move: Move) -> None:
         self._legal = None
+        self._frontier_memo = None
         kind = self._kind
         seat = self._active
         if kind == D.SETUP:
@@ -697,7 +741,8 @@ class Game:
         self._group = list(beach)
         beach.clear()
         self._origin = move.island
-        self.events.append(Event("depart", (move.island, move.beach, move.pier, tuple(self._group))))
+        group = tuple(self._group)
+        self.events.append(Event("depart", (move.island, move.beach, move.pier, group)))
         self._voyage(self._where[move.island], move.pier)
 
     def _voyage(self, start: Hex, d: int) -> None:
@@ -794,7 +839,6 @@ class Game:
         elif not isinstance(move, wanted):
             return IllegalMove(clause, f"not now: {hint}")
         seat = self._active
-        cid = self._cid[seat]
         if kind == D.SETUP:
             if move.island != TONGA or len(move.beaches) != 1:
                 return IllegalMove("S3", "setup ships go on Tonga, one at a time")
@@ -844,10 +888,9 @@ class Game:
                 return IllegalMove("M1", f"beach {move.beach + 1} of {name} is not full")
             rot = self._placed[self._where[move.island]][1]
             if (move.pier - rot) % 6 not in PIERS[move.island][move.beach]:
-                return IllegalMove(
-                    "M1", f"beach {move.beach + 1} of {name} has no pier {DIRECTION_NAMES[move.pier]}"
-                )
-            return IllegalMove("X2", "that route is a closed path back to the island; choose another")
+                pier = DIRECTION_NAMES[move.pier]
+                return IllegalMove("M1", f"beach {move.beach + 1} of {name} has no pier {pier}")
+            return IllegalMove("X2", "that route is a closed path back to the island")
         if kind == D.COLONY_TILE:
             h = (move.q, move.r)
             if h in self._placed:

@@ -35,7 +35,8 @@ def direction_by_name(name: str) -> int:
     try:
         return _BY_NAME[name.upper()]
     except KeyError:
-        raise ValueError(f"unknown direction {name!r} (use one of {', '.join(DIRECTION_NAMES)})") from None
+        known = ", ".join(DIRECTION_NAMES)
+        raise ValueError(f"unknown direction {name!r} (use one of {known})") from None
 
 
 def rotation_for_red_mark_towards(board_dir: int) -> int:

@@ -183,9 +183,8 @@ def _beach_list(x: object, strict: bool) -> tuple[int, ...]:
     if not isinstance(x, (list, tuple)) or not 1 <= len(x) <= 6:
         raise ValueError(f"beach list must hold 1..6 beaches, got {x!r}")
     out = tuple(_int(b, 0, 5, "beach") for b in x)
-    ok = all(a < b for a, b in zip(out, out[1:])) if strict else all(
-        a <= b for a, b in zip(out, out[1:])
-    )
+    pairs = list(zip(out, out[1:], strict=False))
+    ok = all(a < b for a, b in pairs) if strict else all(a <= b for a, b in pairs)
     if not ok:
         raise ValueError(f"beach list must be in increasing order, got {list(out)}")
     return out
@@ -230,7 +229,7 @@ def move_from_wire(obj: object) -> Move:
             if list(colours) != sorted(colours):
                 raise ValueError("colours on a beach must be sorted")
             placements.append((beach, colours))
-        if any(a[0] >= b[0] for a, b in zip(placements, placements[1:])):
+        if any(a[0] >= b[0] for a, b in zip(placements, placements[1:], strict=False)):
             raise ValueError("land placements must name each beach once, in increasing order")
         return Land(tuple(placements))
     if code == 9 and n == 4:
@@ -328,7 +327,7 @@ def parse_move(text: str) -> Move:
         try:
             q, r = int(rest[0]), int(rest[2])
         except ValueError:
-            raise ValueError("tile: hex coordinates are whole numbers, e.g. 'tile 1,-2 S'") from None
+            raise ValueError("tile: coordinates are whole numbers, e.g. 'tile 1,-2 S'") from None
         if not (-MAX_COORD <= q <= MAX_COORD and -MAX_COORD <= r <= MAX_COORD):
             raise ValueError("tile: hex is too far away")
         return PlaceTile(q, r, direction_by_name(rest[3]))
