@@ -17,6 +17,11 @@ def register(kind: str, factory: Callable[..., object]) -> None:
     _FACTORIES[kind] = factory
 
 
+def best_bot_kind() -> str:
+    """The strongest bot available: what solo play and the console's `hint` use."""
+    return "random"
+
+
 def make_bot(kind: str, seed: int = 0, **options):
     try:
         factory = _FACTORIES[kind]
@@ -25,4 +30,4 @@ def make_bot(kind: str, seed: int = 0, **options):
     return factory(seed=seed, **options)
 
 
-__all__ = ["RandomBot", "make_bot", "bot_kinds", "register"]
+__all__ = ["RandomBot", "make_bot", "bot_kinds", "register", "best_bot_kind"]
