@@ -1,0 +1,61 @@
+"""`tongiaki-lan bench engine|net`: speed figures, reported (never asserted in tests)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import time
+
+from tongiaki_lan.selfplay import game_seed, play_game
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("target", choices=["engine", "net"])
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--games", type=int, default=500)
+    p.add_argument("--bot", default="random")
+    p.add_argument("--peers", type=int, default=6, help="net: nodes on loopback")
+    p.add_argument("--moves", type=int, default=300, help="net: moves to time")
+    p.add_argument("--json", action="store_true")
+
+
+def bench_engine(players: int, games: int, bot: str) -> dict:
+    decisions = 0
+    turns = 0
+    start = time.perf_counter()
+    for i in range(games):
+        result = play_game(game_seed("bench", i), players, [bot])
+        decisions += result.moves
+        turns += result.turns
+    elapsed = time.perf_counter() - start
+    return {
+        "target": "engine",
+        "players": players,
+        "games": games,
+        "bot": bot,
+        "seconds": round(elapsed, 3),
+        "games_per_s": round(games / elapsed, 1),
+        "decisions_per_s": round(decisions / elapsed, 1),
+        "decisions_per_game": round(decisions / games, 1),
+        "turns_per_game": round(turns / games, 1),
+        "python": platform.python_version(),
+    }
+
+
+def run(args) -> int:
+    if args.target == "engine":
+        out = bench_engine(args.players, args.games, args.bot)
+    else:
+        try:
+            from tongiaki_lan.net.bench import run_bench_net
+        except ImportError as exc:
+            print(f"bench net: the network layer is not available ({exc})")
+            return 2
+        out = run_bench_net(args.peers, args.moves)
+    if args.json:
+        print(json.dumps(out))
+    else:
+        for k, v in out.items():
+            print(f"{k}: {v}")
+    return 0

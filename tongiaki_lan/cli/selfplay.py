@@ -1,0 +1,41 @@
+"""`tongiaki-lan selfplay`: bots play complete games; one JSON line per game."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from tongiaki_lan.selfplay import game_seed, play_game
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--players", type=int, default=4, help="2 to 6 (default 4)")
+    p.add_argument("--games", type=int, default=1)
+    p.add_argument("--seed", default="0", help="base seed; game i uses a seed derived from it")
+    p.add_argument("--bot", default="random",
+                   help="bot kind for every seat, or a comma list seat by seat")
+    p.add_argument("--think", type=float, default=None, help="think time for search bots (s)")
+    p.add_argument("--records", type=Path, default=None, help="write one record per game here")
+    p.add_argument("--json", action="store_true", help="one JSON object per line")
+
+
+def run(args) -> int:
+    if not 2 <= args.players <= 6:
+        print("selfplay: --players must be 2..6")
+        return 2
+    bots = [b.strip() for b in args.bot.split(",") if b.strip()]
+    options = {"think": args.think} if args.think is not None else {}
+    for i in range(args.games):
+        try:
+            result = play_game(game_seed(args.seed, i), args.players, bots, args.records, options)
+        except ValueError as exc:  # unknown bot kind and the like
+            print(f"selfplay: {exc}")
+            return 2
+        if args.json:
+            print(json.dumps(result.to_json()), flush=True)
+        else:
+            scores = ", ".join(f"{c} {s}" for c, s in result.scores.items())
+            print(f"game {i}: {scores}; winner {' & '.join(result.winners)} "
+                  f"after {result.turns} turns ({result.digest.hex()[:16]})", flush=True)
+    return 0

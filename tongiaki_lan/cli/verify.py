@@ -1,0 +1,46 @@
+"""`tongiaki-lan verify RECORD`: replay a record, checking every move and digest."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from tongiaki_lan.records import RecordError, read_record, replay_record
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("record", help="path of a .tgrec game record")
+    p.add_argument("--json", action="store_true")
+
+
+def run(args) -> int:
+    try:
+        record = read_record(args.record)
+        game = replay_record(record)
+    except RecordError as exc:
+        if args.json:
+            print(json.dumps({"ok": False, "error": str(exc)}))
+        else:
+            print(f"verify: {args.record}: {exc}")
+        return 1
+    out = {
+        "ok": True,
+        "moves": len(record.moves),
+        "digest": game.digest().hex(),
+        "over": game.is_over,
+        "scores": game.scores() if game.is_over else None,
+        "winners": game.winners() if game.is_over else None,
+        "truncated": record.truncated,
+    }
+    if args.json:
+        print(json.dumps(out))
+    else:
+        state = "finished" if game.is_over else "unfinished"
+        print(f"{args.record}: {len(record.moves)} moves verified, {state} game")
+        print(f"digest {out['digest']}")
+        if game.is_over:
+            print("scores " + ", ".join(f"{c} {s}" for c, s in game.scores().items()))
+            print("winners " + " & ".join(game.winners()))
+        if record.truncated:
+            print("note: a partial last entry was ignored (the writer stopped mid-move)")
+    return 0

@@ -1,0 +1,212 @@
+"""Game records on disk: a header and then one entry per move, appended as it happens.
+
+The format (protocol/record.md) is a plain msgpack stream, so a record whose
+writer died mid-entry is still readable up to its last complete move: each entry is
+flushed and fsynced before the move counts as played, and nothing is ever rewritten.
+This module is the only place that does file I/O for records; the engine stays pure.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import msgpack
+
+from tongiaki_lan.engine import COLOURS, RULES_VERSION, Game, Move, move_from_wire
+
+MAGIC = "tongiaki-lan record"
+FORMAT_VERSION = 1
+MAX_RECORD_BYTES = 16 * 1024 * 1024
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or does not replay; the message names where and why."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    name: str
+    colour: str
+    kind: str = "human"  # "human" or a bot kind such as "random"
+
+
+@dataclass(frozen=True, slots=True)
+class RecordHeader:
+    seed: bytes
+    seats: tuple[SeatInfo, ...]
+    rules_version: int = RULES_VERSION
+    format_version: int = FORMAT_VERSION
+    created: str = ""
+    game_name: str = ""
+
+    @property
+    def colours(self) -> tuple[str, ...]:
+        return tuple(s.colour for s in self.seats)
+
+    def to_wire(self) -> dict:
+        return {
+            "magic": MAGIC,
+            "format": self.format_version,
+            "rules": self.rules_version,
+            "seed": self.seed,
+            "seats": [[s.name, s.colour, s.kind] for s in self.seats],
+            "created": self.created,
+            "game": self.game_name,
+        }
+
+    @classmethod
+    def from_wire(cls, obj: object) -> RecordHeader:
+        if not isinstance(obj, dict) or obj.get("magic") != MAGIC:
+            raise RecordError("not a tongiaki-lan record (header missing)")
+        if obj.get("format") != FORMAT_VERSION:
+            raise RecordError(f"record format {obj.get('format')!r} is not supported")
+        if obj.get("rules") != RULES_VERSION:
+            raise RecordError(f"rules version {obj.get('rules')!r} is not supported")
+        seed = obj.get("seed")
+        if not isinstance(seed, bytes) or len(seed) != 32:
+            raise RecordError("header: seed must be 32 bytes")
+        seats_raw = obj.get("seats")
+        if not isinstance(seats_raw, list) or not 2 <= len(seats_raw) <= 6:
+            raise RecordError("header: 2 to 6 seats expected")
+        seats = []
+        for s in seats_raw:
+            ok = isinstance(s, list) and len(s) == 3 and all(isinstance(x, str) for x in s)
+            if not ok or s[1] not in COLOURS:
+                raise RecordError(f"header: bad seat {s!r}")
+            seats.append(SeatInfo(s[0], s[1], s[2]))
+        created = obj.get("created", "")
+        game = obj.get("game", "")
+        return cls(
+            seed, tuple(seats), obj["rules"], obj["format"],
+            created if isinstance(created, str) else "",
+            game if isinstance(game, str) else "",
+        )
+
+    def new_game(self) -> Game:
+        return Game.new(self.seed, self.colours)
+
+
+@dataclass
+class Record:
+    header: RecordHeader
+    moves: list[Move] = field(default_factory=list)
+    digests: list[bytes] = field(default_factory=list)
+    truncated: bool = False  # a partial last entry was dropped (writer died mid-write)
+
+
+def encode_entry(index: int, move: Move, digest: bytes) -> bytes:
+    return msgpack.packb([index, move.to_wire(), digest], use_bin_type=True)
+
+
+class RecordWriter:
+    """Appends moves to a record file, durably, one entry per call."""
+
+    def __init__(self, path: Path, fh, next_index: int):
+        self.path = path
+        self._fh = fh
+        self.next_index = next_index
+
+    @classmethod
+    def create(cls, path: str | os.PathLike, header: RecordHeader) -> RecordWriter:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fh = open(path, "xb")  # never clobber an existing record
+        writer = cls(path, fh, 0)
+        writer._write(msgpack.packb(header.to_wire(), use_bin_type=True))
+        return writer
+
+    @classmethod
+    def open_append(cls, path: str | os.PathLike) -> RecordWriter:
+        """Continue a record (after a crash): a torn last entry is cut off first."""
+        path = Path(path)
+        record, good_bytes = _read(path)
+        fh = open(path, "r+b")
+        fh.truncate(good_bytes)
+        fh.seek(good_bytes)
+        return cls(path, fh, len(record.moves))
+
+    def append(self, move: Move, digest: bytes) -> None:
+        self._write(encode_entry(self.next_index, move, digest))
+        self.next_index += 1
+
+    def _write(self, data: bytes) -> None:
+        self._fh.write(data)
+        self._fh.flush()
+        os.fsync(self._fh.fileno())
+
+    def close(self) -> None:
+        if not self._fh.closed:
+            self._fh.close()
+
+    def __enter__(self) -> RecordWriter:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _read(path: Path) -> tuple[Record, int]:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordError(f"{path} is larger than any real record")
+    unpacker = msgpack.Unpacker(raw=False, strict_map_key=False, max_buffer_size=len(data) + 1)
+    unpacker.feed(data)
+    try:
+        header = RecordHeader.from_wire(unpacker.unpack())
+    except msgpack.OutOfData:
+        raise RecordError("record is empty or its header is incomplete") from None
+    except (ValueError, TypeError, msgpack.UnpackException) as exc:
+        if isinstance(exc, RecordError):
+            raise
+        raise RecordError(f"record header is not valid msgpack: {exc}") from None
+    record = Record(header)
+    good = unpacker.tell()
+    while True:
+        try:
+            entry = unpacker.unpack()
+        except msgpack.OutOfData:
+            record.truncated = unpacker.tell() < len(data)
+            break
+        except (ValueError, TypeError, msgpack.UnpackException) as exc:
+            raise RecordError(f"move {len(record.moves)}: not valid msgpack ({exc})") from None
+        i = len(record.moves)
+        if not isinstance(entry, list) or len(entry) != 3:
+            raise RecordError(f"move {i}: an entry is [index, move, digest], got {entry!r:.60}")
+        if entry[0] != i:
+            raise RecordError(f"move {i}: entry is numbered {entry[0]!r}, expected {i}")
+        try:
+            move = move_from_wire(entry[1])
+        except ValueError as exc:
+            raise RecordError(f"move {i}: {exc}") from None
+        if not isinstance(entry[2], bytes) or len(entry[2]) != 32:
+            raise RecordError(f"move {i}: digest must be 32 bytes")
+        record.moves.append(move)
+        record.digests.append(entry[2])
+        good = unpacker.tell()
+    return record, good
+
+
+def read_record(path: str | os.PathLike) -> Record:
+    """Read a record without replaying it (see `replay_record` for checking)."""
+    return _read(Path(path))[0]
+
+
+def replay_record(record: Record) -> Game:
+    """Replay every move, checking legality and the digest after each one."""
+    game = record.header.new_game()
+    for i, (move, digest) in enumerate(zip(record.moves, record.digests, strict=True)):
+        try:
+            game.apply(move)
+        except ValueError as exc:
+            raise RecordError(f"move {i} ({move}): refused by the rules: {exc}") from None
+        if game.digest() != digest:
+            raise RecordError(
+                f"move {i} ({move}): state digest differs from the record "
+                f"(record {digest.hex()[:16]}…, replay {game.digest().hex()[:16]}…)"
+            )
+    return game

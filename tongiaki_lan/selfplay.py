@@ -1,0 +1,80 @@
+"""Bot-only games, shared by `selfplay`, `bench engine` and the tests.
+
+Seeds are derived, never drawn: game i of a run with base seed S always has the same
+stack and the same bot seeds, so any reported game can be reproduced on its own.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from tongiaki_lan.bots import make_bot
+from tongiaki_lan.engine import COLOURS, Game
+from tongiaki_lan.records import RecordHeader, RecordWriter, SeatInfo
+
+
+def game_seed(base: int | str, index: int) -> bytes:
+    return hashlib.blake2b(f"tongiaki-selfplay/{base}/{index}".encode(), digest_size=32).digest()
+
+
+def bot_seed(seed: bytes, seat: int) -> int:
+    return int.from_bytes(hashlib.blake2b(seed + bytes([seat]), digest_size=8).digest(), "big")
+
+
+@dataclass(frozen=True)
+class GameResult:
+    seed: bytes
+    digest: bytes
+    scores: dict[str, int]
+    winners: list[str]
+    turns: int
+    moves: int
+    end_reason: str
+    record: str | None
+
+    def to_json(self) -> dict:
+        return {
+            "seed": self.seed.hex(),
+            "digest": self.digest.hex(),
+            "scores": self.scores,
+            "winners": self.winners,
+            "turns": self.turns,
+            "moves": self.moves,
+            "end": self.end_reason,
+            **({"record": self.record} if self.record else {}),
+        }
+
+
+def play_game(
+    seed: bytes,
+    players: int,
+    bots: list[str],
+    record_dir: Path | None = None,
+    bot_options: dict | None = None,
+) -> GameResult:
+    colours = COLOURS[:players]
+    seats = [make_bot(bots[s % len(bots)], seed=bot_seed(seed, s), **(bot_options or {}))
+             for s in range(players)]
+    game = Game.new(seed, colours)
+    writer = None
+    if record_dir is not None:
+        header = RecordHeader(
+            seed, tuple(SeatInfo(f"{bots[s % len(bots)]}-{s}", colours[s],
+                                 bots[s % len(bots)]) for s in range(players)),
+        )
+        writer = RecordWriter.create(Path(record_dir) / f"{seed.hex()[:16]}.tgrec", header)
+    try:
+        while not game.is_over:
+            move = seats[game.pending.seat].choose(game)
+            game.apply(move)
+            if writer is not None:
+                writer.append(move, game.digest())
+    finally:
+        if writer is not None:
+            writer.close()
+    return GameResult(
+        seed, game.digest(), game.scores(), game.winners(), game.turn, len(game.moves),
+        game.end_reason, str(writer.path) if writer else None,
+    )
