@@ -1,0 +1,199 @@
+"""C1–C3, X1–X3, E1–E4: New Colony, special situations and the end of the game."""
+
+import pytest
+
+from tongiaki_lan.engine import (
+    Colony,
+    Expand,
+    IllegalMove,
+    Place,
+    PlaceTile,
+    parse_move,
+)
+from tongiaki_lan.engine import decisions as D
+from tongiaki_lan.engine.tiles import TILES
+
+from .builder import beach, build, ships_total, tid
+
+
+def test_C1_colony_takes_the_players_ships_home_but_kings_stay():
+    g = build(tiles={(0, -1): ("Samoa", 0), (1, -1): ("Hawaii", 0)},
+              ships={"Tonga": ["BR", "B"] + [""] * 4, "Samoa": ["B", "R", ""]},
+              kings={"Hawaii": "blue"}, stack=["Oahu"])
+    g.apply(Colony())
+    assert beach(g, "Tonga", 0) == "R" and beach(g, "Tonga", 1) == ""
+    assert beach(g, "Samoa", 1) == "R"
+    assert g.king_of(tid("Hawaii")) == 0
+    assert g.reserve(0) == 14  # 15 minus the king
+
+
+def test_C2_tiles_are_revealed_and_placed_anywhere_adjacent_until_an_island():
+    g = build(ships={"Tonga": ["B", "R"] + [""] * 4}, stack=["S13", "S01", "Oahu"])
+    g.apply(Colony())
+    p = g.pending
+    assert (p.kind, p.tile) == (D.COLONY_TILE, tid("S13"))
+    assert g.legal_move_count() == 36  # 6 hexes around Tonga x 6 rotations
+    for bad, why in (("tile 0,0 S", "taken"), ("tile 3,3 S", "not next to")):
+        with pytest.raises(IllegalMove, match=why) as err:
+            g.apply(parse_move(bad))
+        assert err.value.clause == "C2"
+    g.apply(parse_move("tile 0,-1 NE"))
+    assert g.tile_at((0, -1)) == (tid("S13"), 4)
+    assert g.pending.tile == tid("S01")
+    g.apply(PlaceTile(0, -2, 2))  # next to the sea tile only: still adjacent to a placed tile
+    assert g.pending.kind == D.COLONY_TILE and g.pending.tile == tid("Oahu")
+    g.apply(parse_move("tile 1,-3 S"))
+    assert g.pending.kind == D.COLONY_SHIP and g.pending.island == tid("Oahu")
+
+
+def test_C3_one_ship_on_any_beach_of_the_new_island_then_the_turn_ends():
+    g = build(ships={"Tonga": ["B", "R"] + [""] * 4}, stack=["Oahu"])
+    g.apply(Colony())
+    g.apply(parse_move("tile 1,0 N"))
+    assert {str(m) for m in g.legal_moves()} == {"place Oahu 1", "place Oahu 2", "place Oahu 3"}
+    with pytest.raises(IllegalMove) as err:
+        g.apply(Place(0, (1,)))
+    assert err.value.clause == "C3"
+    g.apply(parse_move("place Oahu 2"))
+    assert beach(g, "Oahu", 1) == "B"
+    assert g.reserve(0) == 14 and g.pending.seat == 1
+
+
+def test_X1_no_ships_on_the_board_two_on_tonga_or_one_elsewhere_or_colony():
+    g = build(tiles={(0, -1): ("Samoa", 0)}, ships={"Tonga": ["R", "RR"] + [""] * 4},
+              kings={"Samoa": "green"})
+    legal = {str(m) for m in g.legal_moves()}
+    assert "colony" in legal and "place Tonga 1 3" in legal and "place Tonga 3 3" in legal
+    assert "place Tonga 2 2" not in legal  # beach 2 has one free berth only
+    assert not any(m.startswith(("expand", "royal", "place Samoa")) for m in legal)
+    with pytest.raises(IllegalMove) as err:
+        g.apply(Expand(0))
+    assert err.value.clause == "X1"
+    g.apply(parse_move("place Tonga 1 1"))  # fills beach 1: migration follows
+    # beach 1 has a single pier (S): that departure involves no choice and happens at once
+    departs = [e.data for e in g.events if e.kind == "depart"]
+    assert departs[0] == (0, 0, 0, (0, 0, 1))
+
+
+def test_X1_without_tonga_only_one_ship_elsewhere_or_colony():
+    g = build(removed=["Tonga"], tiles={(0, -1): ("Samoa", 0)}, ships={"Samoa": ["R", "", ""]})
+    legal = {str(m) for m in g.legal_moves()}
+    assert legal == {"place Samoa 1", "place Samoa 2", "place Samoa 3", "colony"}
+
+
+def test_X2_a_closed_option_may_not_be_chosen_while_another_is_open():
+    # Muroroa beach 1 (pier SW) leads onto royal Nauru -> back onto Muroroa: closed
+    g = build(tiles={(2, 0): ("Muroroa", 0), (1, 1): ("Nauru", 0)},
+              ships={"Tonga": ["G"] + [""] * 5, "Muroroa": ["BR", "", "BBR"]},
+              kings={"Nauru": "red"}, migrate=True)
+    legal = {str(m) for m in g.legal_moves()}
+    assert legal == {"sail Muroroa 3 NE", "sail Muroroa 3 SE"}
+    with pytest.raises(IllegalMove) as err:
+        g.apply(parse_move("sail Muroroa 1 SW"))
+    assert err.value.clause == "X2"
+
+
+def test_X2_when_every_option_is_closed_those_islands_leave_the_game():
+    g = build(tiles={(2, 0): ("Muroroa", 0), (1, 1): ("Nauru", 0)},
+              ships={"Tonga": ["B", "G"] + [""] * 4, "Muroroa": ["BR", "", "R"]},
+              kings={"Nauru": "red"}, migrate=True)
+    assert g.pending.seat == 1  # removal happened, blue still has a ship: turn over
+    assert g.hex_of(tid("Muroroa")) is None and g.tile_at((2, 0)) is None
+    assert g.removed_tiles() == (tid("Muroroa"),)
+    assert ships_total(g, 0) == 15 and g.reserve(0) == 14
+
+
+def test_X2_a_sea_loop_back_to_tonga_removes_it_and_a_shipless_player_founds_a_colony():
+    # Tonga N -> S13 (route 0-5) -> S14 (route 1-2, needs 2 colours) -> back onto Tonga
+    g = build(tiles={(0, -1): ("S13", 0), (1, -1): ("S14", 0)},
+              ships={"Tonga": ["", "", "", "BRR", "", ""]}, stack=["Oahu"], migrate=True)
+    assert g.hex_of(0) is None and 0 in g.removed_tiles()
+    assert g.pending.kind == D.COLONY_TILE and g.pending.tile == tid("Oahu")
+    g.apply(parse_move("tile 0,-2 S"))
+    g.apply(parse_move("place Oahu 1"))
+    assert g.pending.seat == 1 and g.reserve(0) == 14
+
+
+def test_X3_the_game_ends_after_1000_turns():
+    g = build(tiles={(0, -1): ("Tubuai", 0)},
+              ships={"Tonga": ["R", "", "", "", "", ""], "Tubuai": ["B", "B"]})
+    g._turns = 999
+    g.apply(Expand(tid("Tubuai")))
+    assert g.is_over and g.end_reason == "X3"
+    assert g.pending is None
+
+
+ISLANDS = [t.name for t in TILES[1:16]]
+SEAS = [t.name for t in TILES[16:]]
+
+
+def _far(names):
+    return {(20, 2 * i): (n, 0) for i, n in enumerate(names)}
+
+
+def test_E1_E2_the_last_island_ends_the_game_after_its_landing_without_chain_reaction():
+    others = [n for n in ISLANDS if n not in ("Tubuai", "Samoa")]
+    tiles = {(0, -1): ("Tubuai", 0), **_far(others)}
+    g = build(tiles=tiles, ships={"Tonga": ["G"] + [""] * 5, "Tubuai": ["BBR", "RR"]},
+              stack=["Samoa"], migrate=True)
+    g.apply(parse_move("sail Tubuai 1 NW"))
+    assert g.revealed_counts()[0] == 15
+    g.apply(parse_move("land 1:B 2:B 3:R"))
+    assert g.is_over and g.end_reason == "E1"
+    assert beach(g, "Tubuai", 1) == "RR"  # no further departure happened
+
+
+def test_E2_after_the_last_sea_tile_a_group_needing_a_new_tile_is_lost():
+    tiles = {(0, -1): ("Tubuai", 0), **_far([n for n in SEAS if n != "S13"])}
+    g = build(tiles=tiles, ships={"Tonga": ["G"] + [""] * 5, "Tubuai": ["BBR", ""]},
+              stack=["S13"], migrate=True)
+    g.apply(parse_move("sail Tubuai 1 NW"))
+    assert g.is_over
+    assert any(e.kind == "lost" for e in g.events)
+    assert g.tile_at((0, -2)) is None  # nothing more was revealed
+    assert g.reserve(0) == 15 - 0 and ships_total(g, 1) == 15
+
+
+def test_E2_a_colony_that_reveals_the_last_sea_tile_places_no_ship():
+    tiles = _far([n for n in SEAS if n != "S13"])
+    g = build(tiles=tiles, ships={"Tonga": ["B", "R"] + [""] * 4}, stack=["S13"])
+    g.apply(Colony())
+    g.apply(parse_move("tile 1,0 N"))
+    assert g.is_over and g.reserve(0) == 15
+
+
+def test_E3_islands_score_their_value_for_every_colour_present():
+    g = build(tiles={(0, -1): ("Samoa", 0), (1, -1): ("Oahu", 0), (2, -1): ("Nauru", 0)},
+              ships={"Tonga": ["B", "R", "G"] + [""] * 3, "Samoa": ["BR", "", ""],
+                     "Oahu": ["B", "", ""]},
+              kings={"Nauru": "green"})
+    assert g.scores() == {"blue": 9, "red": 5, "green": 2, "yellow": 0}
+
+
+def test_E4_ties_break_on_islands_then_fewer_ships_then_shared():
+    tiles = {(0, -1): ("Samoa", 0), (1, -1): ("Nauru", 0), (2, -1): ("Tubuai", 0),
+             (3, -1): ("Muroroa", 0)}
+    # blue: Samoa 5; red: Nauru 2 + Tubuai 2 + Muroroa... equal points, more islands wins
+    g = build(players=2, tiles=tiles,
+              ships={"Samoa": ["B", "", ""], "Nauru": ["R", "", ""], "Tubuai": ["R", ""]})
+    assert g.scores() == {"blue": 5, "red": 4}
+    g = build(players=2, tiles=tiles,
+              ships={"Samoa": ["BB", "", ""], "Nauru": ["RR", "", ""], "Muroroa": ["R", "", ""],
+                     "Tubuai": ["", ""]})
+    assert g.scores()["red"] == 4
+    g = build(players=2, tiles=tiles,
+              ships={"Samoa": ["B", "", ""], "Nauru": ["R", "", ""], "Tubuai": ["R", ""],
+                     "Muroroa": ["", "", "R"]})
+    assert g.scores() == {"blue": 5, "red": 6} and g.winners() == ["red"]
+    # equal points (4 and 4), red on more islands
+    g = build(players=2, tiles={(0, -1): ("Oahu", 0), **tiles},
+              ships={"Oahu": ["B", "", ""], "Nauru": ["R", "", ""], "Tubuai": ["R", ""]})
+    assert g.winners() == ["red"]
+    # equal points and islands: fewer ships wins
+    g = build(players=2, tiles={(0, -1): ("Oahu", 0), (5, 5): ("Tahiti", 0)},
+              ships={"Oahu": ["BB", "", ""], "Tahiti": ["R", "", ""]})
+    assert g.winners() == ["red"]
+    # all equal: shared
+    g = build(players=2, tiles={(0, -1): ("Oahu", 0), (5, 5): ("Tahiti", 0)},
+              ships={"Oahu": ["B", "", ""], "Tahiti": ["R", "", ""]})
+    assert g.winners() == ["blue", "red"]
