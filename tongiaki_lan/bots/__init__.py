@@ -1,12 +1,43 @@
-"""Computer players. Every bot has `choose(game) -> Move` and sees only public information."""
+"""Computer players. Every bot has `choose(game) -> Move` and sees only public information.
+
+`make_bot` is the one way to get a bot: it wraps every kind, the random one
+included, in `FairBot`, which turns the real game into a `PublicView` (no stack
+order, no seed) before any bot code runs. Options are per kind and documented in
+docs/bots.md; `think` (seconds) is accepted by every kind so that a caller can pass
+one level setting to mixed seats — only `search` uses it.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from .fair import FairBot
 from .random_bot import RandomBot
+from .view import PublicView, public_view
 
-_FACTORIES: dict[str, Callable[..., object]] = {"random": RandomBot}
+
+def _random(seed: int = 0, think: float | None = None):
+    return RandomBot(seed)
+
+
+def _greedy(seed: int = 0, think: float | None = None, samples: int = 12):
+    from .greedy import GreedyBot
+
+    return GreedyBot(seed, chance_samples=int(samples))
+
+
+def _search(seed: int = 0, think: float | None = 1.0, iterations: int | None = None,
+            **options):
+    from .search import SearchBot
+
+    return SearchBot(seed, think=1.0 if think is None else float(think),
+                     iterations=None if iterations is None else int(iterations), **options)
+
+
+_FACTORIES: dict[str, Callable[..., object]] = {
+    "random": _random,
+    "greedy": _greedy,
+}
 
 
 def bot_kinds() -> list[str]:
@@ -14,20 +45,29 @@ def bot_kinds() -> list[str]:
 
 
 def register(kind: str, factory: Callable[..., object]) -> None:
+    """Add a kind; `factory(seed=..., **options)` returns an object with
+    `choose(view: PublicView) -> Move` (it is wrapped in FairBot like the others)."""
     _FACTORIES[kind] = factory
 
 
 def best_bot_kind() -> str:
     """The strongest bot available: what solo play and the console's `hint` use."""
-    return "random"
+    return "greedy"
 
 
-def make_bot(kind: str, seed: int = 0, **options):
+def make_bot(kind: str, seed: int = 0, **options) -> FairBot:
     try:
         factory = _FACTORIES[kind]
     except KeyError:
         raise ValueError(f"unknown bot {kind!r} (known: {', '.join(_FACTORIES)})") from None
-    return factory(seed=seed, **options)
+    try:
+        inner = factory(seed=seed, **options)
+    except TypeError as exc:
+        raise ValueError(f"bot {kind!r}: bad option ({exc})") from None
+    return FairBot(kind, inner)
 
 
-__all__ = ["RandomBot", "make_bot", "bot_kinds", "register", "best_bot_kind"]
+__all__ = [
+    "FairBot", "PublicView", "RandomBot", "best_bot_kind", "bot_kinds", "make_bot",
+    "public_view", "register",
+]

@@ -1,0 +1,121 @@
+"""How good a position looks to a Tongiaki player, as one number per seat.
+
+The terms are the ones a player weighs at the table:
+- points held now (E3), kings included — at the end this is all that counts;
+- islands present on (the first tie-break, and a spread that survives migrations);
+- ships on the board and in reserve: the means of future expansion;
+- fragile presence: ships that sit only on beaches one berth short of full will be
+  swept off by the next expansion there, so those points are worth less;
+- a colony in progress: the island still to come is worth the mean value of the
+  islands left in the stack.
+
+Early in the game the means matter; as the stack runs out (E1) only points do, so the
+"means" terms fade with the share of the stack already revealed. A seat's utility is
+its value minus the best rival's: a bot plays to win, not to score.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tongiaki_lan.engine import Game
+from tongiaki_lan.engine import decisions as D
+from tongiaki_lan.engine.tiles import TILES, TONGA
+
+VALUE = tuple(t.value for t in TILES)
+BERTHS = tuple(tuple(b.berths for b in t.beaches) for t in TILES)
+
+
+@dataclass(frozen=True)
+class Weights:
+    islands: float = 0.6  # per island present
+    on_board: float = 0.35  # per ship on a beach, scaled by what is left of the game
+    reserve: float = 0.1  # per ship in reserve, same scaling
+    fragile: float = 0.45  # share of an island's value lost when presence is fragile
+    colony: float = 1.0  # share of the expected island value for a colony in progress
+    rival_max: float = 1.0  # weight of the best rival in the utility
+    rival_mean: float = 0.0  # weight of the rivals' mean
+
+
+DEFAULT = Weights()
+
+
+def progress(game: Game) -> float:
+    """0 at the start, 1 when E1 ends the game."""
+    isl, sea = game.revealed_counts()
+    return max(isl / 15, sea / 16)
+
+
+def seat_values(game: Game, w: Weights = DEFAULT) -> list[float]:
+    n = game.n_seats
+    seat_of = {c: s for s, c in enumerate(game.colour_ids())}
+    points = [0] * n
+    islands = [0] * n
+    ships = [0] * n
+    fragile = [0.0] * n
+    kings = game.kings()
+    for tid, cid in kings.items():
+        s = seat_of[cid]
+        points[s] += VALUE[tid]
+        islands[s] += 1
+        ships[s] += 1
+    for tid, _rot in game.placed_tiles().values():
+        if tid >= 16 or tid in kings:
+            continue
+        berths = BERTHS[tid]
+        present: dict[int, bool] = {}  # seat -> has a ship on a safe beach
+        for b, colours in enumerate(game.ships_on(tid)):
+            if not colours:
+                continue
+            safe = berths[b] - len(colours) != 1
+            for c in colours:
+                s = seat_of[c]
+                ships[s] += 1
+                present[s] = present.get(s, False) or safe
+        for s, safe in present.items():
+            points[s] += VALUE[tid]
+            islands[s] += 1
+            if not safe and tid != TONGA:
+                fragile[s] += VALUE[tid]
+    left = 1.0 - progress(game)
+    out = []
+    for s in range(n):
+        v = points[s] + w.islands * islands[s]
+        v += left * (w.on_board * ships[s] + w.reserve * game.reserve(s) - w.fragile * fragile[s])
+        out.append(v)
+    pending = game.pending
+    if pending is not None and pending.kind in (D.COLONY_TILE, D.COLONY_SHIP):
+        if pending.kind == D.COLONY_SHIP:
+            gain = VALUE[pending.island]
+        else:
+            tile = pending.tile
+            if tile is not None and tile < 16:
+                gain = VALUE[tile]
+            else:
+                left_isl = [VALUE[t] for t in game.unrevealed_tiles() if t < 16]
+                gain = sum(left_isl) / len(left_isl) if left_isl else 0.0
+        out[pending.seat] += w.colony * (gain + w.islands)
+    return out
+
+
+def utilities(game: Game, w: Weights = DEFAULT) -> list[float]:
+    """Per seat: own value minus the rivals' (best, and optionally mean)."""
+    v = seat_values(game, w)
+    n = len(v)
+    out = []
+    for s in range(n):
+        rivals = v[:s] + v[s + 1 :]
+        u = v[s] - w.rival_max * max(rivals)
+        if w.rival_mean:
+            u -= w.rival_mean * sum(rivals) / len(rivals)
+        out.append(u)
+    return out
+
+
+def final_utilities(game: Game) -> list[float]:
+    """At the end: 1 shared among the winners (E4), 0 for the others."""
+    keys = game.ranking_keys()
+    best = max(keys.values())
+    win = [keys[c] == best for c in game.colours]
+    k = sum(win)
+    return [1.0 / k if x else 0.0 for x in win]

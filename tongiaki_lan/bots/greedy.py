@@ -1,0 +1,113 @@
+"""`greedy`: look one decision ahead and take the move whose outcome looks best.
+
+"Outcome" is averaged over chance: a move that reveals tiles (a departure into the
+unknown, a New Colony) is tried in several imagined stack orders, one per distinct
+tile that could come up next (or a sample of them), so a crossing that fails on
+most tiles left scores accordingly. A decision that hands the turn straight back to
+us with no chance involved (which beaches get the expansion ships, how a landing
+group spreads) is looked through with the same evaluation, one level deep, so that
+`expand Samoa` is judged by the best way to finish it.
+"""
+
+from __future__ import annotations
+
+import random
+
+from tongiaki_lan.engine import Game, Move
+from tongiaki_lan.engine import decisions as D
+
+from .evaluation import DEFAULT, Weights, utilities
+from .view import PublicView
+
+# Decisions we look through when they follow our own move at once.
+_FOLLOW_UP = (D.EXPAND_BEACHES, D.T1A_SOURCE, D.LANDING, D.COLONY_SHIP)
+
+
+class GreedyBot:
+    kind = "greedy"
+
+    def __init__(self, seed: int = 0, chance_samples: int = 12, tile_samples: int = 48,
+                 weights: Weights = DEFAULT):
+        self._rng = random.Random(seed)
+        self.chance_samples = chance_samples
+        self.tile_samples = tile_samples
+        self.weights = weights
+
+    # -- entry point ------------------------------------------------------------------
+
+    def choose(self, view: PublicView) -> Move:
+        moves = candidate_moves(view, self._rng, self.tile_samples)
+        if len(moves) == 1:
+            return moves[0]
+        seat = view.pending.seat
+        worlds = self._worlds(view)
+        base = view.game()
+        best: list[Move] = []
+        best_value = float("-inf")
+        for move in moves:
+            value = self.move_value(base, worlds, move, seat)
+            if value > best_value + 1e-9:
+                best, best_value = [move], value
+            elif value > best_value - 1e-9:
+                best.append(move)
+        return best[0] if len(best) == 1 else self._rng.choice(best)
+
+    # -- pieces, reused by the search bot ---------------------------------------------
+
+    def _worlds(self, view: PublicView) -> list[Game]:
+        """Imagined stacks, each with a different tile on top; the rest shuffled."""
+        left = list(view.unrevealed_tiles())
+        if not left:
+            return []
+        tops = list(left)
+        self._rng.shuffle(tops)
+        tops = tops[: self.chance_samples]
+        worlds = []
+        for top in tops:
+            rest = [t for t in left if t != top]
+            self._rng.shuffle(rest)
+            worlds.append(view.determinise([top, *rest]))
+        return worlds
+
+    def move_value(self, base: Game, worlds: list[Game], move: Move, seat: int) -> float:
+        child = base.copy()
+        child.apply(move)
+        if child.stack_left() == base.stack_left() or not worlds:
+            return self.settle_value(child, seat)
+        total = 0.0
+        for world in worlds:
+            child = world.copy()
+            child.apply(move)
+            total += self.settle_value(child, seat)
+        return total / len(worlds)
+
+    def settle_value(self, game: Game, seat: int) -> float:
+        """Value after our move, looking through an immediate follow-up of ours."""
+        pending = game.pending
+        if pending is None or pending.seat != seat or pending.kind not in _FOLLOW_UP:
+            return self.static_value(game, seat)
+        if pending.kind == D.LANDING and game.legal_move_count() > 24:
+            child = game.copy()
+            child.apply(game.default_landing())
+            return self.static_value(child, seat)
+        best = float("-inf")
+        for move in game.legal_moves():
+            child = game.copy()
+            child.apply(move)
+            best = max(best, self.static_value(child, seat))
+        return best
+
+    def static_value(self, game: Game, seat: int) -> float:
+        pending = game.pending
+        if pending is not None and pending.kind == D.LANDING:
+            game = game.copy()
+            game.apply(game.default_landing())
+        return utilities(game, self.weights)[seat]
+
+
+def candidate_moves(view: PublicView | Game, rng: random.Random, limit: int) -> list[Move]:
+    """All legal moves, or for a New Colony tile (6 per free hex) a random sample."""
+    n = view.legal_move_count()
+    if n <= limit:
+        return view.legal_moves() if n > 1 else [view.legal_move(0)]
+    return [view.legal_move(i) for i in sorted(rng.sample(range(n), limit))]

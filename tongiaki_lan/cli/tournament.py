@@ -1,0 +1,239 @@
+"""`tongiaki-lan tournament`: bots against bots, with the statistics to tell them apart.
+
+Seat order rotates from game to game (entry i sits in seat (i + g) mod n in game g),
+so no bot profits from always starting. Each game's stack seed and bot seeds are
+derived from the base seed and the game number, so a game can be reproduced on its
+own — except that a bot with a time budget thinks as far as the machine lets it;
+give `search` a fixed `--iterations` budget for exactly repeatable runs.
+
+A shared win (E4 tie) counts 1/k for each of the k winners, so win rates of all
+entries add up to 100%. The 95% interval is Wilson's score interval.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from tongiaki_lan.bots import bot_kinds, make_bot
+from tongiaki_lan.engine import COLOURS, Game
+
+Z95 = 1.959963984540054
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--seats", default="search,greedy,greedy,greedy",
+                   help="comma list of bot kinds, one per seat (2 to 6)")
+    p.add_argument("--games", type=int, default=20)
+    p.add_argument("--seed", default="0", help="base seed; game g derives its own from it")
+    p.add_argument("--think", type=float, default=None,
+                   help="think time per decision for search bots, seconds (default 1)")
+    p.add_argument("--iterations", type=int, default=None,
+                   help="fixed iterations per decision for search bots (repeatable runs)")
+    p.add_argument("--jobs", type=int, default=None,
+                   help="games played in parallel (default: number of CPUs, at most 2)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+
+
+def game_seed(base: str, index: int) -> bytes:
+    return hashlib.blake2b(f"tongiaki-tournament/{base}/{index}".encode(),
+                           digest_size=32).digest()
+
+
+def bot_seed(seed: bytes, entry: int) -> int:
+    return int.from_bytes(hashlib.blake2b(seed + bytes([entry]), digest_size=8).digest(), "big")
+
+
+@dataclass
+class GameOutcome:
+    index: int
+    seats: list[int]  # seat -> entry
+    scores: list[int]  # by entry
+    wins: list[float]  # by entry (1/k for k shared winners)
+    times: list[list[float]]  # by entry: seconds per decision
+    turns: int
+
+
+def play_one(kinds: list[str], base: str, index: int, options: dict) -> GameOutcome:
+    n = len(kinds)
+    seed = game_seed(base, index)
+    seats = [(s - index) % n for s in range(n)]  # seat s is played by entry seats[s]
+    bots = [make_bot(kinds[e], seed=bot_seed(seed, e), **options.get(kinds[e], {}))
+            for e in seats]
+    game = Game.new(seed, COLOURS[:n])
+    times: list[list[float]] = [[] for _ in range(n)]
+    while not game.is_over:
+        seat = game.pending.seat
+        start = time.perf_counter()
+        move = bots[seat].choose(game)
+        times[seats[seat]].append(time.perf_counter() - start)
+        game.apply(move)
+    scores_by_colour = game.scores()
+    winners = game.winners()
+    scores = [0] * n
+    wins = [0.0] * n
+    for s in range(n):
+        colour = game.colours[s]
+        scores[seats[s]] = scores_by_colour[colour]
+        if colour in winners:
+            wins[seats[s]] = 1.0 / len(winners)
+    return GameOutcome(index, seats, scores, wins, times, game.turn)
+
+
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def percentile(sorted_values: list[float], q: float) -> float:
+    if not sorted_values:
+        return 0.0
+    k = (len(sorted_values) - 1) * q
+    lo = math.floor(k)
+    hi = min(lo + 1, len(sorted_values) - 1)
+    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (k - lo)
+
+
+@dataclass
+class Tally:
+    label: str
+    kind: str
+    games: int = 0
+    wins: float = 0.0
+    score_sum: int = 0
+    times: list[float] = field(default_factory=list)
+
+    def add(self, score: int, win: float, times: list[float]) -> None:
+        self.games += 1
+        self.wins += win
+        self.score_sum += score
+        self.times.extend(times)
+
+    def summary(self) -> dict:
+        lo, hi = wilson(self.wins, self.games)
+        ts = sorted(self.times)
+        return {
+            "bot": self.label,
+            "kind": self.kind,
+            "games": self.games,
+            "wins": round(self.wins, 3),
+            "win_rate": round(self.wins / self.games, 4) if self.games else 0.0,
+            "ci95": [round(lo, 4), round(hi, 4)],
+            "mean_score": round(self.score_sum / self.games, 3) if self.games else 0.0,
+            "decisions": len(ts),
+            "p50_ms": round(1000 * percentile(ts, 0.5), 3),
+            "p95_ms": round(1000 * percentile(ts, 0.95), 3),
+            "max_ms": round(1000 * ts[-1], 3) if ts else 0.0,
+        }
+
+
+def _labels(kinds: list[str]) -> list[str]:
+    if len(set(kinds)) == len(kinds):
+        return list(kinds)
+    return [f"{k}#{i}" for i, k in enumerate(kinds)]
+
+
+def run(args) -> int:
+    kinds = [k.strip() for k in args.seats.split(",") if k.strip()]
+    if not 2 <= len(kinds) <= 6:
+        print("tournament: --seats needs 2 to 6 bot kinds", file=sys.stderr)
+        return 2
+    unknown = [k for k in kinds if k not in bot_kinds()]
+    if unknown:
+        print(f"tournament: unknown bot {unknown[0]!r} (known: {', '.join(bot_kinds())})",
+              file=sys.stderr)
+        return 2
+    if args.games < 1:
+        print("tournament: --games must be at least 1", file=sys.stderr)
+        return 2
+    options: dict[str, dict] = {}
+    for k in set(kinds):
+        opts = {}
+        if args.think is not None:
+            opts["think"] = args.think
+        if args.iterations is not None and k == "search":
+            opts["iterations"] = args.iterations
+        options[k] = opts
+    try:
+        for k in set(kinds):  # refuse bad options before any game starts
+            make_bot(k, 0, **options[k])
+    except ValueError as exc:
+        print(f"tournament: {exc}", file=sys.stderr)
+        return 2
+    jobs = args.jobs or min(2, os.cpu_count() or 1)
+    labels = _labels(kinds)
+    tallies = [Tally(labels[i], kinds[i]) for i in range(len(kinds))]
+    by_kind = {k: Tally(k, k) for k in dict.fromkeys(kinds)}
+    started = time.perf_counter()
+    outcomes = _play_all(kinds, str(args.seed), args.games, options, jobs, args.quiet)
+    for out in outcomes:
+        for e in range(len(kinds)):
+            tallies[e].add(out.scores[e], out.wins[e], out.times[e])
+            by_kind[kinds[e]].add(out.scores[e], out.wins[e], out.times[e])
+    elapsed = time.perf_counter() - started
+    report = {
+        "games": args.games,
+        "seats": kinds,
+        "seed": str(args.seed),
+        "think": args.think,
+        "iterations": args.iterations,
+        "jobs": jobs,
+        "elapsed_s": round(elapsed, 2),
+        "mean_turns": round(sum(o.turns for o in outcomes) / len(outcomes), 2),
+        "bots": [t.summary() for t in tallies],
+        "by_kind": [t.summary() for t in by_kind.values()] if len(by_kind) < len(kinds)
+        else [],
+    }
+    if args.json:
+        print(json.dumps(report))
+    else:
+        _print_table(report)
+    return 0
+
+
+def _play_all(kinds, base, games, options, jobs, quiet) -> list[GameOutcome]:
+    outcomes: list[GameOutcome] = []
+
+    def progress(out: GameOutcome) -> None:
+        outcomes.append(out)
+        if not quiet:
+            print(f"\rtournament: {len(outcomes)}/{games} games", end="", file=sys.stderr,
+                  flush=True)
+
+    if jobs <= 1 or games == 1:
+        for g in range(games):
+            progress(play_one(kinds, base, g, options))
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = [pool.submit(play_one, kinds, base, g, options) for g in range(games)]
+            for f in futures:
+                progress(f.result())
+    if not quiet:
+        print(file=sys.stderr)
+    outcomes.sort(key=lambda o: o.index)
+    return outcomes
+
+
+def _print_table(report: dict) -> None:
+    print(f"{report['games']} games, seats {','.join(report['seats'])}, "
+          f"seed {report['seed']}, {report['elapsed_s']} s")
+    rows = report["bots"] + report["by_kind"]
+    print(f"{'bot':<12} {'win rate':>8} {'95% CI':>15} {'mean score':>10} "
+          f"{'p50 ms':>8} {'p95 ms':>8}")
+    for r in rows:
+        ci = f"{100 * r['ci95'][0]:.1f}-{100 * r['ci95'][1]:.1f}%"
+        print(f"{r['bot']:<12} {100 * r['win_rate']:>7.1f}% {ci:>15} {r['mean_score']:>10.2f} "
+              f"{r['p50_ms']:>8.2f} {r['p95_ms']:>8.2f}")
