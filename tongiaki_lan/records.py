@@ -170,7 +170,7 @@ def _read(path: Path) -> tuple[Record, int]:
         try:
             entry = unpacker.unpack()
         except msgpack.OutOfData:
-            record.truncated = unpacker.tell() < len(data)
+            record.truncated = good < len(data)
             break
         except (ValueError, TypeError, msgpack.UnpackException) as exc:
             raise RecordError(f"move {len(record.moves)}: not valid msgpack ({exc})") from None
