@@ -1,4 +1,4 @@
-"""Checks every reachable position must pass (rules.md, 'Checks a correct engine always satisfies')."""
+"""Checks every reachable position must pass (the rules digest's always-true checks)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def check(g: Game) -> None:
         for t in g._ships:
             for b, ships in enumerate(g.ships_on(t)):
                 assert len(ships) < BERTHS[t][b], "a full beach between turns"
-    for t, cid in g.kings().items():
+    for t in g.kings():
         assert all(not b for b in g.ships_on(t)), "ships on a Royal Island's beaches"
 
 
