@@ -1,0 +1,650 @@
+"""Datagram framing and the message catalogue (protocol/wire.md is the normative text).
+
+Every byte that arrives from the network passes through `decode_datagram` before anything
+else looks at it, so this module is where hostile input is stopped: size first, then the
+frame, then the MAC, then msgpack with tight limits, then a per-type schema. Anything that
+fails raises `WireError` with a reason a human can read; nothing here touches game state.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import msgpack
+
+MAGIC = b"TK"
+PROTOCOL_VERSION = 1
+FLAG_MAC = 0x01
+MAC_LEN = 32
+HEADER_LEN = 4
+MAX_DATAGRAM = 1200
+ID_LEN = 8
+DIGEST_LEN = 32
+SECRET_LEN = 32
+MAX_NAME = 24
+MAX_CHAT = 400
+MAX_TEXT = 300
+MAX_U64 = (1 << 64) - 1
+MAX_SEATS = 6
+MAX_MOVE_NODES = 200
+MAX_MOVE_DEPTH = 6
+PHASES = ("lobby", "starting", "playing", "over")
+SEAT_KINDS = ("human", "bot")
+NO_GAME = bytes(ID_LEN)
+
+
+class WireError(ValueError):
+    """A datagram or message that must be refused; str() says why."""
+
+
+# --------------------------------------------------------------------------- validators
+
+
+def _uint(v: Any, what: str, hi: int = MAX_U64) -> int:
+    if type(v) is not int or v < 0 or v > hi:
+        raise WireError(f"{what}: expected integer 0..{hi}, got {_show(v)}")
+    return v
+
+
+def _bin(v: Any, what: str, n: int | None = None, max_len: int | None = None) -> bytes:
+    if type(v) is not bytes:
+        raise WireError(f"{what}: expected bytes, got {_show(v)}")
+    if n is not None and len(v) != n:
+        raise WireError(f"{what}: expected {n} bytes, got {len(v)}")
+    if max_len is not None and len(v) > max_len:
+        raise WireError(f"{what}: longer than {max_len} bytes")
+    return v
+
+
+def _str(v: Any, what: str, max_len: int, allow_empty: bool = True) -> str:
+    if type(v) is not str:
+        raise WireError(f"{what}: expected text, got {_show(v)}")
+    if len(v) > max_len or len(v.encode("utf-8", "surrogatepass")) > 2 * max_len:
+        raise WireError(f"{what}: longer than {max_len} characters")
+    if not allow_empty and not v:
+        raise WireError(f"{what}: must not be empty")
+    if any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in v):
+        raise WireError(f"{what}: contains control characters")
+    return v
+
+
+def _bool(v: Any, what: str) -> bool:
+    if type(v) is not bool:
+        raise WireError(f"{what}: expected true/false, got {_show(v)}")
+    return v
+
+
+def _list(v: Any, what: str, max_len: int) -> list:
+    if type(v) is not list:
+        raise WireError(f"{what}: expected array, got {_show(v)}")
+    if len(v) > max_len:
+        raise WireError(f"{what}: more than {max_len} elements")
+    return v
+
+
+def _choice(v: Any, what: str, options: tuple[str, ...]) -> str:
+    if v not in options or type(v) is not str:
+        raise WireError(f"{what}: expected one of {', '.join(options)}, got {_show(v)}")
+    return v
+
+
+def _show(v: Any) -> str:
+    text = repr(v)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def check_move_wire(v: Any, what: str = "move") -> list:
+    """Bound the shape of a move before the engine sees it: nested int arrays only."""
+    count = 0
+
+    def walk(x: Any, depth: int) -> None:
+        nonlocal count
+        count += 1
+        if count > MAX_MOVE_NODES:
+            raise WireError(f"{what}: more than {MAX_MOVE_NODES} elements")
+        if depth > MAX_MOVE_DEPTH:
+            raise WireError(f"{what}: nested deeper than {MAX_MOVE_DEPTH}")
+        if type(x) is list:
+            for y in x:
+                walk(y, depth + 1)
+        elif type(x) is int:
+            if not -(1 << 31) <= x < (1 << 31):
+                raise WireError(f"{what}: integer out of range")
+        elif type(x) is str:
+            if len(x) > 40:
+                raise WireError(f"{what}: text element too long")
+        else:
+            raise WireError(f"{what}: unexpected element {_show(x)}")
+
+    if type(v) is not list:
+        raise WireError(f"{what}: expected array, got {_show(v)}")
+    walk(v, 0)
+    return v
+
+
+# --------------------------------------------------------------------------- messages
+
+
+@dataclass(frozen=True)
+class Message:
+    """Base class: TYPE is the first element of the message array on the wire."""
+
+    TYPE: ClassVar[int] = -1
+    RELIABLE: ClassVar[bool] = True
+
+    def body(self) -> list:
+        raise NotImplementedError
+
+    @classmethod
+    def parse(cls, items: list) -> Message:
+        raise NotImplementedError
+
+    def to_wire(self) -> list:
+        return [self.TYPE, *self.body()]
+
+
+@dataclass(frozen=True)
+class Heartbeat(Message):
+    """Liveness plus a summary of where the sender is, so forks and gaps are noticed."""
+
+    TYPE: ClassVar[int] = 1
+    RELIABLE: ClassVar[bool] = False
+    phase: str
+    lobby_version: int
+    n_moves: int
+    digest: bytes  # empty before the game starts
+
+    def body(self) -> list:
+        return [self.phase, self.lobby_version, self.n_moves, self.digest]
+
+    @classmethod
+    def parse(cls, items: list) -> Heartbeat:
+        _arity(items, 4, "heartbeat")
+        digest = _bin(items[3], "heartbeat.digest", max_len=DIGEST_LEN)
+        if len(digest) not in (0, DIGEST_LEN):
+            raise WireError("heartbeat.digest: expected 0 or 32 bytes")
+        return cls(
+            _choice(items[0], "heartbeat.phase", PHASES),
+            _uint(items[1], "heartbeat.lobby_version"),
+            _uint(items[2], "heartbeat.n_moves", 1 << 20),
+            digest,
+        )
+
+
+@dataclass(frozen=True)
+class Ack(Message):
+    """Carries nothing but the envelope's ack fields; sent when there is no data to piggyback."""
+
+    TYPE: ClassVar[int] = 2
+    RELIABLE: ClassVar[bool] = False
+
+    def body(self) -> list:
+        return []
+
+    @classmethod
+    def parse(cls, items: list) -> Ack:
+        _arity(items, 0, "ack")
+        return cls()
+
+
+@dataclass(frozen=True)
+class Join(Message):
+    TYPE: ClassVar[int] = 10
+    name: str
+    colour: str  # "" = any free colour
+
+    def body(self) -> list:
+        return [self.name, self.colour]
+
+    @classmethod
+    def parse(cls, items: list) -> Join:
+        _arity(items, 2, "join")
+        return cls(
+            _str(items[0], "join.name", MAX_NAME, allow_empty=False),
+            _str(items[1], "join.colour", 12),
+        )
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seat of the lobby. `owner` is the node that plays (human) or drives (bot) it."""
+
+    kind: str
+    name: str
+    colour: str
+    owner: bytes
+    ready: bool
+    bot: str = ""  # bot kind, "" for humans
+
+    def to_wire(self) -> list:
+        return [self.kind, self.name, self.colour, self.owner, self.ready, self.bot]
+
+    @classmethod
+    def parse(cls, v: Any) -> Seat:
+        items = _list(v, "seat", 6)
+        _arity(items, 6, "seat")
+        return cls(
+            _choice(items[0], "seat.kind", SEAT_KINDS),
+            _str(items[1], "seat.name", MAX_NAME, allow_empty=False),
+            _str(items[2], "seat.colour", 12, allow_empty=False),
+            _bin(items[3], "seat.owner", ID_LEN),
+            _bool(items[4], "seat.ready"),
+            _str(items[5], "seat.bot", 16),
+        )
+
+
+@dataclass(frozen=True)
+class Member:
+    """A node taking part in a game and where it was last heard from."""
+
+    peer: bytes
+    host: str
+    port: int
+
+    def to_wire(self) -> list:
+        return [self.peer, self.host, self.port]
+
+    @classmethod
+    def parse(cls, v: Any) -> Member:
+        items = _list(v, "member", 3)
+        _arity(items, 3, "member")
+        return cls(
+            _bin(items[0], "member.peer", ID_LEN),
+            _str(items[1], "member.host", 45, allow_empty=False),
+            _uint(items[2], "member.port", 65535),
+        )
+
+
+@dataclass(frozen=True)
+class Lobby(Message):
+    """The whole replicated lobby; the coordinator bumps `version` on every change."""
+
+    TYPE: ClassVar[int] = 11
+    version: int
+    phase: str
+    name: str
+    total: int
+    passphrase: bool
+    seats: tuple[Seat, ...]
+    members: tuple[Member, ...]
+    start_nonce: bytes = b""  # set when phase == "starting" / "playing"
+
+    def body(self) -> list:
+        return [
+            self.version, self.phase, self.name, self.total, self.passphrase,
+            [s.to_wire() for s in self.seats], [m.to_wire() for m in self.members],
+            self.start_nonce,
+        ]
+
+    @classmethod
+    def parse(cls, items: list) -> Lobby:
+        _arity(items, 8, "lobby")
+        total = _uint(items[3], "lobby.total", MAX_SEATS)
+        if total < 2:
+            raise WireError("lobby.total: a game has 2 to 6 seats")
+        seats = tuple(Seat.parse(s) for s in _list(items[5], "lobby.seats", MAX_SEATS))
+        if len(seats) > total:
+            raise WireError("lobby.seats: more seats than the game has")
+        members = tuple(Member.parse(m) for m in _list(items[6], "lobby.members", MAX_SEATS))
+        nonce = _bin(items[7], "lobby.start_nonce", max_len=16)
+        return cls(
+            _uint(items[0], "lobby.version"), _choice(items[1], "lobby.phase", PHASES),
+            _str(items[2], "lobby.name", MAX_NAME, allow_empty=False), total,
+            _bool(items[4], "lobby.passphrase"), seats, members, nonce,
+        )
+
+
+@dataclass(frozen=True)
+class SetSeat(Message):
+    """Change this node's own name and/or colour."""
+
+    TYPE: ClassVar[int] = 12
+    name: str
+    colour: str
+
+    def body(self) -> list:
+        return [self.name, self.colour]
+
+    @classmethod
+    def parse(cls, items: list) -> SetSeat:
+        _arity(items, 2, "set")
+        return cls(
+            _str(items[0], "set.name", MAX_NAME, allow_empty=False),
+            _str(items[1], "set.colour", 12),
+        )
+
+
+@dataclass(frozen=True)
+class Ready(Message):
+    TYPE: ClassVar[int] = 13
+    ready: bool
+
+    def body(self) -> list:
+        return [self.ready]
+
+    @classmethod
+    def parse(cls, items: list) -> Ready:
+        _arity(items, 1, "ready")
+        return cls(_bool(items[0], "ready.ready"))
+
+
+@dataclass(frozen=True)
+class AddBot(Message):
+    TYPE: ClassVar[int] = 14
+    bot: str
+    colour: str
+
+    def body(self) -> list:
+        return [self.bot, self.colour]
+
+    @classmethod
+    def parse(cls, items: list) -> AddBot:
+        _arity(items, 2, "add_bot")
+        return cls(
+            _str(items[0], "add_bot.bot", 16, allow_empty=False),
+            _str(items[1], "add_bot.colour", 12),
+        )
+
+
+@dataclass(frozen=True)
+class RemoveBot(Message):
+    TYPE: ClassVar[int] = 15
+    colour: str
+
+    def body(self) -> list:
+        return [self.colour]
+
+    @classmethod
+    def parse(cls, items: list) -> RemoveBot:
+        _arity(items, 1, "remove_bot")
+        return cls(_str(items[0], "remove_bot.colour", 12, allow_empty=False))
+
+
+@dataclass(frozen=True)
+class Leave(Message):
+    TYPE: ClassVar[int] = 16
+
+    def body(self) -> list:
+        return []
+
+    @classmethod
+    def parse(cls, items: list) -> Leave:
+        _arity(items, 0, "leave")
+        return cls()
+
+
+@dataclass(frozen=True)
+class Start(Message):
+    TYPE: ClassVar[int] = 17
+
+    def body(self) -> list:
+        return []
+
+    @classmethod
+    def parse(cls, items: list) -> Start:
+        _arity(items, 0, "start")
+        return cls()
+
+
+@dataclass(frozen=True)
+class Refuse(Message):
+    """The answer to a request that cannot be granted, in words."""
+
+    TYPE: ClassVar[int] = 18
+    reason: str
+
+    def body(self) -> list:
+        return [self.reason]
+
+    @classmethod
+    def parse(cls, items: list) -> Refuse:
+        _arity(items, 1, "refuse")
+        return cls(_str(items[0], "refuse.reason", MAX_TEXT))
+
+
+@dataclass(frozen=True)
+class Commit(Message):
+    TYPE: ClassVar[int] = 20
+    nonce: bytes
+    commitment: bytes
+
+    def body(self) -> list:
+        return [self.nonce, self.commitment]
+
+    @classmethod
+    def parse(cls, items: list) -> Commit:
+        _arity(items, 2, "commit")
+        return cls(
+            _bin(items[0], "commit.nonce", max_len=16),
+            _bin(items[1], "commit.commitment", DIGEST_LEN),
+        )
+
+
+@dataclass(frozen=True)
+class Reveal(Message):
+    TYPE: ClassVar[int] = 21
+    nonce: bytes
+    secret: bytes
+
+    def body(self) -> list:
+        return [self.nonce, self.secret]
+
+    @classmethod
+    def parse(cls, items: list) -> Reveal:
+        _arity(items, 2, "reveal")
+        return cls(
+            _bin(items[0], "reveal.nonce", max_len=16),
+            _bin(items[1], "reveal.secret", SECRET_LEN),
+        )
+
+
+@dataclass(frozen=True)
+class Abort(Message):
+    TYPE: ClassVar[int] = 22
+    nonce: bytes
+    reason: str
+
+    def body(self) -> list:
+        return [self.nonce, self.reason]
+
+    @classmethod
+    def parse(cls, items: list) -> Abort:
+        _arity(items, 2, "abort")
+        return cls(_bin(items[0], "abort.nonce", max_len=16),
+                   _str(items[1], "abort.reason", MAX_TEXT))
+
+
+@dataclass(frozen=True)
+class MoveMsg(Message):
+    """Move number `index` (0-based) and the state digest after applying it."""
+
+    TYPE: ClassVar[int] = 30
+    index: int
+    move: list = field(hash=False)
+    digest: bytes = b""
+
+    def body(self) -> list:
+        return [self.index, self.move, self.digest]
+
+    @classmethod
+    def parse(cls, items: list) -> MoveMsg:
+        _arity(items, 3, "move")
+        return cls(
+            _uint(items[0], "move.index", 1 << 20),
+            check_move_wire(items[1], "move.move"),
+            _bin(items[2], "move.digest", DIGEST_LEN),
+        )
+
+
+@dataclass(frozen=True)
+class Fetch(Message):
+    TYPE: ClassVar[int] = 31
+    start: int
+
+    def body(self) -> list:
+        return [self.start]
+
+    @classmethod
+    def parse(cls, items: list) -> Fetch:
+        _arity(items, 1, "fetch")
+        return cls(_uint(items[0], "fetch.start", 1 << 20))
+
+
+@dataclass(frozen=True)
+class Log(Message):
+    """A chunk of the move log: moves start..start+len(entries)-1 of `total` known."""
+
+    TYPE: ClassVar[int] = 32
+    start: int
+    total: int
+    entries: tuple = field(hash=False)  # ((move_wire, digest), ...)
+
+    def body(self) -> list:
+        return [self.start, self.total, [[m, d] for m, d in self.entries]]
+
+    @classmethod
+    def parse(cls, items: list) -> Log:
+        _arity(items, 3, "log")
+        entries = []
+        for e in _list(items[2], "log.entries", 64):
+            pair = _list(e, "log.entry", 2)
+            _arity(pair, 2, "log.entry")
+            entries.append((check_move_wire(pair[0], "log.move"),
+                            _bin(pair[1], "log.digest", DIGEST_LEN)))
+        start = _uint(items[0], "log.start", 1 << 20)
+        total = _uint(items[1], "log.total", 1 << 20)
+        if start + len(entries) > total:
+            raise WireError("log: entries run past total")
+        return cls(start, total, tuple(entries))
+
+
+@dataclass(frozen=True)
+class Chat(Message):
+    TYPE: ClassVar[int] = 40
+    text: str
+
+    def body(self) -> list:
+        return [self.text]
+
+    @classmethod
+    def parse(cls, items: list) -> Chat:
+        _arity(items, 1, "chat")
+        return cls(_str(items[0], "chat.text", MAX_CHAT, allow_empty=False))
+
+
+MESSAGE_TYPES: dict[int, type[Message]] = {
+    cls.TYPE: cls
+    for cls in (Heartbeat, Ack, Join, Lobby, SetSeat, Ready, AddBot, RemoveBot, Leave, Start,
+                Refuse, Commit, Reveal, Abort, MoveMsg, Fetch, Log, Chat)
+}
+
+
+def _arity(items: list, n: int, what: str) -> None:
+    if len(items) != n:
+        raise WireError(f"{what}: expected {n} fields, got {len(items)}")
+
+
+def parse_message(obj: Any) -> Message:
+    items = _list(obj, "message", 16)
+    if not items:
+        raise WireError("message: empty array")
+    t = items[0]
+    if type(t) is not int or t not in MESSAGE_TYPES:
+        raise WireError(f"message: unknown type {_show(t)}")
+    return MESSAGE_TYPES[t].parse(items[1:])
+
+
+# --------------------------------------------------------------------------- envelope
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """Everything in a datagram except the frame and the MAC.
+
+    `dest_inc` names the receiver's incarnation the sender is talking to (0 = not yet
+    known), so acks and sequence numbers meant for a previous run of a restarted peer are
+    never applied to the new one.
+    """
+
+    game: bytes
+    sender: bytes
+    incarnation: int
+    dest_inc: int
+    pkt: int
+    seq: int
+    ack: int
+    sack: int
+    message: Message
+
+    def to_wire(self) -> list:
+        return [self.game, self.sender, self.incarnation, self.dest_inc, self.pkt, self.seq,
+                self.ack, self.sack, self.message.to_wire()]
+
+
+def encode_datagram(env: Envelope, key: bytes | None = None) -> bytes:
+    body = msgpack.packb(env.to_wire(), use_bin_type=True)
+    head = MAGIC + bytes([PROTOCOL_VERSION, FLAG_MAC if key else 0])
+    data = head + body
+    if key:
+        data += hmac.new(key, data, hashlib.sha256).digest()
+    if len(data) > MAX_DATAGRAM:
+        raise WireError(f"datagram of {len(data)} bytes exceeds {MAX_DATAGRAM}")
+    return data
+
+
+def decode_datagram(data: bytes, key: bytes | None = None) -> Envelope:
+    """Check and parse one datagram. With `key`, a datagram without a valid MAC is refused."""
+    if len(data) > MAX_DATAGRAM:
+        raise WireError(f"oversized datagram ({len(data)} bytes, limit {MAX_DATAGRAM})")
+    if len(data) < HEADER_LEN + 1:
+        raise WireError(f"runt datagram ({len(data)} bytes)")
+    if data[:2] != MAGIC:
+        raise WireError("not a tongiaki datagram (bad magic)")
+    if data[2] != PROTOCOL_VERSION:
+        raise WireError(f"unsupported protocol version {data[2]}")
+    flags = data[3]
+    if flags & ~FLAG_MAC:
+        raise WireError(f"unknown flags {flags:#04x}")
+    body_end = len(data)
+    if flags & FLAG_MAC:
+        if len(data) < HEADER_LEN + 1 + MAC_LEN:
+            raise WireError("datagram too short for its MAC")
+        body_end -= MAC_LEN
+        if key is not None:
+            want = hmac.new(key, data[:body_end], hashlib.sha256).digest()
+            if not hmac.compare_digest(want, data[body_end:]):
+                raise WireError("bad MAC (wrong or missing passphrase)")
+    elif key is not None:
+        raise WireError("unauthenticated datagram in a game that needs a passphrase")
+    try:
+        obj = msgpack.unpackb(data[HEADER_LEN:body_end], raw=False, use_list=True,
+                              strict_map_key=True, max_array_len=256, max_map_len=0,
+                              max_ext_len=0)
+    except Exception as exc:  # msgpack raises a zoo of types for bad input
+        raise WireError(f"malformed msgpack ({type(exc).__name__})") from None
+    items = _list(obj, "envelope", 9)
+    _arity(items, 9, "envelope")
+    return Envelope(
+        _bin(items[0], "envelope.game", ID_LEN),
+        _bin(items[1], "envelope.sender", ID_LEN),
+        _uint(items[2], "envelope.incarnation"),
+        _uint(items[3], "envelope.dest_inc"),
+        _uint(items[4], "envelope.pkt"),
+        _uint(items[5], "envelope.seq"),
+        _uint(items[6], "envelope.ack"),
+        _uint(items[7], "envelope.sack"),
+        parse_message(items[8]),
+    )
+
+
+def peek_game(data: bytes) -> bytes | None:
+    """The game id of a datagram without checking its MAC (to pick the key), or None."""
+    if len(data) < HEADER_LEN + 12 or data[:2] != MAGIC:
+        return None
+    # envelope = fixarray(9) 0x99, then bin8 0xc4 0x08 + 8 bytes of game id
+    if data[4] != 0x99 or data[5] != 0xC4 or data[6] != ID_LEN:
+        return None
+    return bytes(data[7:7 + ID_LEN])
