@@ -1,0 +1,132 @@
+"""The real prompt_toolkit Application, driven through a pipe as a player would type."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from tongiaki_lan.console.screen import GameScreen
+from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
+from tongiaki_lan.records import read_record, replay_record
+
+from .conftest import wait_until
+
+KILL_LINE = "\x15"  # Ctrl-U: clear whatever is on the command line (e.g. a landing offer)
+
+
+def _shown_scores(panel: str, names: list[str]) -> dict[str, int]:
+    scores = {}
+    for line in panel.splitlines():
+        for name in names:
+            m = re.match(rf"^..{re.escape(name)}\s+([BRGYOP])\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d)", line)
+            if m:
+                scores[name] = int(m.group(4))
+    return scores
+
+
+async def _start(session):
+    screen = GameScreen(session, colour=False)
+    await session.start()
+    task = asyncio.ensure_future(screen.app.run_async())
+    await wait_until(lambda: screen.app.is_running, what="the application to start")
+    return screen, task
+
+
+async def test_whole_solo_game_played_by_typed_hints(tmp_path):
+    record = tmp_path / "game.tgr"
+    seats = solo_seats(3, "Tester", "random")
+    session = SoloSession(seed_from_text("pipe-game"), seats, record_path=record, pace=0,
+                          hint_kind="random")
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        screen, task = await _start(session)
+        typed = 0
+        while True:
+            await wait_until(lambda: session.game.is_over or session.my_decision(),
+                             what="our decision or the end")
+            if session.game.is_over:
+                break
+            before = len(session.game.moves)
+            inp.send_text(KILL_LINE + "hint\r")
+            await wait_until(lambda: screen.message[1].startswith("Hint:"), what="a hint")
+            assert screen.buffer.text == screen.message[1].split(": ", 1)[1].split(" (")[0]
+            inp.send_text("\r")
+            await wait_until(lambda b=before: len(session.game.moves) > b, what="our move")
+            typed += 1
+        game = session.game
+        status = screen.status_text()
+        panel = screen.panel_text()
+        inp.send_text("quit\r")
+        assert await asyncio.wait_for(task, 30) == 0
+    await session.close()
+
+    assert typed > 10
+    assert "Game over" in status
+    names = [s.name for s in seats]
+    shown = _shown_scores(panel, names)
+    engine = {names[i]: game.scores()[c] for i, c in enumerate(game.colours)}
+    assert shown == engine
+    for name in names:
+        assert f"{name} {engine[name]}" in status  # the final words on the status line
+    replayed = replay_record(read_record(record))
+    assert replayed.digest() == game.digest()
+
+
+async def test_illegal_input_gives_one_line_reason_and_changes_nothing(tmp_path):
+    session = SoloSession(seed_from_text("pipe-illegal"), solo_seats(2, "Tester", "random"),
+                          record_path=None, pace=0, hint_kind="random")
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        screen, task = await _start(session)
+        await wait_until(session.my_decision, what="our setup decision")
+        digest = session.game.digest()
+        cases = {
+            "expand Atlantis": "no island named 'Atlantis'",
+            "place Tonga 9": "beach numbers run from 1 to 6",
+            "sail Samoa 1 N": "S3: not now",  # parses; the engine refuses it in setup
+            "frobnicate": "unknown command",
+        }
+        for text, reason in cases.items():
+            inp.send_text(text + "\r")
+            await wait_until(lambda t=text: screen.message[1].startswith(t + ":"),
+                             what=f"the reason for {text!r}")
+            message = screen.message[1]
+            assert reason in message and "\n" not in message and "Traceback" not in message
+            assert session.game.digest() == digest
+        inp.send_text("\x04")  # Ctrl-D on an empty line leaves
+        assert await asyncio.wait_for(task, 30) == 0
+    await session.close()
+
+
+async def test_landing_offers_the_default_on_the_line(tmp_path):
+    """Play hints until we must land; the line then holds the engine's default landing."""
+    session = SoloSession(seed_from_text("pipe-landing"), solo_seats(3, "Tester", "random"),
+                          record_path=None, pace=0, hint_kind="random")
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        screen, task = await _start(session)
+        seen_landing = False
+        while not session.game.is_over:
+            await wait_until(lambda: session.game.is_over or session.my_decision())
+            if session.game.is_over:
+                break
+            p = session.game.pending
+            if p.kind == "landing":
+                default = str(session.game.default_landing())
+                await wait_until(lambda d=default: screen.buffer.text == d, what="the offer")
+                before = len(session.game.moves)
+                inp.send_text("\r")
+                await wait_until(lambda b=before: len(session.game.moves) > b)
+                assert str(session.game.moves[before]) == default
+                seen_landing = True
+                break
+            before = len(session.game.moves)
+            inp.send_text(KILL_LINE + "hint\r")
+            await wait_until(lambda: screen.message[1].startswith("Hint:"))
+            inp.send_text("\r")
+            await wait_until(lambda b=before: len(session.game.moves) > b)
+        inp.send_text("\x03")  # Ctrl-C leaves cleanly too
+        assert await asyncio.wait_for(task, 30) == 0
+    await session.close()
+    assert seen_landing

@@ -1,0 +1,72 @@
+"""`tongiaki-lan solo`: play against bots on this machine, no network needed."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+from datetime import datetime
+from pathlib import Path
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    from tongiaki_lan.bots import best_bot_kind, bot_kinds
+
+    p.add_argument("--bots", type=int, default=3, help="number of bot opponents, 1..5 (default 3)")
+    p.add_argument("--seed", default=None,
+                   help="any text, or 64 hex digits; the same seed gives the same tile stack")
+    p.add_argument("--bot", default=None, choices=bot_kinds(),
+                   help=f"bot kind for the opponents (default: the strongest, {best_bot_kind()})")
+    p.add_argument("--name", default=None, help="your name (default: your login name)")
+    p.add_argument("--seat", type=int, default=1,
+                   help="your seat, 1 = first to play (default 1)")
+    p.add_argument("--record", type=Path, default=None,
+                   help="write the game record here (default: a new file under "
+                        "~/.local/share/tongiaki-lan/records/)")
+    p.add_argument("--no-record", action="store_true", help="do not write a record")
+    p.add_argument("--pace", type=float, default=0.4,
+                   help="seconds between bot moves, so you can follow them (default 0.4)")
+    p.add_argument("--hint-bot", default=None, help="bot kind for `hint` (default: the strongest)")
+    p.add_argument("--think", type=float, default=None, help="think time for search bots (s)")
+    p.add_argument("--no-colour", "--no-color", dest="colour", action="store_false",
+                   help="draw without colours")
+
+
+def _login_name() -> str:
+    try:
+        return getpass.getuser().capitalize() or "You"
+    except Exception:  # no login name (containers)
+        return "You"
+
+
+def run(args) -> int:
+    from tongiaki_lan.bots import best_bot_kind
+    from tongiaki_lan.console.screen import run_game_screen
+    from tongiaki_lan.console.session import (
+        SoloSession,
+        default_record_dir,
+        seed_from_text,
+        solo_seats,
+    )
+
+    if not 1 <= args.bots <= 5:
+        print("solo: --bots must be 1..5 (Tongiaki is for 2 to 6 players)")
+        return 2
+    if not 1 <= args.seat <= args.bots + 1:
+        print(f"solo: --seat must be 1..{args.bots + 1}")
+        return 2
+    kind = args.bot or best_bot_kind()
+    seed = seed_from_text(args.seed)
+    seats = solo_seats(args.bots, args.name or _login_name(), kind, seat=args.seat - 1)
+    record = None
+    if not args.no_record:
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        record = args.record or default_record_dir() / f"solo-{stamp}-{seed.hex()[:8]}.tgr"
+    options = {"think": args.think} if args.think is not None else {}
+    session = SoloSession(seed, seats, record_path=record, pace=args.pace,
+                          hint_kind=args.hint_bot, bot_options=options)
+    code = asyncio.run(run_game_screen(session, colour=args.colour))
+    if session.record_path is not None:
+        print(f"Record saved: {session.record_path}")
+        print(f"Replay it with: tongiaki-lan replay {session.record_path}")
+    return code

@@ -1,0 +1,324 @@
+r"""The archipelago as a hex map of text.
+
+Flat-topped hexes share their borders, so a board of 31 tiles stays compact enough
+for an 80x24 terminal (with panning) and simply shows more of itself in a larger
+one. Each hex is 16 columns by 5 rows:
+
+      ___Samoa 5__          top edge carries the island's name and value
+     / 1BR· SW NW \         one beach per row: number, ships (colour letters),
+    /  2···· N NE  \        free berths (·), piers by compass direction
+    \  3Y····· SE  /
+     \____________/
+
+Sea tiles list their routes as compass pairs with the danger number (none = any
+group crosses). Everything a tile shows depends only on (tile, rotation, ships,
+king), so that text is built once and cached: a full board costs little more than
+copying characters into a grid.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from tongiaki_lan.engine import LETTERS, TILES, TONGA, Game
+from tongiaki_lan.engine.hexgrid import DIRECTION_NAMES, Hex
+
+from .theme import king_style, ship_style
+
+TOP = 12  # length of a hex's top (and bottom) edge
+HALF = 2  # rows from the top edge to the middle of a hex
+STEP_X = TOP + HALF  # columns between neighbouring hex columns
+STEP_Y = 2 * HALF  # rows between a hex and the one below it
+HEX_W = TOP + 2 * HALF
+HEX_H = 2 * HALF + 1
+ROW_SPAN = ((2, TOP), (1, TOP + 2), (1, TOP + 2))  # (dx, width) of interior rows 1..3
+FREE = "·"
+
+Fragment = tuple[str, str]
+Segment = tuple[int, int, str, str]  # dx, dy, style, text
+
+
+def hex_origin(h: Hex) -> tuple[int, int]:
+    """Board-space column and row of a hex's bounding box top-left corner."""
+    q, r = h
+    return STEP_X * q, STEP_Y * r + HALF * q
+
+
+class Canvas:
+    """A grid of characters with one style per cell."""
+
+    __slots__ = ("width", "height", "chars", "styles")
+
+    def __init__(self, width: int, height: int):
+        self.width = max(0, width)
+        self.height = max(0, height)
+        self.chars = [[" "] * self.width for _ in range(self.height)]
+        self.styles = [[""] * self.width for _ in range(self.height)]
+
+    def put(self, x: int, y: int, text: str, style: str = "") -> None:
+        if not 0 <= y < self.height or not text:
+            return
+        start = max(0, x)
+        end = min(self.width, x + len(text))
+        if start >= end:
+            return
+        self.chars[y][start:end] = text[start - x : end - x]
+        self.styles[y][start:end] = [style] * (end - start)
+
+    def text_lines(self) -> list[str]:
+        return ["".join(row).rstrip() for row in self.chars]
+
+    def text(self) -> str:
+        lines = self.text_lines()
+        while lines and not lines[-1]:
+            lines.pop()
+        return "\n".join(lines) + "\n"
+
+    def fragment_lines(self) -> list[list[Fragment]]:
+        out: list[list[Fragment]] = []
+        for chars, styles in zip(self.chars, self.styles, strict=True):
+            line: list[Fragment] = []
+            start = 0
+            n = len(chars)
+            while start < n:
+                style = styles[start]
+                end = start + 1
+                while end < n and styles[end] == style:
+                    end += 1
+                line.append((style, "".join(chars[start:end])))
+                start = end
+            out.append(line)
+        return out
+
+
+# ------------------------------------------------------------------ tile faces
+
+
+def _outline(kind: str) -> tuple[Segment, ...]:
+    style = f"class:{kind}"
+    bar = "_" * TOP
+    return (
+        (HALF, 0, style, bar),
+        (1, 1, style, "/"), (HEX_W - 2, 1, style, "\\"),
+        (0, 2, style, "/"), (HEX_W - 1, 2, style, "\\"),
+        (0, 3, style, "\\"), (HEX_W - 1, 3, style, "/"),
+        (1, 4, style, "\\"), (HALF, 4, style, bar), (HEX_W - 2, 4, style, "/"),
+    )
+
+
+OUTLINES = {k: _outline(k) for k in ("hex", "hex.island", "hex.tonga", "hex.focus", "hex.frontier")}
+
+
+def _beach_fragments(tid: int, b: int, rot: int, ships: tuple[int, ...], spaced: bool) -> list:
+    beach = TILES[tid].beaches[b]
+    frags: list[Fragment] = [("class:beach", str(b + 1))]
+    frags.extend((ship_style(c), LETTERS[c]) for c in ships)
+    free = beach.berths - len(ships)
+    if free > 0:
+        frags.append(("class:berth", FREE * free))
+    piers = " ".join(DIRECTION_NAMES[(p + rot) % 6] for p in beach.piers)
+    frags.append(("class:pier", (" " if spaced else "") + piers))
+    return frags
+
+
+def _width(frags: list[Fragment]) -> int:
+    return sum(len(t) for _, t in frags)
+
+
+def _row_segments(row: int, frags: list[Fragment], indent: bool = True) -> list[Segment]:
+    dx, width = ROW_SPAN[row - 1]
+    if indent and _width(frags) < width:
+        dx += 1
+    out = []
+    for style, text in frags:
+        if dx >= ROW_SPAN[row - 1][0] + width:
+            break
+        text = text[: ROW_SPAN[row - 1][0] + width - dx]
+        out.append((dx, row, style, text))
+        dx += len(text)
+    return out
+
+
+def _title_segments(text: str, style: str) -> list[Segment]:
+    text = text[:TOP]
+    pad = TOP - len(text)
+    left = pad // 2
+    return [(HALF + left, 0, style, text)]
+
+
+def _island_title(tid: int) -> str:
+    tile = TILES[tid]
+    if tid == TONGA:
+        return "Tonga"
+    text = f"{tile.name} {tile.value}"
+    return text if len(text) <= TOP else f"{tile.name}{tile.value}"
+
+
+@lru_cache(maxsize=4096)
+def tile_face(tid: int, rot: int, ships: tuple[tuple[int, ...], ...], king: int | None) -> tuple:
+    """Everything drawn inside one placed tile, as segments relative to its origin."""
+    tile = TILES[tid]
+    segs: list[Segment] = []
+    if tile.is_sea:
+        segs += _title_segments(tile.name, "class:title.sea")
+        for i, route in enumerate(tile.routes):
+            a = DIRECTION_NAMES[(route.a + rot) % 6]
+            b = DIRECTION_NAMES[(route.b + rot) % 6]
+            frags = [("class:route", f"{a}-{b}")]
+            if route.danger:
+                frags.append(("class:danger", f" {route.danger}"))
+            segs += _row_segments(i + 1, frags)
+        return tuple(segs)
+    title_style = "class:title.tonga" if tid == TONGA else "class:title"
+    if king is not None:
+        title_style = king_style(king)
+    segs += _title_segments(_island_title(tid), title_style)
+    if king is not None:
+        segs += _row_segments(1, [("class:royal", "ROYAL ISLAND")])
+        segs += _row_segments(2, [("class:royal", "king "), (king_style(king), LETTERS[king])])
+        return tuple(segs)
+    if tid == TONGA:
+        for row in range(3):
+            frags: list[Fragment] = []
+            for b in (2 * row, 2 * row + 1):
+                if frags:
+                    frags.append(("", " "))
+                frags += _beach_fragments(tid, b, rot, ships[b], spaced=False)
+            segs += _row_segments(row + 1, frags, indent=row > 0)
+        return tuple(segs)
+    first_row = 1 if len(tile.beaches) >= 3 else 2
+    for b in range(len(tile.beaches)):
+        frags = _beach_fragments(tid, b, rot, ships[b], spaced=True)
+        segs += _row_segments(first_row + b, frags)
+    return tuple(segs)
+
+
+@lru_cache(maxsize=512)
+def frontier_face(q: int, r: int) -> tuple:
+    label = f"{q},{r}"
+    dx, width = ROW_SPAN[1]
+    return ((dx + (width - len(label)) // 2, 2, "class:coord", label),)
+
+
+# ------------------------------------------------------------------ the view
+
+
+def board_extent(hexes) -> tuple[int, int, int, int]:
+    """Board-space bounding box (x0, y0, x1, y1), exclusive ends, of some hexes."""
+    xs, ys = [], []
+    for h in hexes:
+        x, y = hex_origin(h)
+        xs.append(x)
+        ys.append(y)
+    if not xs:
+        return 0, 0, HEX_W, HEX_H
+    return min(xs), min(ys), max(xs) + HEX_W, max(ys) + HEX_H
+
+
+class BoardView:
+    """A window onto the board: where it looks (pan state) and how it draws.
+
+    Until the player pans, the view keeps the whole archipelago centred as it grows;
+    after a pan it stays put until re-centred.
+    """
+
+    def __init__(self) -> None:
+        self.offset: tuple[int, int] | None = None
+        self._last_auto = (0, 0)
+
+    def recentre(self) -> None:
+        self.offset = None
+
+    def pan(self, dx_hexes: int, dy_hexes: int) -> None:
+        ox, oy = self.offset if self.offset is not None else self._last_auto
+        self.offset = (ox + dx_hexes * STEP_X, oy + dy_hexes * STEP_Y)
+
+    def origin_for(self, game: Game, width: int, height: int, extra=()) -> tuple[int, int]:
+        if self.offset is not None:
+            return self.offset
+        x0, y0, x1, y1 = board_extent([*game.placed_tiles(), *extra])
+        auto = ((x0 + x1) // 2 - width // 2, (y0 + y1) // 2 - height // 2)
+        self._last_auto = auto
+        return auto
+
+    def render(
+        self,
+        game: Game,
+        width: int,
+        height: int,
+        frontier: bool = False,
+        focus: int | None = None,
+    ) -> Canvas:
+        placed = game.placed_tiles()
+        free: list[Hex] = []
+        if frontier:
+            free = sorted({
+                (q + dq, r + dr)
+                for q, r in placed
+                for dq, dr in ((0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1), (1, 0))
+            } - set(placed))
+        ox, oy = self.origin_for(game, width, height, free)
+        return draw(game, placed, width, height, ox, oy, free, focus)
+
+
+def draw(game: Game, placed, width: int, height: int, ox: int, oy: int,
+         free=(), focus: int | None = None) -> Canvas:
+    canvas = Canvas(width, height)
+    put = canvas.put
+    visible: list[tuple[int, int, Hex]] = []
+    for h in [*free, *placed]:
+        x, y = hex_origin(h)
+        x -= ox
+        y -= oy
+        if x + HEX_W <= 0 or y + HEX_H <= 0 or x >= width or y >= height:
+            continue
+        visible.append((x, y, h))
+    # Borders first (shared between neighbours), then every face on top of them.
+    focus_at = None
+    for x, y, h in visible:
+        cell = placed.get(h)
+        if cell is None:
+            kind = "hex.frontier"
+        else:
+            tid = cell[0]
+            if tid == focus:
+                focus_at = (x, y)
+            kind = "hex.tonga" if tid == TONGA else ("hex.island" if tid < 16 else "hex")
+        for dx, dy, style, text in OUTLINES[kind]:
+            put(x + dx, y + dy, text, style)
+    if focus_at is not None:
+        for dx, dy, style, text in OUTLINES["hex.focus"]:
+            put(focus_at[0] + dx, focus_at[1] + dy, text, style)
+    for x, y, h in visible:
+        cell = placed.get(h)
+        if cell is None:
+            face = frontier_face(*h)
+        else:
+            tid, rot = cell
+            if tid < 16:
+                face = tile_face(tid, rot, game.ships_on(tid), game.king_of(tid))
+            else:
+                face = tile_face(tid, rot, (), None)
+        for dx, dy, style, text in face:
+            put(x + dx, y + dy, text, style)
+    return canvas
+
+
+def render_text(game: Game, width: int = 0, height: int = 0, frontier: bool = False) -> str:
+    """The whole board (or a window of the given size), colour-free: for snapshots,
+    logs and anyone piping the output."""
+    placed = game.placed_tiles()
+    free: list[Hex] = []
+    if frontier:
+        free = sorted({
+            (q + dq, r + dr)
+            for q, r in placed
+            for dq, dr in ((0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1), (1, 0))
+        } - set(placed))
+    x0, y0, x1, y1 = board_extent([*placed, *free])
+    if not width or not height:
+        width, height = x1 - x0, y1 - y0
+        ox, oy = x0, y0
+    else:
+        ox, oy = (x0 + x1) // 2 - width // 2, (y0 + y1) // 2 - height // 2
+    return draw(game, placed, width, height, ox, oy, free).text()

@@ -1,0 +1,453 @@
+"""The game screen: map, side panel, story log, status line and the command line.
+
+Layout (80x24 and up):
+
+    +------------------------------+-----------------+
+    | map (pans, re-centres)       | players, stack  |
+    |                              |-----------------|
+    |                              | story log       |
+    +------------------------------+-----------------+
+    | status: the pending decision and whose it is   |
+    | message (one-line reasons, hints)               |
+    | > command line with completion of legal moves   |
+
+Everything shown is computed from the session at draw time, so a resize simply
+draws again and never needs its own bookkeeping.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import textwrap
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.completion import Completer, Completion
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    Float,
+    FloatContainer,
+    HSplit,
+    Layout,
+    VSplit,
+    Window,
+)
+from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl, UIContent, UIControl
+from prompt_toolkit.layout.dimension import Dimension
+from prompt_toolkit.layout.menus import CompletionsMenu
+from prompt_toolkit.layout.processors import BeforeInput
+
+from tongiaki_lan.engine import LETTERS, IllegalMove, parse_move
+from tongiaki_lan.engine import decisions as D
+
+from .board import OUTLINES as HEX_OUTLINES
+from .board import BoardView, Canvas, tile_face
+from .session import GameSession
+from .story import tile_label
+from .theme import build_style, player_style
+from .words import help_lines, pending_text
+
+COMPLETION_LIMIT = 24  # above this many matches, complete one word at a time
+META = ("help", "hint", "moves", "centre", "quit")
+
+
+# ------------------------------------------------------------------ controls
+
+
+class CanvasControl(UIControl):
+    """Shows whatever `draw(width, height)` returns; redrawn on every render."""
+
+    def __init__(self, draw):
+        self.draw = draw
+
+    def create_content(self, width: int, height: int) -> UIContent:
+        lines = self.draw(width, height)
+        return UIContent(get_line=lambda i: lines[i] if i < len(lines) else [],
+                         line_count=max(1, len(lines)))
+
+    def is_focusable(self) -> bool:
+        return False
+
+
+def wrap_fragments(lines, width: int) -> list[list[tuple[str, str]]]:
+    out = []
+    for style, text in lines:
+        cls = f"class:log.{style}" if style else "class:log"
+        for part in textwrap.wrap(text, max(10, width), subsequent_indent="  ") or [""]:
+            out.append([(cls, part)])
+    return out
+
+
+class MoveCompleter(Completer):
+    """Offers exactly the legal moves of the pending decision, in their text form.
+
+    Large sets (a New Colony tile has six placements per free hex, a landing can have
+    dozens) are offered a word at a time, so the menu always stays short enough to
+    read: `tile ` offers the hexes, `tile 1,-2 ` then the six directions.
+    """
+
+    def __init__(self, screen: GameScreen):
+        self.screen = screen
+
+    def get_completions(self, document, complete_event):
+        before = document.text_before_cursor
+        typed = before.lstrip()
+        low = typed.lower()
+        if not typed and not complete_event.completion_requested:
+            return  # an empty line shows no menu until Tab asks for one
+        moves = self.screen.legal_texts()
+        matches = [m for m in moves if m.lower().startswith(low)]
+        if len(matches) > COMPLETION_LIMIT:
+            stems: dict[str, int] = {}
+            for m in matches:
+                cut = m.find(" ", len(typed) + (0 if typed.endswith(" ") or not typed else 1))
+                stem = m if cut < 0 else m[: cut + 1]
+                stems[stem] = stems.get(stem, 0) + 1
+            for stem, n in stems.items():
+                meta = f"{n} moves" if n > 1 else ""
+                yield Completion(stem, start_position=-len(before), display=stem.strip(),
+                                 display_meta=meta)
+        else:
+            for m in matches:
+                yield Completion(m, start_position=-len(before))
+        if low:
+            for word in (*META, *self.screen.session.commands()):
+                if word.startswith(low) and word != low:
+                    yield Completion(word, start_position=-len(before), display_meta="command")
+
+
+# ------------------------------------------------------------------ the screen
+
+
+class GameScreen:
+    def __init__(self, session: GameSession, colour: bool = True):
+        self.session = session
+        self.view = BoardView()
+        self.message: tuple[str, str] = ("", "")
+        self.log_scroll = 0  # lines scrolled back from the newest
+        self._legal_cache: tuple[int, list[str]] = (-1, [])
+        self._prefill: str | None = None
+        self._hinting = False
+        self.buffer = Buffer(
+            multiline=False,
+            completer=MoveCompleter(self),
+            complete_while_typing=True,
+            accept_handler=self._accept,
+        )
+        self.app = self._build_app(colour)
+        session.subscribe(self._on_change)
+
+    # ---------------------------------------------------------------- state for drawing
+
+    def legal_texts(self) -> list[str]:
+        s = self.session
+        if not s.my_decision():
+            return []
+        if self._legal_cache[0] != s.version:
+            self._legal_cache = (s.version, [str(m) for m in s.game.legal_moves()])
+        return self._legal_cache[1]
+
+    def draw_board(self, width: int, height: int):
+        g = self.session.game
+        p = g.pending
+        frontier = p is not None and p.kind == D.COLONY_TILE
+        focus = p.island if p is not None else None
+        return self.view.render(g, width, height, frontier=frontier, focus=focus).fragment_lines()
+
+    def panel_lines(self, width: int) -> list[list[tuple[str, str]]]:
+        s = self.session
+        g = s.game
+        p = g.pending
+        lines: list[list[tuple[str, str]]] = []
+        name_w = max(4, min(12, width - 18))
+        title = s.title
+        if hasattr(s, "position_text"):
+            title += " " + s.position_text()
+        lines.append([("class:panel.head", title[:width])])
+        lines.append([("class:panel.head", f"  {'player':<{name_w}}  res isl pts K")])
+        scores = g.scores()
+        keys = g.ranking_keys()
+        for seat, info in enumerate(s.seats):
+            colour = g.colours[seat]
+            cid = g.colour_ids()[seat]
+            on_turn = p is not None and p.seat == seat
+            marker = "▶ " if on_turn else ("* " if seat == g.active_seat and p else "  ")
+            name = info.name
+            name_style = "class:panel.away" if info.away else ("class:panel.me" if info.local
+                                                               else "")
+            row = [
+                ("class:panel.turn" if on_turn else "", marker),
+                (name_style, f"{name[:name_w]:<{name_w}}"),
+                ("", " "),
+                (player_style(colour), LETTERS[cid]),
+                ("", f"{g.reserve(seat):>4}{keys[colour][1]:>4}{scores[colour]:>4}"
+                     f"{g.royals_founded(seat):>2}"),
+            ]
+            if info.away:
+                row.append(("class:panel.away", " away"))
+            elif info.kind not in ("human", "remote") and width >= 34:
+                row.append(("class:panel.head", f" {info.kind}"))
+            lines.append(row)
+        isl, sea = g.revealed_counts()
+        left = g.unrevealed_tiles()
+        left_isl = sum(1 for t in left if t < 16)
+        lines.append([("class:panel.head", f"Stack {g.stack_left():>2}: "),
+                      ("", f"{left_isl} isl {len(left) - left_isl} sea"),
+                      ("class:panel.head", f"  turn {g.turn + 1}")])
+        lines.append([("class:panel.head", "Found   : "), ("", f"{isl} isl {sea} sea")])
+        removed = g.removed_tiles()
+        if removed:
+            lines.append([("class:panel.head", "Removed: "),
+                          ("", ", ".join(tile_label(t) for t in removed))])
+        group = g.group_at_sea()
+        if group and p is not None and p.kind == D.LANDING:
+            row = [("class:panel.head", "At sea: ")]
+            for c in group:
+                row.append((f"class:ship.{g.colours[g.seat_of_colour(c)]}", LETTERS[c] + " "))
+            lines.append(row)
+        if p is not None and p.kind == D.COLONY_TILE and p.tile is not None:
+            lines.append([("class:panel.head", "In hand: "), ("", tile_label(p.tile))])
+            lines.append([("class:panel.head", " as drawn, its red mark is S")])
+            lines.extend(self._tile_picture(p.tile))
+        return lines
+
+    def _tile_picture(self, tid: int) -> list[list[tuple[str, str]]]:
+        canvas = Canvas(16, 5)
+        for dx, dy, style, text in HEX_OUTLINES["hex.island" if tid < 16 else "hex"]:
+            canvas.put(dx, dy, text, style)
+        ships = tuple(() for _ in range(6)) if tid < 16 else ()
+        for dx, dy, style, text in tile_face(tid, 0, ships, None):
+            canvas.put(dx, dy, text, style)
+        canvas.put(6, 4, "red", "class:danger")
+        return [[("", " ")] + line for line in canvas.fragment_lines()]
+
+    def draw_panel(self, width: int, height: int):
+        return self.panel_lines(width)[:height]
+
+    def draw_log(self, width: int, height: int):
+        lines = wrap_fragments(self.session.lines, width)
+        end = max(0, len(lines) - self.log_scroll)
+        start = max(0, end - height)
+        return lines[start:end]
+
+    def status_fragments(self) -> StyleAndTextTuples:
+        s = self.session
+        style, text = pending_text(s.game, s.names, s.local_seats() if s.can_play else set())
+        if hasattr(s, "position_text"):
+            style, text = "class:status", f"Replay {s.position_text()} · {text}"
+        return [(style, " " + text)]
+
+    def message_fragments(self) -> StyleAndTextTuples:
+        style, text = self.message
+        return [(f"class:message.{style}" if style else "class:message", text)]
+
+    # ---------------------------------------------------------------- text views for tests
+
+    def panel_text(self, width: int = 30) -> str:
+        return "\n".join("".join(t for _, t in line) for line in self.panel_lines(width))
+
+    def status_text(self) -> str:
+        return "".join(t for _, t in self.status_fragments()).strip()
+
+    # ---------------------------------------------------------------- layout
+
+    def _side_width(self) -> Dimension:
+        try:
+            cols = self.app.output.get_size().columns
+        except Exception:  # pragma: no cover - no terminal attached
+            cols = 80
+        width = 27 if cols < 100 else min(48, cols // 3)
+        return Dimension.exact(width)
+
+    def _build_app(self, colour: bool) -> Application:
+        buffer_empty = Condition(lambda: not self.buffer.text)
+        no_menu = Condition(lambda: self.buffer.complete_state is None)
+        pan_ok = buffer_empty & no_menu
+        kb = KeyBindings()
+
+        def pan(dx, dy):
+            def handler(event):
+                self.view.pan(dx, dy)
+            return handler
+
+        for key, d in (("left", (-1, 0)), ("right", (1, 0)), ("up", (0, -1)), ("down", (0, 1))):
+            kb.add(key, filter=pan_ok)(pan(*d))
+            kb.add(f"s-{key}")(pan(*d))
+        kb.add("home", filter=buffer_empty)(lambda e: self.view.recentre())
+
+        @kb.add("pageup")
+        def _(event):
+            if hasattr(self.session, "step"):
+                self.session.step(-1)
+            else:
+                self.log_scroll += 5
+
+        @kb.add("pagedown")
+        def _(event):
+            if hasattr(self.session, "step"):
+                self.session.step(1)
+            else:
+                self.log_scroll = max(0, self.log_scroll - 5)
+
+        @kb.add("c-c")
+        def _(event):
+            event.app.exit(result=0)
+
+        @kb.add("c-d", filter=buffer_empty)
+        def _(event):
+            event.app.exit(result=0)
+
+        board = Window(CanvasControl(self.draw_board), wrap_lines=False)
+        panel = Window(CanvasControl(self.draw_panel), wrap_lines=False,
+                       height=Dimension(min=4, preferred=10, max=24))
+        log = Window(CanvasControl(self.draw_log), wrap_lines=False)
+        side = HSplit([panel, Window(height=1, char="─", style="class:rule"), log],
+                      width=self._side_width)
+        body = VSplit([board, Window(width=1, char="│", style="class:rule"), side])
+        has_message = Condition(lambda: bool(self.message[1]))
+        prompt = Window(
+            BufferControl(self.buffer, input_processors=[BeforeInput("> ", style="class:prompt")]),
+            height=1,
+        )
+        root = FloatContainer(
+            HSplit([
+                body,
+                Window(FormattedTextControl(self.status_fragments), height=1, style="class:status"),
+                ConditionalContainer(Window(FormattedTextControl(self.message_fragments),
+                                            height=1), filter=has_message),
+                prompt,
+            ]),
+            floats=[Float(xcursor=True, ycursor=True,
+                          content=CompletionsMenu(max_height=12, scroll_offset=1))],
+        )
+        app: Application = Application(
+            layout=Layout(root, focused_element=prompt),
+            key_bindings=kb,
+            style=build_style(),
+            full_screen=True,
+            mouse_support=False,
+            color_depth=None if colour else _monochrome(),
+        )
+        return app
+
+    # ---------------------------------------------------------------- behaviour
+
+    def _on_change(self) -> None:
+        s = self.session
+        # Offer the default landing on the line, so Enter accepts it (and it can be edited).
+        p = s.game.pending
+        want = None
+        if s.my_decision() and p is not None and p.kind == D.LANDING:
+            want = str(s.game.default_landing())
+        if want is not None and (not self.buffer.text or self.buffer.text == self._prefill):
+            self.buffer.set_document(self.buffer.document.__class__(want, len(want)), True)
+            self._prefill = want
+        elif want is None and self._prefill is not None and self.buffer.text == self._prefill:
+            self.buffer.reset()
+            self._prefill = None
+        self.log_scroll = 0
+        self.app.invalidate()
+
+    def _accept(self, buffer: Buffer) -> bool:
+        text = buffer.text.strip()
+        self._prefill = None
+        self.message = ("", "")
+        if text:
+            self.session.spawn(self.command(text))
+        elif hasattr(self.session, "step"):
+            self.session.step(1)
+        return False  # clear the line
+
+    async def command(self, text: str) -> None:
+        """Run one line typed by the player. Never raises: problems become a message."""
+        try:
+            await self._command(text)
+        except IllegalMove as exc:
+            self.message = ("error", f"{text}: {exc}")
+        except ValueError as exc:
+            self.message = ("error", f"{text}: {exc}")
+        except Exception as exc:  # noqa: BLE001 - the console must survive anything
+            self.message = ("error", f"{text}: internal error: {exc!r}")
+        self.app.invalidate()
+
+    async def _command(self, text: str) -> None:
+        word, _, rest = text.partition(" ")
+        word = word.lower()
+        s = self.session
+        if word in ("quit", "exit", "q"):
+            self.app.exit(result=0)
+            return
+        if word in ("help", "?"):
+            for line in help_lines(rest):
+                s.lines.append(("info", line))
+            if not rest:
+                for help_text, _ in s.commands().values():
+                    s.lines.append(("info", "  " + help_text))
+            s.changed()
+            return
+        if word in ("centre", "center"):
+            self.view.recentre()
+            return
+        if word == "moves":
+            moves = [str(m) for m in s.game.legal_moves()] if s.game.pending else []
+            shown = ", ".join(moves[:30]) + (f" … ({len(moves)} in all)" if len(moves) > 30 else "")
+            s.say(f"Legal moves: {shown}" if moves else "No moves: the game is over.")
+            return
+        if word == "hint":
+            await self._hint()
+            return
+        extra = s.commands()
+        if word in extra:
+            result = extra[word][1](rest)
+            if asyncio.iscoroutine(result):
+                result = await result
+            if isinstance(result, str):
+                self.message = ("error", result)
+            return
+        if not s.can_play:
+            self.message = ("error", f"{text}: a replay takes no moves (help lists commands)")
+            return
+        move = parse_move(text)
+        await s.submit(move)
+
+    async def _hint(self) -> None:
+        s = self.session
+        if s.game.pending is None:
+            self.message = ("", "The game is over: no hint.")
+            return
+        if self._hinting:
+            return
+        self._hinting = True
+        version = s.version
+        self.message = ("", "Thinking…")
+        self.app.invalidate()
+        try:
+            move = await s.hint()
+        finally:
+            self._hinting = False
+        if s.version != version:
+            self.message = ("", "")
+            return
+        text = str(move)
+        self.message = ("", f"Hint: {text} (Enter plays it)")
+        self.buffer.set_document(self.buffer.document.__class__(text, len(text)), True)
+
+
+def _monochrome():
+    from prompt_toolkit.output import ColorDepth
+
+    return ColorDepth.DEPTH_1_BIT
+
+
+async def run_game_screen(session: GameSession, colour: bool = True) -> int:
+    """Run the game screen until the player leaves; the session is always closed."""
+    screen = GameScreen(session, colour=colour)
+    try:
+        await session.start()
+        result = await screen.app.run_async()
+    finally:
+        await session.close()
+    return int(result or 0)

@@ -1,0 +1,354 @@
+"""What drives a game screen: who sits where, who may move, and where moves go.
+
+The screen only draws a `GameSession` and forwards typed moves to it. A solo game
+applies them to a local engine and lets bots answer; a replay steps through a
+record; a LAN game (lan.py) hands them to the network node. Bots think in a worker
+thread on a copy of the game, so a search bot's second of thought never freezes
+the screen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from tongiaki_lan.bots import best_bot_kind, make_bot
+from tongiaki_lan.engine import COLOURS, Game, IllegalMove, Move
+
+from .story import Line, Narrator, tell_all
+
+
+@dataclass
+class Seat:
+    name: str
+    colour: str
+    kind: str = "human"  # "human", a bot kind, or "remote"
+    local: bool = False  # played from this keyboard
+    away: bool = False
+
+
+def seed_from_text(text: str | None) -> bytes:
+    """A 32-byte seed: 64 hex digits are taken as they are, anything else is hashed.
+
+    No seed means a fresh random one, shown in the log so a game can be replayed.
+    """
+    if text is None:
+        return os.urandom(32)
+    t = text.strip()
+    if len(t) == 64:
+        try:
+            return bytes.fromhex(t)
+        except ValueError:
+            pass
+    return hashlib.blake2b(f"tongiaki-solo/{t}".encode(), digest_size=32).digest()
+
+
+def bot_seed(seed: bytes, seat: int, salt: bytes = b"") -> int:
+    return int.from_bytes(hashlib.blake2b(seed + salt + bytes([seat]), digest_size=8).digest(),
+                          "big")
+
+
+def default_record_dir() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local",
+                                                           "share")
+    return Path(base) / "tongiaki-lan" / "records"
+
+
+class GameSession:
+    """The common part: a game, its seats, the story so far, and change notification."""
+
+    title = "Tongiaki"
+    can_play = True  # False for replays: typed moves are refused
+
+    def __init__(self, game: Game, seats: list[Seat], hint_kind: str | None = None):
+        self.game = game
+        self.seats = seats
+        self.lines: list[Line] = []
+        self.version = 0
+        self.hint_kind = hint_kind
+        self._listeners: list[Callable[[], None]] = []
+        self._narrator = Narrator(game, self.names)
+        self._seen_events = 0
+        self._hint_count = 0
+        self._tasks: set[asyncio.Task] = set()
+
+    # ---------------------------------------------------------------- seats
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    def local_seats(self) -> set[int]:
+        return {i for i, s in enumerate(self.seats) if s.local}
+
+    def my_decision(self) -> bool:
+        p = self.game.pending
+        return self.can_play and p is not None and p.seat in self.local_seats()
+
+    # ---------------------------------------------------------------- change
+
+    def subscribe(self, fn: Callable[[], None]) -> None:
+        self._listeners.append(fn)
+
+    def changed(self) -> None:
+        self.version += 1
+        for fn in list(self._listeners):
+            fn()
+
+    def say(self, text: str, style: str = "info") -> None:
+        self.lines.append((style, text))
+        self.changed()
+
+    def _drain_events(self) -> None:
+        events = self.game.events
+        for ev in events[self._seen_events:]:
+            line = self._narrator.tell(ev, self.game)
+            if line:
+                self.lines.append(line)
+        self._seen_events = len(events)
+
+    # ---------------------------------------------------------------- tasks
+
+    def spawn(self, coro) -> asyncio.Task:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def start(self) -> None:
+        self._drain_events()
+        self.changed()
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            try:
+                await task
+            except (asyncio.CancelledError, Exception):
+                pass
+
+    # ---------------------------------------------------------------- moves
+
+    async def submit(self, move: Move) -> None:
+        """Play a move typed at this keyboard; raises IllegalMove with the reason."""
+        raise IllegalMove("T0", "this game does not take moves")
+
+    async def hint(self) -> Move:
+        """A bot's suggestion for the pending decision, computed off the event loop."""
+        kind = self.hint_kind or best_bot_kind()
+        self._hint_count += 1
+        bot = make_bot(kind, seed=bot_seed(self.game.seed, 255, self._hint_count.to_bytes(4,
+                                                                                         "big")))
+        snapshot = self.game.copy()
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(None, bot.choose, snapshot)
+
+    # ---------------------------------------------------------------- extra commands
+
+    def commands(self) -> dict[str, tuple[str, Callable[[str], object]]]:
+        """Session-specific commands: name -> (help, handler(arguments))."""
+        return {}
+
+
+class SoloSession(GameSession):
+    """One human against bots, all on this machine; every move goes to a record."""
+
+    title = "Tongiaki — solo"
+
+    def __init__(
+        self,
+        seed: bytes,
+        seats: list[Seat],
+        record_path: Path | None = None,
+        pace: float = 0.4,
+        hint_kind: str | None = None,
+        bot_options: dict | None = None,
+    ):
+        game = Game.new(seed, [s.colour for s in seats])
+        super().__init__(game, seats, hint_kind)
+        self.pace = pace
+        self.record_path = record_path
+        self._writer = None
+        self._bots = {
+            i: make_bot(s.kind, seed=bot_seed(seed, i), **(bot_options or {}))
+            for i, s in enumerate(seats)
+            if not s.local
+        }
+        self._driver: asyncio.Task | None = None
+
+    async def start(self) -> None:
+        if self.record_path is not None:
+            self._open_record()
+        self.lines.append(("info", f"New game, seed {self.game.seed.hex()[:12]}… "
+                                   "(the record keeps it). help lists the commands."))
+        await super().start()
+        self._kick()
+
+    def _open_record(self) -> None:
+        try:
+            from tongiaki_lan.records import RecordHeader, RecordWriter, SeatInfo
+        except ImportError:  # pragma: no cover - records ship with the engine
+            self.lines.append(("bad", "records are not available in this build"))
+            return
+        header = RecordHeader(
+            seed=self.game.seed,
+            seats=tuple(SeatInfo(s.name, s.colour, s.kind) for s in self.seats),
+            created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            game_name="solo",
+        )
+        try:
+            self._writer = RecordWriter.create(self.record_path, header)
+        except OSError as exc:
+            self.lines.append(("bad", f"cannot write the record {self.record_path}: {exc}"))
+            self.record_path = None
+            return
+        self.lines.append(("info", f"Recording to {self.record_path}"))
+
+    def _apply(self, move: Move) -> None:
+        self.game.apply(move)  # raises IllegalMove, state untouched
+        if self._writer is not None:
+            try:
+                self._writer.append(move, self.game.digest())
+            except OSError as exc:
+                self.lines.append(("bad", f"record write failed: {exc}"))
+                self._writer = None
+        self._drain_events()
+        self.changed()
+
+    async def submit(self, move: Move) -> None:
+        p = self.game.pending
+        if p is None:
+            raise IllegalMove("E1", "the game is over")
+        if p.seat not in self.local_seats():
+            raise IllegalMove("T0", f"it is {self.seats[p.seat].name}'s decision, not yours")
+        self._apply(move)
+        self._kick()
+
+    def _kick(self) -> None:
+        if self._driver is None or self._driver.done():
+            self._driver = self.spawn(self._drive())
+
+    async def _drive(self) -> None:
+        """Let the bots take their decisions until it is a human's turn or the end."""
+        loop = asyncio.get_running_loop()
+        while True:
+            p = self.game.pending
+            if p is None or p.seat not in self._bots:
+                return
+            version = self.version
+            bot = self._bots[p.seat]
+            snapshot = self.game.copy()
+            try:
+                move = await loop.run_in_executor(None, bot.choose, snapshot)
+            except Exception as exc:  # a broken bot must not stop the game
+                self.lines.append(("bad", f"{self.seats[p.seat].name} (bot) failed: {exc}; "
+                                          "playing a legal move instead"))
+                move = self.game.legal_move(0)
+            if self.pace > 0:
+                await asyncio.sleep(self.pace)
+            if self.version != version:  # pragma: no cover - only bots move here
+                continue
+            try:
+                self._apply(move)
+            except IllegalMove as exc:
+                self.lines.append(("bad", f"{self.seats[p.seat].name} (bot) tried {move}: "
+                                          f"{exc}; playing a legal move instead"))
+                self._apply(self.game.legal_move(0))
+
+    async def close(self) -> None:
+        await super().close()
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
+
+
+class ReplaySession(GameSession):
+    """A recorded game on the same board, stepped forwards and backwards."""
+
+    title = "Tongiaki — replay"
+    can_play = False
+
+    def __init__(self, record, path: str = ""):
+        self.record = record
+        self.path = path
+        header = record.header
+        seats = [Seat(s.name, s.colour, s.kind) for s in header.seats]
+        super().__init__(header.new_game(), seats)
+        self.index = 0
+        self.error: str | None = None
+        self._rebuild(0)
+
+    @property
+    def total(self) -> int:
+        return len(self.record.moves)
+
+    def _rebuild(self, index: int) -> None:
+        """Replaying from the start is cheap (thousands of games per second), and keeps
+        stepping backwards exactly as correct as stepping forwards."""
+        index = max(0, min(index, self.total))
+        game = self.record.header.new_game()
+        self.error = None
+        for i, move in enumerate(self.record.moves[:index]):
+            try:
+                game.apply(move)
+            except IllegalMove as exc:
+                self.error = f"move {i} ({move}) is refused by the rules: {exc}"
+                index = i
+                break
+            digests = self.record.digests
+            if i < len(digests) and game.digest() != digests[i]:
+                self.error = f"move {i} ({move}): the state differs from the record's digest"
+        self.game = game
+        self.index = index
+        self.lines = tell_all(game, self.names, game.events)
+        self.lines.insert(0, ("info", f"Replay of {self.path or 'a record'}: "
+                                      f"{self.total} moves. PgDn/Enter = next, PgUp = back."))
+        if self.error:
+            self.lines.append(("bad", self.error))
+
+    def step(self, delta: int) -> None:
+        self.goto(self.index + delta)
+
+    def goto(self, index: int) -> None:
+        self._rebuild(index)
+        self.changed()
+
+    def position_text(self) -> str:
+        nxt = f" — next: {self.record.moves[self.index]}" if self.index < self.total else ""
+        return f"move {self.index}/{self.total}{nxt}"
+
+    def commands(self):
+        def goto(arg: str):
+            if not arg.strip().lstrip("-").isdigit():
+                return "goto: give a move number, e.g. 'goto 40'"
+            self.goto(int(arg))
+            return None
+
+        return {
+            "next": ("next [N] — step forwards one (or N) moves",
+                     lambda a: self.step(int(a) if a.strip().isdigit() else 1)),
+            "back": ("back [N] — step backwards one (or N) moves",
+                     lambda a: self.step(-(int(a) if a.strip().isdigit() else 1))),
+            "first": ("first — back to the start", lambda a: self.goto(0)),
+            "last": ("last — jump to the end", lambda a: self.goto(self.total)),
+            "goto": ("goto N — the position after N moves", goto),
+        }
+
+
+def solo_seats(n_bots: int, name: str, bot_kind: str, seat: int = 0) -> list[Seat]:
+    """The human plus n bots, colours in the engine's order, bots named after navigators."""
+    navigators = ["Hina", "Maui", "Kupe", "Rata", "Tangaroa"]
+    seats = []
+    bots = iter(navigators)
+    for i in range(n_bots + 1):
+        if i == seat:
+            seats.append(Seat(name, COLOURS[i], "human", local=True))
+        else:
+            seats.append(Seat(next(bots), COLOURS[i], bot_kind))
+    return seats
