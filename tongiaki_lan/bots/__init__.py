@@ -37,6 +37,7 @@ def _search(seed: int = 0, think: float | None = 1.0, iterations: int | None = N
 _FACTORIES: dict[str, Callable[..., object]] = {
     "random": _random,
     "greedy": _greedy,
+    "search": _search,
 }
 
 
@@ -52,7 +53,7 @@ def register(kind: str, factory: Callable[..., object]) -> None:
 
 def best_bot_kind() -> str:
     """The strongest bot available: what solo play and the console's `hint` use."""
-    return "greedy"
+    return "search"
 
 
 def make_bot(kind: str, seed: int = 0, **options) -> FairBot:

@@ -91,6 +91,10 @@ def play_one(kinds: list[str], base: str, index: int, options: dict) -> GameOutc
 def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     if n == 0:
         return 0.0, 1.0
+    if successes <= 0:  # exact ends, not 1e-17 off through rounding
+        return 0.0, z * z / (n + z * z)
+    if successes >= n:
+        return n / (n + z * z), 1.0
     p = successes / n
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
@@ -141,9 +145,8 @@ class Tally:
 
 
 def _labels(kinds: list[str]) -> list[str]:
-    if len(set(kinds)) == len(kinds):
-        return list(kinds)
-    return [f"{k}#{i}" for i, k in enumerate(kinds)]
+    """Entry names: the kind, numbered by entry when a kind sits more than once."""
+    return [k if kinds.count(k) == 1 else f"{k}#{i}" for i, k in enumerate(kinds)]
 
 
 def run(args) -> int:
