@@ -1,0 +1,124 @@
+"""The board as text: golden snapshots of fixed positions, and every tile face fits."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import pytest
+
+from tongiaki_lan.bots import make_bot
+from tongiaki_lan.console.board import ROW_SPAN, BoardView, render_text, tile_face
+from tongiaki_lan.engine import TILES, Game, parse_move
+from tongiaki_lan.engine.hexgrid import DIRECTION_NAMES
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+UPDATE = os.environ.get("UPDATE_SNAPSHOTS") == "1"
+
+
+def _seed(text: str) -> bytes:
+    return hashlib.blake2b(text.encode(), digest_size=32).digest()
+
+
+def _play(seed: str, players: int, until) -> Game:
+    """Random bots from a fixed seed until `until(game)` holds: a fixed position."""
+    game = Game.new(_seed(seed), ["blue", "red", "green", "yellow", "orange", "purple"][:players])
+    bot = make_bot("random", seed=7)
+    while not game.is_over and not until(game):
+        game.apply(bot.choose(game))
+    return game
+
+
+def _check(name: str, text: str) -> None:
+    path = SNAPSHOTS / f"{name}.txt"
+    if UPDATE or not path.exists():
+        path.write_text(text, encoding="utf-8")
+        if not UPDATE:
+            pytest.fail(f"snapshot {path.name} was missing and has been written; run again")
+    assert text == path.read_text(encoding="utf-8"), f"board differs from {path.name}"
+
+
+def test_snapshot_setup_done():
+    game = Game.new(_seed("snap-setup"), ["blue", "red", "green", "yellow"])
+    for text in ["place Tonga 1", "place Tonga 2", "place Tonga 3", "place Tonga 4",
+                 "place Tonga 4", "place Tonga 5", "place Tonga 6", "place Tonga 1"]:
+        game.apply(parse_move(text))
+    text = render_text(game)
+    assert "Tonga" in text and "1BY·S" in text and "4BY·N" in text
+    _check("setup_done", text)
+
+
+def test_snapshot_midgame():
+    game = _play("snap-mid", 4, lambda g: len(g.placed_tiles()) >= 12)
+    _check("midgame", render_text(game))
+
+
+def test_snapshot_full_board_with_royal_island():
+    game = _play("snap-full-1", 4, lambda g: False)
+    assert game.is_over and len(game.placed_tiles()) >= 20
+    text = render_text(game)
+    if game.kings():
+        assert "ROYAL ISLAND" in text
+    _check("full_board", text)
+
+
+def test_snapshot_80x24_window_of_full_board():
+    game = _play("snap-full-1", 4, lambda g: False)
+    text = render_text(game, 52, 21)
+    assert len(text.splitlines()) <= 21 and max(len(x) for x in text.splitlines()) <= 52
+    _check("full_board_80x24", text)
+
+
+def test_snapshot_colony_frontier_shows_coordinates():
+    game = _play("snap-colony", 3, lambda g: g.pending is not None
+                 and g.pending.kind == "colony_tile" and len(g.placed_tiles()) >= 5)
+    assert game.pending.kind == "colony_tile"
+    text = render_text(game, frontier=True)
+    for q, r in game.legal_moves()[0:1] and [(m.q, m.r) for m in game.legal_moves()]:
+        assert f"{q},{r}" in text  # every free hex shows the coordinates to type
+    _check("colony_frontier", text)
+
+
+@pytest.mark.parametrize("tid", range(len(TILES)))
+def test_every_tile_face_fits_in_every_rotation(tid):
+    """Nothing is cut off: names, every beach full of ships, every pier and route."""
+    tile = TILES[tid]
+    for rot in range(6) if tid else [0]:  # Tonga is never turned (S1)
+        ships = tuple(tuple([0] * b.berths) for b in tile.beaches)
+        face = tile_face(tid, rot, ships, None)
+        rows: dict[int, str] = {}
+        for dx, dy, _, text in face:
+            if dy:
+                lo, width = ROW_SPAN[dy - 1]
+                assert lo <= dx and dx + len(text) <= lo + width, (tile.name, rot, text)
+            rows[dy] = rows.get(dy, "") + text
+        if tile.is_island:
+            assert tile.name.replace(" ", "") in rows[0].replace(" ", "")
+            for b, beach in enumerate(tile.beaches):
+                full = f"{b + 1}{'B' * beach.berths}"
+                line = next(v for v in rows.values() if full in v)
+                piers = [DIRECTION_NAMES[(p + rot) % 6] for p in beach.piers]
+                if tid == 0:  # Tonga: one pier per beach, written right after the berths
+                    assert full + piers[0] in line
+                else:
+                    assert line.split(full)[1].split()[: len(piers)] == piers
+        else:
+            for route in tile.routes:
+                a, b = DIRECTION_NAMES[(route.a + rot) % 6], DIRECTION_NAMES[(route.b + rot) % 6]
+                expected = f"{a}-{b}" + (f" {route.danger}" if route.danger else "")
+                assert any(v.strip() == expected for k, v in rows.items() if k), expected
+
+
+def test_view_pans_and_recentres():
+    game = _play("snap-mid", 4, lambda g: len(g.placed_tiles()) >= 12)
+    view = BoardView()
+    centred = view.render(game, 52, 21).text()
+    view.pan(1, 0)
+    panned = view.render(game, 52, 21).text()
+    assert panned != centred
+    view.pan(-1, 0)
+    assert view.render(game, 52, 21).text() == centred
+    view.pan(0, 2)
+    view.recentre()
+    assert view.render(game, 52, 21).text() == centred

@@ -1,0 +1,72 @@
+"""How long drawing the board takes: `python -m tongiaki_lan.console.bench [--json]`.
+
+Drawing happens on every keypress and every move, so it must stay far below a
+frame (the target is a full 31-tile board in well under 20 ms). The board used is
+the fullest one reached by random games over a fixed range of seeds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import time
+
+from tongiaki_lan.bots import make_bot
+from tongiaki_lan.engine import Game
+
+from .board import HEX_H, HEX_W, BoardView, board_extent, tile_face
+
+
+def full_board(min_tiles: int = 31, tries: int = 400) -> Game:
+    """A finished random game with as many tiles on the board as can be found."""
+    best = None
+    for i in range(tries):
+        seed = hashlib.blake2b(f"console-bench/{i}".encode(), digest_size=32).digest()
+        g = Game.new(seed, ["blue", "red", "green", "yellow"])
+        bot = make_bot("random", seed=i)
+        while not g.is_over:
+            g.apply(bot.choose(g))
+        if best is None or len(g.placed_tiles()) > len(best.placed_tiles()):
+            best = g
+        if len(best.placed_tiles()) >= min_tiles:
+            break
+    return best
+
+
+def measure(game: Game, width: int, height: int, repeat: int, cold: bool) -> float:
+    view = BoardView()
+    times = []
+    for _ in range(repeat):
+        if cold:
+            tile_face.cache_clear()
+        t0 = time.perf_counter()
+        view.render(game, width, height).fragment_lines()
+        times.append(time.perf_counter() - t0)
+    times.sort()
+    return times[len(times) // 2] * 1000
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=50)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    game = full_board()
+    x0, y0, x1, y1 = board_extent(game.placed_tiles())
+    whole = (x1 - x0 + HEX_W, y1 - y0 + HEX_H)
+    result = {"tiles": len(game.placed_tiles()), "board_chars": list(whole)}
+    for label, (w, h) in {"whole_board": whole, "80x24_map": (52, 21),
+                          "200x60_map": (150, 57)}.items():
+        result[f"{label}_ms_p50"] = round(measure(game, w, h, args.repeat, cold=False), 3)
+        result[f"{label}_cold_ms_p50"] = round(measure(game, w, h, args.repeat, cold=True), 3)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for k, v in result.items():
+            print(f"{k:28} {v}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
