@@ -179,6 +179,17 @@ class Node:
             await self.wait_for(self.transport.idle, timeout, raise_on_timeout=False)
         await self.close()
 
+    async def leave_game(self, timeout: float = 2.0) -> None:
+        """Leave the current game but keep the node running (to join another one)."""
+        if self.lobby is not None:
+            self._broadcast(Leave())
+            await self.wait_for(self.transport.idle, timeout, raise_on_timeout=False)
+        self._reset_game_state()
+        self.transport.set_game(NO_GAME, None)
+        self.game_id = NO_GAME
+        if self.discovery is not None:
+            await self.discovery.withdraw()
+
     def add_listener(self, fn: Callable[[NodeEvent], None]) -> None:
         self._listeners.append(fn)
 
@@ -660,6 +671,7 @@ class Node:
             self._install_lobby(dataclass_replace_version(playing), broadcast=True)
         else:
             self._advertise()
+        self._drain_buffer()
         self._after_state_change()
 
     def _after_state_change(self) -> None:
@@ -745,6 +757,7 @@ class Node:
         if self._writer is not None:
             self._writer.close()
         self._advertise()
+        self._broadcast(self._heartbeat())  # tell everyone at once that we are done
         self._emit("game_over", digest=g.digest().hex(), scores=g.scores(), winners=g.winners(),
                    moves=len(g.moves), record=str(self.record_path))
 
@@ -768,6 +781,10 @@ class Node:
     def _on_move(self, peer: bytes, msg: MoveMsg) -> None:
         g = self.game
         if g is None:
+            if (self.lobby is not None and self.lobby.phase in ("starting", "playing")
+                    and len(self._buffer) < 256):
+                self._buffer[msg.index] = (peer, msg)  # overtook the last reveal: keep it
+                return
             self._refuse_msg(peer, f"move {msg.index}", "no game in progress here")
             return
         n = len(g.moves)

@@ -1,0 +1,160 @@
+"""`tongiaki-lan play --headless`: a bot seat in a LAN game, one JSON line per event.
+
+Joins the LAN game GAME or creates it, starts when N players are seated, plays every
+decision of its seat with the bot and writes the record as it goes. Run the same command
+again after a crash (same --name and --record) and it rejoins the game from its record.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import re
+import signal
+import sys
+from pathlib import Path
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--headless", action="store_true",
+                        help="no console: a bot plays this seat and events go to stdout")
+    parser.add_argument("--bot", default="random", help="bot that plays this seat")
+    parser.add_argument("--name", required=True, help="player name shown to the others")
+    parser.add_argument("--game", required=True, help="name of the LAN game to join or create")
+    parser.add_argument("--players", type=int, default=4, help="seats of the game (2-6)")
+    parser.add_argument("--passphrase", default=None, help="passphrase of the game")
+    parser.add_argument("--colour", default="", help="preferred colour")
+    parser.add_argument("--record", default=None,
+                        help="record file (default records/GAME-NAME.tgrec); an unfinished "
+                             "record is resumed")
+    parser.add_argument("--host", default="0.0.0.0", help="address to bind")
+    parser.add_argument("--port", type=int, default=0, help="UDP port (0 = any)")
+    parser.add_argument("--timeout", type=float, default=600.0,
+                        help="give up after this many seconds")
+    parser.add_argument("--wait", type=float, default=1.5,
+                        help="how long to look for the game before creating it")
+    parser.add_argument("--quiet-refusals", action="store_true",
+                        help="count refused datagrams instead of printing each one")
+    parser.add_argument("--verbose", action="store_true", help="log to stderr")
+
+
+def _default_record(game: str, name: str) -> Path:
+    safe = re.sub(r"[^A-Za-z0-9_-]+", "_", f"{game}-{name}")
+    return Path("records") / f"{safe}.tgrec"
+
+
+def run(args: argparse.Namespace) -> int:
+    if not args.headless:
+        print("tongiaki-lan play: only --headless is available here; the console joins LAN "
+              "games from the lobby (`tongiaki-lan lobby`)", file=sys.stderr)
+        return 2
+    if not 2 <= args.players <= 6:
+        print("tongiaki-lan play: --players must be 2 to 6", file=sys.stderr)
+        return 2
+    try:
+        from tongiaki_lan.bots import make_bot
+        make_bot(args.bot)
+    except ValueError as exc:
+        print(f"tongiaki-lan play: {exc}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.ERROR,
+                        stream=sys.stderr, format="%(asctime)s %(name)s %(message)s")
+    try:
+        return asyncio.run(_main(args))
+    except KeyboardInterrupt:
+        return 130
+
+
+def _out(obj: dict) -> None:
+    sys.stdout.write(json.dumps(obj, sort_keys=False, default=str) + "\n")
+    sys.stdout.flush()
+
+
+async def _main(args: argparse.Namespace) -> int:
+    from tongiaki_lan.net.discovery import Discovery
+    from tongiaki_lan.net.matchmaking import join_or_create, wait_game
+    from tongiaki_lan.net.node import Node, has_sidecar, read_sidecar
+    from tongiaki_lan.records import read_record, replay_record
+
+    record = Path(args.record) if args.record else _default_record(args.game, args.name)
+    resume = False
+    peer_id = None
+    if record.exists():
+        try:
+            side = read_sidecar(record) if has_sidecar(record) else None
+            over = replay_record(read_record(record)).is_over
+        except Exception as exc:
+            _out({"event": "error", "reason": f"cannot resume from {record}: {exc}"})
+            return 1
+        if side is not None and not over:
+            resume, peer_id = True, side["peer"]
+        else:
+            n = 1
+            while record.with_name(f"{record.stem}.{n}{record.suffix}").exists():
+                n += 1
+            record = record.with_name(f"{record.stem}.{n}{record.suffix}")
+
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+
+    disc = Discovery()
+    await disc.start()
+    node = Node(args.name, host=args.host, port=args.port, record_path=record,
+                autoplay=args.bot, peer_id=peer_id, discovery=disc)
+    final: dict = {}
+    refused = 0
+
+    def on_event(ev) -> None:
+        nonlocal refused
+        if ev.kind == "game_over":
+            final.update(ev.to_json())
+            return
+        if ev.kind == "refused":
+            refused += 1
+            if args.quiet_refusals:
+                return
+        _out(ev.to_json())
+
+    node.add_listener(on_event)
+    addr = await node.start()
+    _out({"event": "node", "name": args.name, "peer": node.peer_id.hex(), "port": addr[1],
+          "record": str(record), "resume": resume})
+    code = 1
+    try:
+        async def play() -> None:
+            if resume:
+                await node.resume(record, args.passphrase)
+            else:
+                await join_or_create(node, disc, args.game, args.players, args.passphrase,
+                                     args.wait, args.colour, timeout=args.timeout)
+            await wait_game(node, args.timeout)
+
+        task = asyncio.create_task(play())
+        stopper = asyncio.create_task(stop.wait())
+        done, _ = await asyncio.wait({task, stopper}, timeout=args.timeout,
+                                     return_when=asyncio.FIRST_COMPLETED)
+        stopper.cancel()
+        if task in done and task.exception() is None and node.stopped is None and final:
+            # stay a moment so peers still behind can fetch the last moves from us
+            await node.wait_for(node.caught_up, 10.0, raise_on_timeout=False)
+            final["refused"] = refused
+            _out(final)
+            code = 0
+        elif task in done and task.exception() is not None:
+            _out({"event": "error", "reason": str(task.exception()) or repr(task.exception())})
+        elif node.stopped:
+            _out({"event": "error", "reason": node.stopped})
+        else:
+            task.cancel()
+            _out({"event": "error", "reason": "interrupted" if stop.is_set() else
+                  f"no result within {args.timeout:.0f} s"})
+    finally:
+        await node.close()
+        await disc.close()
+    return code

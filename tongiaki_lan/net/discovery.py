@@ -1,0 +1,260 @@
+"""Finding games on the LAN with zeroconf (mDNS / DNS-SD), protocol/discovery.md.
+
+Every node in a game advertises its own service instance (so any member can be
+contacted, and a game survives the departure of whoever created it); browsing groups the
+instances by game id into a live list of games. A node that quits unregisters (goodbye
+packets, gone at once); one that crashes disappears when its records' short TTL runs out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import socket
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from zeroconf import (
+    BadTypeInNameException,
+    InterfaceChoice,
+    IPVersion,
+    ServiceStateChange,
+    get_all_addresses,
+)
+from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
+
+from tongiaki_lan.net.codec import ID_LEN, PHASES, PROTOCOL_VERSION
+
+log = logging.getLogger("tongiaki_lan.net.discovery")
+
+SERVICE_TYPE = "_tongiaki._udp.local."
+RECORD_TTL = 20  # seconds: how long a crashed node's adverts survive
+PHASE_ORDER = {p: i for i, p in enumerate(PHASES)}
+
+
+@dataclass(frozen=True)
+class Advert:
+    """One node's service instance, as read from its TXT record."""
+
+    instance: str
+    peer: bytes
+    game_id: bytes
+    game_name: str
+    player: str
+    phase: str
+    taken: int
+    total: int
+    passphrase: bool
+    hosts: tuple[str, ...]
+    port: int
+    first_seen: float  # wall-clock time this browser first saw the instance
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """A game as the browser sees it: all adverts that carry the same game id."""
+
+    game_id: bytes
+    name: str
+    phase: str
+    taken: int
+    total: int
+    passphrase: bool
+    first_seen: float
+    members: tuple[Advert, ...]
+
+    @property
+    def joinable(self) -> bool:
+        return self.phase == "lobby" and self.taken < self.total
+
+    def to_json(self) -> dict:
+        return {
+            "game": self.name, "game_id": self.game_id.hex(), "phase": self.phase,
+            "seats_taken": self.taken, "seats_total": self.total,
+            "passphrase": self.passphrase,
+            "first_seen": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(self.first_seen))
+            + f".{int(self.first_seen * 1000) % 1000:03d}",
+            "first_seen_unix": round(self.first_seen, 3),
+            "peers": [{"name": a.player, "host": a.hosts[0] if a.hosts else None,
+                       "port": a.port} for a in self.members],
+        }
+
+
+def parse_txt(props: dict) -> dict | None:
+    """Decode our TXT keys; None for anything that is not a compatible tongiaki advert."""
+    def get(k: str) -> str:
+        v = props.get(k.encode())
+        return v.decode("utf-8", "replace") if isinstance(v, bytes) else ""
+
+    try:
+        if get("v") != str(PROTOCOL_VERSION):
+            return None
+        game_id = bytes.fromhex(get("id"))
+        peer = bytes.fromhex(get("peer"))
+        taken_s, _, total_s = get("seats").partition("/")
+        taken, total = int(taken_s), int(total_s)
+        phase = get("phase")
+        if len(game_id) != ID_LEN or len(peer) != ID_LEN or phase not in PHASES:
+            return None
+        if not (0 <= taken <= total <= 6):
+            return None
+        return {"game_id": game_id, "peer": peer, "game_name": get("game")[:24],
+                "player": get("name")[:24], "phase": phase, "taken": taken, "total": total,
+                "passphrase": get("pass") == "1"}
+    except ValueError:
+        return None
+
+
+def local_ipv4() -> list[str]:
+    addrs = [a for a in get_all_addresses() if not a.startswith("127.")]
+    return addrs or ["127.0.0.1"]
+
+
+class Discovery:
+    """Advertise this node and browse for the others. Create inside a running loop."""
+
+    def __init__(self, interfaces=InterfaceChoice.All) -> None:
+        self._interfaces = interfaces
+        self.azc: AsyncZeroconf | None = None
+        self.browser: AsyncServiceBrowser | None = None
+        self.adverts: dict[str, Advert] = {}
+        self._first_seen: dict[str, float] = {}
+        self._info: AsyncServiceInfo | None = None
+        self._want: dict | None = None
+        self._pub_task: asyncio.Task | None = None
+        self._resolving: set[asyncio.Task] = set()
+        self.changed = asyncio.Event()
+        self._listeners: list[Callable[[], None]] = []
+        self.own_instance: str | None = None
+
+    async def start(self, browse: bool = True) -> None:
+        self.azc = AsyncZeroconf(interfaces=self._interfaces, ip_version=IPVersion.V4Only)
+        if browse:
+            self.browser = AsyncServiceBrowser(self.azc.zeroconf, [SERVICE_TYPE],
+                                               handlers=[self._on_change])
+
+    def add_listener(self, fn: Callable[[], None]) -> None:
+        self._listeners.append(fn)
+
+    # ------------------------------------------------------------------ browsing
+
+    def _on_change(self, zeroconf, service_type: str, name: str,
+                   state_change: ServiceStateChange) -> None:
+        if state_change is ServiceStateChange.Removed:
+            if self.adverts.pop(name, None) is not None:
+                self._notify()
+            return
+        self._first_seen.setdefault(name, time.time())
+        task = asyncio.get_running_loop().create_task(self._resolve(name))
+        self._resolving.add(task)
+        task.add_done_callback(self._resolving.discard)
+
+    async def _resolve(self, name: str) -> None:
+        info = AsyncServiceInfo(SERVICE_TYPE, name)
+        try:
+            ok = await info.async_request(self.azc.zeroconf, 3000)
+        except (BadTypeInNameException, OSError, asyncio.CancelledError):
+            return
+        except Exception:  # a malformed record from some other host must not hurt us
+            log.debug("resolving %s failed", name, exc_info=True)
+            return
+        if not ok or not info.port:
+            return
+        fields = parse_txt(info.properties or {})
+        if fields is None:
+            return
+        hosts = tuple(a for a in info.parsed_addresses(IPVersion.V4Only))
+        self.adverts[name] = Advert(name, hosts=hosts, port=info.port,
+                                    first_seen=self._first_seen.get(name, time.time()), **fields)
+        self._notify()
+
+    def _notify(self) -> None:
+        self.changed.set()
+        for fn in self._listeners:
+            with contextlib.suppress(Exception):
+                fn()
+
+    def games(self, include_own: bool = True) -> list[GameInfo]:
+        by_id: dict[bytes, list[Advert]] = {}
+        for a in sorted(self.adverts.values(), key=lambda a: (a.first_seen, a.instance)):
+            if not include_own and a.instance == self.own_instance:
+                continue
+            by_id.setdefault(a.game_id, []).append(a)
+        out = []
+        for gid, ads in by_id.items():
+            phase = max((a.phase for a in ads), key=PHASE_ORDER.__getitem__)
+            out.append(GameInfo(gid, ads[0].game_name, phase, max(a.taken for a in ads),
+                                max(a.total for a in ads), any(a.passphrase for a in ads),
+                                min(a.first_seen for a in ads), tuple(ads)))
+        out.sort(key=lambda g: (g.first_seen, g.game_id))
+        return out
+
+    async def wait_changed(self, timeout: float) -> bool:
+        self.changed.clear()
+        try:
+            await asyncio.wait_for(self.changed.wait(), timeout)
+            return True
+        except asyncio.TimeoutError:
+            return False
+
+    # ------------------------------------------------------------------ advertising
+
+    def advertise_soon(self, **fields) -> None:
+        """Publish (or update) this node's advert; calls are coalesced, latest wins."""
+        self._want = fields
+        if self._pub_task is None or self._pub_task.done():
+            self._pub_task = asyncio.get_running_loop().create_task(self._publish())
+
+    async def _publish(self) -> None:
+        while self._want is not None:
+            want, self._want = self._want, None
+            try:
+                await self._publish_one(want)
+            except Exception:
+                log.exception("zeroconf publish failed")
+
+    async def _publish_one(self, f: dict) -> None:
+        peer_hex = f["peer"].hex()
+        label = "".join(c for c in f["game_name"] if c.isalnum() or c in " -_")[:30] or "game"
+        instance = f"{label} {peer_hex[:8]}.{SERVICE_TYPE}"
+        props = {
+            "v": str(PROTOCOL_VERSION), "game": f["game_name"], "id": f["game_id"].hex(),
+            "phase": f["phase"], "seats": f"{f['taken']}/{f['total']}",
+            "pass": "1" if f["passphrase"] else "0", "peer": peer_hex, "name": f["player"],
+        }
+        info = AsyncServiceInfo(
+            SERVICE_TYPE, instance, port=f["port"], properties=props,
+            addresses=[socket.inet_aton(a) for a in local_ipv4()],
+            server=f"tongiaki-{peer_hex}.local.", host_ttl=RECORD_TTL, other_ttl=RECORD_TTL,
+        )
+        if self._info is not None and self._info.name != instance:
+            await self.withdraw()
+        if self._info is None:
+            self.own_instance = instance
+            await self.azc.async_register_service(info, allow_name_change=False)
+        else:
+            await self.azc.async_update_service(info)
+        self._info = info
+
+    async def withdraw(self) -> None:
+        if self._pub_task is not None and not self._pub_task.done():
+            self._want = None
+            with contextlib.suppress(Exception):
+                await self._pub_task
+        if self._info is not None and self.azc is not None:
+            info, self._info = self._info, None
+            with contextlib.suppress(Exception):
+                await self.azc.async_unregister_service(info)
+
+    async def close(self) -> None:
+        await self.withdraw()
+        for t in list(self._resolving):
+            t.cancel()
+        if self.browser is not None:
+            with contextlib.suppress(Exception):
+                await self.browser.async_cancel()
+        if self.azc is not None:
+            with contextlib.suppress(Exception):
+                await self.azc.async_close()

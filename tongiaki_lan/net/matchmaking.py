@@ -1,0 +1,79 @@
+"""Join-or-create by game name, settling simultaneous creations (`play --game NAME`).
+
+Several players started within the same second may each see no game and create one. The
+rule that settles it needs no agreement protocol: while a node's game is still in the
+lobby, if the LAN shows another joinable lobby of the same name with a smaller game id,
+the node leaves its game and joins that one. Every node applies the same rule to the same
+adverts, so all of them drain into the game with the smallest id.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+from tongiaki_lan.net.discovery import Discovery, GameInfo
+from tongiaki_lan.net.node import GameRef, JoinRefused, Node
+
+log = logging.getLogger("tongiaki_lan.net.matchmaking")
+
+
+def refs_of(info: GameInfo) -> list[GameRef]:
+    return [GameRef(info.game_id, a.peer, h, a.port, info.passphrase, info.name)
+            for a in info.members for h in a.hosts]
+
+
+async def join_or_create(node: Node, disc: Discovery, game: str, players: int,
+                         passphrase: str | None, wait: float, colour: str = "",
+                         timeout: float = 120.0) -> None:
+    """Return once this node's game has started (its lobby left the lobby phase)."""
+    deadline = time.monotonic() + wait
+    give_up = time.monotonic() + timeout
+    refused: dict[bytes, float] = {}
+    while True:
+        now = time.monotonic()
+        if now > give_up:
+            raise TimeoutError(f"game {game!r} did not start within {timeout:.0f} s")
+        lb = node.lobby
+        if lb is not None and lb.phase != "lobby":
+            return
+        candidates = sorted(
+            (g for g in disc.games() if g.name == game and g.joinable
+             and g.game_id != node.game_id and refused.get(g.game_id, 0) < now),
+            key=lambda g: g.game_id)
+        target: GameInfo | None = None
+        if lb is None:
+            if candidates:
+                target = candidates[0]
+            elif now >= deadline:
+                await node.create_game(game, players, passphrase, colour)
+                node.set_ready(True)
+                continue
+        elif candidates and candidates[0].game_id < node.game_id:
+            target = candidates[0]
+            log.info("moving from game %s to %s (same name, smaller id)",
+                     node.game_id.hex(), target.game_id.hex())
+            await node.leave_game()
+        if target is not None:
+            joined = False
+            for ref in refs_of(target):
+                try:
+                    await node.join_game(ref, passphrase, colour, timeout=3.0)
+                    joined = True
+                    break
+                except JoinRefused as exc:
+                    node._emit("request_refused", peer=ref.peer.hex(),
+                               reason=f"join {target.name} ({target.game_id.hex()}): {exc}")
+            if joined:
+                node.set_ready(True)
+            else:
+                refused[target.game_id] = time.monotonic() + 2.0
+            continue
+        await disc.wait_changed(0.2)
+
+
+async def wait_game(node: Node, timeout: float) -> None:
+    await asyncio.wait_for(node.wait_for(
+        lambda: node.game is not None and (node.game.is_over or node.stopped is not None),
+        timeout), timeout + 1)
