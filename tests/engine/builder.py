@@ -43,11 +43,11 @@ def build(
         placed[h] = (tid(name), rot)
     g._placed = placed
     g._where = {t: h for h, (t, _) in placed.items() if t < 16}
-    g._ships = {t: [[] for _ in BERTHS[t]] for t in g._where}
+    g._ships = {t: tuple(() for _ in BERTHS[t]) for t in g._where}
     for name, beaches in (ships or {}).items():
         t = tid(name)
         assert len(beaches) == len(BERTHS[t]), f"{name} has {len(BERTHS[t])} beaches"
-        g._ships[t] = [sorted(colour_id(c) for c in b) for b in beaches]
+        g._ships[t] = tuple(tuple(sorted(colour_id(c) for c in b)) for b in beaches)
     g._kings = {tid(n): colour_id(c) for n, c in (kings or {}).items()}
     g._royals = [sum(1 for c in g._kings.values() if c == g._cid[s]) for s in range(g.n_seats)]
     g._reserve = []

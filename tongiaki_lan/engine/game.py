@@ -54,6 +54,7 @@ PIERS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 _DQ = tuple(d[0] for d in DIRECTIONS)
 _DR = tuple(d[1] for d in DIRECTIONS)
 _KIND_CODE = {k: i for i, k in enumerate(D.KINDS)}
+_EMPTY: tuple[tuple[tuple[int, ...], ...], ...] = tuple(tuple(() for _ in b) for b in BERTHS)
 
 
 def _is_island(tid: int) -> bool:
@@ -81,7 +82,9 @@ class Game:
         self._drawn = 0
         self._placed: dict[Hex, tuple[int, int]] = {(0, 0): (TONGA, 0)}  # S1
         self._where: dict[int, Hex] = {TONGA: (0, 0)}
-        self._ships: dict[int, list[list[int]]] = {TONGA: [[] for _ in BERTHS[TONGA]]}
+        # island -> per beach, the sorted colour ids on it. Tuples all the way down, so
+        # that a copy (bots make one per decision) is a shallow dict copy.
+        self._ships: dict[int, tuple[tuple[int, ...], ...]] = {TONGA: _EMPTY[TONGA]}
         self._kings: dict[int, int] = {}  # island -> colour id
         self._royals = [0] * self.n_seats
         self._reserve = [SHIPS_PER_COLOUR] * self.n_seats
@@ -123,16 +126,16 @@ class Game:
         g.__dict__.update(self.__dict__)
         g._placed = dict(self._placed)
         g._where = dict(self._where)
-        g._ships = {t: [list(b) for b in bs] for t, bs in self._ships.items()}
+        g._ships = dict(self._ships)
         g._kings = dict(self._kings)
         g._royals = list(self._royals)
         g._reserve = list(self._reserve)
         g._removed = list(self._removed)
         g._group = list(self._group)
         g._moves = list(self._moves)
-        g._legal = None
-        g._frontier_memo = None
-        g._departures = list(self._departures) if self._departures is not None else None
+        # The caches and the departure list are replaced, never mutated in place, and
+        # nothing in them depends on the hidden stack: sharing them is safe and saves
+        # bots a regeneration per decision.
         g.events = []
         return g
 
@@ -143,7 +146,7 @@ class Game:
         built with it carries no trace of the true order.
         """
         order = tuple(order)
-        if sorted(order) != list(self.unrevealed_tiles()):
+        if sorted(order) != sorted(self._stack[self._drawn :]):
             raise ValueError("order must be a permutation of the unrevealed tiles")
         g = self.copy()
         g._stack = self._stack[: self._drawn] + order
@@ -216,7 +219,7 @@ class Game:
 
     def ships_on(self, island: int) -> tuple[tuple[int, ...], ...]:
         """Colour ids on each beach of an island on the board."""
-        return tuple(tuple(b) for b in self._ships[island])
+        return self._ships[island]
 
     def king_of(self, island: int) -> int | None:
         """Colour id of the king on a Royal Island."""
@@ -353,13 +356,8 @@ class Game:
     def _frontier(self) -> list[Hex]:
         """Empty hexes next to at least one placed tile (C2), sorted."""
         placed = self._placed
-        seen = set()
-        for q, r in placed:
-            for d in range(6):
-                h = (q + _DQ[d], r + _DR[d])
-                if h not in placed:
-                    seen.add(h)
-        return sorted(seen)
+        around = {(q + dq, r + dr) for q, r in placed for dq, dr in DIRECTIONS}
+        return sorted(around.difference(placed))
 
     def _free_beaches(self, tid: int) -> list[int]:
         berths = BERTHS[tid]
@@ -534,7 +532,9 @@ class Game:
             self._after_expansion()
         elif kind == D.T1A_SOURCE:
             cid = self._cid[seat]
-            self._ships[move.island][move.beach].remove(cid)
+            ships = list(self._ships[move.island][move.beach])
+            ships.remove(cid)
+            self._set_beach(move.island, move.beach, tuple(ships))
             self._reserve[seat] += 1  # passes through the hand; placed right after
             self.events.append(Event("take", (cid, move.island, move.beach)))
             self._ask_expansion_beaches(self._island, 1)
@@ -553,10 +553,13 @@ class Game:
                 self._end_turn()
 
     def _add_ship(self, seat: int, island: int, beach: int) -> None:
-        lst = self._ships[island][beach]
-        lst.append(self._cid[seat])
-        lst.sort()
+        ships = self._ships[island][beach] + (self._cid[seat],)
+        self._set_beach(island, beach, tuple(sorted(ships)))
         self._reserve[seat] -= 1
+
+    def _set_beach(self, island: int, beach: int, ships: tuple[int, ...]) -> None:
+        beaches = self._ships[island]
+        self._ships[island] = beaches[:beach] + (ships,) + beaches[beach + 1 :]
 
     # ------------------------------------------------------------------ turn flow
 
@@ -603,8 +606,7 @@ class Game:
     def _found_royal(self, seat: int, island: int) -> None:
         cid = self._cid[seat]
         on_it = sum(len(b) for b in self._ships[island])
-        for b in self._ships[island]:
-            b.clear()
+        self._ships[island] = _EMPTY[island]
         self._reserve[seat] += on_it - 1  # K2
         self._kings[island] = cid
         self._royals[seat] += 1
@@ -615,12 +617,11 @@ class Game:
         cid = self._cid[seat]
         returned = 0
         if take_off:  # C1 (kings stay: Decision)
-            for beaches in self._ships.values():
-                for b in beaches:
-                    k = b.count(cid)
-                    if k:
-                        returned += k
-                        b[:] = [c for c in b if c != cid]
+            for tid, beaches in self._ships.items():
+                k = sum(b.count(cid) for b in beaches)
+                if k:
+                    returned += k
+                    self._ships[tid] = tuple(tuple(c for c in b if c != cid) for b in beaches)
             self._reserve[seat] += returned
         self.events.append(Event("colony", (cid, returned)))
         self._reveal_for_colony()
@@ -628,6 +629,7 @@ class Game:
     def _reveal_for_colony(self) -> None:
         self._ctile = self._reveal()
         self._kind = D.COLONY_TILE
+        self._frontier_memo = self._frontier()  # computed once, shared by bots' copies
 
     def _place_colony_tile(self, move: PlaceTile) -> None:
         tid = self._ctile
@@ -661,7 +663,7 @@ class Game:
         self._placed[h] = (tid, rot)
         if _is_island(tid):
             self._where[tid] = h
-            self._ships[tid] = [[] for _ in BERTHS[tid]]
+            self._ships[tid] = _EMPTY[tid]
 
     # ------------------------------------------------------------------ migration
 
@@ -737,9 +739,8 @@ class Game:
             self._end_turn()
 
     def _depart(self, move: Sail) -> None:
-        beach = self._ships[move.island][move.beach]
-        self._group = list(beach)
-        beach.clear()
+        self._group = list(self._ships[move.island][move.beach])
+        self._set_beach(move.island, move.beach, ())
         self._origin = move.island
         group = tuple(self._group)
         self.events.append(Event("depart", (move.island, move.beach, move.pier, group)))
@@ -801,11 +802,9 @@ class Game:
         island = self._island
         left = list(self._group)
         for beach, cs in move.placements:
-            lst = self._ships[island][beach]
             for c in cs:
-                lst.append(c)
                 left.remove(c)
-            lst.sort()
+            self._set_beach(island, beach, tuple(sorted(self._ships[island][beach] + cs)))
         for c in left:
             self._reserve[self._seat_of[c]] += 1
         self.events.append(Event("land", (island, move.placements, tuple(left))))
