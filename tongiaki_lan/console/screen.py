@@ -163,9 +163,9 @@ class GameScreen:
         p = g.pending
         lines: list[list[tuple[str, str]]] = []
         name_w = max(4, min(12, width - 18))
-        title = s.title
+        title = f"{s.title} · turn {g.turn + 1}"
         if hasattr(s, "position_text"):
-            title += " " + s.position_text()
+            title = f"{s.title} · {s.position_text()}"
         lines.append([("class:panel.head", title[:width])])
         lines.append([("class:panel.head", f"  {'player':<{name_w}}  res isl pts K")])
         scores = g.scores()
@@ -195,9 +195,8 @@ class GameScreen:
         left = g.unrevealed_tiles()
         left_isl = sum(1 for t in left if t < 16)
         lines.append([("class:panel.head", f"Stack {g.stack_left():>2}: "),
-                      ("", f"{left_isl} isl {len(left) - left_isl} sea"),
-                      ("class:panel.head", f"  turn {g.turn + 1}")])
-        lines.append([("class:panel.head", "Found   : "), ("", f"{isl} isl {sea} sea")])
+                      ("", f"{left_isl} isl, {len(left) - left_isl} sea")])
+        lines.append([("class:panel.head", "Found   : "), ("", f"{isl} isl, {sea} sea")])
         removed = g.removed_tiles()
         if removed:
             lines.append([("class:panel.head", "Removed: "),

@@ -159,7 +159,7 @@ class GameSession:
 class SoloSession(GameSession):
     """One human against bots, all on this machine; every move goes to a record."""
 
-    title = "Tongiaki — solo"
+    title = "Solo"
 
     def __init__(
         self,
@@ -271,7 +271,7 @@ class SoloSession(GameSession):
 class ReplaySession(GameSession):
     """A recorded game on the same board, stepped forwards and backwards."""
 
-    title = "Tongiaki — replay"
+    title = "Replay"
     can_play = False
 
     def __init__(self, record, path: str = ""):
