@@ -8,12 +8,14 @@ import shutil
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
 from tongiaki_lan.records import read_record, replay_record
 
 TMUX = shutil.which("tmux")
+REPO = Path(__file__).resolve().parents[2]
 pytestmark = [
     pytest.mark.tmux,
     pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install tmux)"),
@@ -24,7 +26,7 @@ class Pane:
     def __init__(self, name: str, command: str, width: int, height: int, env: dict):
         self.name = name
         subprocess.run([TMUX, "new-session", "-d", "-s", name, "-x", str(width), "-y", str(height),
-                        command], check=True, env=env)
+                        "-c", str(REPO), command], check=True, env=env)
 
     def capture(self) -> str:
         out = subprocess.run([TMUX, "capture-pane", "-p", "-t", self.name],
@@ -64,7 +66,8 @@ def _status(screen: str) -> str:
 @pytest.fixture
 def solo(tmp_path):
     panes = []
-    env = dict(os.environ, TERM="xterm-256color", HOME=str(tmp_path))
+    # this checkout's code, whatever `pip install -e` last pointed the package at
+    env = dict(os.environ, TERM="xterm-256color", HOME=str(tmp_path), PYTHONPATH=str(REPO))
 
     def start(seed: str, width: int = 100, height: int = 30):
         record = tmp_path / "game.tgr"

@@ -175,7 +175,7 @@ class GameScreen:
             cid = g.colour_ids()[seat]
             on_turn = p is not None and p.seat == seat
             marker = "▶ " if on_turn else ("* " if seat == g.active_seat and p else "  ")
-            name = info.name
+            name = f"{info.name[:max(1, name_w - 5)]} away" if info.away else info.name
             name_style = "class:panel.away" if info.away else ("class:panel.me" if info.local
                                                                else "")
             row = [
@@ -186,9 +186,7 @@ class GameScreen:
                 ("", f"{g.reserve(seat):>4}{keys[colour][1]:>4}{scores[colour]:>4}"
                      f"{g.royals_founded(seat):>2}"),
             ]
-            if info.away:
-                row.append(("class:panel.away", " away"))
-            elif info.kind not in ("human", "remote") and width >= 34:
+            if info.kind not in ("human", "remote") and width >= 34:
                 row.append(("class:panel.head", f" {info.kind}"))
             lines.append(row)
         isl, sea = g.revealed_counts()

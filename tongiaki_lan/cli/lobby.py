@@ -1,0 +1,59 @@
+"""`tongiaki-lan` / `tongiaki-lan lobby`: the LAN lobby console, which also offers solo play."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from datetime import datetime
+from pathlib import Path
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--name", default=None, help="your name (default: your login name)")
+    p.add_argument("--colour", default="", help="preferred colour")
+    p.add_argument("--records", type=Path, default=None,
+                   help="where game records go (default ~/.local/share/tongiaki-lan/records)")
+    p.add_argument("--host", default="0.0.0.0", help="address to bind the UDP socket to")
+    p.add_argument("--port", type=int, default=0, help="UDP port (0 = any free port)")
+    p.add_argument("--no-lan", action="store_true", help="do not touch the network")
+    p.add_argument("--pace", type=float, default=0.4, help="seconds between bot moves in solo")
+    p.add_argument("--no-colour", "--no-color", dest="colour_output", action="store_false",
+                   help="draw without colours")
+
+
+async def _main(args) -> int:
+    from tongiaki_lan.bots import best_bot_kind
+    from tongiaki_lan.cli.solo import _login_name
+    from tongiaki_lan.console.lan import LanSession
+    from tongiaki_lan.console.lobby import LobbyScreen
+    from tongiaki_lan.console.screen import run_game_screen
+    from tongiaki_lan.console.session import (
+        SoloSession,
+        default_record_dir,
+        seed_from_text,
+        solo_seats,
+    )
+
+    name = args.name or _login_name()
+    records = args.records or default_record_dir()
+    lobby = LobbyScreen(name, args.colour, record_dir=records, host=args.host, port=args.port,
+                        lan=not args.no_lan, colour_output=args.colour_output)
+    result = await lobby.run()
+    if result[0] == "game":
+        _, node, disc = result
+        return await run_game_screen(LanSession(node, disc), colour=args.colour_output)
+    await lobby.close_network()
+    if result[0] == "solo":
+        seed = seed_from_text(None)
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        session = SoloSession(seed, solo_seats(result[1], lobby.name, best_bot_kind()),
+                              record_path=records / f"solo-{stamp}-{seed.hex()[:8]}.tgr",
+                              pace=args.pace)
+        code = await run_game_screen(session, colour=args.colour_output)
+        print(f"Record saved: {session.record_path}")
+        return code
+    return 0
+
+
+def run(args) -> int:
+    return asyncio.run(_main(args))

@@ -1,0 +1,97 @@
+"""The game screen driven by a LAN node: others' moves appear as they happen.
+
+The node owns the engine and the record; this session only reads the node's game,
+turns node events into story lines, and hands typed moves to `Node.send_move`,
+which checks them with the engine before anything is sent.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from tongiaki_lan.engine import IllegalMove, Move
+
+from .session import GameSession, Seat
+
+
+def seats_of(node) -> list[Seat]:
+    lb = node.lobby
+    present = node.present()
+    out = []
+    for s in lb.seats:
+        mine = s.owner == node.peer_id
+        if s.kind == "bot":
+            kind = s.bot or "bot"
+        else:
+            kind = "human" if mine else "remote"
+        out.append(Seat(s.name, s.colour, kind, local=mine and s.kind != "bot",
+                        away=s.owner not in present))
+    return out
+
+
+class LanSession(GameSession):
+    title = "LAN"
+
+    def __init__(self, node, discovery=None):
+        self.node = node
+        self.discovery = discovery
+        super().__init__(node.game, seats_of(node))
+        self.title = f"LAN {node.lobby.name}"[:20]
+        node.add_listener(self._on_node_event)
+
+    async def start(self) -> None:
+        n = len(self.game.moves)
+        self.lines.append(("info", f"Game {self.node.lobby.name} started; record: "
+                                   f"{self.node.record_path}"))
+        if n:
+            self.lines.append(("info", f"Resumed after {n} moves."))
+        await super().start()
+
+    def _on_node_event(self, ev) -> None:
+        k, d = ev.kind, ev.data
+        if self.node.game is not None and self.node.game is not self.game:
+            self.game = self.node.game
+        if k in ("move", "game_over"):
+            self._drain_events()
+        elif k == "chat":
+            self.lines.append(("", f"<{d.get('name', '?')}> {d.get('text', '')}"))
+        elif k in ("away", "back"):
+            what = "is away" if k == "away" else "is back"
+            self.lines.append(("info", f"{d.get('name', 'a peer')} {what}."))
+        elif k == "waiting":
+            self.lines.append(("info", f"Waiting for {d.get('name', '?')} to come back…"))
+        elif k == "mismatch":
+            self.lines.append(("bad", f"Game stopped: {d.get('reason')} (dump {d.get('dump')})"))
+        elif k in ("error", "request_refused"):
+            self.lines.append(("bad", str(d.get("reason", d))))
+        elif k == "refused":
+            self.lines.append(("bad", f"refused from {d.get('peer') or d.get('addr')}: "
+                                      f"{d.get('reason')}"))
+        if self.node.lobby is not None:
+            self.seats = seats_of(self.node)
+        self.changed()
+
+    async def submit(self, move: Move) -> None:
+        try:
+            self.node.send_move(move)
+        except IllegalMove:
+            raise
+        except ValueError as exc:
+            raise IllegalMove("T0", str(exc)) from None
+
+    def commands(self):
+        def say(text: str):
+            if not text.strip():
+                return "say: what?"
+            self.node.chat(text.strip())
+            return None
+
+        return {"say": ("say TEXT — chat with the table", say)}
+
+    async def close(self) -> None:
+        await super().close()
+        with contextlib.suppress(Exception):
+            await self.node.leave()
+        if self.discovery is not None:
+            with contextlib.suppress(Exception):
+                await self.discovery.close()

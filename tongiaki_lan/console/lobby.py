@@ -1,0 +1,343 @@
+"""The lobby: games on the LAN, your table, chat, and the way to solo play.
+
+It runs on the same event loop as the node and the zeroconf browser, and ends with
+what the player chose: ("solo", bots), ("game", node, discovery) once a LAN game
+starts, or ("quit",). If the network cannot be used (no multicast, no interface)
+the lobby says so and still offers solo play.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import shlex
+import textwrap
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.completion import WordCompleter
+from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.layout import HSplit, Layout, Window
+from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
+from prompt_toolkit.layout.processors import BeforeInput
+
+from tongiaki_lan.engine import COLOURS
+
+from .screen import CanvasControl
+from .theme import build_style, player_style
+
+COMMANDS = {
+    "solo": "solo [BOTS] — play against bots on this machine",
+    "create": "create NAME [SEATS] [PASSPHRASE] — open a LAN game (2-6 seats, default 4)",
+    "join": "join N [PASSPHRASE] — take a seat in game N of the list",
+    "name": "name NAME — your name at the table",
+    "colour": "colour C — your colour (blue red green yellow orange purple)",
+    "bot": "bot [KIND] [COLOUR] — add a bot seat (driven by this laptop)",
+    "unbot": "unbot COLOUR — remove that bot seat",
+    "ready": "ready / unready — the game starts when every seat is taken and ready",
+    "unready": "unready — not ready after all",
+    "start": "start — start now with the seats taken (everyone must be ready)",
+    "say": "say TEXT — chat with your table",
+    "leave": "leave — leave this table",
+    "help": "help — this list",
+    "quit": "quit — leave tongiaki-lan",
+}
+
+
+class LobbyScreen:
+    def __init__(self, name: str, colour: str = "", record_dir=None, host: str = "0.0.0.0",
+                 port: int = 0, lan: bool = True, colour_output: bool = True):
+        self.name = name
+        self.colour = colour
+        self.record_dir = record_dir
+        self.host = host
+        self.port = port
+        self.want_lan = lan
+        self.node = None
+        self.discovery = None
+        self.lan_error: str | None = None
+        self.lines: list[tuple[str, str]] = []
+        self.message = ""
+        self._tasks: set[asyncio.Task] = set()
+        self.buffer = Buffer(multiline=False, accept_handler=self._accept,
+                             completer=WordCompleter(list(COMMANDS), sentence=True),
+                             complete_while_typing=False)
+        self.app = self._build(colour_output)
+
+    # ---------------------------------------------------------------- network
+
+    async def start_network(self) -> None:
+        if not self.want_lan:
+            self.lan_error = "LAN disabled (--no-lan)"
+            return
+        try:
+            from tongiaki_lan.net.discovery import Discovery
+            from tongiaki_lan.net.node import Node
+        except ImportError as exc:
+            self.lan_error = f"LAN not available in this build ({exc.name} missing)"
+            return
+        try:
+            disc = Discovery()
+            await disc.start()
+        except Exception as exc:  # no multicast, no interface, port in use…
+            self.lan_error = f"LAN not available: zeroconf could not start ({exc})"
+            return
+        try:
+            node = Node(self.name, host=self.host, port=self.port, discovery=disc,
+                        record_dir=self.record_dir)
+            await node.start()
+        except Exception as exc:
+            self.lan_error = f"LAN not available: cannot open a UDP socket ({exc})"
+            with contextlib.suppress(Exception):
+                await disc.close()
+            return
+        self.discovery, self.node = disc, node
+        disc.add_listener(self.app.invalidate)
+        node.add_listener(self._on_node_event)
+
+    async def close_network(self) -> None:
+        if self.node is not None:
+            with contextlib.suppress(Exception):
+                await self.node.leave()
+        if self.discovery is not None:
+            with contextlib.suppress(Exception):
+                await self.discovery.close()
+        self.node = self.discovery = None
+
+    def _on_node_event(self, ev) -> None:
+        k, d = ev.kind, ev.data
+        if k == "chat":
+            self.lines.append(("", f"<{d.get('name', '?')}> {d.get('text', '')}"))
+        elif k == "joined":
+            self.lines.append(("info", f"You are at the table {d.get('game')}."))
+        elif k in ("request_refused", "error"):
+            self.lines.append(("bad", str(d.get("reason"))))
+        elif k == "abort":
+            self.lines.append(("bad", f"Start aborted: {d.get('reason')}"))
+        elif k == "starting":
+            self.lines.append(("info", "Everyone is ready: agreeing on the seed…"))
+        elif k in ("away", "back"):
+            self.lines.append(("info", f"{d.get('name')} {'left' if d.get('left') else k}."))
+        elif k == "game_start":
+            if self.app.is_running and not self.app.future.done():
+                self.app.exit(result=("game", self.node, self.discovery))
+        self.app.invalidate()
+
+    # ---------------------------------------------------------------- drawing
+
+    def games(self):
+        if self.discovery is None:
+            return []
+        return self.discovery.games()
+
+    def draw_top(self, width: int, height: int):
+        out: list[list[tuple[str, str]]] = []
+        head = "class:lobby.head"
+        out.append([("class:title", f" Tongiaki — LAN lobby   you: {self.name}")])
+        if self.lan_error:
+            out.append([("class:message.error", f" {self.lan_error}")])
+            out.append([("", " You can still play solo: type "), ("class:prompt", "solo")])
+        else:
+            games = self.games()
+            out.append([(head, f" Games on the LAN ({len(games)})")])
+            if not games:
+                out.append([("class:panel.head", "  none yet — create one: create NAME [SEATS]")])
+            for i, g in enumerate(games[:8], 1):
+                lock = " [passphrase]" if g.passphrase else ""
+                mine = "  ← your table" if self.node and g.game_id == self.node.game_id else ""
+                out.append([("", f"  {i}. {g.name[:24]:<24} {g.taken}/{g.total} seats  "
+                                 f"{g.phase:<8}"), ("class:message", lock),
+                            ("class:panel.head", mine)])
+        lb = self.node.lobby if self.node is not None else None
+        if lb is not None:
+            present = self.node.present()
+            out.append([("", "")])
+            out.append([(head, f" Your table: {lb.name} ({lb.phase}, {len(lb.seats)}/{lb.total}"
+                               f" seats{', passphrase' if lb.passphrase else ''})")])
+            for i, s in enumerate(lb.seats, 1):
+                kind = f"bot {s.bot}" if s.kind == "bot" else "human"
+                flags = []
+                if s.owner == self.node.peer_id and s.kind != "bot":
+                    flags.append("you")
+                if s.owner not in present:
+                    flags.append("away")
+                out.append([
+                    ("", f"  {i}. "),
+                    (player_style(s.colour), f"{s.colour:<7}"),
+                    ("", f" {s.name[:16]:<16} {kind:<12} "),
+                    ("class:log.good" if s.ready else "class:panel.head",
+                     "ready" if s.ready else "not ready"),
+                    ("class:panel.head", ("  " + ", ".join(flags)) if flags else ""),
+                ])
+        return out[:height]
+
+    def draw_log(self, width: int, height: int):
+        rows = []
+        for style, text in self.lines:
+            cls = f"class:log.{style}" if style else "class:log"
+            for part in textwrap.wrap(text, max(10, width - 1)) or [""]:
+                rows.append([(cls, " " + part)])
+        return rows[-height:] if height else []
+
+    def status(self):
+        if self.message:
+            return [("class:message.error", " " + self.message)]
+        if self.node is not None and self.node.lobby is not None:
+            hint = "say TEXT · ready · bot [KIND] · start · leave · help"
+        else:
+            hint = "solo · create NAME [SEATS] [PASS] · join N · help · quit"
+        return [("class:status", " " + hint)]
+
+    def _build(self, colour: bool) -> Application:
+        kb = KeyBindings()
+
+        @kb.add("c-c")
+        @kb.add("c-d")
+        def _(event):
+            event.app.exit(result=("quit",))
+
+        root = HSplit([
+            Window(CanvasControl(self.draw_top), wrap_lines=False),
+            Window(height=1, char="─", style="class:rule"),
+            Window(CanvasControl(self.draw_log), wrap_lines=False, height=8),
+            Window(FormattedTextControl(self.status), height=1, style="class:status"),
+            Window(BufferControl(self.buffer,
+                                 input_processors=[BeforeInput("> ", style="class:prompt")]),
+                   height=1),
+        ])
+        from prompt_toolkit.output import ColorDepth
+
+        return Application(layout=Layout(root), key_bindings=kb, style=build_style(),
+                           full_screen=True,
+                           color_depth=None if colour else ColorDepth.DEPTH_1_BIT)
+
+    # ---------------------------------------------------------------- commands
+
+    def _accept(self, buffer: Buffer) -> bool:
+        text = buffer.text.strip()
+        self.message = ""
+        if text:
+            task = asyncio.ensure_future(self.command(text))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        return False
+
+    async def command(self, text: str) -> None:
+        try:
+            await self._command(text)
+        except Exception as exc:  # noqa: BLE001 - a typo must never end the lobby
+            self.message = f"{text}: {exc}"
+        self.app.invalidate()
+
+    def _need_lan(self):
+        if self.node is None:
+            raise ValueError(self.lan_error or "LAN not available")
+        return self.node
+
+    def _need_table(self):
+        node = self._need_lan()
+        if node.lobby is None:
+            raise ValueError("you are not at a table: create or join a game first")
+        return node
+
+    async def _command(self, text: str) -> None:
+        try:
+            words = shlex.split(text)
+        except ValueError:
+            words = text.split()
+        verb, args = words[0].lower(), words[1:]
+        if verb in ("quit", "exit", "q"):
+            self.app.exit(result=("quit",))
+        elif verb == "help":
+            self.lines.extend(("info", h) for h in COMMANDS.values())
+        elif verb == "solo":
+            bots = int(args[0]) if args else 3
+            if not 1 <= bots <= 5:
+                raise ValueError("solo: 1 to 5 bots")
+            if self.node is not None and self.node.lobby is not None:
+                await self.node.leave_game()
+            self.app.exit(result=("solo", bots))
+        elif verb == "create":
+            node = self._need_lan()
+            if not args:
+                raise ValueError("create: give the game a name, e.g. create Friday 4")
+            seats = int(args[1]) if len(args) > 1 else 4
+            if not 2 <= seats <= 6:
+                raise ValueError("a game has 2 to 6 seats")
+            if node.lobby is not None:
+                await node.leave_game()
+            await node.create_game(args[0][:24], seats, args[2] if len(args) > 2 else None,
+                                   self.colour)
+        elif verb == "join":
+            node = self._need_lan()
+            games = self.games()
+            if not args or not args[0].isdigit() or not 1 <= int(args[0]) <= len(games):
+                raise ValueError(f"join: give a game number from the list (1..{len(games)})")
+            info = games[int(args[0]) - 1]
+            passphrase = args[1] if len(args) > 1 else None
+            if info.passphrase and not passphrase:
+                raise ValueError(f"{info.name} needs a passphrase: join {args[0]} PASSPHRASE")
+            await self._join(node, info, passphrase)
+        elif verb == "name":
+            if not args:
+                raise ValueError("name: what name?")
+            self.name = " ".join(args)[:16]
+            if self.node is not None:
+                self.node.name = self.name
+                if self.node.lobby is not None:
+                    self.node.set_seat(self.name, "")
+        elif verb in ("colour", "color"):
+            if not args or args[0].lower() not in COLOURS:
+                raise ValueError(f"colour: one of {', '.join(COLOURS)}")
+            self.colour = args[0].lower()
+            if self.node is not None and self.node.lobby is not None:
+                self.node.set_seat(self.name, self.colour)
+        elif verb == "bot":
+            from tongiaki_lan.bots import best_bot_kind
+
+            node = self._need_table()
+            kind = args[0] if args else best_bot_kind()
+            node.add_bot(kind, args[1].lower() if len(args) > 1 else "")
+        elif verb == "unbot":
+            if not args:
+                raise ValueError("unbot: which colour?")
+            self._need_table().remove_bot(args[0].lower())
+        elif verb in ("ready", "unready"):
+            self._need_table().set_ready(verb == "ready")
+        elif verb == "start":
+            self._need_table().start_game()
+        elif verb == "say":
+            node = self._need_table()
+            node.chat(" ".join(args))
+        elif verb == "leave":
+            node = self._need_table()
+            await node.leave_game()
+            self.lines.append(("info", "You left the table."))
+        else:
+            raise ValueError(f"unknown command {verb!r} (help lists them)")
+
+    async def _join(self, node, info, passphrase) -> None:
+        from tongiaki_lan.net.matchmaking import refs_of
+        from tongiaki_lan.net.node import JoinRefused
+
+        if node.lobby is not None:
+            await node.leave_game()
+        last = "no address to reach it"
+        for ref in refs_of(info):
+            try:
+                await node.join_game(ref, passphrase, self.colour, timeout=4.0)
+                return
+            except JoinRefused as exc:
+                last = str(exc)
+        raise ValueError(f"could not join {info.name}: {last}")
+
+    async def run(self):
+        await self.start_network()
+        if self.lan_error:
+            self.lines.append(("bad", self.lan_error))
+        else:
+            self.lines.append(("info", "Looking for games on the LAN… (help lists commands)"))
+        result = await self.app.run_async()
+        for task in list(self._tasks):
+            task.cancel()
+        return result or ("quit",)
