@@ -27,11 +27,11 @@ async def make_table(n: int, record_dir: Path, *, passphrase: str | None = None,
         await node.start()
     first = nodes[0]
     await first.create_game(game_name, n + bots, passphrase=passphrase)
-    for _ in range(bots):
-        first.add_bot("random")
     ref = GameRef(first.game_id, first.peer_id, "127.0.0.1", first.address[1], bool(passphrase))
     for node in nodes[1:]:
         await node.join_game(ref, passphrase=passphrase, timeout=20)
+    for _ in range(bots):
+        first.add_bot("random")
     for node in nodes:
         node.set_ready(True)
     return nodes

@@ -1,0 +1,116 @@
+"""Regenerate wire.json: `python protocol/vectors/net/generate.py`.
+
+Only needed when the protocol version changes; tests/net/test_codec_vectors.py checks that
+the implementation still produces exactly these bytes.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tongiaki_lan.net import codec as C
+from tongiaki_lan.net.auth import derive_key
+
+GAME = bytes.fromhex("0123456789abcdef")
+A = bytes.fromhex("a0a1a2a3a4a5a6a7")
+B = bytes.fromhex("b0b1b2b3b4b5b6b7")
+DIG = bytes(range(32))
+SEAT = C.Seat("human", "Ana", "blue", A, True)
+BOT = C.Seat("bot", "Maui (random)", "red", A, True, "random")
+
+MESSAGES = [
+    ("heartbeat-lobby", C.Heartbeat("lobby", 3, 0, b"")),
+    ("heartbeat-playing", C.Heartbeat("playing", 9, 17, DIG)),
+    ("ack", C.Ack()),
+    ("join", C.Join("Tevita", "green")),
+    ("lobby", C.Lobby(4, "lobby", "Friday night", 4, False, (SEAT, BOT),
+                      (C.Member(A, "0.0.0.0", 40000), C.Member(B, "10.0.0.7", 40001)))),
+    ("lobby-starting", C.Lobby(5, "starting", "Friday night", 2, True, (SEAT, BOT),
+                               (C.Member(A, "0.0.0.0", 40000),), bytes(range(8)))),
+    ("set", C.SetSeat("Tevita", "yellow")),
+    ("ready", C.Ready(True)),
+    ("add-bot", C.AddBot("random", "")),
+    ("remove-bot", C.RemoveBot("red")),
+    ("leave", C.Leave()),
+    ("start", C.Start()),
+    ("refuse", C.Refuse("game 'Friday night' is full")),
+    ("commit", C.Commit(bytes(range(8)), DIG)),
+    ("reveal", C.Reveal(bytes(range(8)), bytes(range(32, 64)))),
+    ("abort", C.Abort(bytes(range(8)), "Ana (a0a1a2a3): reveal does not match its commitment")),
+    ("move", C.MoveMsg(12, [2, 7], DIG)),
+    ("fetch", C.Fetch(40)),
+    ("log", C.Log(40, 42, (([2, 7], DIG), ([5, 1, [0, 2]], DIG)))),
+    ("chat", C.Chat("malo e lelei 👋")),
+]
+
+BAD = [
+    ("empty", b""),
+    ("bad-magic", b"XX\x01\x00\x99"),
+    ("bad-version", b"TK\x09\x00\x99"),
+    ("unknown-flags", b"TK\x01\x80\x99"),
+    ("truncated-msgpack", b"TK\x01\x00\x99\xc4\x08\x01\x23"),
+    ("oversized", b"TK\x01\x00" + b"\x00" * 1300),
+    ("not-an-array", b"TK\x01\x00\xa3abc"),
+]
+
+
+def j(obj):
+    if isinstance(obj, bytes):
+        return {"bin": obj.hex()}
+    if isinstance(obj, list | tuple):
+        return [j(x) for x in obj]
+    return obj
+
+
+def main() -> None:
+    key = derive_key("correct horse", GAME)
+    vectors = []
+    for i, (name, msg) in enumerate(MESSAGES):
+        env = C.Envelope(GAME, A, 1700000000000000, 1700000000000001 if i % 2 else 0,
+                         100 + i, i if msg.RELIABLE else 0, 7, 0b101, msg)
+        for k in (None, key):
+            vectors.append({
+                "name": name + ("-mac" if k else ""),
+                "passphrase": "correct horse" if k else None,
+                "envelope": j(env.to_wire()),
+                "datagram": C.encode_datagram(env, k).hex(),
+            })
+    refused = []
+    for name, data in BAD:
+        try:
+            C.decode_datagram(data)
+            raise SystemExit(f"{name} was accepted")
+        except C.WireError as exc:
+            refused.append({"name": name, "datagram": data.hex(), "reason": str(exc)})
+    # a valid datagram checked with the wrong key
+    env = C.Envelope(GAME, A, 1, 0, 1, 1, 0, 0, C.Chat("hi"))
+    wrong = C.encode_datagram(env, derive_key("wrong", GAME))
+    refused.append({"name": "wrong-passphrase", "datagram": wrong.hex(),
+                    "passphrase": "correct horse", "reason": "bad MAC (wrong or missing passphrase)"})
+    plain = C.encode_datagram(env)
+    refused.append({"name": "missing-mac", "datagram": plain.hex(), "passphrase": "correct horse",
+                    "reason": "unauthenticated datagram in a game that needs a passphrase"})
+    out = {
+        "protocol": C.PROTOCOL_VERSION,
+        "game_id": GAME.hex(),
+        "kdf": {"passphrase": "correct horse", "game_id": GAME.hex(), "key": key.hex()},
+        "valid": vectors,
+        "refused": refused,
+    }
+    path = Path(__file__).with_name("wire.json")
+    lines = ["{"]
+    for k in ("protocol", "game_id", "kdf"):
+        lines.append(f" {json.dumps(k)}: {json.dumps(out[k])},")
+    for k in ("valid", "refused"):
+        lines.append(f" {json.dumps(k)}: [")
+        rows = [f"  {json.dumps(v, ensure_ascii=False)}" for v in out[k]]
+        lines.append(",\n".join(rows))
+        lines.append(" ]," if k == "valid" else " ]")
+    lines.append("}")
+    path.write_text("\n".join(lines) + "\n")
+    print(f"wrote {len(vectors)} valid and {len(refused)} refused vectors to {path}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,116 @@
+"""The implementation produces exactly the bytes of protocol/vectors/net/wire.json, reads
+them back to the same envelope, and refuses each malformed datagram with its reason."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import msgpack
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tongiaki_lan.engine import COLOURS
+from tongiaki_lan.net import codec as C
+from tongiaki_lan.net.auth import derive_key
+
+VECTORS = json.loads(
+    (Path(__file__).parents[2] / "protocol" / "vectors" / "net" / "wire.json").read_text())
+
+
+def from_json(obj):
+    if isinstance(obj, dict):
+        return bytes.fromhex(obj["bin"])
+    if isinstance(obj, list):
+        return [from_json(x) for x in obj]
+    return obj
+
+
+def key_for(v):
+    return derive_key(v["passphrase"], bytes.fromhex(VECTORS["game_id"])) if v.get(
+        "passphrase") else None
+
+
+def test_kdf_vector():
+    kdf = VECTORS["kdf"]
+    assert derive_key(kdf["passphrase"], bytes.fromhex(kdf["game_id"])).hex() == kdf["key"]
+
+
+@pytest.mark.parametrize("v", VECTORS["valid"], ids=lambda v: v["name"])
+def test_valid_vector_encodes_to_exact_bytes_and_back(v):
+    items = from_json(v["envelope"])
+    env = C.Envelope(*items[:8], C.parse_message(items[8]))
+    key = key_for(v)
+    data = C.encode_datagram(env, key)
+    assert data.hex() == v["datagram"]
+    assert len(data) <= C.MAX_DATAGRAM
+    assert C.decode_datagram(data, key) == env
+
+
+@pytest.mark.parametrize("v", VECTORS["refused"], ids=lambda v: v["name"])
+def test_refused_vector_is_refused_with_its_reason(v):
+    with pytest.raises(C.WireError) as err:
+        C.decode_datagram(bytes.fromhex(v["datagram"]), key_for(v))
+    assert str(err.value) == v["reason"]
+
+
+def test_every_message_type_has_a_vector():
+    types = {from_json(v["envelope"])[8][0] for v in VECTORS["valid"]}
+    assert types == set(C.MESSAGE_TYPES)
+
+
+def test_codec_colour_names_match_the_engine():
+    # the lobby validates colours against the engine's list; a rename must show up here
+    assert set(COLOURS) == {"blue", "red", "green", "yellow", "orange", "purple"}
+
+
+def _frame(obj, flags=0) -> bytes:
+    return C.MAGIC + bytes([C.PROTOCOL_VERSION, flags]) + msgpack.packb(obj, use_bin_type=True)
+
+
+GOOD = C.Envelope(bytes(8), bytes(range(8)), 1, 0, 1, 1, 0, 0, C.MoveMsg(0, [2, 7], bytes(32)))
+
+
+@pytest.mark.parametrize("mutate, reason", [
+    (lambda w: w[:8], "envelope: expected 9 fields"),
+    (lambda w: [*w[:2], -1, *w[3:]], "envelope.incarnation"),
+    (lambda w: [*w[:2], True, *w[3:]], "envelope.incarnation"),
+    (lambda w: [w[0][:4], *w[1:]], "envelope.game: expected 8 bytes"),
+    (lambda w: [*w[:8], [99]], "message: unknown type 99"),
+    (lambda w: [*w[:8], [30, "x", [2, 7], bytes(32)]], "move.index"),
+    (lambda w: [*w[:8], [30, 0, [2, 7.5], bytes(32)]], "move.move: unexpected element"),
+    (lambda w: [*w[:8], [30, 0, [[[[[[[[1]]]]]]]], bytes(32)]], "nested deeper"),
+    (lambda w: [*w[:8], [30, 0, list(range(250)), bytes(32)]], "more than 200"),
+    (lambda w: [*w[:8], [40, "bell\x07"]], "control characters"),
+    (lambda w: [*w[:8], [11, 1, "lobby", "g", 1, False, [], [], b""]], "2 to 6 seats"),
+    (lambda w: [*w[:8], [1, "dancing", 0, 0, b""]], "heartbeat.phase"),
+    (lambda w: [*w[:8], {"a": 1}], "malformed msgpack"),
+    (lambda w: [*w[:8], "move"], "message: expected array"),
+])
+def test_wrong_types_and_shapes_are_refused_with_a_reason(mutate, reason):
+    data = _frame(mutate(GOOD.to_wire()))
+    with pytest.raises(C.WireError) as err:
+        C.decode_datagram(data)
+    assert reason in str(err.value)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.binary(max_size=1400))
+def test_random_bytes_never_raise_anything_but_wire_error(data):
+    try:
+        C.decode_datagram(data)
+    except C.WireError:
+        pass
+    try:
+        C.decode_datagram(C.MAGIC + bytes([1, 0]) + data)
+    except C.WireError:
+        pass
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(min_value=1, max_value=60))
+def test_truncated_datagrams_are_refused(cut):
+    data = C.encode_datagram(GOOD)
+    with pytest.raises(C.WireError):
+        C.decode_datagram(data[:max(0, len(data) - cut)])
