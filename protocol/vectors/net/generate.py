@@ -87,7 +87,8 @@ def main() -> None:
     env = C.Envelope(GAME, A, 1, 0, 1, 1, 0, 0, C.Chat("hi"))
     wrong = C.encode_datagram(env, derive_key("wrong", GAME))
     refused.append({"name": "wrong-passphrase", "datagram": wrong.hex(),
-                    "passphrase": "correct horse", "reason": "bad MAC (wrong or missing passphrase)"})
+                    "passphrase": "correct horse",
+                    "reason": "bad MAC (wrong or missing passphrase)"})
     plain = C.encode_datagram(env)
     refused.append({"name": "missing-mac", "datagram": plain.hex(), "passphrase": "correct horse",
                     "reason": "unauthenticated datagram in a game that needs a passphrase"})
