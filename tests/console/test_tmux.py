@@ -50,6 +50,14 @@ class Pane:
                 raise AssertionError(f"timed out waiting for {what}; screen:\n{screen}")
             time.sleep(0.02)  # polling interval of a condition, not a synchronisation sleep
 
+    @staticmethod
+    def wait_file(path: Path, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        while not path.exists():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out waiting for {path}")
+            time.sleep(0.02)
+
     def kill(self) -> None:
         subprocess.run([TMUX, "kill-session", "-t", self.name], capture_output=True)
 
@@ -73,7 +81,8 @@ def solo(tmp_path):
         record = tmp_path / "game.tgr"
         exit_file = tmp_path / "exit"
         cmd = (f"{sys.executable} -m tongiaki_lan solo --bots 3 --seed {seed} --bot random "
-               f"--pace 0 --name Tester --record {record} ; echo $? > {exit_file}")
+               f"--hint-bot random --pace 0 --name Tester --record {record} "
+               f"; echo $? > {exit_file}")
         pane = Pane(f"tongiaki-e2e-{os.getpid()}-{len(panes)}", cmd, width, height, env)
         panes.append(pane)
         return pane, record, exit_file
@@ -93,11 +102,9 @@ def test_solo_shows_board_panel_and_the_effect_of_a_move(solo):
     pane.send("place Tonga 3", "Enter")
     screen = pane.wait_for(lambda s: re.search(r"3B[RGY·]{2}NW", s), what="our ship on beach 3")
     assert "Tester" in screen and " 14 " in screen  # one ship less in our reserve
-    pane.send("quit", "Enter")
+    pane.send("C-u", "quit", "Enter")
     pane.wait_for(lambda s: not pane.alive() or "Record saved" in s, what="leaving")
-    deadline = time.monotonic() + 30
-    while not exit_file.exists() and time.monotonic() < deadline:
-        time.sleep(0.02)
+    Pane.wait_file(exit_file)
     assert exit_file.read_text().strip() == "0"
     rec = read_record(record)
     assert [str(m) for m in rec.moves][:1] == ["place Tonga 3"]
@@ -119,10 +126,8 @@ def test_solo_played_to_the_end_by_typed_commands(solo):
         moves += 1
         assert moves < 1000
     final = _status(screen)
-    pane.send("quit", "Enter")
-    deadline = time.monotonic() + 30
-    while not exit_file.exists() and time.monotonic() < deadline:
-        time.sleep(0.02)
+    pane.send("C-u", "quit", "Enter")
+    Pane.wait_file(exit_file)
     assert exit_file.read_text().strip() == "0"
     game = replay_record(read_record(record))
     assert game.is_over

@@ -16,6 +16,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="0.0.0.0", help="address to bind the UDP socket to")
     p.add_argument("--port", type=int, default=0, help="UDP port (0 = any free port)")
     p.add_argument("--no-lan", action="store_true", help="do not touch the network")
+    p.add_argument("--hint-bot", default=None, help="bot kind for `hint` (default: the strongest)")
     p.add_argument("--pace", type=float, default=0.4, help="seconds between bot moves in solo")
     p.add_argument("--no-colour", "--no-color", dest="colour_output", action="store_false",
                    help="draw without colours")
@@ -41,14 +42,16 @@ async def _main(args) -> int:
     result = await lobby.run()
     if result[0] == "game":
         _, node, disc = result
-        return await run_game_screen(LanSession(node, disc), colour=args.colour_output)
+        session = LanSession(node, disc)
+        session.hint_kind = args.hint_bot
+        return await run_game_screen(session, colour=args.colour_output)
     await lobby.close_network()
     if result[0] == "solo":
         seed = seed_from_text(None)
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
         session = SoloSession(seed, solo_seats(result[1], lobby.name, best_bot_kind()),
                               record_path=records / f"solo-{stamp}-{seed.hex()[:8]}.tgr",
-                              pace=args.pace)
+                              pace=args.pace, hint_kind=args.hint_bot)
         code = await run_game_screen(session, colour=args.colour_output)
         print(f"Record saved: {session.record_path}")
         return code

@@ -1,0 +1,104 @@
+"""Two consoles in two tmux windows play one LAN game through the lobby.
+
+Both run inside a network namespace of this test's own with only loopback in it, so
+zeroconf's multicast and the game's UDP never leave it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from tongiaki_lan.records import read_record, replay_record
+
+from .test_tmux import REPO, TMUX, Pane, _status
+
+IP = shutil.which("ip")
+pytestmark = [
+    pytest.mark.tmux,
+    pytest.mark.netns,
+    pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install tmux)"),
+    pytest.mark.skipif(IP is None, reason="iproute2 (ip) is not installed"),
+    pytest.mark.skipif(os.geteuid() != 0, reason="network namespaces need root"),
+]
+
+
+@pytest.fixture
+def netns():
+    name = f"tgk-console-{os.getpid()}"
+    subprocess.run([IP, "netns", "add", name], check=True)
+    try:
+        for cmd in (["link", "set", "lo", "up"], ["link", "set", "lo", "multicast", "on"],
+                    ["route", "add", "224.0.0.0/4", "dev", "lo"]):
+            subprocess.run([IP, "netns", "exec", name, IP, *cmd], check=True)
+        yield name
+    finally:
+        subprocess.run([IP, "netns", "del", name], capture_output=True)
+
+
+def test_two_consoles_play_one_lan_game(netns, tmp_path):
+    env = dict(os.environ, TERM="xterm-256color", HOME=str(tmp_path), PYTHONPATH=str(REPO))
+    panes = {}
+    try:
+        for who in ("Ana", "Ben"):
+            cmd = (f"{IP} netns exec {netns} {sys.executable} -m tongiaki_lan --name {who} "
+                   f"--hint-bot random "
+                   f"--records {tmp_path / who} ; echo $? > {tmp_path / (who + '.exit')}")
+            panes[who] = Pane(f"tgk-lan-{os.getpid()}-{who}", cmd, 100, 30, env)
+        ana, ben = panes["Ana"], panes["Ben"]
+        ana.wait_for(lambda s: "LAN lobby" in s, what="Ana's lobby")
+        ana.send("create Reef 2", "Enter")
+        ben.wait_for(lambda s: "Reef" in s and "1/2 seats" in s, what="Ben to see the game")
+        ben.send("join 1", "Enter")
+        ana.wait_for(lambda s: "Ben" in s and "2/2 seats" in s, what="Ben at Ana's table")
+        ben.send("say kia ora", "Enter")
+        ana.wait_for(lambda s: "kia ora" in s, what="Ben's chat on Ana's screen")
+        ana.send("ready", "Enter")
+        ben.send("ready", "Enter")
+        for p in (ana, ben):
+            p.wait_for(lambda s: "Tonga" in s and ("Your decision" in s or "Waiting for" in s),
+                       what="the game screen")
+        # The whole game, each console taking its hints when the decision is its own.
+        turns = 0
+        while True:
+            screens = {w: p.capture() for w, p in panes.items()}
+            if all("Game over" in _status(s) for s in screens.values()):
+                break
+            mover = next((w for w, s in screens.items() if "Your decision" in _status(s)), None)
+            if mover is None:
+                continue
+            p = panes[mover]
+            p.send("C-u", "hint", "Enter")
+            p.wait_for(lambda s: "Hint:" in s, what=f"a hint for {mover}")
+            p.send("Enter")
+            p.wait_for(lambda s: "Hint:" not in s, what="the hint to be played")
+            turns += 1
+            assert turns < 3000
+        finals = {w: _status(p.capture()) for w, p in panes.items()}
+        assert finals["Ana"].split("Scores:")[1] == finals["Ben"].split("Scores:")[1]
+        # Both screens show the same table: the same reserves and scores in the panel.
+        def panel(screen: str) -> list[str]:
+            return [line.split("│", 1)[1] for line in screen.splitlines()
+                    if "│" in line and ("Ana" in line or "Ben" in line)][:2]
+
+        ana.wait_for(lambda s: panel(s) == panel(ben.capture()), what="the same panel on both")
+        for p in panes.values():
+            p.send("C-u", "quit", "Enter")
+        for who in panes:
+            exit_file = tmp_path / (who + ".exit")
+            Pane.wait_file(exit_file)
+            assert exit_file.read_text().strip() == "0"
+        digests = set()
+        for who in panes:
+            (path,) = (tmp_path / who).glob("*.tgrec")
+            game = replay_record(read_record(path))  # every move legal, every digest right
+            assert game.is_over
+            digests.add(game.digest())
+        assert len(digests) == 1
+    finally:
+        for p in panes.values():
+            p.kill()
