@@ -134,7 +134,7 @@ class Node:
         self._away: set[bytes] = set()
         self._left: set[bytes] = set()
         self._progress: dict[bytes, int] = {}
-        self._buffer: dict[int, tuple[bytes, MoveMsg]] = {}
+        self._buffer: dict[int, list[tuple[bytes, MoveMsg]]] = {}
         self._digest_list: list[bytes] = []
         self._member_since: dict[bytes, float] = {}
         self._fetch_at = 0.0
@@ -781,9 +781,8 @@ class Node:
     def _on_move(self, peer: bytes, msg: MoveMsg) -> None:
         g = self.game
         if g is None:
-            if (self.lobby is not None and self.lobby.phase in ("starting", "playing")
-                    and len(self._buffer) < 256):
-                self._buffer[msg.index] = (peer, msg)  # overtook the last reveal: keep it
+            if self.lobby is not None and self.lobby.phase in ("starting", "playing"):
+                self._keep(peer, msg)  # overtook the last reveal: keep it for later
                 return
             self._refuse_msg(peer, f"move {msg.index}", "no game in progress here")
             return
@@ -794,8 +793,7 @@ class Node:
                                  f"conflicts with the move already played ({g.moves[msg.index]})")
             return
         if msg.index > n:
-            if len(self._buffer) < 256:
-                self._buffer[msg.index] = (peer, msg)
+            self._keep(peer, msg)
             self._fetch(peer, n)
             return
         why = self._check_and_apply(peer, msg.move, msg.digest, check_sender=True)
@@ -803,18 +801,31 @@ class Node:
             self._refuse_msg(peer, f"move {msg.index}", why)
         self._drain_buffer()
 
+    def _keep(self, peer: bytes, msg: MoveMsg) -> None:
+        """Hold a move that came early. Several candidates per index are kept, so a forged
+        move cannot displace the real one; each is checked when its turn comes."""
+        if len(self._buffer) >= 256 and msg.index not in self._buffer:
+            return
+        slot = self._buffer.setdefault(msg.index, [])
+        if len(slot) < 4:
+            slot.append((peer, msg))
+
     def _drain_buffer(self) -> None:
         while self.game is not None and not self.stopped:
             n = len(self.game.moves)
             for k in [k for k in self._buffer if k < n]:
                 del self._buffer[k]
-            item = self._buffer.pop(n, None)
-            if item is None:
+            slot = self._buffer.pop(n, None)
+            if slot is None:
                 return
-            peer, msg = item
-            why = self._check_and_apply(peer, msg.move, msg.digest, check_sender=True)
-            if why:
-                self._refuse_msg(peer, f"move {msg.index}", why)
+            for peer, msg in slot:
+                if len(self.game.moves) != n:
+                    break
+                why = self._check_and_apply(peer, msg.move, msg.digest, check_sender=True)
+                if why:
+                    self._refuse_msg(peer, f"move {msg.index}", why)
+            if len(self.game.moves) == n:
+                return
 
     def _check_and_apply(self, peer: bytes, wire: list, digest: bytes,
                          check_sender: bool) -> str | None:
