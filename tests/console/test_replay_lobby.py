@@ -1,0 +1,87 @@
+"""Replay stepping on the game screen, and the lobby without a network."""
+
+from __future__ import annotations
+
+import asyncio
+
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from tongiaki_lan.bots import make_bot
+from tongiaki_lan.console.board import render_text
+from tongiaki_lan.console.lobby import LobbyScreen
+from tongiaki_lan.console.screen import GameScreen
+from tongiaki_lan.console.session import ReplaySession
+from tongiaki_lan.engine import Game
+from tongiaki_lan.records import RecordHeader, RecordWriter, SeatInfo, read_record
+
+from .conftest import wait_until
+
+PAGE_DOWN = "\x1b[6~"
+PAGE_UP = "\x1b[5~"
+
+
+def _record(path, moves: int = 60):
+    seed = bytes(range(32))
+    colours = ["blue", "red", "green"]
+    header = RecordHeader(seed, tuple(SeatInfo(n, c, "random")
+                                      for n, c in zip(["A", "B", "C"], colours, strict=True)))
+    game = Game.new(seed, colours)
+    bot = make_bot("random", seed=3)
+    positions = [render_text(game)]
+    with RecordWriter.create(path, header) as writer:
+        for _ in range(moves):
+            move = bot.choose(game)
+            game.apply(move)
+            writer.append(move, game.digest())
+            positions.append(render_text(game))
+    return positions
+
+
+async def test_replay_steps_forwards_and_backwards(tmp_path):
+    path = tmp_path / "r.tgr"
+    positions = _record(path)
+    session = ReplaySession(read_record(path), str(path))
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        screen = GameScreen(session, colour=False)
+        await session.start()
+        task = asyncio.ensure_future(screen.app.run_async())
+        await wait_until(lambda: screen.app.is_running)
+        inp.send_text("\r")  # Enter on an empty line: the next move
+        await wait_until(lambda: session.index == 1)
+        inp.send_text(PAGE_DOWN * 4)
+        await wait_until(lambda: session.index == 5)
+        inp.send_text(PAGE_UP)
+        await wait_until(lambda: session.index == 4)
+        assert render_text(session.game) == positions[4]
+        inp.send_text("goto 50\r")
+        await wait_until(lambda: session.index == 50)
+        assert render_text(session.game) == positions[50]
+        assert "move 50/60" in screen.status_text()
+        inp.send_text("back 10\r")
+        await wait_until(lambda: session.index == 40)
+        assert render_text(session.game) == positions[40]
+        inp.send_text("place Tonga 1\r")  # a replay takes no moves: a reason, not a crash
+        await wait_until(lambda: "replay takes no moves" in screen.message[1])
+        inp.send_text("last\r")
+        await wait_until(lambda: session.index == 60)
+        assert render_text(session.game) == positions[60]
+        inp.send_text("quit\r")
+        assert await asyncio.wait_for(task, 30) == 0
+    await session.close()
+
+
+async def test_lobby_without_network_says_so_and_offers_solo():
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        lobby = LobbyScreen("Tester", lan=False, colour_output=False)
+        task = asyncio.ensure_future(lobby.run())
+        await wait_until(lambda: lobby.app.is_running)
+        top = "\n".join("".join(t for _, t in line) for line in lobby.draw_top(80, 20))
+        assert "LAN disabled" in top and "solo" in top
+        inp.send_text("create Reef 4\r")  # needs the LAN: a clear one-line refusal
+        await wait_until(lambda: "LAN disabled" in lobby.message)
+        inp.send_text("solo 9\r")
+        await wait_until(lambda: "1 to 5 bots" in lobby.message)
+        inp.send_text("solo 2\r")
+        assert await asyncio.wait_for(task, 30) == ("solo", 2)
