@@ -47,6 +47,47 @@ def measure(game: Game, width: int, height: int, repeat: int, cold: bool) -> flo
     return times[len(times) // 2] * 1000
 
 
+def measure_screen(game: Game, columns: int, rows: int, repeat: int) -> float:
+    """The whole game screen (map, panel, log, status, prompt) through prompt_toolkit's
+    renderer into an in-memory VT100 terminal of the given size."""
+    import asyncio
+    import io
+
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.application.current import set_app
+    from prompt_toolkit.data_structures import Size
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output.vt100 import Vt100_Output
+
+    from .screen import GameScreen
+    from .session import GameSession, Seat
+    from .story import tell_all
+
+    sink = io.StringIO()
+    output = Vt100_Output(sink, lambda: Size(rows=rows, columns=columns), term="xterm-256color")
+    names = ["Ana", "Hina", "Maui", "Kupe"]
+    times = []
+
+    async def run() -> None:
+        with create_pipe_input() as inp, create_app_session(input=inp, output=output):
+            seats = [Seat(n, c) for n, c in zip(names, game.colours, strict=True)]
+            session = GameSession(game, seats)
+            session.lines = tell_all(game, names, game.events)
+            app = GameScreen(session).app
+            with set_app(app):
+                for _ in range(repeat):
+                    app.renderer.reset()  # draw everything, not just what changed
+                    t0 = time.perf_counter()
+                    app.renderer.render(app, app.layout)
+                    times.append(time.perf_counter() - t0)
+                    sink.seek(0)
+                    sink.truncate()
+
+    asyncio.run(run())
+    times.sort()
+    return times[len(times) // 2] * 1000
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=50)
@@ -60,6 +101,9 @@ def main(argv=None) -> int:
                           "200x60_map": (150, 57)}.items():
         result[f"{label}_ms_p50"] = round(measure(game, w, h, args.repeat, cold=False), 3)
         result[f"{label}_cold_ms_p50"] = round(measure(game, w, h, args.repeat, cold=True), 3)
+    for cols, rows in ((80, 24), (200, 60)):
+        result[f"screen_{cols}x{rows}_ms_p50"] = round(
+            measure_screen(game, cols, rows, max(5, args.repeat // 5)), 3)
     if args.json:
         print(json.dumps(result))
     else:

@@ -225,10 +225,16 @@ class GameScreen:
         return self.panel_lines(width)[:height]
 
     def draw_log(self, width: int, height: int):
-        lines = wrap_fragments(self.session.lines, width)
+        # Wrap from the newest line backwards, only as far as the window can show:
+        # a whole game's story is hundreds of lines and this runs on every redraw.
+        need = height + self.log_scroll
+        lines: list[list[tuple[str, str]]] = []
+        for entry in reversed(self.session.lines):
+            lines[:0] = wrap_fragments([entry], width)
+            if len(lines) >= need:
+                break
         end = max(0, len(lines) - self.log_scroll)
-        start = max(0, end - height)
-        return lines[start:end]
+        return lines[max(0, end - height):end]
 
     def status_fragments(self) -> StyleAndTextTuples:
         s = self.session

@@ -1,0 +1,56 @@
+"""The command line offers exactly the legal moves, a word at a time when there are many."""
+
+from __future__ import annotations
+
+import hashlib
+
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.completion import CompleteEvent
+from prompt_toolkit.document import Document
+from prompt_toolkit.output import DummyOutput
+
+from tongiaki_lan.bots import make_bot
+from tongiaki_lan.console.screen import MoveCompleter
+from tongiaki_lan.console.session import GameSession, Seat
+from tongiaki_lan.engine import Game
+
+
+def _screen_at(predicate):
+    game = Game.new(hashlib.blake2b(b"completion", digest_size=32).digest(),
+                    ["blue", "red", "green"])
+    bot = make_bot("random", seed=11)
+    while not predicate(game):
+        game.apply(bot.choose(game))
+    seats = [Seat(n, c, local=(i == game.pending.seat))
+             for i, (n, c) in enumerate(zip("ABC", game.colours, strict=True))]
+    from tongiaki_lan.console.screen import GameScreen
+
+    return GameScreen(GameSession(game, seats), colour=False), game
+
+
+def _complete(screen, text: str, requested: bool = False) -> list[str]:
+    event = CompleteEvent(text_inserted=not requested, completion_requested=requested)
+    return [c.text for c in MoveCompleter(screen).get_completions(Document(text), event)]
+
+
+def test_completions_are_exactly_the_legal_moves():
+    with create_app_session(output=DummyOutput()):
+        screen, game = _screen_at(lambda g: g.pending.kind == "action" and g.turn > 3)
+        offered = _complete(screen, "", requested=True)
+        assert sorted(offered) == sorted(str(m) for m in game.legal_moves())
+        assert _complete(screen, "") == []  # no menu on an empty line until Tab
+        assert "colony" in _complete(screen, "col")
+        assert _complete(screen, "hi") == ["hint"]
+
+
+def test_tile_placements_complete_hex_first_then_direction():
+    with create_app_session(output=DummyOutput()):
+        screen, game = _screen_at(lambda g: g.pending.kind == "colony_tile")
+        legal = [str(m) for m in game.legal_moves()]
+        assert len(legal) > 24
+        hexes = _complete(screen, "tile ")
+        assert all(h.endswith(" ") and h.count(" ") == 2 for h in hexes)
+        assert sorted(hexes) == sorted({m.rsplit(" ", 1)[0] + " " for m in legal})
+        dirs = _complete(screen, hexes[0])
+        assert sorted(dirs) == sorted(m for m in legal if m.startswith(hexes[0]))
+        assert len(dirs) == 6
