@@ -122,6 +122,7 @@ async def _main(args: argparse.Namespace) -> int:
         _out(ev.to_json())
 
     node.add_listener(on_event)
+    disc.on_published(lambda inst: _out({"event": "advertised", "instance": inst}))
     addr = await node.start()
     _out({"event": "node", "name": args.name, "peer": node.peer_id.hex(), "port": addr[1],
           "record": str(record), "resume": resume})

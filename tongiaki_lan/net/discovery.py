@@ -128,6 +128,12 @@ class Discovery:
         self.changed = asyncio.Event()
         self._listeners: list[Callable[[], None]] = []
         self.own_instance: str | None = None
+        self._on_published: list[Callable[[str], None]] = []
+
+    def on_published(self, fn: Callable[[str], None]) -> None:
+        """Call `fn(instance)` each time this node's advert is first registered (after
+        the mDNS probing, when other hosts can see it)."""
+        self._on_published.append(fn)
 
     async def start(self, browse: bool = True) -> None:
         self.azc = AsyncZeroconf(interfaces=self._interfaces, ip_version=IPVersion.V4Only)
@@ -234,6 +240,9 @@ class Discovery:
         if self._info is None:
             self.own_instance = instance
             await self.azc.async_register_service(info, allow_name_change=False)
+            for fn in self._on_published:
+                with contextlib.suppress(Exception):
+                    fn(instance)
         else:
             await self.azc.async_update_service(info)
         self._info = info

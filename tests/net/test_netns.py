@@ -1,0 +1,182 @@
+"""Several hosts: `tongiaki-lan play --headless` in separate network namespaces on one
+bridge, finding each other with real zeroconf multicast, over real (and lossy) links."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+from .helpers import verify_record
+from .netns import Lan, iptables_unavailable, netns_unavailable
+
+pytestmark = [pytest.mark.netns, pytest.mark.slow]
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def _need_netns():
+    why = netns_unavailable()
+    if why:
+        pytest.skip(why)
+
+
+class Proc:
+    """One command in a namespace; its JSON lines are collected as they arrive."""
+
+    def __init__(self, argv: list[str], cwd: Path):
+        self.argv = argv
+        self.cwd = cwd
+        self.events: list[dict] = []
+        self.stderr = b""
+        self.changed = asyncio.Event()
+        self.proc: asyncio.subprocess.Process | None = None
+        self._reader: asyncio.Task | None = None
+
+    async def start(self) -> Proc:
+        env = {**os.environ, "PYTHONPATH": str(REPO)}
+        self.proc = await asyncio.create_subprocess_exec(
+            *self.argv, cwd=self.cwd, env=env, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE)
+        self._reader = asyncio.create_task(self._read())
+        return self
+
+    async def _read(self) -> None:
+        err = asyncio.create_task(self.proc.stderr.read())
+        async for line in self.proc.stdout:
+            with contextlib.suppress(ValueError):
+                self.events.append(json.loads(line))
+            self.changed.set()
+        self.stderr = await err
+        await self.proc.wait()
+        self.changed.set()
+
+    def count(self, kind: str) -> int:
+        return sum(1 for e in self.events if e.get("event") == kind)
+
+    async def wait(self, cond, timeout: float) -> None:
+        async def loop():
+            while not cond():
+                self.changed.clear()
+                await self.changed.wait()
+        try:
+            await asyncio.wait_for(loop(), timeout)
+        except asyncio.TimeoutError:
+            raise AssertionError(f"timed out; last events: {self.events[-5:]}\n"
+                                 f"stderr: {self.stderr[-2000:]!r}") from None
+
+    async def finish(self, timeout: float) -> int:
+        await self.wait(lambda: self._reader.done(), timeout)
+        return self.proc.returncode
+
+    def kill(self, sig=signal.SIGKILL) -> None:
+        if self.proc.returncode is None:
+            self.proc.send_signal(sig)
+
+
+def play_cmd(lan: Lan, i: int, tmp: Path, game: str, players: int, *extra: str) -> list[str]:
+    return lan.cmd(i, sys.executable, "-m", "tongiaki_lan", "play", "--headless",
+                   "--name", f"host{i}", "--game", game, "--players", str(players),
+                   "--record", str(tmp / f"host{i}.tgrec"), "--timeout", "150",
+                   "--quiet-refusals", *extra)
+
+
+async def _kill_all(procs):
+    for p in procs:
+        if p.proc is not None and p.proc.returncode is None:
+            p.kill()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(p.proc.wait(), 10)
+
+
+async def _full_game(tmp_path: Path, hosts: int, loss: float) -> list[dict]:
+    with Lan(hosts, loss=loss) as lan:
+        procs = [Proc(play_cmd(lan, i, tmp_path, "reef", hosts), tmp_path) for i in range(hosts)]
+        try:
+            for p in procs:  # all within the same second: duplicate creations must settle
+                await p.start()
+            codes = [await p.finish(180) for p in procs]
+            assert codes == [0] * hosts, [p.stderr[-1500:] for p in procs]
+        finally:
+            await _kill_all(procs)
+        finals = [p.events[-1] for p in procs]
+        assert all(f["event"] == "game_over" for f in finals)
+        assert len({f["digest"] for f in finals}) == 1
+        for f in finals:
+            assert verify_record(f["record"]).hex() == f["digest"]
+        starts = [next(e for e in p.events if e["event"] == "game_start") for p in procs]
+        assert len({s["seed"] for s in starts}) == 1
+        assert len(starts[0]["seats"]) == hosts
+        return finals
+
+
+async def test_four_hosts_find_each_other_and_play_a_whole_game(tmp_path):
+    await _full_game(tmp_path, 4, 0.0)
+
+
+async def test_six_hosts_with_twenty_percent_udp_loss_end_with_one_digest(tmp_path):
+    why = iptables_unavailable()
+    if why:
+        pytest.skip(why)
+    await _full_game(tmp_path, 6, 0.2)
+
+
+async def test_node_killed_mid_game_restarts_rejoins_and_the_game_completes(tmp_path):
+    with Lan(4) as lan:
+        procs = [Proc(play_cmd(lan, i, tmp_path, "atoll", 4), tmp_path) for i in range(4)]
+        try:
+            for p in procs:
+                await p.start()
+            victim = procs[2]
+            await victim.wait(lambda: victim.count("move") >= 20, 120)
+            victim.kill(signal.SIGKILL)
+            await victim.finish(20)
+            moves_before = victim.count("move")
+            again = Proc(victim.argv, tmp_path)
+            await again.start()
+            codes = [await p.finish(180) for p in (procs[0], procs[1], procs[3], again)]
+            assert codes == [0] * 4, [p.stderr[-1500:] for p in (*procs, again)]
+        finally:
+            await _kill_all([*procs, again] if "again" in locals() else procs)
+        node_line = again.events[0]
+        assert node_line["event"] == "node" and node_line["resume"] is True
+        resumed = next(e for e in again.events if e["event"] == "game_start")
+        assert resumed["resumed"] is True and resumed["moves"] >= moves_before - 1
+        finals = [p.events[-1] for p in (procs[0], procs[1], procs[3], again)]
+        assert len({f["digest"] for f in finals}) == 1
+        assert verify_record(finals[3]["record"]).hex() == finals[3]["digest"]
+
+
+async def test_games_lists_an_advertised_game_within_its_one_second_wait(tmp_path):
+    with Lan(2) as lan:
+        host = Proc(play_cmd(lan, 0, tmp_path, "lagoon", 3, "--wait", "0"), tmp_path)
+        try:
+            await host.start()
+            await host.wait(lambda: host.count("advertised") >= 1, 60)
+            lister = Proc(lan.cmd(1, sys.executable, "-m", "tongiaki_lan", "games", "--json",
+                                  "--wait", "1"), tmp_path)
+            await lister.start()
+            assert await lister.finish(30) == 0
+            games = [g for g in lister.events if g.get("game") == "lagoon"]
+            assert len(games) == 1, lister.events
+            g = games[0]
+            assert (g["phase"], g["seats_taken"], g["seats_total"], g["passphrase"]) == (
+                "lobby", 1, 3, False)
+            assert g["peers"][0]["host"] == lan.ips[0]
+            print(f"\ngame listed {g['seen_after_s']} s after `games` started")
+            host.kill(signal.SIGTERM)  # a clean quit unregisters the service
+            await host.finish(30)
+            lister2 = Proc(lan.cmd(1, sys.executable, "-m", "tongiaki_lan", "games", "--json",
+                                   "--wait", "1"), tmp_path)
+            await lister2.start()
+            assert await lister2.finish(30) == 0
+            assert not [g for g in lister2.events if g.get("game") == "lagoon"]
+        finally:
+            await _kill_all([host])
