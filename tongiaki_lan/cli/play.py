@@ -68,9 +68,19 @@ def run(args: argparse.Namespace) -> int:
         return 130
 
 
+_closed = False
+
+
 def _out(obj: dict) -> None:
+    if _closed:  # the game_over line is the last one
+        return
     sys.stdout.write(json.dumps(obj, sort_keys=False, default=str) + "\n")
     sys.stdout.flush()
+
+
+def _close_output() -> None:
+    global _closed
+    _closed = True
 
 
 async def _main(args: argparse.Namespace) -> int:
@@ -141,11 +151,15 @@ async def _main(args: argparse.Namespace) -> int:
         done, _ = await asyncio.wait({task, stopper}, timeout=args.timeout,
                                      return_when=asyncio.FIRST_COMPLETED)
         stopper.cancel()
+        if task in done and task.exception() is None and node.stopped is None:
+            # game_over is announced once the record is closed on disk
+            await node.wait_for(lambda: bool(final), 30, raise_on_timeout=False)
         if task in done and task.exception() is None and node.stopped is None and final:
             # stay a moment so peers still behind can fetch the last moves from us
             await node.wait_for(node.caught_up, 10.0, raise_on_timeout=False)
             final["refused"] = refused
             _out(final)
+            _close_output()
             code = 0
         elif task in done and task.exception() is not None:
             _out({"event": "error", "reason": str(task.exception()) or repr(task.exception())})

@@ -42,6 +42,8 @@ async def play_to_end(nodes: list[Node], timeout: float = 120.0) -> None:
         return all(nd.game is not None and (nd.game.is_over or nd.stopped) for nd in nodes)
 
     await nodes[0].wait_for(all_over, timeout)
+    for nd in nodes:
+        await nd.flush_record()
     # let the last acknowledgements arrive so no node exits with a peer still behind
     await nodes[0].wait_for(lambda: all(nd.caught_up() for nd in nodes), 10,
                             raise_on_timeout=False)

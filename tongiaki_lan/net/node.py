@@ -15,6 +15,7 @@ import logging
 import os
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,9 +50,10 @@ from tongiaki_lan.net.codec import (
     encode_datagram,
 )
 from tongiaki_lan.net.events import NodeEvent
+from tongiaki_lan.net.recording import NetRecordWriter
 from tongiaki_lan.net.seed import SeedRound
 from tongiaki_lan.net.transport import Transport
-from tongiaki_lan.records import RecordHeader, RecordWriter, SeatInfo, read_record, replay_record
+from tongiaki_lan.records import RecordHeader, SeatInfo, read_record, replay_record
 
 log = logging.getLogger("tongiaki_lan.net.node")
 
@@ -64,6 +66,9 @@ LOG_CHUNK_BYTES = 900
 MAX_EARLY = 64
 REQUESTS = (Join, SetSeat, Ready, AddBot, RemoveBot, Leave, Start)
 SIDECAR_SUFFIX = ".net"
+# bots that decide in well under a millisecond run on the event loop: a worker thread
+# would hold the GIL for up to a switch interval (5 ms) while peers' datagrams wait
+INLINE_BOTS: frozenset[str] = frozenset()
 
 
 class JoinRefused(Exception):
@@ -124,8 +129,15 @@ class Node:
         self.seed: bytes | None = None
         self.stopped: str | None = None  # reason the game stopped on this node (mismatch)
         self.refusals = 0
-        self.move_times: dict[int, float] = {}  # index -> perf_counter when applied/sent
-        self._writer: RecordWriter | None = None
+        # perf_counter() per move index: when this node sent it / applied and verified it
+        self.move_times: dict[int, float] = {}
+        self.sent_at: dict[int, float] = {}
+        self._writer: NetRecordWriter | None = None
+        self._sync_pending = False
+        # the record is written (and fsynced, ~3 ms) by one thread in move order, so the
+        # event loop keeps answering peers meanwhile; a move lost to a crash in that window
+        # is fetched back from the peers on rejoin
+        self._io = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tk-record")
         self._round: SeedRound | None = None
         self._early: list[tuple[bytes, Message]] = []
         self._joining: set[bytes] = set()
@@ -166,8 +178,8 @@ class Node:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
         await self.transport.close()
-        if self._writer is not None:
-            self._writer.close()
+        self._close_record()
+        await asyncio.get_running_loop().run_in_executor(None, self._io.shutdown, True)
         if self.discovery is not None:
             with contextlib.suppress(Exception):
                 await self.discovery.withdraw()
@@ -269,9 +281,36 @@ class Node:
     def _seated(self) -> bool:
         return self.lobby is not None and L.is_member(self.lobby, self.peer_id)
 
-    def _reset_game_state(self) -> None:
+    def _close_record(self) -> None:
         if self._writer is not None:
-            self._writer.close()
+            with contextlib.suppress(RuntimeError):  # executor already shut down
+                self._io.submit(self._writer.close)
+
+    def _record(self, move: Move, digest: bytes) -> None:
+        writer = self._writer
+        try:
+            writer.append(move, digest)  # in the OS's hands now: survives a crash
+        except Exception as exc:  # disk full, removed directory...
+            log.error("cannot write record %s: %s", writer.path, exc)
+            self._emit("error", reason=f"cannot write record {writer.path}: {exc}")
+            return
+        if not self._sync_pending:
+            self._sync_pending = True
+
+            def sync() -> None:
+                self._sync_pending = False
+                with contextlib.suppress(Exception):
+                    writer.sync()
+
+            self._io.submit(sync)
+
+    async def flush_record(self) -> None:
+        """Wait until every move so far is on disk."""
+        await asyncio.get_running_loop().run_in_executor(None, self._io.submit(
+            lambda: None).result)
+
+    def _reset_game_state(self) -> None:
+        self._close_record()
         self.lobby = None
         self.game = None
         self.seed = None
@@ -285,6 +324,8 @@ class Node:
         self._left.clear()
         self._progress.clear()
         self._buffer.clear()
+        self.move_times = {}
+        self.sent_at = {}
         self._digest_list = []
         self._member_since = {}
         self._thinking = None
@@ -304,7 +345,7 @@ class Node:
         self.seed = record.header.seed
         self.game = replay_record(record)
         self._digest_list = list(record.digests)
-        self._writer = RecordWriter.open_append(record_path)
+        self._writer = NetRecordWriter.open_append(record_path)
         self._emit("game_start", seed=self.seed.hex(), seats=self._seat_json(),
                    record=str(record_path), resumed=True, moves=len(self.game.moves))
         for m in self.lobby.members:
@@ -660,7 +701,8 @@ class Node:
             path = path.with_name(f"{path.stem}-{self.incarnation}{path.suffix}")
             self.record_path = path
         self.record_path = path
-        self._writer = RecordWriter.create(path, header)
+        self._writer = NetRecordWriter.create(path, header)
+        self._writer.sync()
         playing = Lobby(lb.version, "playing", lb.name, lb.total, lb.passphrase, lb.seats,
                         lb.members, lb.start_nonce)
         self.lobby = playing
@@ -715,7 +757,12 @@ class Node:
         try:
             bot = make_bot(kind, seed=bot_seed(self.seed, seat, idx))
             snapshot = self.game.copy()
-            move = await asyncio.get_running_loop().run_in_executor(None, bot.choose, snapshot)
+            if kind in INLINE_BOTS:
+                await asyncio.sleep(0)  # let datagrams that are already here go first
+                move = bot.choose(snapshot)
+            else:  # thinking bots must not stall heartbeats and acks
+                move = await asyncio.get_running_loop().run_in_executor(None, bot.choose,
+                                                                        snapshot)
         except Exception as exc:
             log.exception("bot failed")
             self._emit("error", reason=f"bot {kind} failed: {exc}")
@@ -732,16 +779,16 @@ class Node:
         seat = g.pending.seat
         g.apply(move)  # raises on an illegal move; nothing sent then
         digest = g.digest()
-        self._writer.append(move, digest)  # on disk before anyone hears of it
+        self._record(move, digest)
         self._digest_list.append(digest)
-        self.move_times[idx] = time.perf_counter()
+        self.move_times[idx] = self.sent_at[idx] = time.perf_counter()
         self._broadcast(MoveMsg(idx, move.to_wire(), digest))
         self._applied(idx, seat, move, digest, by=self.peer_id, recorded=True)
 
     def _applied(self, idx: int, seat: int, move: Move, digest: bytes, by: bytes | None,
                  recorded: bool = False) -> None:
         if not recorded:
-            self._writer.append(move, digest)
+            self._record(move, digest)
             self._digest_list.append(digest)
         self.move_times.setdefault(idx, time.perf_counter())
         self._emit("move", index=idx, seat=seat, colour=self.lobby.seats[seat].colour,
@@ -754,12 +801,17 @@ class Node:
 
     def _finish(self) -> None:
         g = self.game
-        if self._writer is not None:
-            self._writer.close()
         self._advertise()
         self._broadcast(self._heartbeat())  # tell everyone at once that we are done
-        self._emit("game_over", digest=g.digest().hex(), scores=g.scores(), winners=g.winners(),
-                   moves=len(g.moves), record=str(self.record_path))
+        done = self._io.submit(self._writer.close)
+        loop = asyncio.get_running_loop()
+        record = str(self.record_path)
+
+        def announce(_fut) -> None:  # only once the whole record is on disk
+            self._emit("game_over", digest=g.digest().hex(), scores=g.scores(),
+                       winners=g.winners(), moves=len(g.moves), record=record)
+
+        done.add_done_callback(lambda fut: loop.call_soon_threadsafe(announce, fut))
 
     def _stop(self, reason: str) -> None:
         """Our state differs from a peer's: stop playing, keep the evidence."""
@@ -854,10 +906,11 @@ class Node:
         except ValueError as exc:
             return f"illegal move {move} for {seat.name}: {exc}"
         mine = g.digest()
-        self._applied(idx, d.seat, move, mine, by=peer)
+        self.move_times[idx] = time.perf_counter()  # applied and verified
         if mine != digest:
             self._stop(f"digest mismatch after move {idx} ({move}) from {self._peer_name(peer)}: "
                        f"ours {mine.hex()[:16]}, theirs {digest.hex()[:16]}")
+        self._applied(idx, d.seat, move, mine, by=peer)
         return None
 
     def _fetch(self, peer: bytes, start: int) -> None:

@@ -1,0 +1,203 @@
+"""`tongiaki-lan bench net`: move latency and traffic between real nodes on loopback.
+
+Latency of a move = from the moment the deciding node hands it to its socket until the
+last peer has applied it with its own engine and compared digests. By default every node
+is its own OS process (as on separate laptops; the two clocks compared are the system's
+CLOCK_MONOTONIC, which `time.perf_counter` reads in every process). `mode="inprocess"`
+puts all nodes on one event loop instead, which adds every peer's validation work in
+turn: an upper bound. Each node has its own UDP socket, engine and fsynced record.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from tongiaki_lan.net.loopback import close_all, make_table, play_to_end
+
+
+def _percentile(xs: list[float], q: float) -> float:
+    if not xs:
+        return 0.0
+    xs = sorted(xs)
+    k = min(len(xs) - 1, max(0, round(q / 100 * (len(xs) - 1))))
+    return xs[k]
+
+
+async def _bench(peers: int, moves: int, record_dir: Path) -> dict:
+    latencies: list[float] = []
+    datagrams = bytes_sent = retrans = 0
+    games = 0
+    game_moves = 0
+    t0 = time.perf_counter()
+    while len(latencies) < moves:
+        nodes = await make_table(peers, record_dir / f"g{games}", game_name=f"bench{games}")
+        try:
+            base = [(nd.transport.stats.datagrams_sent, nd.transport.stats.bytes_sent)
+                    for nd in nodes]
+            await play_to_end(nodes, timeout=300)
+            n = len(nodes[0].game.moves)
+            game_moves += n
+            games += 1
+            for i in range(n):
+                sender = next(nd for nd in nodes if i in nd.sent_at)
+                done = [nd.move_times.get(i) for nd in nodes if nd is not sender]
+                if None in done:
+                    continue
+                latencies.append(max(done) - sender.sent_at[i])
+            for nd, (d0, b0) in zip(nodes, base, strict=True):
+                datagrams += nd.transport.stats.datagrams_sent - d0
+                bytes_sent += nd.transport.stats.bytes_sent - b0
+                retrans += nd.transport.stats.retransmissions
+            if len({nd.game.digest() for nd in nodes}) != 1:
+                raise RuntimeError("nodes disagree on the final digest")
+        finally:
+            await close_all(nodes)
+    return _summary(peers, moves, games, latencies, datagrams, bytes_sent, game_moves, retrans,
+                    time.perf_counter() - t0, "inprocess")
+
+
+# ---------------------------------------------------------------- one process per node
+# Children are plain `python -m tongiaki_lan.net.bench --child I DIR` processes driven by
+# JSON lines on stdin/stdout (multiprocessing's spawn would re-run the caller's __main__).
+
+
+async def _child_main(i: int, record_dir: Path) -> None:
+    from tongiaki_lan.net.node import GameRef, Node
+
+    loop = asyncio.get_running_loop()
+    node = Node(f"p{i}", host="127.0.0.1", record_dir=record_dir / f"p{i}", autoplay="random")
+    await node.start()
+
+    def reply(obj) -> None:
+        sys.stdout.write(json.dumps(obj) + "\n")
+        sys.stdout.flush()
+
+    try:
+        while True:
+            line = await loop.run_in_executor(None, sys.stdin.readline)
+            if not line:
+                return
+            cmd = json.loads(line)
+            if cmd[0] == "quit":
+                return
+            stats = node.transport.stats
+            d0, b0, r0 = stats.datagrams_sent, stats.bytes_sent, stats.retransmissions
+            if node.lobby is not None:
+                await node.leave_game(0.2)
+            if cmd[0] == "create":
+                await node.create_game(cmd[1], cmd[2])
+                reply(["ref", node.game_id.hex(), node.peer_id.hex(), node.address[1]])
+            else:
+                _, gid, peer, port = cmd
+                await node.join_game(GameRef(bytes.fromhex(gid), bytes.fromhex(peer),
+                                             "127.0.0.1", port), timeout=20)
+            node.set_ready(True)
+            await node.wait_for(lambda: node.game is not None and node.game.is_over, 300)
+            await node.wait_for(node.caught_up, 10, raise_on_timeout=False)
+            await node.flush_record()
+            reply(["done", i, node.sent_at, node.move_times, stats.datagrams_sent - d0,
+                   stats.bytes_sent - b0, stats.retransmissions - r0,
+                   node.game.digest().hex(), len(node.game.moves)])
+    finally:
+        await node.close()
+
+
+def _bench_processes(peers: int, moves: int, record_dir: Path) -> dict:
+    procs = [subprocess.Popen(
+        [sys.executable, "-m", "tongiaki_lan.net.bench", "--child", str(i), str(record_dir)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for i in range(peers)]
+
+    def send(p, obj) -> None:
+        p.stdin.write(json.dumps(obj) + "\n")
+        p.stdin.flush()
+
+    def recv(p) -> list:
+        line = p.stdout.readline()
+        if not line:
+            raise RuntimeError(f"bench node {procs.index(p)} exited")
+        return json.loads(line)
+
+    latencies: list[float] = []
+    datagrams = bytes_sent = retrans = game_moves = games = 0
+    t0 = time.perf_counter()
+    try:
+        while len(latencies) < moves:
+            send(procs[0], ["create", f"bench{games}", peers])
+            _, gid, peer, port = recv(procs[0])
+            for p in procs[1:]:
+                send(p, ["join", gid, peer, port])
+            done = [recv(p) for p in procs]
+            games += 1
+            if len({d[7] for d in done}) != 1:
+                raise RuntimeError("nodes disagree on the final digest")
+            n = done[0][8]
+            game_moves += n
+            for d in done:
+                datagrams += d[4]
+                bytes_sent += d[5]
+                retrans += d[6]
+            for k in map(str, range(n)):
+                sender = [d for d in done if k in d[2]]
+                if not sender:
+                    continue
+                others = [d[3].get(k) for d in done if d is not sender[0]]
+                if None not in others:
+                    latencies.append(max(others) - sender[0][2][k])
+    finally:
+        for p in procs:
+            with contextlib.suppress(Exception):
+                send(p, ["quit"])
+        for p in procs:
+            try:
+                p.wait(10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+    return _summary(peers, moves, games, latencies, datagrams, bytes_sent, game_moves, retrans,
+                    time.perf_counter() - t0, "processes")
+
+
+def _summary(peers, moves, games, latencies, datagrams, bytes_sent, game_moves, retrans, wall,
+             mode) -> dict:
+    ms = [x * 1000 for x in latencies[:moves]]
+    return {
+        "peers": peers,
+        "moves": len(ms),
+        "games": games,
+        "mode": mode,
+        "p50_ms": round(_percentile(ms, 50), 3),
+        "p99_ms": round(_percentile(ms, 99), 3),
+        "max_ms": round(max(ms), 3) if ms else 0.0,
+        "mean_ms": round(sum(ms) / len(ms), 3) if ms else 0.0,
+        "datagrams_per_move": round(datagrams / max(1, game_moves), 2),
+        "bytes_per_move": round(bytes_sent / max(1, game_moves), 1),
+        "retransmissions": retrans,
+        "wall_s": round(wall, 2),
+        "what": ("one OS process per node" if mode == "processes" else
+                 "all nodes on one event loop") + " on 127.0.0.1, random bots; latency = "
+                "deciding node sends -> last peer applied it and checked the digest; traffic "
+                "counts every datagram (moves, acks, heartbeats, lobby) over all played moves",
+    }
+
+
+def run_bench_net(peers: int, moves: int, mode: str = "processes") -> dict:
+    if not 2 <= peers <= 6:
+        raise ValueError("peers must be 2 to 6")
+    with tempfile.TemporaryDirectory(prefix="tongiaki-bench-") as tmp:
+        if mode == "processes":
+            return _bench_processes(peers, max(1, moves), Path(tmp))
+        return asyncio.run(_bench(peers, max(1, moves), Path(tmp)))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 4 and sys.argv[1] == "--child":
+        asyncio.run(_child_main(int(sys.argv[2]), Path(sys.argv[3])))
+    else:
+        print(json.dumps(run_bench_net(int(sys.argv[1]) if len(sys.argv) > 1 else 6,
+                                       int(sys.argv[2]) if len(sys.argv) > 2 else 300)))
