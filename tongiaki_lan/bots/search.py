@@ -32,6 +32,10 @@ from .greedy import GreedyBot, candidate_moves
 from .view import PublicView
 
 WIDE = 12  # decisions with more options than this are widened progressively
+# A chain reaction can ping-pong between two islands for ever when every landing and
+# departure continues it (the engine's X2 only catches paths back to the same island),
+# so a rollout stops after this many moves whatever the turn counter says.
+ROLLOUT_MOVES = 120
 
 
 class _Node:
@@ -185,8 +189,10 @@ class SearchBot:
     def _rollout(self, world: Game) -> list[float]:
         rng = self._rng
         stop = world.turn + self.rollout_turns
-        while not world.is_over and world.turn < stop:
+        budget = ROLLOUT_MOVES
+        while not world.is_over and world.turn < stop and budget:
             world.apply(rollout_move(world, rng))
+            budget -= 1
         if world.is_over:
             return final_utilities(world)
         return [self._squash(u) for u in utilities(world, self.weights)]
