@@ -197,3 +197,22 @@ def test_E4_ties_break_on_islands_then_fewer_ships_then_shared():
     g = build(players=2, tiles={(0, -1): ("Oahu", 0), (5, 5): ("Tahiti", 0)},
               ships={"Oahu": ["B", "", ""], "Tahiti": ["R", "", ""]})
     assert g.winners() == ["blue", "red"]
+
+
+def test_X2_a_departure_repeating_one_made_this_turn_is_closed_too():
+    """Two islands facing each other can bounce the same group for ever: Muroroa's
+    beach 1 (pier NW) lands on Nauru, whose beach 3 (pier SE) lands back on Muroroa,
+    refilling beach 1 with the same ships. The repeat would land again, so it is closed."""
+    g = build(tiles={(0, -1): ("Muroroa", 1), (-1, -1): ("Nauru", 0)},
+              ships={"Tonga": ["Y"] + [""] * 5, "Muroroa": ["BR", "GG", "GGG"],
+                     "Nauru": ["R", "RR", "R"]}, migrate=True)
+    assert "sail Muroroa 1 NW" in {str(m) for m in g.legal_moves()}
+    g.apply(parse_move("sail Muroroa 1 NW"))
+    g.apply(parse_move("land 1:R 3:B"))
+    g.apply(parse_move("sail Nauru 3 SE"))  # only Muroroa beach 1 is free: BR lands there
+    assert beach(g, "Muroroa", 0) == "BR" and g.pending.kind == D.DEPARTURE
+    legal = {str(m) for m in g.legal_moves()}
+    assert "sail Muroroa 1 NW" not in legal and "sail Muroroa 2 N" in legal
+    with pytest.raises(IllegalMove) as err:
+        g.apply(parse_move("sail Muroroa 1 NW"))
+    assert err.value.clause == "X2"

@@ -106,6 +106,8 @@ class Game:
         self._legal: list[Move] | None = None
         self._frontier_memo: list[Hex] | None = None
         self._departures: list[Sail] | None = None
+        # (island, beach, pier, group) of every departure made this turn (X2 repeats)
+        self._sailed: tuple[tuple[int, int, int, tuple[int, ...]], ...] = ()
         self.events: list[Event] = []
         self._settle()
 
@@ -565,6 +567,7 @@ class Game:
 
     def _start_turn(self, seat: int) -> None:
         self._active = seat
+        self._sailed = ()
         self._kind = D.ACTION
         self.events.append(Event("turn", (seat,)))
 
@@ -686,10 +689,10 @@ class Game:
         options: list[Sail] = []
         for tid, b in full:
             rot = self._placed[self._where[tid]][1]
-            ncol = len(set(self._ships[tid][b]))
+            group = self._ships[tid][b]
             for local in PIERS[tid][b]:
                 pier = (local + rot) % 6
-                if not self._is_closed(tid, pier, ncol):
+                if not self._is_closed(tid, b, pier, group):
                     options.append(Sail(tid, b, pier))
         if options:
             self._departures = options
@@ -698,8 +701,20 @@ class Game:
         self._departures = None
         self._remove_closed({t for t, _ in full})
 
-    def _is_closed(self, island: int, pier: int, ncol: int) -> bool:
-        """X2: does this departure, over tiles already placed, come back onto `island`?"""
+    def _is_closed(self, island: int, beach: int, pier: int, group: tuple[int, ...]) -> bool:
+        """X2: would this departure, over tiles already placed, come back onto `island`
+        (directly or turned back by a Royal Island), or repeat a departure already made
+        this turn that lands again? Either way the chain could go round for ever."""
+        landed_on = self._trace(island, pier, len(set(group)))
+        if landed_on is None:
+            return False  # reaches the unknown or fails: the chain moves on
+        if landed_on == island:
+            return True
+        return (island, beach, pier, group) in self._sailed
+
+    def _trace(self, island: int, pier: int, ncol: int) -> int | None:
+        """Where a group of `ncol` colours leaving `island` by `pier` lands, following
+        only placed tiles; None if it needs a new tile or fails a crossing."""
         placed = self._placed
         q, r = self._where[island]
         d = pier
@@ -708,15 +723,15 @@ class Game:
             r += _DR[d]
             cell = placed.get((q, r))
             if cell is None:
-                return False  # reaches the unknown
+                return None
             tid, rot = cell
             if _is_island(tid):
-                return tid == island or tid in self._kings  # K3 turns back onto `island`
+                return island if tid in self._kings else tid  # K3 turns back
             exit_local, danger = SEA_EXIT[tid][(d + 3 - rot) % 6]
             if danger and ncol < danger:
-                return False  # fails: not an endless loop
+                return None
             d = (exit_local + rot) % 6
-        return True  # pragma: no cover - sea paths cannot cycle without an island
+        raise AssertionError("a sea path cannot cycle without an island")  # pragma: no cover
 
     def _remove_closed(self, islands: set[int]) -> None:
         removed = sorted(islands)
@@ -739,7 +754,9 @@ class Game:
             self._end_turn()
 
     def _depart(self, move: Sail) -> None:
-        self._group = list(self._ships[move.island][move.beach])
+        group = self._ships[move.island][move.beach]
+        self._sailed = (*self._sailed, (move.island, move.beach, move.pier, group))
+        self._group = list(group)
         self._set_beach(move.island, move.beach, ())
         self._origin = move.island
         group = tuple(self._group)
@@ -889,7 +906,11 @@ class Game:
             if (move.pier - rot) % 6 not in PIERS[move.island][move.beach]:
                 pier = DIRECTION_NAMES[move.pier]
                 return IllegalMove("M1", f"beach {move.beach + 1} of {name} has no pier {pier}")
-            return IllegalMove("X2", "that route is a closed path back to the island")
+            group = self._ships[move.island][move.beach]
+            if self._trace(move.island, move.pier, len(set(group))) == move.island:
+                return IllegalMove("X2", "that route is a closed path back to the island")
+            return IllegalMove(
+                "X2", "these ships already sailed this way this turn: an endless loop")
         if kind == D.COLONY_TILE:
             h = (move.q, move.r)
             if h in self._placed:
@@ -962,6 +983,7 @@ class Game:
                 int(self._final),
             ],
             [s.to_wire() for s in self._departures] if self._kind == D.DEPARTURE else [],
+            sorted([i, b, p, list(g)] for i, b, p, g in self._sailed),
             self._end_reason,
             len(self._moves),
         ]
