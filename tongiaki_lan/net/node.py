@@ -157,6 +157,7 @@ class Node:
         self._tasks: list[asyncio.Task] = []
         self._changed = asyncio.Event()
         self._closing = False
+        self._closed = False
 
     # ================================================================== lifecycle
 
@@ -170,13 +171,15 @@ class Node:
         return self.transport.address
 
     async def close(self) -> None:
-        """Stop everything: no goodbye (see `leave`)."""
+        """Stop everything: no goodbye (see `leave`). Safe to call twice."""
+        if self._closed:
+            return
+        self._closed = True
         self._closing = True
         for t in self._tasks:
             t.cancel()
-        for t in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await t
+        if self._tasks:
+            await asyncio.wait(self._tasks, timeout=1.0)
         await self.transport.close()
         self._close_record()
         await asyncio.get_running_loop().run_in_executor(None, self._io.shutdown, True)
@@ -999,7 +1002,7 @@ class Node:
             self.transport.send(m.peer, self._addr_of(m.peer), msg)
 
     async def _ticker(self) -> None:
-        while True:
+        while not self._closing:
             await asyncio.sleep(TICK_S)
             try:
                 self._tick()

@@ -161,11 +161,10 @@ class Transport:
         self.closed = True
         for t in self._tasks:
             t.cancel()
-        for t in self._tasks:
-            try:
-                await t
-            except (asyncio.CancelledError, Exception):
-                pass
+        # bounded: on 3.11 a cancel that races with wait_for's own wake-up can be lost
+        # (the loops also watch `closed`)
+        self._wake.set()
+        await asyncio.wait(self._tasks, timeout=1.0)
         if self._sock is not None:
             self._sock.close()
 
@@ -242,7 +241,7 @@ class Transport:
         return ack, sack
 
     async def _send_loop(self) -> None:
-        while True:
+        while not self.closed:
             data, addr = await self._out.get()
             try:
                 await self._sock.send(data, addr)
@@ -254,7 +253,7 @@ class Transport:
     # ------------------------------------------------------------------ receiving
 
     async def _recv_loop(self) -> None:
-        while True:
+        while not self.closed:
             try:
                 data, addr = await self._sock.recv()
             except asyncio.CancelledError:
@@ -393,7 +392,7 @@ class Transport:
     # ------------------------------------------------------------------ timers
 
     async def _timer_loop(self) -> None:
-        while True:
+        while not self.closed:
             now = time.monotonic()
             deadline = now + 0.25
             for lk in list(self.links.values()):
