@@ -24,6 +24,20 @@ def refs_of(info: GameInfo) -> list[GameRef]:
             for a in info.members for h in a.hosts]
 
 
+async def join_advertised(node: Node, info: GameInfo, passphrase: str | None = None,
+                          colour: str = "", timeout: float = 3.0) -> None:
+    """Join a game picked from `Discovery.games()`, trying each advertised member in turn.
+    Raises JoinRefused with the last reason if none of them seats us."""
+    last: JoinRefused | None = None
+    for ref in refs_of(info):
+        try:
+            await node.join_game(ref, passphrase, colour, timeout=timeout)
+            return
+        except JoinRefused as exc:
+            last = exc
+    raise last or JoinRefused(f"game {info.name!r} has no reachable member")
+
+
 async def join_or_create(node: Node, disc: Discovery, game: str, players: int,
                          passphrase: str | None, wait: float, colour: str = "",
                          timeout: float = 120.0) -> None:

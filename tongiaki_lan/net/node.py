@@ -151,6 +151,7 @@ class Node:
         self._member_since: dict[bytes, float] = {}
         self._fetch_at = 0.0
         self._thinking: int | None = None
+        self._your_turn: int | None = None
         self._last_hb = 0.0
         self._lobby_sent: dict[bytes, float] = {}
         self._start_seen = 0.0
@@ -332,6 +333,7 @@ class Node:
         self._digest_list = []
         self._member_since = {}
         self._thinking = None
+        self._your_turn: int | None = None
         self._join_refusal = None
 
     async def resume(self, record_path: str | os.PathLike, passphrase: str | None = None) -> None:
@@ -736,7 +738,9 @@ class Node:
             kind = seat.bot
         elif seat.owner == self.peer_id:
             if not self.autoplay:
-                self._emit("your_turn", index=idx, seat=d.seat, decision=d.kind)
+                if self._your_turn != idx:
+                    self._your_turn = idx
+                    self._emit("your_turn", index=idx, seat=d.seat, decision=d.kind)
                 return
             kind = self.autoplay
         else:
