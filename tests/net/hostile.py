@@ -65,7 +65,7 @@ class HostileDatagrams:
         elif kind == "stranger":
             # well formed, but from a node that is not in the game
             msg = rng.choice([C.MoveMsg(rng.randrange(50), [2, 7], bytes(32)), C.Chat("hi"),
-                              C.Fetch(0), C.Start(), C.Ready(True)])
+                              C.Fetch(0), C.Start(), C.Ready(True), C.Join("mallory", "")])
             data = C.encode_datagram(C.Envelope(self.game_id, os.urandom(8), 1, 0, 1, 1, 0, 0,
                                                 msg), self.key)
         elif kind == "other-game":

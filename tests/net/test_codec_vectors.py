@@ -114,3 +114,18 @@ def test_truncated_datagrams_are_refused(cut):
     data = C.encode_datagram(GOOD)
     with pytest.raises(C.WireError):
         C.decode_datagram(data[:max(0, len(data) - cut)])
+
+
+def test_seed_agreement_vectors():
+    from tongiaki_lan.net.node import bot_seed
+    from tongiaki_lan.net.seed import combine, commitment
+
+    v = VECTORS["seed_agreement"]
+    gid, nonce = bytes.fromhex(v["game_id"]), bytes.fromhex(v["nonce"])
+    for p in v["participants"]:
+        assert commitment(gid, nonce, bytes.fromhex(p["peer"]),
+                          bytes.fromhex(p["secret"])).hex() == p["commitment"]
+    seed = combine(gid, nonce, [bytes.fromhex(p["secret"]) for p in v["participants"]])
+    assert seed.hex() == v["seed"]
+    for b in v["bot_seeds"]:
+        assert bot_seed(seed, b["seat"], b["index"]) == b["bot_seed"]

@@ -66,6 +66,7 @@ LOG_CHUNK_BYTES = 900
 MAX_EARLY = 64
 REQUESTS = (Join, SetSeat, Ready, AddBot, RemoveBot, Leave, Start)
 SIDECAR_SUFFIX = ".net"
+MAX_QUEUED_EVENTS = 10_000
 # bots that decide in well under a millisecond run on the event loop: a worker thread
 # would hold the GIL for up to a switch interval (5 ms) while peers' datagrams wait
 INLINE_BOTS: frozenset[str] = frozenset()
@@ -119,8 +120,9 @@ class Node:
         self.transport = Transport(
             self.peer_id, self.incarnation, self._on_message, admit=self._admit,
             on_restart=self._on_restart, on_refused=self._on_refused, wrap_socket=wrap_socket,
+            keep=self._keep_link,
         )
-        self.events: asyncio.Queue[NodeEvent] = asyncio.Queue()
+        self.events: asyncio.Queue[NodeEvent] = asyncio.Queue(maxsize=MAX_QUEUED_EVENTS)
         self._listeners: list[Callable[[NodeEvent], None]] = []
         self.game_id: bytes = NO_GAME
         self.passphrase: str | None = None
@@ -211,6 +213,8 @@ class Node:
 
     def _emit(self, kind: str, **data) -> None:
         ev = NodeEvent(kind, data)
+        if self.events.full():  # nobody reads the queue (listeners only): keep the newest
+            self.events.get_nowait()
         self.events.put_nowait(ev)
         for fn in self._listeners:
             try:
@@ -462,6 +466,9 @@ class Node:
 
     # ================================================================== inbound
 
+    def _keep_link(self, peer: bytes) -> bool:
+        return peer in self._joining or (self.lobby is not None and L.is_member(self.lobby, peer))
+
     def _admit(self, peer: bytes, msg: Message) -> str | None:
         if self.lobby is not None and L.is_member(self.lobby, peer):
             return None
@@ -544,6 +551,13 @@ class Node:
         if isinstance(msg, Leave) and peer != self.peer_id:
             self._left.add(peer)
             self._emit("away", peer=peer.hex(), name=self._peer_name(peer), left=True)
+        if (isinstance(msg, Join) and self.lobby.phase != "lobby"
+                and not L.is_member(self.lobby, peer)):
+            why = f"game {self.lobby.name!r} has already started"
+            self._refuse_msg(peer, "join", why)
+            self.transport.send(peer, addr, Refuse(why))
+            self.transport.forget(peer)  # a stranger's link is not worth keeping
+            return
         if self.coordinator() != self.peer_id:
             if isinstance(msg, Join) and peer not in self._answered_join:
                 self._answered_join.add(peer)

@@ -119,6 +119,7 @@ class Transport:
         on_restart: Callable[[bytes], None] | None = None,
         on_refused: RefusalHook | None = None,
         wrap_socket: Callable | None = None,
+        keep: Callable[[bytes], bool] | None = None,
     ) -> None:
         self.peer_id = peer_id
         self.incarnation = incarnation
@@ -127,6 +128,7 @@ class Transport:
         self.on_restart = on_restart or (lambda peer: None)
         self.on_refused = on_refused or (lambda peer, addr, why: None)
         self._wrap = wrap_socket
+        self.keep = keep or (lambda peer: True)
         self.game_id: bytes = NO_GAME
         self.key: bytes | None = None
         self.links: dict[bytes, Link] = {}
@@ -299,7 +301,9 @@ class Transport:
             return
         lk = self.links.get(peer)
         if lk is None:
-            why = self.admit(peer, msg) if len(self.links) < MAX_LINKS else "too many peers"
+            why = self.admit(peer, msg)
+            if why is None and len(self.links) >= MAX_LINKS and not self._evict_stranger():
+                why = "too many peers"
             if why is not None:
                 self._refuse(peer, addr, why)
                 return
@@ -345,6 +349,16 @@ class Transport:
             self.on_message(peer, lk.addr, m)
             if self.links.get(peer) is not lk:
                 return
+
+    def _evict_stranger(self) -> bool:
+        """Make room by forgetting the longest-silent link the node does not need (a
+        stranger's refused JOIN, say), so strangers cannot crowd out a real joiner."""
+        spare = [lk for lk in self.links.values() if not self.keep(lk.peer)]
+        if not spare:
+            return False
+        victim = min(spare, key=lambda lk: lk.last_heard)
+        del self.links[victim.peer]
+        return True
 
     @staticmethod
     def _fresh_packet(lk: Link, pkt: int) -> bool:

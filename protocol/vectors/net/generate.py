@@ -11,6 +11,8 @@ from pathlib import Path
 
 from tongiaki_lan.net import codec as C
 from tongiaki_lan.net.auth import derive_key
+from tongiaki_lan.net.node import bot_seed
+from tongiaki_lan.net.seed import combine, commitment
 
 GAME = bytes.fromhex("0123456789abcdef")
 A = bytes.fromhex("a0a1a2a3a4a5a6a7")
@@ -92,6 +94,19 @@ def main() -> None:
     plain = C.encode_datagram(env)
     refused.append({"name": "missing-mac", "datagram": plain.hex(), "passphrase": "correct horse",
                     "reason": "unauthenticated datagram in a game that needs a passphrase"})
+    nonce = bytes.fromhex("1122334455667788")
+    peers = [A, B, bytes.fromhex("c0c1c2c3c4c5c6c7")]
+    secrets = [bytes([i]) * 32 for i in (1, 2, 3)]
+    seed_vec = {
+        "game_id": GAME.hex(), "nonce": nonce.hex(),
+        "participants": [
+            {"peer": p.hex(), "secret": x.hex(), "commitment": commitment(GAME, nonce, p, x).hex()}
+            for p, x in zip(peers, secrets, strict=True)],
+        "seed": combine(GAME, nonce, secrets).hex(),
+        "bot_seeds": [{"seat": st, "index": ix, "bot_seed": bot_seed(combine(GAME, nonce, secrets),
+                                                                   st, ix)}
+                      for st, ix in ((0, 0), (3, 41), (5, 300))],
+    }
     out = {
         "protocol": C.PROTOCOL_VERSION,
         "game_id": GAME.hex(),
@@ -101,7 +116,8 @@ def main() -> None:
     }
     path = Path(__file__).with_name("wire.json")
     lines = ["{"]
-    for k in ("protocol", "game_id", "kdf"):
+    out["seed_agreement"] = seed_vec
+    for k in ("protocol", "game_id", "kdf", "seed_agreement"):
         lines.append(f" {json.dumps(k)}: {json.dumps(out[k])},")
     for k in ("valid", "refused"):
         lines.append(f" {json.dumps(k)}: [")
