@@ -3,10 +3,6 @@ bridge, finding each other with real zeroconf multicast, over real (and lossy) l
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import json
-import os
 import signal
 import sys
 from pathlib import Path
@@ -15,6 +11,7 @@ import pytest
 
 from .helpers import verify_record
 from .netns import Lan, iptables_unavailable, netns_unavailable
+from .procs import Proc, kill_all
 
 pytestmark = [pytest.mark.netns, pytest.mark.slow]
 
@@ -28,72 +25,11 @@ def _need_netns():
         pytest.skip(why)
 
 
-class Proc:
-    """One command in a namespace; its JSON lines are collected as they arrive."""
-
-    def __init__(self, argv: list[str], cwd: Path):
-        self.argv = argv
-        self.cwd = cwd
-        self.events: list[dict] = []
-        self.stderr = b""
-        self.changed = asyncio.Event()
-        self.proc: asyncio.subprocess.Process | None = None
-        self._reader: asyncio.Task | None = None
-
-    async def start(self) -> Proc:
-        env = {**os.environ, "PYTHONPATH": str(REPO)}
-        self.proc = await asyncio.create_subprocess_exec(
-            *self.argv, cwd=self.cwd, env=env, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE)
-        self._reader = asyncio.create_task(self._read())
-        return self
-
-    async def _read(self) -> None:
-        err = asyncio.create_task(self.proc.stderr.read())
-        async for line in self.proc.stdout:
-            with contextlib.suppress(ValueError):
-                self.events.append(json.loads(line))
-            self.changed.set()
-        self.stderr = await err
-        await self.proc.wait()
-        self.changed.set()
-
-    def count(self, kind: str) -> int:
-        return sum(1 for e in self.events if e.get("event") == kind)
-
-    async def wait(self, cond, timeout: float) -> None:
-        async def loop():
-            while not cond():
-                self.changed.clear()
-                await self.changed.wait()
-        try:
-            await asyncio.wait_for(loop(), timeout)
-        except asyncio.TimeoutError:
-            raise AssertionError(f"timed out; last events: {self.events[-5:]}\n"
-                                 f"stderr: {self.stderr[-2000:]!r}") from None
-
-    async def finish(self, timeout: float) -> int:
-        await self.wait(lambda: self._reader.done(), timeout)
-        return self.proc.returncode
-
-    def kill(self, sig=signal.SIGKILL) -> None:
-        if self.proc.returncode is None:
-            self.proc.send_signal(sig)
-
-
 def play_cmd(lan: Lan, i: int, tmp: Path, game: str, players: int, *extra: str) -> list[str]:
     return lan.cmd(i, sys.executable, "-m", "tongiaki_lan", "play", "--headless",
                    "--name", f"host{i}", "--game", game, "--players", str(players),
                    "--record", str(tmp / f"host{i}.tgrec"), "--timeout", "150",
                    "--quiet-refusals", *extra)
-
-
-async def _kill_all(procs):
-    for p in procs:
-        if p.proc is not None and p.proc.returncode is None:
-            p.kill()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(p.proc.wait(), 10)
 
 
 async def _full_game(tmp_path: Path, hosts: int, loss: float) -> list[dict]:
@@ -105,7 +41,7 @@ async def _full_game(tmp_path: Path, hosts: int, loss: float) -> list[dict]:
             codes = [await p.finish(180) for p in procs]
             assert codes == [0] * hosts, [p.stderr[-1500:] for p in procs]
         finally:
-            await _kill_all(procs)
+            await kill_all(procs)
         finals = [p.events[-1] for p in procs]
         assert all(f["event"] == "game_over" for f in finals)
         assert len({f["digest"] for f in finals}) == 1
@@ -129,8 +65,10 @@ async def test_six_hosts_with_twenty_percent_udp_loss_end_with_one_digest(tmp_pa
 
 
 async def test_node_killed_mid_game_restarts_rejoins_and_the_game_completes(tmp_path):
+    """In a passphrase game, so the restarted node must authenticate to rejoin."""
     with Lan(4) as lan:
-        procs = [Proc(play_cmd(lan, i, tmp_path, "atoll", 4), tmp_path) for i in range(4)]
+        procs = [Proc(play_cmd(lan, i, tmp_path, "atoll", 4, "--passphrase", "kava"), tmp_path)
+                 for i in range(4)]
         try:
             for p in procs:
                 await p.start()
@@ -144,7 +82,7 @@ async def test_node_killed_mid_game_restarts_rejoins_and_the_game_completes(tmp_
             codes = [await p.finish(180) for p in (procs[0], procs[1], procs[3], again)]
             assert codes == [0] * 4, [p.stderr[-1500:] for p in (*procs, again)]
         finally:
-            await _kill_all([*procs, again] if "again" in locals() else procs)
+            await kill_all([*procs, again] if "again" in locals() else procs)
         node_line = again.events[0]
         assert node_line["event"] == "node" and node_line["resume"] is True
         resumed = next(e for e in again.events if e["event"] == "game_start")
@@ -179,4 +117,4 @@ async def test_games_lists_an_advertised_game_within_its_one_second_wait(tmp_pat
             assert await lister2.finish(30) == 0
             assert not [g for g in lister2.events if g.get("game") == "lagoon"]
         finally:
-            await _kill_all([host])
+            await kill_all([host])

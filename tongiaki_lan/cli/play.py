@@ -36,6 +36,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="give up after this many seconds")
     parser.add_argument("--wait", type=float, default=1.5,
                         help="how long to look for the game before creating it")
+    parser.add_argument("--join", default=None, metavar="INVITE",
+                        help="join by invite (tongiaki://HOST:PORT/GAMEID/PEER, printed in "
+                             "every 'joined' event) instead of looking the game up")
+    parser.add_argument("--no-discovery", action="store_true",
+                        help="no zeroconf: create the game (or --join one) and neither "
+                             "advertise nor browse")
     parser.add_argument("--quiet-refusals", action="store_true",
                         help="count refused datagrams instead of printing each one")
     parser.add_argument("--verbose", action="store_true", help="log to stderr")
@@ -86,7 +92,7 @@ def _close_output() -> None:
 async def _main(args: argparse.Namespace) -> int:
     from tongiaki_lan.net.discovery import Discovery
     from tongiaki_lan.net.matchmaking import join_or_create, wait_game
-    from tongiaki_lan.net.node import Node, has_sidecar, read_sidecar
+    from tongiaki_lan.net.node import GameRef, Node, has_sidecar, read_sidecar
     from tongiaki_lan.records import read_record, replay_record
 
     record = Path(args.record) if args.record else _default_record(args.game, args.name)
@@ -113,8 +119,17 @@ async def _main(args: argparse.Namespace) -> int:
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
 
-    disc = Discovery()
-    await disc.start()
+    ref = None
+    if args.join:
+        try:
+            ref = GameRef.parse(args.join)
+        except ValueError as exc:
+            _out({"event": "error", "reason": str(exc)})
+            return 2
+    disc = None
+    if not args.no_discovery:
+        disc = Discovery()
+        await disc.start()
     node = Node(args.name, host=args.host, port=args.port, record_path=record,
                 autoplay=args.bot, peer_id=peer_id, discovery=disc)
     final: dict = {}
@@ -132,7 +147,8 @@ async def _main(args: argparse.Namespace) -> int:
         _out(ev.to_json())
 
     node.add_listener(on_event)
-    disc.on_published(lambda inst: _out({"event": "advertised", "instance": inst}))
+    if disc is not None:
+        disc.on_published(lambda inst: _out({"event": "advertised", "instance": inst}))
     addr = await node.start()
     _out({"event": "node", "name": args.name, "peer": node.peer_id.hex(), "port": addr[1],
           "record": str(record), "resume": resume})
@@ -141,6 +157,12 @@ async def _main(args: argparse.Namespace) -> int:
         async def play() -> None:
             if resume:
                 await node.resume(record, args.passphrase)
+            elif ref is not None:
+                await node.join_game(ref, args.passphrase, args.colour, timeout=10)
+                node.set_ready(True)
+            elif disc is None:
+                await node.create_game(args.game, args.players, args.passphrase, args.colour)
+                node.set_ready(True)
             else:
                 await join_or_create(node, disc, args.game, args.players, args.passphrase,
                                      args.wait, args.colour, timeout=args.timeout)
@@ -171,5 +193,6 @@ async def _main(args: argparse.Namespace) -> int:
                   f"no result within {args.timeout:.0f} s"})
     finally:
         await node.close()
-        await disc.close()
+        if disc is not None:
+            await disc.close()
     return code

@@ -87,6 +87,26 @@ class GameRef:
     passphrase: bool = False
     name: str = ""
 
+    def invite(self) -> str:
+        """A text form to pass to another player (joining without discovery)."""
+        return f"tongiaki://{self.host}:{self.port}/{self.game_id.hex()}/{self.peer.hex()}"
+
+    @classmethod
+    def parse(cls, text: str) -> GameRef:
+        """Read an invite; raises ValueError with what is wrong."""
+        rest = text.strip()
+        if not rest.startswith("tongiaki://"):
+            raise ValueError("an invite starts with tongiaki://")
+        try:
+            hostport, gid, peer = rest[len("tongiaki://"):].split("/")
+            host, _, port = hostport.rpartition(":")
+            ref = cls(bytes.fromhex(gid), bytes.fromhex(peer), host, int(port))
+        except ValueError:
+            raise ValueError(f"not an invite: {text!r}") from None
+        if len(ref.game_id) != ID_LEN or len(ref.peer) != ID_LEN or not host:
+            raise ValueError(f"not an invite: {text!r}")
+        return ref
+
 
 def bot_seed(seed: bytes, seat: int, index: int) -> int:
     """A bot's randomness for one decision, fixed by the game: whichever node drives the
@@ -256,7 +276,8 @@ class Node:
         self.lobby = L.new_lobby(game_name, seats, bool(passphrase), self.peer_id, self.name,
                                  colour, self.address[1])
         self._lobby_changed(None)
-        self._emit("joined", game=game_name, game_id=self.game_id.hex(), created=True)
+        self._emit("joined", game=game_name, game_id=self.game_id.hex(), created=True,
+                   invite=self.invite())
         return self.game_id
 
     async def join_game(self, ref: GameRef, passphrase: str | None = None, colour: str = "",
@@ -273,7 +294,8 @@ class Node:
             lambda: self._seated() or self._join_refusal is not None, timeout,
             raise_on_timeout=False)
         if self._seated():
-            self._emit("joined", game=self.lobby.name, game_id=self.game_id.hex(), created=False)
+            self._emit("joined", game=self.lobby.name, game_id=self.game_id.hex(), created=False,
+                       invite=self.invite())
             return
         reason = self._join_refusal or (
             "no answer from the game" + (" (wrong passphrase?)" if passphrase or ref.passphrase
@@ -285,6 +307,17 @@ class Node:
         self.transport.set_game(NO_GAME, None)
         self.game_id = NO_GAME
         raise JoinRefused(reason)
+
+    def invite(self, host: str | None = None) -> str:
+        """This node's invite for the current game (see GameRef.invite)."""
+        if self.lobby is None:
+            raise ValueError("not in a game")
+        if host is None:
+            host = self.address[0]
+            if host == "0.0.0.0":
+                from tongiaki_lan.net.discovery import local_ipv4
+                host = local_ipv4()[0]
+        return GameRef(self.game_id, self.peer_id, host, self.address[1]).invite()
 
     def _seated(self) -> bool:
         return self.lobby is not None and L.is_member(self.lobby, self.peer_id)
