@@ -67,6 +67,9 @@ async def test_crashed_node_bot_seat_taken_over_and_node_rejoins_from_its_record
         crashed_at = len(victim.game.moves)
         await victim.close()
 
+        seen = []
+        survivor.add_listener(lambda ev: seen.append((ev.kind, ev.data.get("peer")))
+                              if ev.kind in ("away", "back", "restarted", "waiting") else None)
         bot_moves_by = []
         survivor.add_listener(lambda ev: bot_moves_by.append(ev.data["by"])
                               if ev.kind == "move" and ev.data["seat"] == bot_seat else None)
@@ -89,5 +92,8 @@ async def test_crashed_node_bot_seat_taken_over_and_node_rejoins_from_its_record
         assert len({nd.game.digest() for nd in everyone}) == 1
         assert clean_replay_digest(survivor) == restarted.game.digest()
         assert verify_record(restarted.record_path) == restarted.game.digest()
+        victim_id = victim.peer_id.hex()
+        kinds = [k for k, p in seen if p in (victim_id, None)]
+        assert kinds.index("away") < kinds.index("waiting") < kinds.index("restarted")
     finally:
         await close_all(nodes + ([restarted] if restarted else []))
