@@ -109,12 +109,34 @@ async def test_games_lists_an_advertised_game_within_its_one_second_wait(tmp_pat
                 "lobby", 1, 3, False)
             assert g["peers"][0]["host"] == lan.ips[0]
             print(f"\ngame listed {g['seen_after_s']} s after `games` started")
-            host.kill(signal.SIGTERM)  # a clean quit unregisters the service
-            await host.finish(30)
-            lister2 = Proc(lan.cmd(1, sys.executable, "-m", "tongiaki_lan", "games", "--json",
-                                   "--wait", "1"), tmp_path)
-            await lister2.start()
-            assert await lister2.finish(30) == 0
-            assert not [g for g in lister2.events if g.get("game") == "lagoon"]
         finally:
             await kill_all([host])
+
+
+async def test_a_quitting_node_vanishes_at_once_and_a_crashed_one_when_its_ttl_runs_out(
+        tmp_path):
+    with Lan(3) as lan:
+        crasher = Proc(play_cmd(lan, 0, tmp_path, "shoal", 3, "--wait", "0"), tmp_path)
+        quitter = Proc(play_cmd(lan, 2, tmp_path, "cove", 3, "--wait", "0"), tmp_path)
+        watcher = Proc(lan.cmd(1, sys.executable, "-m", "tongiaki_lan", "games", "--watch",
+                               "--json", "--wait", "120"), tmp_path)
+        procs = [crasher, quitter, watcher]
+
+        def listed() -> set[str]:
+            return {g["game"] for g in watcher.events[-1]["games"]} if watcher.events else set()
+
+        try:
+            for p in (crasher, quitter):
+                await p.start()
+                await p.wait(lambda p=p: p.count("advertised") >= 1, 60)
+            await watcher.start()
+            await watcher.wait(lambda: listed() == {"shoal", "cove"}, 30)
+            quitter.kill(signal.SIGTERM)  # a clean quit sends mDNS goodbyes
+            await watcher.wait(lambda: listed() == {"shoal"}, 10)
+            t_quit = watcher.events[-1]["at"]
+            crasher.kill(signal.SIGKILL)  # no goodbye: the advert must expire
+            await watcher.wait(lambda: listed() == set(), 60)
+            print(f"\ncrashed node's game gone {watcher.events[-1]['at'] - t_quit:.1f} s "
+                  f"after the quit was seen")
+        finally:
+            await kill_all(procs)

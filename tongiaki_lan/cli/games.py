@@ -4,18 +4,48 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import signal
+import sys
 import time
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON object per game")
-    parser.add_argument("--wait", type=float, default=1.0,
-                        help="seconds to listen before printing (default 1)")
+    parser.add_argument("--wait", type=float, default=None,
+                        help="seconds to listen before printing (default 1; with --watch: "
+                             "how long to watch, default until interrupted)")
+    parser.add_argument("--watch", action="store_true",
+                        help="keep listening and print the whole list again whenever it "
+                             "changes (with --json: one line {\"games\": [...]} per change)")
 
 
 def run(args: argparse.Namespace) -> int:
-    return asyncio.run(_main(args))
+    try:
+        return asyncio.run(_main(args))
+    except KeyboardInterrupt:
+        return 130
+
+
+def _rows(games, started: float) -> list[dict]:
+    rows = []
+    for g in games:
+        row = g.to_json()
+        row["seen_after_s"] = round(max(0.0, g.first_seen - started), 3)
+        rows.append(row)
+    return rows
+
+
+def _print_table(games) -> None:
+    if not games:
+        print("no games on the LAN")
+        return
+    print(f"{'game':24} {'phase':9} {'seats':6} {'lock':4} first seen")
+    for g in games:
+        seen = time.strftime("%H:%M:%S", time.localtime(g.first_seen))
+        lock = "yes" if g.passphrase else ""
+        print(f"{g.name[:24]:24} {g.phase:9} {g.taken}/{g.total:<4} {lock:4} {seen}")
 
 
 async def _main(args: argparse.Namespace) -> int:
@@ -25,24 +55,42 @@ async def _main(args: argparse.Namespace) -> int:
     started = time.time()
     await disc.start()
     try:
-        end = time.monotonic() + max(0.0, args.wait)
+        if args.watch:
+            await _watch(disc, args, started)
+            return 0
+        end = time.monotonic() + max(0.0, 1.0 if args.wait is None else args.wait)
         while (left := end - time.monotonic()) > 0:
             await disc.wait_changed(left)
         games = disc.games()
     finally:
         await disc.close()
     if args.json:
-        for g in games:
-            row = g.to_json()
-            row["seen_after_s"] = round(max(0.0, g.first_seen - started), 3)
+        for row in _rows(games, started):
             print(json.dumps(row))
-        return 0
-    if not games:
-        print("no games on the LAN")
-        return 0
-    print(f"{'game':24} {'phase':9} {'seats':6} {'lock':4} first seen")
-    for g in games:
-        seen = time.strftime("%H:%M:%S", time.localtime(g.first_seen))
-        lock = "yes" if g.passphrase else ""
-        print(f"{g.name[:24]:24} {g.phase:9} {g.taken}/{g.total:<4} {lock:4} {seen}")
+    else:
+        _print_table(games)
     return 0
+
+
+async def _watch(disc, args, started: float) -> None:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    end = None if not args.wait else time.monotonic() + args.wait
+    last = None
+    while not stop.is_set() and (end is None or time.monotonic() < end):
+        games = disc.games()
+        rows = _rows(games, started)
+        key = [(r["game_id"], r["phase"], r["seats_taken"], len(r["peers"])) for r in rows]
+        if key != last:
+            last = key
+            if args.json:
+                print(json.dumps({"games": rows, "at": round(time.time() - started, 3)}))
+            else:
+                print(time.strftime("%H:%M:%S"))
+                _print_table(games)
+            sys.stdout.flush()
+        timeout = 1.0 if end is None else max(0.01, min(1.0, end - time.monotonic()))
+        await disc.wait_changed(timeout)

@@ -21,6 +21,7 @@ from zeroconf import (
     InterfaceChoice,
     IPVersion,
     ServiceStateChange,
+    current_time_millis,
     get_all_addresses,
 )
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
@@ -30,7 +31,10 @@ from tongiaki_lan.net.codec import ID_LEN, PHASES, PROTOCOL_VERSION
 log = logging.getLogger("tongiaki_lan.net.discovery")
 
 SERVICE_TYPE = "_tongiaki._udp.local."
-RECORD_TTL = 20  # seconds: how long a crashed node's adverts survive
+RECORD_TTL = 15  # seconds: how long a crashed node's adverts survive
+REFRESH_S = RECORD_TTL / 3  # a live node re-announces this often
+EXPIRY_CHECK_S = 1.0
+_TYPE_SRV, _CLASS_IN = 33, 1
 PHASE_ORDER = {p: i for i, p in enumerate(PHASES)}
 
 
@@ -137,9 +141,37 @@ class Discovery:
 
     async def start(self, browse: bool = True) -> None:
         self.azc = AsyncZeroconf(interfaces=self._interfaces, ip_version=IPVersion.V4Only)
+        loop = asyncio.get_running_loop()
+        self._housekeeping = [loop.create_task(self._refresh_loop())]
         if browse:
             self.browser = AsyncServiceBrowser(self.azc.zeroconf, [SERVICE_TYPE],
                                                handlers=[self._on_change])
+            self._housekeeping.append(loop.create_task(self._expiry_loop()))
+
+    async def _refresh_loop(self) -> None:
+        """Re-announce our advert well within its TTL. zeroconf keeps PTR records for at
+        least 1125 s whatever we ask, so browsers notice a crashed node by its SRV
+        record running out instead; a live node must therefore keep it fresh."""
+        while True:
+            await asyncio.sleep(REFRESH_S)
+            if self._info is not None and (self._pub_task is None or self._pub_task.done()):
+                with contextlib.suppress(Exception):
+                    await self.azc.async_update_service(self._info)
+
+    async def _expiry_loop(self) -> None:
+        """Drop adverts whose SRV record has expired: the node behind it crashed."""
+        while True:
+            await asyncio.sleep(EXPIRY_CHECK_S)
+            now = current_time_millis()
+            cache = self.azc.zeroconf.cache
+            gone = [name for name in self.adverts
+                    if not any(not r.is_expired(now) for r in
+                               cache.get_all_by_details(name, _TYPE_SRV, _CLASS_IN))]
+            for name in gone:
+                self.adverts.pop(name, None)
+                log.info("advert %s expired", name)
+            if gone:
+                self._notify()
 
     def add_listener(self, fn: Callable[[], None]) -> None:
         self._listeners.append(fn)
@@ -255,9 +287,14 @@ class Discovery:
         if self._info is not None and self.azc is not None:
             info, self._info = self._info, None
             with contextlib.suppress(Exception):
-                await self.azc.async_unregister_service(info)
+                # the first await queues the goodbye packets, the second waits until they
+                # are out: closing before that would leave the advert to expire by TTL
+                sent = await self.azc.async_unregister_service(info)
+                await asyncio.wait_for(sent, 3.0)
 
     async def close(self) -> None:
+        for t in getattr(self, "_housekeeping", []):
+            t.cancel()
         await self.withdraw()
         for t in list(self._resolving):
             t.cancel()
