@@ -4,8 +4,10 @@ is reported with the sender and the reason."""
 from __future__ import annotations
 
 import collections
+from pathlib import Path
 
 import asyncio_dgram
+import pytest
 
 from tongiaki_lan.bots import make_bot
 from tongiaki_lan.engine import Expand
@@ -170,4 +172,34 @@ async def test_without_the_passphrase_a_node_can_neither_join_nor_inject(tmp_pat
     finally:
         raw.close()
         await intruder.close()
+        await close_all(nodes)
+
+
+async def test_digest_mismatch_stops_the_game_with_a_message_and_a_dump(tmp_path):
+    nodes = await make_table(3, tmp_path, autoplay=None)
+    liar = nodes[2]
+    stops = []
+    for nd in nodes[:2]:
+        nd.add_listener(lambda ev: stops.append(ev.data) if ev.kind == "mismatch" else None)
+    try:
+        await nodes[0].wait_for(lambda: all(nd.game is not None for nd in nodes), 30)
+        while True:  # play honestly until it is the liar's turn
+            await nodes[0].wait_for(lambda: in_step(nodes), 30)
+            if nodes[0].game.pending.seat == 2 and len(nodes[0].game.moves) > 6:
+                break
+            play_one(nodes)
+        g = liar.game
+        idx = len(g.moves)
+        move = make_bot("random", seed=1).choose(g.copy())
+        g.apply(move)  # a legal move, announced with a digest that is not the real one
+        liar._broadcast(MoveMsg(idx, move.to_wire(), bytes(32)))
+        await nodes[0].wait_for(lambda: len(stops) == 2, 30)
+        for nd, stop in zip(nodes[:2], stops, strict=True):
+            assert nd.stopped and "digest mismatch after move" in stop["reason"]
+            assert "p2" in stop["reason"]
+            dump = Path(stop["dump"]).read_text()
+            assert nd.game_id.hex() in dump and str(move) in dump
+        with pytest.raises(ValueError, match="game stopped"):
+            nodes[0].send_move(nodes[0].game.legal_moves()[0])
+    finally:
         await close_all(nodes)

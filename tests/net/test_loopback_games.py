@@ -97,3 +97,34 @@ async def test_crashed_node_bot_seat_taken_over_and_node_rejoins_from_its_record
         assert kinds.index("away") < kinds.index("waiting") < kinds.index("restarted")
     finally:
         await close_all(nodes + ([restarted] if restarted else []))
+
+
+async def test_silent_player_is_shown_away_the_game_waits_and_resumes_when_they_are_back(
+        tmp_path):
+    rules = {}
+
+    def wrap(i):
+        rules[i] = FaultRule(seed=i)
+        return lambda s: FaultySocket(s, rules[i])
+
+    nodes = await make_table(3, tmp_path, wrap_socket=wrap)
+    quiet = nodes[1]
+    watcher = nodes[0]
+    seen = []
+    watcher.add_listener(lambda ev: seen.append((ev.kind, ev.data.get("peer"), ev.data.get("seat")))
+                         if ev.kind in ("away", "back", "waiting") else None)
+    try:
+        await watcher.wait_for(lambda: watcher.game is not None and len(watcher.game.moves) > 10,
+                               30)
+        rules[1].drop = 1.0  # everything the quiet player sends is lost from now on
+        await watcher.wait_for(lambda: ("away", quiet.peer_id.hex(), None) in seen, 30)
+        await watcher.wait_for(lambda: any(k == "waiting" and s == 1 for k, _, s in seen), 60)
+        stalled_at = len(watcher.game.moves)
+        rules[1].drop = 0.0  # the network comes back
+        await play_to_end(nodes)
+        assert ("back", quiet.peer_id.hex(), None) in seen
+        assert len(watcher.game.moves) > stalled_at
+        assert len({nd.game.digest() for nd in nodes}) == 1
+        assert clean_replay_digest(watcher) == watcher.game.digest()
+    finally:
+        await close_all(nodes)

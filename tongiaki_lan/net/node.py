@@ -228,6 +228,11 @@ class Node:
         if self.discovery is not None:
             await self.discovery.withdraw()
 
+    async def stream(self):
+        """`async for event in node.stream(): ...` — the events queue as an iterator."""
+        while not self._closed:
+            yield await self.events.get()
+
     def add_listener(self, fn: Callable[[NodeEvent], None]) -> None:
         self._listeners.append(fn)
 
