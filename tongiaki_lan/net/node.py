@@ -172,6 +172,7 @@ class Node:
         self._digest_list: list[bytes] = []
         self._member_since: dict[bytes, float] = {}
         self._fetch_at = 0.0
+        self._served: dict[tuple[bytes, int], float] = {}
         self._thinking: int | None = None
         self._your_turn: int | None = None
         self._last_hb = 0.0
@@ -983,6 +984,12 @@ class Node:
         g = self.game
         if g is None:
             return
+        now = time.monotonic()
+        if now - self._served.get((peer, msg.start), -10.0) < FETCH_RETRY_S / 2:
+            return  # the same request again within half a second: already on its way
+        self._served[(peer, msg.start)] = now
+        if len(self._served) > 4096:
+            self._served.clear()
         moves = g.moves
         digests = self._digest_list
         i = msg.start
