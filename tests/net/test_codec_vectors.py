@@ -118,7 +118,7 @@ def test_truncated_datagrams_are_refused(cut):
 
 def test_seed_agreement_vectors():
     from tongiaki_lan.net.node import bot_seed
-    from tongiaki_lan.net.seed import combine, commitment
+    from tongiaki_lan.net.seed import combine, commitment, seed_check
 
     v = VECTORS["seed_agreement"]
     gid, nonce = bytes.fromhex(v["game_id"]), bytes.fromhex(v["nonce"])
@@ -127,5 +127,6 @@ def test_seed_agreement_vectors():
                           bytes.fromhex(p["secret"])).hex() == p["commitment"]
     seed = combine(gid, nonce, [bytes.fromhex(p["secret"]) for p in v["participants"]])
     assert seed.hex() == v["seed"]
+    assert seed_check(seed).hex() == v["seed_check"]
     for b in v["bot_seeds"]:
         assert bot_seed(seed, b["seat"], b["index"]) == b["bot_seed"]

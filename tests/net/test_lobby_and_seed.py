@@ -8,7 +8,7 @@ from tongiaki_lan.net import lobby as L
 from tongiaki_lan.net.codec import AddBot, Join, Leave, Ready, RemoveBot, SetSeat, Start
 from tongiaki_lan.net.loopback import close_all, make_table, play_to_end
 from tongiaki_lan.net.node import GameRef, JoinRefused, Node
-from tongiaki_lan.net.seed import SeedRound, combine, commitment
+from tongiaki_lan.net.seed import SeedRound, combine, commitment, seed_check
 
 A, B, C, D = (bytes([i]) * 8 for i in range(1, 5))
 ADDR = ("10.0.0.9", 4000)
@@ -82,6 +82,12 @@ def test_seed_needs_every_secret_and_a_wrong_reveal_is_caught():
     seeds = {r.seed() for r in rounds.values()}
     assert len(seeds) == 1
     assert seeds == {combine(gid, nonce, [rounds[p].secret for p in (A, B, C)])}
+    # every node confirms the seed it holds; a node told other secrets is caught
+    r = rounds[A]
+    assert not r.confirmed()
+    assert r.add_ok(B, seed_check(r.seed())) is None and not r.confirmed()
+    assert r.add_ok(C, seed_check(r.seed())) is None and r.confirmed()
+    assert "different seed" in r.add_ok(C, seed_check(bytes(32)))
     # a different secret for the same commitment is caught, naming nothing else
     fresh = SeedRound(gid, nonce, A, [A, B])
     fresh.add_commit(B, commitment(gid, nonce, B, bytes(32)))

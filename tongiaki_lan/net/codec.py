@@ -458,6 +458,25 @@ class Abort(Message):
 
 
 @dataclass(frozen=True)
+class SeedOk(Message):
+    """'I hold every secret and they all matched': the game starts only when every
+    participant has said so, so no honest node starts a game another one aborted."""
+
+    TYPE: ClassVar[int] = 23
+    nonce: bytes
+    check: bytes  # BLAKE2b of the seed (domain-separated), to catch equivocation
+
+    def body(self) -> list:
+        return [self.nonce, self.check]
+
+    @classmethod
+    def parse(cls, items: list) -> SeedOk:
+        _arity(items, 2, "seed_ok")
+        return cls(_bin(items[0], "seed_ok.nonce", max_len=16),
+                   _bin(items[1], "seed_ok.check", DIGEST_LEN))
+
+
+@dataclass(frozen=True)
 class MoveMsg(Message):
     """Move number `index` (0-based) and the state digest after applying it."""
 
@@ -538,7 +557,7 @@ class Chat(Message):
 MESSAGE_TYPES: dict[int, type[Message]] = {
     cls.TYPE: cls
     for cls in (Heartbeat, Ack, Join, Lobby, SetSeat, Ready, AddBot, RemoveBot, Leave, Start,
-                Refuse, Commit, Reveal, Abort, MoveMsg, Fetch, Log, Chat)
+                Refuse, Commit, Reveal, Abort, SeedOk, MoveMsg, Fetch, Log, Chat)
 }
 
 

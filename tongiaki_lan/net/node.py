@@ -45,13 +45,14 @@ from tongiaki_lan.net.codec import (
     Refuse,
     RemoveBot,
     Reveal,
+    SeedOk,
     SetSeat,
     Start,
     encode_datagram,
 )
 from tongiaki_lan.net.events import NodeEvent
 from tongiaki_lan.net.recording import NetRecordWriter
-from tongiaki_lan.net.seed import SeedRound
+from tongiaki_lan.net.seed import SeedRound, seed_check
 from tongiaki_lan.net.transport import Transport
 from tongiaki_lan.records import RecordHeader, SeatInfo, read_record, replay_record
 
@@ -570,7 +571,7 @@ class Node:
                 self._emit("request_refused", peer=peer.hex(), reason=msg.reason)
         elif isinstance(msg, REQUESTS):
             self._handle_request(peer, addr, msg)
-        elif isinstance(msg, Commit | Reveal | Abort):
+        elif isinstance(msg, Commit | Reveal | Abort | SeedOk):
             self._on_seed_message(peer, msg)
         elif isinstance(msg, MoveMsg):
             self._on_move(peer, msg)
@@ -695,7 +696,7 @@ class Node:
             self._on_seed_message(peer, msg)
         self._seed_progress()
 
-    def _on_seed_message(self, peer: bytes, msg: Commit | Reveal | Abort) -> None:
+    def _on_seed_message(self, peer: bytes, msg: Commit | Reveal | Abort | SeedOk) -> None:
         rnd = self._round
         if isinstance(msg, Abort):
             if rnd is not None and msg.nonce == rnd.nonce:
@@ -705,7 +706,13 @@ class Node:
             if self.game is None and len(self._early) < MAX_EARLY:
                 self._early.append((peer, msg))  # may overtake the lobby that announces it
             return
-        if isinstance(msg, Commit):
+        if isinstance(msg, SeedOk):
+            why = rnd.add_ok(peer, msg.check)
+            if why:
+                self._refuse_msg(peer, "seed confirmation", why)
+                self._abort_start(f"{self._peer_name(peer)}: {why}", tell=True)
+                return
+        elif isinstance(msg, Commit):
             why = rnd.add_commit(peer, msg.commitment)
             if why:
                 self._refuse_msg(peer, "commit", why)
@@ -725,7 +732,15 @@ class Node:
         if rnd.all_committed() and not rnd.revealed:
             rnd.revealed = True
             self._broadcast(Reveal(rnd.nonce, rnd.secret))
-        if rnd.revealed and rnd.complete() and self.game is None:
+        if rnd.revealed and rnd.complete() and not rnd.ok_sent:
+            rnd.ok_sent = True
+            for p, check in list(rnd.oks.items()):  # confirmations that came early
+                why = rnd.add_ok(p, check)
+                if why:
+                    self._abort_start(f"{self._peer_name(p)}: {why}", tell=True)
+                    return
+            self._broadcast(SeedOk(rnd.nonce, seed_check(rnd.seed())))
+        if rnd.ok_sent and rnd.confirmed() and self.game is None:
             self._begin_game(rnd.seed())
 
     def _abort_start(self, reason: str, tell: bool) -> None:
@@ -735,6 +750,8 @@ class Node:
         if tell:
             self._broadcast(Abort(rnd.nonce, reason[:300]))
         self._round = None
+        self._buffer.clear()  # nothing said for the void attempt may leak into the next one
+        self._early.clear()
         self._emit("abort", reason=reason)
         if self.coordinator() == self.peer_id and self.lobby.phase == "starting":
             self._install_lobby(L.abort_start(self.lobby), broadcast=True)

@@ -12,6 +12,7 @@ import os
 
 COMMIT_DOMAIN = b"tongiaki-lan/v1/commit"
 SEED_DOMAIN = b"tongiaki-lan/v1/seed"
+CHECK_DOMAIN = b"tongiaki-lan/v1/seed-check"
 
 
 def new_secret() -> bytes:
@@ -36,6 +37,12 @@ def combine(game_id: bytes, nonce: bytes, secrets_in_order: list[bytes]) -> byte
     return h.digest()
 
 
+def seed_check(seed: bytes) -> bytes:
+    """What SEED_OK carries: proves which seed a node computed without revealing it (it is
+    public by then anyway, but a hash keeps the message short and the meaning clear)."""
+    return hashlib.blake2b(CHECK_DOMAIN + seed, digest_size=32).digest()
+
+
 class SeedRound:
     """One start attempt as seen by one node: collects commits, then reveals."""
 
@@ -49,6 +56,8 @@ class SeedRound:
         self.commits: dict[bytes, bytes] = {me: commitment(game_id, nonce, me, self.secret)}
         self.reveals: dict[bytes, bytes] = {me: self.secret}
         self.revealed = False
+        self.oks: dict[bytes, bytes] = {}
+        self.ok_sent = False
 
     @property
     def my_commitment(self) -> bytes:
@@ -80,6 +89,21 @@ class SeedRound:
 
     def complete(self) -> bool:
         return all(p in self.reveals for p in self.order)
+
+    def add_ok(self, peer: bytes, check: bytes) -> str | None:
+        if peer not in self.order:
+            return "seed confirmation from a node that is not seated"
+        self.oks[peer] = check
+        if self.complete() and check != seed_check(self.seed()):
+            return "confirmed a different seed (different reveals were sent to different nodes)"
+        return None
+
+    def confirmed(self) -> bool:
+        """Every participant, this node included, holds the same seed."""
+        if not self.complete():
+            return False
+        mine = seed_check(self.seed())
+        return all(self.oks.get(p) == mine for p in self.order if p != self.me)
 
     def seed(self) -> bytes:
         return combine(self.game_id, self.nonce, [self.reveals[p] for p in self.order])

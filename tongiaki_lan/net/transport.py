@@ -36,6 +36,9 @@ from tongiaki_lan.net.codec import (
 log = logging.getLogger("tongiaki_lan.net.transport")
 
 RTO_MIN = 0.04
+# a bare ACK waits this long for a message to ride on (the next move, a heartbeat),
+# keeping it off the critical path of the move that is being spread
+ACK_DELAY = 0.01
 RTO_MAX = 0.5
 RTO_INITIAL = 0.1
 RECV_WINDOW = 512
@@ -395,7 +398,7 @@ class Transport:
         lk.ack_pending = True
         if not self._ack_scheduled:
             self._ack_scheduled = True
-            asyncio.get_running_loop().call_soon(self._flush_acks)
+            asyncio.get_running_loop().call_later(ACK_DELAY, self._flush_acks)
 
     def _flush_acks(self) -> None:
         self._ack_scheduled = False

@@ -12,7 +12,7 @@ from pathlib import Path
 from tongiaki_lan.net import codec as C
 from tongiaki_lan.net.auth import derive_key
 from tongiaki_lan.net.node import bot_seed
-from tongiaki_lan.net.seed import combine, commitment
+from tongiaki_lan.net.seed import combine, commitment, seed_check
 
 GAME = bytes.fromhex("0123456789abcdef")
 A = bytes.fromhex("a0a1a2a3a4a5a6a7")
@@ -44,6 +44,7 @@ MESSAGES = [
     ("fetch", C.Fetch(40)),
     ("log", C.Log(40, 42, (([2, 7], DIG), ([5, 1, [0, 2]], DIG)))),
     ("chat", C.Chat("malo e lelei 👋")),
+    ("seed-ok", C.SeedOk(bytes(range(8)), DIG)),
 ]
 
 BAD = [
@@ -103,6 +104,7 @@ def main() -> None:
             {"peer": p.hex(), "secret": x.hex(), "commitment": commitment(GAME, nonce, p, x).hex()}
             for p, x in zip(peers, secrets, strict=True)],
         "seed": combine(GAME, nonce, secrets).hex(),
+        "seed_check": seed_check(combine(GAME, nonce, secrets)).hex(),
         "bot_seeds": [{"seat": st, "index": ix, "bot_seed": bot_seed(combine(GAME, nonce, secrets),
                                                                    st, ix)}
                       for st, ix in ((0, 0), (3, 41), (5, 300))],
