@@ -53,7 +53,11 @@ async def _main(args: argparse.Namespace) -> int:
 
     disc = Discovery()
     started = time.time()
-    await disc.start()
+    try:
+        await disc.start()
+    except OSError as exc:
+        print(f"tongiaki-lan games: cannot use multicast DNS here ({exc})", file=sys.stderr)
+        return 1
     try:
         if args.watch:
             await _watch(disc, args, started)

@@ -129,7 +129,12 @@ async def _main(args: argparse.Namespace) -> int:
     disc = None
     if not args.no_discovery:
         disc = Discovery()
-        await disc.start()
+        try:
+            await disc.start()
+        except OSError as exc:
+            _out({"event": "error", "reason": f"cannot use multicast DNS here ({exc}); "
+                  "play by invite with --join / --no-discovery"})
+            return 1
     node = Node(args.name, host=args.host, port=args.port, record_path=record,
                 autoplay=args.bot, peer_id=peer_id, discovery=disc)
     final: dict = {}
