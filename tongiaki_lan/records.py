@@ -9,6 +9,7 @@ This module is the only place that does file I/O for records; the engine stays p
 from __future__ import annotations
 
 import os
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -101,44 +102,66 @@ def encode_entry(index: int, move: Move, digest: bytes) -> bytes:
 
 
 class RecordWriter:
-    """Appends moves to a record file, durably, one entry per call."""
+    """Appends moves to a record file, one entry per call.
 
-    def __init__(self, path: Path, fh, next_index: int):
+    Every entry is handed to the operating system before `append` returns, so killing
+    the process loses nothing. With `fsync=True` (the default) it is also forced to
+    disk, which survives a power cut. A caller that cannot afford a disk flush on its
+    hot path — the network node's event loop — passes `fsync=False` and calls `sync()`
+    from a worker thread; the lock makes that safe.
+    """
+
+    def __init__(self, path: Path, fh, next_index: int, fsync: bool = True):
         self.path = path
         self._fh = fh
         self.next_index = next_index
+        self._fsync = fsync
+        self._lock = threading.Lock()
 
     @classmethod
-    def create(cls, path: str | os.PathLike, header: RecordHeader) -> RecordWriter:
+    def create(cls, path: str | os.PathLike, header: RecordHeader,
+               fsync: bool = True) -> RecordWriter:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         fh = open(path, "xb")  # never clobber an existing record
-        writer = cls(path, fh, 0)
+        writer = cls(path, fh, 0, fsync)
         writer._write(msgpack.packb(header.to_wire(), use_bin_type=True))
         return writer
 
     @classmethod
-    def open_append(cls, path: str | os.PathLike) -> RecordWriter:
+    def open_append(cls, path: str | os.PathLike, fsync: bool = True) -> RecordWriter:
         """Continue a record (after a crash): a torn last entry is cut off first."""
         path = Path(path)
         record, good_bytes = _read(path)
         fh = open(path, "r+b")
         fh.truncate(good_bytes)
         fh.seek(good_bytes)
-        return cls(path, fh, len(record.moves))
+        return cls(path, fh, len(record.moves), fsync)
 
     def append(self, move: Move, digest: bytes) -> None:
         self._write(encode_entry(self.next_index, move, digest))
         self.next_index += 1
 
     def _write(self, data: bytes) -> None:
-        self._fh.write(data)
-        self._fh.flush()
-        os.fsync(self._fh.fileno())
+        with self._lock:
+            self._fh.write(data)
+            self._fh.flush()
+        if self._fsync:
+            self.sync()
+
+    def sync(self) -> None:
+        """Force what was written to disk (safe from another thread)."""
+        with self._lock:
+            if self._fh.closed:
+                return
+            fd = self._fh.fileno()
+        os.fsync(fd)  # outside the lock: writers are not held up by the disk
 
     def close(self) -> None:
-        if not self._fh.closed:
-            self._fh.close()
+        self.sync()
+        with self._lock:
+            if not self._fh.closed:
+                self._fh.close()
 
     def __enter__(self) -> RecordWriter:
         return self

@@ -51,10 +51,15 @@ from tongiaki_lan.net.codec import (
     encode_datagram,
 )
 from tongiaki_lan.net.events import NodeEvent
-from tongiaki_lan.net.recording import NetRecordWriter
 from tongiaki_lan.net.seed import SeedRound, seed_check
 from tongiaki_lan.net.transport import Transport
-from tongiaki_lan.records import RecordHeader, SeatInfo, read_record, replay_record
+from tongiaki_lan.records import (
+    RecordHeader,
+    RecordWriter,
+    SeatInfo,
+    read_record,
+    replay_record,
+)
 
 log = logging.getLogger("tongiaki_lan.net.node")
 
@@ -155,7 +160,7 @@ class Node:
         # perf_counter() per move index: when this node sent it / applied and verified it
         self.move_times: dict[int, float] = {}
         self.sent_at: dict[int, float] = {}
-        self._writer: NetRecordWriter | None = None
+        self._writer: RecordWriter | None = None
         self._sync_pending = False
         # the record is written (and fsynced, ~3 ms) by one thread in move order, so the
         # event loop keeps answering peers meanwhile; a move lost to a crash in that window
@@ -394,7 +399,7 @@ class Node:
         self.seed = record.header.seed
         self.game = replay_record(record)
         self._digest_list = list(record.digests)
-        self._writer = NetRecordWriter.open_append(record_path)
+        self._writer = RecordWriter.open_append(record_path, fsync=False)
         self._emit("game_start", seed=self.seed.hex(), seats=self._seat_json(),
                    record=str(record_path), resumed=True, moves=len(self.game.moves))
         for m in self.lobby.members:
@@ -776,7 +781,7 @@ class Node:
             path = path.with_name(f"{path.stem}-{self.incarnation}{path.suffix}")
             self.record_path = path
         self.record_path = path
-        self._writer = NetRecordWriter.create(path, header)
+        self._writer = RecordWriter.create(path, header, fsync=False)
         self._writer.sync()
         playing = Lobby(lb.version, "playing", lb.name, lb.total, lb.passphrase, lb.seats,
                         lb.members, lb.start_nonce)
