@@ -250,13 +250,7 @@ class BoardView:
         focus: int | None = None,
     ) -> Canvas:
         placed = game.placed_tiles()
-        free: list[Hex] = []
-        if frontier:
-            free = sorted({
-                (q + dq, r + dr)
-                for q, r in placed
-                for dq, dr in ((0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1), (1, 0))
-            } - set(placed))
+        free: list[Hex] = game.frontier() if frontier else []
         ox, oy = self.origin_for(game, width, height, free)
         return draw(game, placed, width, height, ox, oy, free, focus)
 
@@ -308,13 +302,7 @@ def render_text(game: Game, width: int = 0, height: int = 0, frontier: bool = Fa
     """The whole board (or a window of the given size), colour-free: for snapshots,
     logs and anyone piping the output."""
     placed = game.placed_tiles()
-    free: list[Hex] = []
-    if frontier:
-        free = sorted({
-            (q + dq, r + dr)
-            for q, r in placed
-            for dq, dr in ((0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1), (1, 0))
-        } - set(placed))
+    free: list[Hex] = game.frontier() if frontier else []
     x0, y0, x1, y1 = board_extent([*placed, *free])
     if not width or not height:
         width, height = x1 - x0, y1 - y0

@@ -355,6 +355,10 @@ class Game:
         out.append(Colony())  # C1: always possible
         return out
 
+    def frontier(self) -> list[Hex]:
+        """Empty hexes next to a placed tile, sorted: where a New Colony tile may go (C2)."""
+        return list(self._frontier_cached())
+
     def _frontier(self) -> list[Hex]:
         """Empty hexes next to at least one placed tile (C2), sorted."""
         placed = self._placed
