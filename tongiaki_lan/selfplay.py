@@ -15,8 +15,10 @@ from tongiaki_lan.engine import COLOURS, Game
 from tongiaki_lan.records import RecordHeader, RecordWriter, SeatInfo
 
 
-def game_seed(base: int | str, index: int) -> bytes:
-    return hashlib.blake2b(f"tongiaki-selfplay/{base}/{index}".encode(), digest_size=32).digest()
+def game_seed(base: int | str, index: int, domain: str = "selfplay") -> bytes:
+    """Seed of game `index` of a run; `domain` keeps selfplay and tournament runs with the
+    same base seed from playing the same stacks."""
+    return hashlib.blake2b(f"tongiaki-{domain}/{base}/{index}".encode(), digest_size=32).digest()
 
 
 def bot_seed(seed: bytes, seat: int) -> int:

@@ -13,7 +13,6 @@ entries add up to 100%. The 95% interval is Wilson's score interval.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import math
 import os
@@ -24,6 +23,8 @@ from dataclasses import dataclass, field
 
 from tongiaki_lan.bots import bot_kinds, make_bot
 from tongiaki_lan.engine import COLOURS, Game
+from tongiaki_lan.measure import percentile
+from tongiaki_lan.selfplay import bot_seed, game_seed
 
 Z95 = 1.959963984540054
 # A chain reaction can cycle between two islands for ever when every choice continues
@@ -47,15 +48,6 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 
-def game_seed(base: str, index: int) -> bytes:
-    return hashlib.blake2b(f"tongiaki-tournament/{base}/{index}".encode(),
-                           digest_size=32).digest()
-
-
-def bot_seed(seed: bytes, entry: int) -> int:
-    return int.from_bytes(hashlib.blake2b(seed + bytes([entry]), digest_size=8).digest(), "big")
-
-
 @dataclass
 class GameOutcome:
     index: int
@@ -69,7 +61,7 @@ class GameOutcome:
 
 def play_one(kinds: list[str], base: str, index: int, options: dict) -> GameOutcome:
     n = len(kinds)
-    seed = game_seed(base, index)
+    seed = game_seed(base, index, domain="tournament")
     seats = [(s - index) % n for s in range(n)]  # seat s is played by entry seats[s]
     bots = [make_bot(kinds[e], seed=bot_seed(seed, e), **options.get(kinds[e], {}))
             for e in seats]
@@ -111,15 +103,6 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
     return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def percentile(sorted_values: list[float], q: float) -> float:
-    if not sorted_values:
-        return 0.0
-    k = (len(sorted_values) - 1) * q
-    lo = math.floor(k)
-    hi = min(lo + 1, len(sorted_values) - 1)
-    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (k - lo)
 
 
 @dataclass

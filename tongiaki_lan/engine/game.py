@@ -530,12 +530,12 @@ class Game:
                 for b in move.beaches:
                     self._add_ship(seat, move.island, b)
                 self.events.append(Event("place", (self._cid[seat], move.island, move.beaches)))
-                self._after_expansion()
+                self._next_departure()  # T2
         elif kind == D.EXPAND_BEACHES:
             for b in move.beaches:
                 self._add_ship(seat, self._island, b)
             self.events.append(Event("expand", (self._cid[seat], self._island, move.beaches)))
-            self._after_expansion()
+            self._next_departure()  # T2
         elif kind == D.T1A_SOURCE:
             cid = self._cid[seat]
             ships = list(self._ships[move.island][move.beach])
@@ -595,7 +595,7 @@ class Game:
             self._kind = D.T1A_SOURCE
             if not self._generate():  # no ship elsewhere to bring: nothing is added
                 self.events.append(Event("expand", (cid, island, ())))
-                self._after_expansion()
+                self._next_departure()  # T2
             return
         n = sum(b.count(cid) for b in self._ships[island])
         free = self._free_beaches(island)
@@ -606,9 +606,6 @@ class Game:
         self._island = island
         self._count = k
         self._kind = D.EXPAND_BEACHES  # single-option cases are settled automatically
-
-    def _after_expansion(self) -> None:
-        self._next_departure()  # T2: a turn with no full beach simply ends there
 
     def _found_royal(self, seat: int, island: int) -> None:
         cid = self._cid[seat]
@@ -837,7 +834,7 @@ class Game:
     def _diagnose(self, move: Move) -> IllegalMove:
         """Say which clause a refused move breaks, in words a player understands."""
         kind = self._kind
-        name = TILES[move.island].name if hasattr(move, "island") and move.island < 32 else "?"
+        name = TILES[move.island].name if hasattr(move, "island") else "?"
         expected = {
             D.SETUP: ("S3", "place a ship on Tonga, e.g. 'place Tonga 1'"),
             D.ACTION: ("T0", "choose your turn: expand, royal, colony (or place, X1)"),
@@ -927,20 +924,16 @@ class Game:
     # ------------------------------------------------------------------ scoring (E3, E4)
 
     def _presence(self) -> list[tuple[set[int], int]]:
-        """Per seat: the islands they are present on and their ships on the board."""
-        out: list[tuple[set[int], int]] = [(set(), 0) for _ in range(self.n_seats)]
-        counts = [0] * self.n_seats
-        for tid, beaches in self._ships.items():
-            for b in beaches:
-                for c in b:
-                    s = self._seat_of[c]
-                    out[s][0].add(tid)
-                    counts[s] += 1
-        for tid, c in self._kings.items():
-            s = self._seat_of[c]
-            out[s][0].add(tid)
-            counts[s] += 1
-        return [(isl, counts[s]) for s, (isl, _) in enumerate(out)]
+        """Per seat: the islands they are present on and their ships on the board
+        (a king is present on its island and counts as one ship, K4)."""
+        islands: list[set[int]] = [set() for _ in range(self.n_seats)]
+        ships = [0] * self.n_seats
+        held = [(t, c) for t, beaches in self._ships.items() for b in beaches for c in b]
+        for tid, c in [*held, *self._kings.items()]:
+            seat = self._seat_of[c]
+            islands[seat].add(tid)
+            ships[seat] += 1
+        return list(zip(islands, ships, strict=True))
 
     def scores(self) -> dict[str, int]:
         """Points by colour (E3): the value of every island where the colour is present."""

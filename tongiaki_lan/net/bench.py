@@ -19,15 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from tongiaki_lan.measure import percentile
 from tongiaki_lan.net.loopback import close_all, make_table, play_to_end
-
-
-def _percentile(xs: list[float], q: float) -> float:
-    if not xs:
-        return 0.0
-    xs = sorted(xs)
-    k = min(len(xs) - 1, max(0, round(q / 100 * (len(xs) - 1))))
-    return xs[k]
 
 
 async def _bench(peers: int, moves: int, record_dir: Path) -> dict:
@@ -171,8 +164,8 @@ def _summary(peers, moves, games, latencies, datagrams, bytes_sent, game_moves, 
         "moves": len(ms),
         "games": games,
         "mode": mode,
-        "p50_ms": round(_percentile(ms, 50), 3),
-        "p99_ms": round(_percentile(ms, 99), 3),
+        "p50_ms": round(percentile(ms, 0.50), 3),
+        "p99_ms": round(percentile(ms, 0.99), 3),
         "max_ms": round(max(ms), 3) if ms else 0.0,
         "mean_ms": round(sum(ms) / len(ms), 3) if ms else 0.0,
         "datagrams_per_move": round(datagrams / max(1, game_moves), 2),
