@@ -219,10 +219,11 @@ def read_record(path: str | os.PathLike) -> Record:
     return _read(Path(path))[0]
 
 
-def replay_record(record: Record) -> Game:
-    """Replay every move, checking legality and the digest after each one."""
+def replay_record(record: Record, upto: int | None = None) -> Game:
+    """Replay every move (or the first `upto`), checking legality and the digest after each."""
     game = record.header.new_game()
-    for i, (move, digest) in enumerate(zip(record.moves, record.digests, strict=True)):
+    pairs = list(zip(record.moves, record.digests, strict=True))[:upto]
+    for i, (move, digest) in enumerate(pairs):
         try:
             game.apply(move)
         except ValueError as exc:

@@ -1,0 +1,51 @@
+"""`tongiaki-lan export RECORD [--at N] --svg FILE`: a picture of a recorded game's board."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("record", type=Path, help="a game record (any path)")
+    p.add_argument("--at", type=int, default=None, metavar="N",
+                   help="the board after the first N moves (default: the last position)")
+    p.add_argument("--svg", required=True, metavar="FILE",
+                   help="write the board here as SVG ('-' for standard output)")
+
+
+def run(args) -> int:
+    from tongiaki_lan.records import RecordError, read_record, replay_record
+    from tongiaki_lan.svgboard import board_svg
+
+    try:
+        record = read_record(args.record)
+    except RecordError as exc:
+        print(f"export: {args.record}: {exc}", file=sys.stderr)
+        return 1
+    total = len(record.moves)
+    at = total if args.at is None else args.at
+    if not 0 <= at <= total:
+        print(f"export: --at must be 0..{total} (the record holds {total} moves)",
+              file=sys.stderr)
+        return 2
+    try:
+        game = replay_record(record, upto=at)
+    except RecordError as exc:
+        print(f"export: {args.record}: {exc}", file=sys.stderr)
+        return 1
+    names = {s.colour: s.name for s in record.header.seats}
+    state = "final position" if game.is_over else f"after move {at} of {total}"
+    title = f"Tongiaki — {record.header.game_name or args.record.stem} — {state}"
+    text = board_svg(game, names=names, title=title)
+    if args.svg == "-":
+        sys.stdout.write(text)
+        return 0
+    try:
+        Path(args.svg).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        print(f"export: cannot write {args.svg}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    print(f"{args.svg}: board {state}, {len(game.placed_tiles())} tiles")
+    return 0

@@ -1,0 +1,294 @@
+"""The board as a standalone SVG picture, for sharing a game's final (or any) position.
+
+`board_svg(game)` is a pure function of the public state: the same position always gives
+the same bytes, and nothing here needs a terminal, a font file or the network. The
+picture is drawn to be read by people who know the physical game, so it keeps its
+look: sea tiles with their routes and danger numbers, islands with their beaches
+(a row of berths per beach, on its piers), ships as coloured discs with their colour's
+letter (readable without colour vision too), a crown for each king. Every placed tile
+is one `<g class="tile">` holding one hexagon, which the tests count.
+
+Geometry follows `engine.hexgrid`: flat-topped hexes in axial coordinates, board
+direction d (0 = S, clockwise seen from above) is the edge whose midpoint lies at
+60·d + 90 degrees, SVG's y axis pointing down.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from xml.sax.saxutils import escape
+
+from tongiaki_lan.engine import COLOURS, LETTERS, TILES, TONGA, Game
+
+SIZE = 80  # circumradius of a hex, in SVG user units
+APOTHEM = SIZE * math.sqrt(3) / 2
+MARGIN = 24
+LEGEND_ROW = 22
+BERTH_R = 6.0
+BADGE_R = 10.0
+BERTH_RADIUS = 0.56 * SIZE  # distance of the berth rows from a tile's centre
+# degrees between neighbouring berths of a beach: their discs just clear each other
+BERTH_STEP = math.degrees((2 * BERTH_R + 2) / BERTH_RADIUS)
+
+# Ship and king fills: the engine's colour names, made darker or lighter where the
+# CSS colour would vanish against sand or sea. Text colour chosen for contrast.
+FILL = {
+    "blue": ("#1f5fbf", "#ffffff"),
+    "red": ("#c8201e", "#ffffff"),
+    "green": ("#2e8b2e", "#ffffff"),
+    "yellow": ("#f2d21b", "#000000"),
+    "orange": ("#ef7d16", "#000000"),
+    "purple": ("#7b3fa0", "#ffffff"),
+}
+
+END_REASONS = {
+    "E1": "the last island or the last sea tile is on the board",
+    "X3": "the turn limit was reached",
+}
+
+STYLE = """
+.sea{fill:#3f86bd;stroke:#1c4866;stroke-width:1.5}
+.isle{fill:#8cc3e3;stroke:#1c4866;stroke-width:1.5}
+.tonga{fill:#8cc3e3;stroke:#8a5a00;stroke-width:3}
+.route{fill:none;stroke:#f4f8fb;stroke-width:4;stroke-linecap:round}
+.badge{fill:#fffbe6;stroke:#1c2a33;stroke-width:1.2}
+.land{fill:#e9d7a0;stroke:#9c7c3c;stroke-width:1.2}
+.pier{stroke:#6b4a21;stroke-width:3.5;stroke-linecap:butt}
+.berth{fill:#fffdf5;stroke:#6b4a21;stroke-width:1}
+.ship{stroke:#111;stroke-width:1}
+text{font-family:'DejaVu Sans','Liberation Sans',Arial,sans-serif;text-anchor:middle}
+.name{font-size:12.5px;font-weight:bold;fill:#2a2110}
+.value{font-size:15px;font-weight:bold;fill:#2a2110}
+.seaname{font-size:9px;fill:#d8e8f4}
+.danger{font-size:12px;font-weight:bold;fill:#1c2a33}
+.num{font-size:9px;font-weight:bold;fill:#10202c}
+.letter{font-size:7.5px;font-weight:bold}
+.royal{font-size:9px;font-weight:bold;fill:#5a3a00}
+.title{font-size:16px;font-weight:bold;text-anchor:start;fill:#10202c}
+.legend{font-size:13px;text-anchor:start;fill:#10202c}
+"""
+
+
+def _f(x: float) -> str:
+    """Numbers in the picture, rounded so that the output is byte-identical everywhere."""
+    text = f"{x:.1f}"
+    if text.endswith(".0"):
+        text = text[:-2]
+    return "0" if text == "-0" else text
+
+
+def hex_centre(q: int, r: int) -> tuple[float, float]:
+    return 1.5 * SIZE * q, math.sqrt(3) * SIZE * (r + q / 2)
+
+
+def _polar(cx: float, cy: float, radius: float, degrees: float) -> tuple[float, float]:
+    a = math.radians(degrees)
+    return cx + radius * math.cos(a), cy + radius * math.sin(a)
+
+
+def edge_angle(direction: int) -> float:
+    """Angle (degrees, y down) from a hex's centre to the midpoint of its edge `direction`."""
+    return 60 * direction + 90
+
+
+def _hexagon(cx: float, cy: float) -> str:
+    points = " ".join(f"{_f(x)},{_f(y)}" for x, y in
+                      (_polar(cx, cy, SIZE, 60 * k) for k in range(6)))
+    return f'<polygon points="{points}"/>'
+
+
+def _text(x: float, y: float, cls: str, text: str, extra: str = "") -> str:
+    return f'<text x="{_f(x)}" y="{_f(y)}" class="{cls}"{extra}>{escape(text)}</text>'
+
+
+def _disc(x: float, y: float, r: float, cls: str, fill: str = "") -> str:
+    paint = f' fill="{fill}"' if fill else ""
+    return f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(r)}" class="{cls}"{paint}/>'
+
+
+# ------------------------------------------------------------------ sea tiles
+
+
+def _route_badges(cx, cy, routes) -> list[tuple[float, float]]:
+    """Where each route's danger number goes: the middle of its curve, except that a
+    straight route (through the centre) slides along itself out of the way of the
+    curved ones, whose middles can lie on it (tiles S05–S12)."""
+    spots: list[tuple[float, float] | None] = []
+    for (ax, ay), (bx, by), _ in routes:
+        straight = abs(ax + bx - 2 * cx) < 1e-6 and abs(ay + by - 2 * cy) < 1e-6
+        spots.append(None if straight else
+                     (0.25 * ax + 0.5 * cx + 0.25 * bx, 0.25 * ay + 0.5 * cy + 0.25 * by))
+    taken = [s for s in spots if s is not None]
+    out: list[tuple[float, float]] = []
+    for spot, ((ax, ay), _, _) in zip(spots, routes, strict=True):
+        if spot is not None:
+            out.append(spot)
+            continue
+        ux, uy = (ax - cx) / APOTHEM, (ay - cy) / APOTHEM
+        for offset in (0.0, 0.55, -0.55, 0.75, -0.75):
+            x, y = cx + ux * offset * APOTHEM, cy + uy * offset * APOTHEM
+            if all(math.hypot(x - tx, y - ty) >= 2 * BADGE_R + 1.5 for tx, ty in taken):
+                break
+        out.append((x, y))
+        taken.append((x, y))
+    return out
+
+
+def _sea_tile(tid: int, rot: int, cx: float, cy: float) -> list[str]:
+    tile = TILES[tid]
+    routes = []
+    for route in tile.routes:
+        a = _polar(cx, cy, APOTHEM, edge_angle((route.a + rot) % 6))
+        b = _polar(cx, cy, APOTHEM, edge_angle((route.b + rot) % 6))
+        routes.append((a, b, route.danger))
+    out = [f'<g class="tile sea-tile" data-tile="{escape(tile.name)}">',
+           f'<g class="sea">{_hexagon(cx, cy)}</g>']
+    for (ax, ay), (bx, by), _ in routes:
+        out.append(f'<path class="route" d="M{_f(ax)},{_f(ay)} Q{_f(cx)},{_f(cy)} '
+                   f'{_f(bx)},{_f(by)}"/>')
+    for ((_, _, danger), (x, y)) in zip(routes, _route_badges(cx, cy, routes), strict=True):
+        if danger:
+            out.append(_disc(x, y, BADGE_R, "badge"))
+            out.append(_text(x, y + 4.2, "danger", str(danger)))
+    # The tile's own name sits in its bottom-left corner: routes join edge midpoints,
+    # so the corners stay clear of them and of their numbers.
+    nx, ny = _polar(cx, cy, 0.74 * SIZE, 120)
+    out.append(_text(nx, ny + 3, "seaname", tile.name))
+    out.append("</g>")
+    return out
+
+
+# ------------------------------------------------------------------ islands
+
+
+def _beach_angle(piers: Sequence[int], rot: int) -> float:
+    """The mean direction of a beach's piers (they are always adjacent edges)."""
+    angles = [edge_angle((p + rot) % 6) for p in piers]
+    x = sum(math.cos(math.radians(a)) for a in angles)
+    y = sum(math.sin(math.radians(a)) for a in angles)
+    return math.degrees(math.atan2(y, x))
+
+
+def _crown(cx: float, cy: float, colour: str) -> str:
+    fill, _ = FILL[colour]
+    w, h = 22, 14
+    x0, y0 = cx - w / 2, cy - h / 2
+    pts = [(x0, y0 + h), (x0, y0 + 2), (x0 + w * 0.25, y0 + h * 0.55), (x0 + w / 2, y0 - 2),
+           (x0 + w * 0.75, y0 + h * 0.55), (x0 + w, y0 + 2), (x0 + w, y0 + h)]
+    points = " ".join(f"{_f(x)},{_f(y)}" for x, y in pts)
+    return f'<polygon class="ship king" points="{points}" fill="{fill}"/>'
+
+
+def _island_tile(game: Game, tid: int, rot: int, cx: float, cy: float) -> list[str]:
+    tile = TILES[tid]
+    cls = "tonga" if tid == TONGA else "isle"
+    out = [f'<g class="tile island-tile" data-tile="{escape(tile.name)}">',
+           f'<g class="{cls}">{_hexagon(cx, cy)}</g>']
+    for beach in tile.beaches:
+        for p in beach.piers:
+            x1, y1 = _polar(cx, cy, 0.3 * SIZE, edge_angle((p + rot) % 6))
+            x2, y2 = _polar(cx, cy, APOTHEM - 1, edge_angle((p + rot) % 6))
+            out.append(f'<line class="pier" x1="{_f(x1)}" y1="{_f(y1)}" '
+                       f'x2="{_f(x2)}" y2="{_f(y2)}"/>')
+    out.append(f'<ellipse class="land" cx="{_f(cx)}" cy="{_f(cy)}" '
+               f'rx="{_f(0.46 * SIZE)}" ry="{_f(0.3 * SIZE)}"/>')
+    king = game.king_of(tid)
+    ships = game.ships_on(tid)
+    # Nobody lands on a Royal Island (K2, K3): only its piers and its king.
+    for b, beach in enumerate(tile.beaches if king is None else ()):
+        centre = _beach_angle(beach.piers, rot)
+        first = centre - BERTH_STEP * (beach.berths - 1) / 2
+        for k in range(beach.berths):
+            x, y = _polar(cx, cy, BERTH_RADIUS, first + k * BERTH_STEP)
+            if k < len(ships[b]):
+                cid = ships[b][k]
+                fill, ink = FILL[COLOURS[cid]]
+                out.append(_disc(x, y, BERTH_R, "ship", fill))
+                out.append(_text(x, y + 2.7, "letter", LETTERS[cid], f' fill="{ink}"'))
+            else:
+                out.append(_disc(x, y, BERTH_R, "berth"))
+        # The beach number (as in `sail Oahu 2 NE`) just outside its berths, beside the
+        # pier when one runs through the middle of them.
+        aside = 0 if len(beach.piers) % 2 == 0 else 9
+        nx, ny = _polar(cx, cy, BERTH_RADIUS + 14, centre + aside)
+        out.append(_text(nx, ny + 3.2, "num", str(b + 1)))
+    if king is not None:
+        out.append(_text(cx, cy - 7, "name", tile.name))
+        out.append(_crown(cx, cy + 8, COLOURS[king]))
+        out.append(_text(cx, cy + 0.3 * SIZE + 13, "royal", "Royal Island"))
+    elif tid == TONGA:
+        out.append(_text(cx, cy + 4, "name", tile.name))
+    else:
+        out.append(_text(cx, cy - 2, "name", tile.name))
+        out.append(_text(cx, cy + 14, "value", str(tile.value)))
+    out.append("</g>")
+    return out
+
+
+# ------------------------------------------------------------------ the picture
+
+
+def board_svg(game: Game, names: Mapping[str, str] | None = None, title: str = "") -> str:
+    """The whole board as SVG text.
+
+    `names` maps colours to player names for the legend (colours alone otherwise);
+    `title` is a line above it, e.g. the record and the move shown.
+    """
+    placed = game.placed_tiles()
+    centres = {h: hex_centre(*h) for h in placed}
+    xs = [x for x, _ in centres.values()]
+    ys = [y for _, y in centres.values()]
+    x0, x1 = min(xs) - SIZE - MARGIN, max(xs) + SIZE + MARGIN
+    y0, y1 = min(ys) - APOTHEM - MARGIN, max(ys) + APOTHEM + MARGIN
+    legend = _legend(game, names or {}, title)
+    # Whole-pixel sizes, so that a browser's picture is exactly width x height pixels.
+    width = math.ceil(max(x1 - x0, 420))
+    height = math.ceil((y1 - y0) + LEGEND_ROW * len(legend) + MARGIN)
+    # Centre the board horizontally when the legend is wider than it.
+    x0 -= (width - (x1 - x0)) / 2
+    out = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_f(width)}" height="{_f(height)}" '
+        f'viewBox="{_f(x0)} {_f(y0)} {_f(width)} {_f(height)}">',
+        f"<style>{STYLE}</style>",
+        f'<rect x="{_f(x0)}" y="{_f(y0)}" width="{_f(width)}" height="{_f(height)}" '
+        f'fill="#f7f3e8"/>',
+    ]
+    # Placement order: Tonga first, then each tile as it came out of the stack.
+    for h, (tid, rot) in placed.items():
+        cx, cy = centres[h]
+        if TILES[tid].is_sea:
+            out += _sea_tile(tid, rot, cx, cy)
+        else:
+            out += _island_tile(game, tid, rot, cx, cy)
+    x = x0 + MARGIN
+    for i, (cls, colour, text) in enumerate(legend):
+        y = y1 + MARGIN / 2 + LEGEND_ROW * i
+        if colour:
+            out.append(_disc(x + 6, y - 4.5, 6, "ship", FILL[colour][0]))
+            out.append(_text(x + 18, y, cls, text, f' data-colour="{colour}"'))
+        else:
+            out.append(_text(x, y, cls, text))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _legend(game: Game, names: Mapping[str, str], title: str) -> list[tuple[str, str, str]]:
+    """Rows under the board: (text class, colour of the row's disc or "", text)."""
+    rows = []
+    if title:
+        rows.append(("title", "", title))
+    scores = game.scores()
+    winners = set(game.winners()) if game.is_over else set()
+    for seat, colour in enumerate(game.colours):
+        who = names.get(colour, "")
+        parts = [f"{who} ({colour})" if who else colour, f"{scores[colour]} points",
+                 f"{game.reserve(seat)} ships in reserve"]
+        if colour in winners:
+            parts.append("winner" if len(winners) == 1 else "shared win")
+        rows.append(("legend", colour, " — ".join(parts)))
+    if game.is_over:
+        why = END_REASONS.get(game.end_reason, game.end_reason)
+        rows.append(("legend", "", f"Game over: {why} ({game.end_reason})."))
+    return rows
