@@ -9,8 +9,10 @@ This module is the only place that does file I/O for records; the engine stays p
 from __future__ import annotations
 
 import os
+import re
 import threading
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 import msgpack
@@ -20,6 +22,28 @@ from tongiaki_lan.engine import COLOURS, RULES_VERSION, Game, Move, move_from_wi
 MAGIC = "tongiaki-lan record"
 FORMAT_VERSION = 1
 MAX_RECORD_BYTES = 16 * 1024 * 1024
+SUFFIX = ".tgrec"  # every record this program writes; any path is read
+
+
+def default_record_dir() -> Path:
+    """Where games are recorded unless told otherwise: one per-user place for solo, console
+    LAN and headless games alike (XDG base directories; a relative XDG_DATA_HOME is
+    ignored, as the specification says)."""
+    base = os.environ.get("XDG_DATA_HOME", "")
+    if not os.path.isabs(base):
+        base = os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "tongiaki-lan" / "records"
+
+
+def solo_record_path(directory: Path, seed: bytes) -> Path:
+    """A new solo game's record: the local time it started and the start of its seed."""
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    return directory / f"solo-{stamp}-{seed.hex()[:8]}{SUFFIX}"
+
+
+def record_file_name(*parts: str) -> str:
+    """A file name from free text (game and player names): safe on every file system."""
+    return re.sub(r"[^A-Za-z0-9_-]+", "_", "-".join(parts)) + SUFFIX
 
 
 class RecordError(ValueError):

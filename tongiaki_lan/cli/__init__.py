@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from pathlib import Path
 
 # name -> (module, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
@@ -27,8 +28,27 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+def records_option(p: argparse.ArgumentParser) -> None:
+    """`--records DIR`, the same for every command that plays a game."""
+    from tongiaki_lan.records import default_record_dir
+
+    p.add_argument("--records", type=Path, default=None, metavar="DIR",
+                   help=f"where game records go (default {default_record_dir()}, "
+                        "under $XDG_DATA_HOME when it is set)")
+
+
+def _epilog() -> str:
+    from tongiaki_lan.records import SUFFIX, default_record_dir
+
+    return (f"Every game played here is recorded as it goes, one {SUFFIX} file per game, "
+            f"in {default_record_dir()} (that is $XDG_DATA_HOME/tongiaki-lan/records, or "
+            f"~/.local/share/tongiaki-lan/records without XDG_DATA_HOME; --records DIR "
+            f"chooses another). `replay`, `verify` and `export` read a record from any path.")
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tongiaki-lan", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="tongiaki-lan", description=__doc__.splitlines()[0],
+                                     epilog=_epilog())
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in SUBCOMMANDS.items():
         sp = sub.add_parser(name, help=help_text, description=help_text)

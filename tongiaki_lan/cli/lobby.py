@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-from datetime import datetime
-from pathlib import Path
 
 
 def configure(p: argparse.ArgumentParser) -> None:
+    from tongiaki_lan.cli import records_option
+
     p.add_argument("--name", default=None, help="your name (default: your login name)")
     p.add_argument("--colour", default="", help="preferred colour")
-    p.add_argument("--records", type=Path, default=None,
-                   help="where game records go (default ~/.local/share/tongiaki-lan/records)")
+    records_option(p)
     p.add_argument("--host", default="0.0.0.0", help="address to bind the UDP socket to")
     p.add_argument("--port", type=int, default=0, help="UDP port (0 = any free port)")
     p.add_argument("--no-lan", action="store_true", help="do not touch the network")
@@ -28,12 +27,8 @@ async def _main(args) -> int:
     from tongiaki_lan.console.lan import LanSession
     from tongiaki_lan.console.lobby import LobbyScreen
     from tongiaki_lan.console.screen import run_game_screen
-    from tongiaki_lan.console.session import (
-        SoloSession,
-        default_record_dir,
-        seed_from_text,
-        solo_seats,
-    )
+    from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
+    from tongiaki_lan.records import default_record_dir, solo_record_path
 
     name = args.name or _login_name()
     records = args.records or default_record_dir()
@@ -44,16 +39,19 @@ async def _main(args) -> int:
         _, node, disc = result
         session = LanSession(node, disc)
         session.hint_kind = args.hint_bot
-        return await run_game_screen(session, colour=args.colour_output)
+        code = await run_game_screen(session, colour=args.colour_output)
+        if node.record_path is not None:
+            print(f"Record saved: {node.record_path}")
+        return code
     await lobby.close_network()
     if result[0] == "solo":
         seed = seed_from_text(None)
-        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
         session = SoloSession(seed, solo_seats(result[1], lobby.name, best_bot_kind()),
-                              record_path=records / f"solo-{stamp}-{seed.hex()[:8]}.tgr",
+                              record_path=solo_record_path(records, seed),
                               pace=args.pace, hint_kind=args.hint_bot)
         code = await run_game_screen(session, colour=args.colour_output)
-        print(f"Record saved: {session.record_path}")
+        if session.record_path is not None:
+            print(f"Record saved: {session.record_path}")
         return code
     return 0
 

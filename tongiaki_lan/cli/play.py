@@ -12,13 +12,14 @@ import asyncio
 import contextlib
 import json
 import logging
-import re
 import signal
 import sys
 from pathlib import Path
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    from tongiaki_lan.cli import records_option
+
     parser.add_argument("--headless", action="store_true",
                         help="no console: a bot plays this seat and events go to stdout")
     parser.add_argument("--bot", default="random", help="bot that plays this seat")
@@ -27,9 +28,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=4, help="seats of the game (2-6)")
     parser.add_argument("--passphrase", default=None, help="passphrase of the game")
     parser.add_argument("--colour", default="", help="preferred colour")
-    parser.add_argument("--record", default=None,
-                        help="record file (default records/GAME-NAME.tgrec); an unfinished "
-                             "record is resumed")
+    parser.add_argument("--record", default=None, metavar="FILE",
+                        help="record file (default GAME-NAME.tgrec in --records); an "
+                             "unfinished record is resumed")
+    records_option(parser)
     parser.add_argument("--host", default="0.0.0.0", help="address to bind")
     parser.add_argument("--port", type=int, default=0, help="UDP port (0 = any)")
     parser.add_argument("--timeout", type=float, default=600.0,
@@ -47,9 +49,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--verbose", action="store_true", help="log to stderr")
 
 
-def _default_record(game: str, name: str) -> Path:
-    safe = re.sub(r"[^A-Za-z0-9_-]+", "_", f"{game}-{name}")
-    return Path("records") / f"{safe}.tgrec"
+def _default_record(args: argparse.Namespace) -> Path:
+    """The same file for the same game and name, so that running the same command again
+    after a crash finds the record and resumes."""
+    from tongiaki_lan.records import default_record_dir, record_file_name
+
+    return (args.records or default_record_dir()) / record_file_name(args.game, args.name)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -95,7 +100,7 @@ async def _main(args: argparse.Namespace) -> int:
     from tongiaki_lan.net.node import GameRef, Node, has_sidecar, read_sidecar
     from tongiaki_lan.records import read_record, replay_record
 
-    record = Path(args.record) if args.record else _default_record(args.game, args.name)
+    record = Path(args.record) if args.record else _default_record(args)
     resume = False
     peer_id = None
     if record.exists():

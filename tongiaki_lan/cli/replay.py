@@ -8,7 +8,8 @@ from pathlib import Path
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("record", type=Path, help="a game record (.tgr) written by solo or play")
+    p.add_argument("record", type=Path,
+                   help="a game record (any path; solo, lobby and play write .tgrec files)")
     p.add_argument("--at", type=int, default=0, help="start after this many moves")
     p.add_argument("--no-colour", "--no-color", dest="colour", action="store_false",
                    help="draw without colours")

@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
-from datetime import datetime
 from pathlib import Path
 
 
 def configure(p: argparse.ArgumentParser) -> None:
     from tongiaki_lan.bots import best_bot_kind, bot_kinds
+    from tongiaki_lan.cli import records_option
 
     p.add_argument("--bots", type=int, default=3, help="number of bot opponents, 1..5 (default 3)")
     p.add_argument("--seed", default=None,
@@ -20,9 +20,9 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--name", default=None, help="your name (default: your login name)")
     p.add_argument("--seat", type=int, default=1,
                    help="your seat, 1 = first to play (default 1)")
-    p.add_argument("--record", type=Path, default=None,
-                   help="write the game record here (default: a new file under "
-                        "~/.local/share/tongiaki-lan/records/)")
+    p.add_argument("--record", type=Path, default=None, metavar="FILE",
+                   help="write the game record to this file (default: a new file in --records)")
+    records_option(p)
     p.add_argument("--no-record", action="store_true", help="do not write a record")
     p.add_argument("--pace", type=float, default=0.4,
                    help="seconds between bot moves, so you can follow them (default 0.4)")
@@ -42,12 +42,8 @@ def _login_name() -> str:
 def run(args) -> int:
     from tongiaki_lan.bots import best_bot_kind
     from tongiaki_lan.console.screen import run_game_screen
-    from tongiaki_lan.console.session import (
-        SoloSession,
-        default_record_dir,
-        seed_from_text,
-        solo_seats,
-    )
+    from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
+    from tongiaki_lan.records import default_record_dir, solo_record_path
 
     if not 1 <= args.bots <= 5:
         print("solo: --bots must be 1..5 (Tongiaki is for 2 to 6 players)")
@@ -60,8 +56,7 @@ def run(args) -> int:
     seats = solo_seats(args.bots, args.name or _login_name(), kind, seat=args.seat - 1)
     record = None
     if not args.no_record:
-        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-        record = args.record or default_record_dir() / f"solo-{stamp}-{seed.hex()[:8]}.tgr"
+        record = args.record or solo_record_path(args.records or default_record_dir(), seed)
     options = {"think": args.think} if args.think is not None else {}
     session = SoloSession(seed, seats, record_path=record, pace=args.pace,
                           hint_kind=args.hint_bot, bot_options=options)

@@ -9,7 +9,7 @@ from tongiaki_lan.records import RecordError, read_record, replay_record
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("record", help="path of a .tgrec game record")
+    p.add_argument("record", help="a game record (any path)")
     p.add_argument("--json", action="store_true")
 
 

@@ -53,12 +53,6 @@ def bot_seed(seed: bytes, seat: int, salt: bytes = b"") -> int:
                           "big")
 
 
-def default_record_dir() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local",
-                                                           "share")
-    return Path(base) / "tongiaki-lan" / "records"
-
-
 class GameSession:
     """The common part: a game, its seats, the story so far, and change notification."""
 
