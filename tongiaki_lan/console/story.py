@@ -12,10 +12,11 @@ from collections.abc import Sequence
 
 from tongiaki_lan.engine import COLOURS, LETTERS, TILES, Event, Game
 from tongiaki_lan.engine.hexgrid import DIRECTION_NAMES
+from tongiaki_lan.i18n import N_, _, ngettext
 
 END_REASONS = {
-    "E1": "the last island or the last sea tile has been revealed",
-    "X3": "the turn limit was reached",
+    "E1": N_("the last island or the last sea tile has been revealed"),
+    "X3": N_("the turn limit was reached"),
 }
 
 # (style, text): style is one of "", "turn", "good", "bad", "info"
@@ -25,19 +26,19 @@ Line = tuple[str, str]
 def tile_label(tid: int) -> str:
     tile = TILES[tid]
     if tile.is_sea:
-        return f"sea {tile.name}"
+        return _("sea {tile}").format(tile=tile.name)
     return tile.name if tid == 0 else f"{tile.name} ({tile.value})"
 
 
 def ships_text(colours: Sequence[int]) -> str:
-    return " ".join(LETTERS[c] for c in colours) if colours else "no ships"
+    return " ".join(LETTERS[c] for c in colours) if colours else _("no ships")
 
 
 def beaches_text(beaches: Sequence[int]) -> str:
     bs = [str(b + 1) for b in beaches]
     if len(bs) == 1:
-        return f"beach {bs[0]}"
-    return "beaches " + ", ".join(bs[:-1]) + " and " + bs[-1]
+        return _("beach {n}").format(n=bs[0])
+    return _("beaches {list} and {last}").format(list=", ".join(bs[:-1]), last=bs[-1])
 
 
 class Narrator:
@@ -64,74 +65,97 @@ class Narrator:
         if k == "turn":
             self._turns += 1
             self._departures_this_turn = 0
-            return ("turn", f"── turn {self._turns}: {self.seat_name(d[0])} ──")
+            return ("turn", _("── turn {n}: {who} ──").format(n=self._turns,
+                                                               who=self.seat_name(d[0])))
         if k == "setup":
-            return ("", f"{self.who(d[0])} puts a ship on Tonga {beaches_text([d[2]])}.")
+            return ("", _("{who} puts a ship on Tonga {beach}.").format(
+                who=self.who(d[0]), beach=beaches_text([d[2]])))
         if k == "expand":
             if not d[2]:
-                return ("", f"{self.who(d[0])} expands on {TILES[d[1]].name}, "
-                            "but has no ship to add.")
-            return ("", f"{self.who(d[0])} expands on {TILES[d[1]].name}: "
-                        f"new ships on {beaches_text(d[2])}.")
+                return ("", _("{who} expands on {island}, but has no ship to add.").format(
+                    who=self.who(d[0]), island=TILES[d[1]].name))
+            return ("", _("{who} expands on {island}: new ships on {beaches}.").format(
+                who=self.who(d[0]), island=TILES[d[1]].name, beaches=beaches_text(d[2])))
         if k == "take":
-            return ("", f"{self.who(d[0])} brings a ship over from "
-                        f"{TILES[d[1]].name} {beaches_text([d[2]])}.")
+            return ("", _("{who} brings a ship over from {island} {beach}.").format(
+                who=self.who(d[0]), island=TILES[d[1]].name, beach=beaches_text([d[2]])))
         if k == "place":
             n = len(d[2])
-            what = "a ship" if n == 1 else f"{n} ships"
-            return ("", f"{self.who(d[0])} places {what} on {TILES[d[1]].name} "
-                        f"{beaches_text(sorted(set(d[2])))}.")
+            text = ngettext("{who} places a ship on {island} {beaches}.",
+                            "{who} places {n} ships on {island} {beaches}.", n)
+            return ("", text.format(who=self.who(d[0]), n=n, island=TILES[d[1]].name,
+                                    beaches=beaches_text(sorted(set(d[2])))))
         if k == "royal":
-            return ("good", f"{self.who(d[0])} founds the Royal Island of "
-                            f"{tile_label(d[1])}!")
+            return ("good", _("{who} founds the Royal Island of {island}!").format(
+                who=self.who(d[0]), island=tile_label(d[1])))
         if k == "colony":
-            back = f", taking {d[1]} ship(s) back home" if d[1] else ""
-            return ("info", f"{self.who(d[0])} sets out for a New Colony{back}.")
+            if not d[1]:
+                return ("info", _("{who} sets out for a New Colony.").format(who=self.who(d[0])))
+            text = ngettext("{who} sets out for a New Colony, taking {n} ship back home.",
+                            "{who} sets out for a New Colony, taking {n} ships back home.",
+                            d[1])
+            return ("info", text.format(who=self.who(d[0]), n=d[1]))
         if k == "depart":
             island, beach, pier, group = d
             self._departures_this_turn += 1
             self._group_colours = len(set(group))
-            chain = "Chain reaction! " if self._departures_this_turn > 1 else ""
-            return ("info", f"{chain}{TILES[island].name} beach {beach + 1} is full: "
-                            f"{ships_text(group)} sail {DIRECTION_NAMES[pier]}.")
+            text = _("{island} beach {beach} is full: {ships} sail {pier}.").format(
+                island=TILES[island].name, beach=beach + 1, ships=ships_text(group),
+                pier=DIRECTION_NAMES[pier])
+            if self._departures_this_turn > 1:
+                text = _("Chain reaction! {text}").format(text=text)
+            return ("info", text)
         if k == "reveal":
             tid, q, r, _rot = d
             style = "good" if TILES[tid].is_island else ""
-            return (style, f"Discovered at {q},{r}: {tile_label(tid)}.")
+            return (style, _("Discovered at {hex}: {tile}.").format(hex=f"{q},{r}",
+                                                                    tile=tile_label(tid)))
         if k == "cross":
             tid, danger, ncol = d
             if not danger:
-                return ("", f"They cross {TILES[tid].name} (no danger).")
-            return ("good", f"They cross {TILES[tid].name}: danger {danger}, "
-                            f"{ncol} colour(s) in the group — safe.")
+                return ("", _("They cross {tile} (no danger).").format(tile=TILES[tid].name))
+            text = ngettext("They cross {tile}: danger {danger}, {n} colour in the group "
+                            "— safe.",
+                            "They cross {tile}: danger {danger}, {n} colours in the group "
+                            "— safe.", ncol)
+            return ("good", text.format(tile=TILES[tid].name, danger=danger, n=ncol))
         if k == "fail":
             tid, danger, ncol, group = d
-            return ("bad", f"Wrecked on {TILES[tid].name}: danger {danger} needs {danger} "
-                           f"colours, the group has {ncol}; {ships_text(group)} go home.")
+            return ("bad", _("Wrecked on {tile}: danger {danger} needs {danger} colours, the "
+                             "group has {n}; {ships} go home.").format(
+                tile=TILES[tid].name, danger=danger, n=ncol, ships=ships_text(group)))
         if k == "turn_back":
-            return ("info", f"{TILES[d[0]].name} is a Royal Island: the group turns back "
-                            f"to {TILES[d[1]].name}.")
+            return ("info", _("{royal} is a Royal Island: the group turns back to "
+                              "{island}.").format(royal=TILES[d[0]].name,
+                                                  island=TILES[d[1]].name))
         if k == "land":
             island, placements, returned = d
             parts = [f"{b + 1}:{''.join(LETTERS[c] for c in cs)}" for b, cs in placements]
-            where = ", ".join(parts) if parts else "no free berth"
-            back = f"; {ships_text(returned)} go home" if returned else ""
-            return ("", f"They land on {TILES[island].name} ({where}){back}.")
+            where = ", ".join(parts) if parts else _("no free berth")
+            if returned:
+                text = _("They land on {island} ({where}); {ships} go home.")
+            else:
+                text = _("They land on {island} ({where}).")
+            return ("", text.format(island=TILES[island].name, where=where,
+                                    ships=ships_text(returned)))
         if k == "lost":
-            return ("bad", f"No tiles are left to discover: {ships_text(d[0])} are lost "
-                           "at sea and go home.")
+            return ("bad", _("No tiles are left to discover: {ships} are lost at sea and go "
+                             "home.").format(ships=ships_text(d[0])))
         if k == "closed":
             names = ", ".join(TILES[t].name for t in d)
-            return ("bad", f"Closed path: {names} leave(s) the game.")
+            text = ngettext("Closed path: {islands} leaves the game.",
+                            "Closed path: {islands} leave the game.", len(d))
+            return ("bad", text.format(islands=names))
         if k == "removed":
-            return ("bad", f"{TILES[d[0]].name} is removed; {ships_text(d[1])} go home.")
+            return ("bad", _("{island} is removed; {ships} go home.").format(
+                island=TILES[d[0]].name, ships=ships_text(d[1])))
         if k == "colony_tile":
             tid, q, r, rot = d
-            return ("info", f"The colony tile {tile_label(tid)} goes to {q},{r} "
-                            f"(red mark {DIRECTION_NAMES[rot]}).")
+            return ("info", _("The colony tile {tile} goes to {hex} (red mark {dir}).").format(
+                tile=tile_label(tid), hex=f"{q},{r}", dir=DIRECTION_NAMES[rot]))
         if k == "game_over":
-            reason = END_REASONS.get(d[0], d[0])
-            text = f"Game over: {reason}."
+            reason = _(END_REASONS[d[0]]) if d[0] in END_REASONS else d[0]
+            text = _("Game over: {reason}.").format(reason=reason)
             if game is not None:
                 text += " " + final_words(game, self.names)
             return ("good", text)
@@ -144,7 +168,9 @@ def final_words(game: Game, names: Sequence[str]) -> str:
                    reverse=True)
     parts = [f"{names[s]} {scores[game.colours[s]]}" for s in order]
     winners = [names[game.colours.index(c)] for c in game.winners()]
-    return "Scores: " + ", ".join(parts) + ". Winner: " + " & ".join(winners) + "."
+    text = ngettext("Scores: {scores}. Winner: {winners}.",
+                    "Scores: {scores}. Winners: {winners}.", len(winners))
+    return text.format(scores=", ".join(parts), winners=" & ".join(winners))
 
 
 def tell_all(game: Game, names: Sequence[str], events: Sequence[Event]) -> list[Line]:

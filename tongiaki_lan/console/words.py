@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tongiaki_lan.engine import LETTERS, TILES, Game
 from tongiaki_lan.engine import decisions as D
+from tongiaki_lan.i18n import N_, _
 
 from .story import final_words, ships_text, tile_label
 
@@ -12,76 +13,90 @@ def pending_text(game: Game, names: list[str], local: set[int]) -> tuple[str, st
     """(style, text) for the status line: the pending decision and whose it is."""
     p = game.pending
     if p is None:
-        return "class:status.over", f"Game over. {final_words(game, names)}  (quit to leave)"
+        return "class:status.over", _("Game over. {result}  (quit to leave)").format(
+            result=final_words(game, names))
     mine = p.seat in local
     who = f"{names[p.seat]} ({LETTERS[game.colour_ids()[p.seat]]})"
     island = TILES[p.island].name if p.island is not None else ""
     if mine:
+        tile = tile_label(p.tile) if p.tile is not None else ""
         text = {
-            D.SETUP: "Setup: put a ship on Tonga — place Tonga BEACH",
+            D.SETUP: _("Setup: put a ship on Tonga — place Tonga BEACH"),
             D.ACTION: _action_text(game, p.seat),
-            D.EXPAND_BEACHES: f"Expanding on {island}: choose {p.count} beach(es) — beaches B…",
-            D.T1A_SOURCE: f"Reserve empty: bring one of your ships to {island} — take ISLAND B",
-            D.DEPARTURE: "A beach is full: choose the next departure — sail ISLAND BEACH PIER",
-            D.LANDING: f"{ships_text(p.group)} reach {island}: share out the berths "
-                       "— Enter takes the offer",
-            D.COLONY_TILE: f"New Colony: place {tile_label(p.tile) if p.tile is not None else ''}"
-                           " — tile Q,R DIR (DIR = where its red mark points)",
-            D.COLONY_SHIP: f"New Colony: put your ship on {island} — place {island} BEACH",
-        }[p.kind]
-        return "class:status.mine", f"Your decision, {who}: {text}"
+            D.EXPAND_BEACHES: _("Expanding on {island}: choose {n} beach(es) — beaches B…"),
+            D.T1A_SOURCE: _("Reserve empty: bring one of your ships to {island} — take ISLAND "
+                            "B"),
+            D.DEPARTURE: _("A beach is full: choose the next departure — sail ISLAND BEACH "
+                           "PIER"),
+            D.LANDING: _("{ships} reach {island}: share out the berths — Enter takes the "
+                         "offer"),
+            D.COLONY_TILE: _("New Colony: place {tile} — tile Q,R DIR (DIR = where its red mark "
+                             "points)"),
+            D.COLONY_SHIP: _("New Colony: put your ship on {island} — place {island} BEACH"),
+        }[p.kind].format(island=island, n=p.count, ships=ships_text(p.group), tile=tile)
+        return "class:status.mine", _("Your decision, {who}: {text}").format(who=who, text=text)
     doing = {
-        D.SETUP: "placing a ship on Tonga",
-        D.ACTION: "choosing an action",
-        D.EXPAND_BEACHES: f"choosing beaches on {island}",
-        D.T1A_SOURCE: f"choosing a ship to bring to {island}",
-        D.DEPARTURE: "choosing the next departure",
-        D.LANDING: f"landing {ships_text(p.group)} on {island}",
-        D.COLONY_TILE: "placing a New Colony tile",
-        D.COLONY_SHIP: f"putting a ship on {island}",
-    }[p.kind]
-    return "class:status", f"Waiting for {who}: {doing}…"
+        D.SETUP: _("placing a ship on Tonga"),
+        D.ACTION: _("choosing an action"),
+        D.EXPAND_BEACHES: _("choosing beaches on {island}"),
+        D.T1A_SOURCE: _("choosing a ship to bring to {island}"),
+        D.DEPARTURE: _("choosing the next departure"),
+        D.LANDING: _("landing {ships} on {island}"),
+        D.COLONY_TILE: _("placing a New Colony tile"),
+        D.COLONY_SHIP: _("putting a ship on {island}"),
+    }[p.kind].format(island=island, ships=ships_text(p.group))
+    return "class:status", _("Waiting for {who}: {doing}…").format(who=who, doing=doing)
 
 
 def _action_text(game: Game, seat: int) -> str:
     moves = game.legal_moves()
     kinds = {str(m).split()[0] for m in moves}
     if "expand" in kinds:
-        return "your turn — expand ISLAND, royal ISLAND or colony"
-    return "your turn, no ships on the board — place ISLAND B [B] (X1) or colony"
+        return _("your turn — expand ISLAND, royal ISLAND or colony")
+    return _("your turn, no ships on the board — place ISLAND B [B] (X1) or colony")
 
 
 GENERAL_HELP = [
-    "Type a move in its short form; Tab lists exactly the legal ones. Other commands:",
-    "  hint — a bot's suggestion (put on the line: Enter plays it) · moves — list legal moves",
-    "  help [MOVE] · centre — re-centre the map · quit — leave (the record is saved)",
-    "Keys: arrows pan the map while the line is empty (Shift+arrows always), Home re-centres,",
-    "  PgUp/PgDn scroll the log, Tab completes, Ctrl-C or Ctrl-D leaves.",
-    "Map: a beach is its number, ships as colour letters, · a free berth, then its piers",
-    "  (N NE SE S SW NW). Sea: 'N-S 4' is a route from N to S with danger 4 (needs 4",
-    "  colours in the group); no number = any group crosses.",
+    N_("Type a move in its short form; Tab lists exactly the legal ones. Other commands:"),
+    N_("  hint — a bot's suggestion (put on the line: Enter plays it) · moves — list legal "
+       "moves"),
+    N_("  rules — the rule behind the pending decision · help [MOVE] · centre — re-centre the "
+       "map"),
+    N_("  quit — leave (the record is saved)"),
+    N_("Keys: arrows pan the map while the line is empty (Shift+arrows always), Home "
+       "re-centres,"),
+    N_("  PgUp/PgDn scroll the log, Tab completes, Ctrl-C or Ctrl-D leaves."),
+    N_("Map: a beach is its number, ships as colour letters, · a free berth, then its piers"),
+    N_("  (N NE SE S SW NW). Sea: 'N-S 4' is a route from N to S with danger 4 (needs 4"),
+    N_("  colours in the group); no number = any group crosses."),
 ]
 
+# Move words stay English in every language: they are the moves' text form, the same on
+# every laptop at the table and in the record.
 MOVE_HELP = {
-    "place": "place ISLAND B [B] — setup (S3: one ship on Tonga), X1 with no ships on the board "
-             "(2 on Tonga or 1 elsewhere), or the New Colony ship (C3)",
-    "expand": "expand ISLAND — T1: add as many ships as you have there (one per free beach)",
-    "royal": "royal ISLAND — K1: all ships there are yours; they go home but one, the king",
-    "colony": "colony — C1: take all your ships home and discover tiles until an island",
-    "beaches": "beaches B … — T1: which beaches of the expanded island get the new ships",
-    "take": "take ISLAND B — T1a: with an empty reserve, the ship you bring over",
-    "sail": "sail ISLAND B PIER — M1: which full beach departs next and by which pier",
-    "land": "land B:COLOURS … — L1: e.g. 'land 1:BR 3:Y'; every beach with a free berth first "
-            "gets one ship; ships without a berth go home. Enter accepts the offered one.",
-    "tile": "tile Q,R DIR — C2: the hex (shown on the map) and where the tile's red mark "
-            "(its S edge as shown in the side panel) points",
+    "place": N_("place ISLAND B [B] — setup (S3: one ship on Tonga), X1 with no ships on the "
+                "board (2 on Tonga or 1 elsewhere), or the New Colony ship (C3)"),
+    "expand": N_("expand ISLAND — T1: add as many ships as you have there (one per free "
+                 "beach)"),
+    "royal": N_("royal ISLAND — K1: all ships there are yours; they go home but one, the king"),
+    "colony": N_("colony — C1: take all your ships home and discover tiles until an island"),
+    "beaches": N_("beaches B … — T1: which beaches of the expanded island get the new ships"),
+    "take": N_("take ISLAND B — T1a: with an empty reserve, the ship you bring over"),
+    "sail": N_("sail ISLAND B PIER — M1: which full beach departs next and by which pier"),
+    "land": N_("land B:COLOURS … — L1: e.g. 'land 1:BR 3:Y'; every beach with a free berth "
+               "first gets one ship; ships without a berth go home. Enter accepts the offered "
+               "one."),
+    "tile": N_("tile Q,R DIR — C2: the hex (shown on the map) and where the tile's red mark "
+               "(its S edge as shown in the side panel) points"),
 }
 
 
 def help_lines(topic: str = "") -> list[str]:
     topic = topic.strip().lower()
     if topic in MOVE_HELP:
-        return [MOVE_HELP[topic]]
+        return [_(MOVE_HELP[topic])]
     if topic:
-        return [f"no help on {topic!r}; try: {', '.join(MOVE_HELP)}"]
-    return GENERAL_HELP + ["Moves: " + " · ".join(MOVE_HELP[k].split(" — ")[0] for k in MOVE_HELP)]
+        return [_("no help on {topic}; try: {topics}").format(topic=repr(topic),
+                                                            topics=", ".join(MOVE_HELP))]
+    moves = " · ".join(_(MOVE_HELP[k]).split(" — ")[0] for k in MOVE_HELP)
+    return [_(line) for line in GENERAL_HELP] + [_("Moves: {moves}").format(moves=moves)]
