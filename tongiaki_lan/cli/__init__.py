@@ -37,6 +37,27 @@ def records_option(p: argparse.ArgumentParser) -> None:
                         "under $XDG_DATA_HOME when it is set)")
 
 
+def lang_option(p: argparse.ArgumentParser) -> None:
+    """`--lang`, for the commands that open the console."""
+    from tongiaki_lan.i18n import LANGUAGES
+
+    p.add_argument("--lang", default=None, metavar="LANG",
+                   help="language of the console: " + ", ".join(LANGUAGES) +
+                        " (default: from LANGUAGE / LC_ALL / LC_MESSAGES / LANG, else en)")
+
+
+def use_language(args: argparse.Namespace) -> bool:
+    """Switch to the language asked for; False (having said why) if it is not available."""
+    from tongiaki_lan.i18n import use
+
+    try:
+        use(getattr(args, "lang", None))
+    except ValueError as exc:
+        print(f"tongiaki-lan: {exc}", file=sys.stderr)
+        return False
+    return True
+
+
 def _epilog() -> str:
     from tongiaki_lan.records import SUFFIX, default_record_dir
 

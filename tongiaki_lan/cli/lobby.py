@@ -7,11 +7,12 @@ import asyncio
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    from tongiaki_lan.cli import records_option
+    from tongiaki_lan.cli import lang_option, records_option
 
     p.add_argument("--name", default=None, help="your name (default: your login name)")
     p.add_argument("--colour", default="", help="preferred colour")
     records_option(p)
+    lang_option(p)
     p.add_argument("--host", default="0.0.0.0", help="address to bind the UDP socket to")
     p.add_argument("--port", type=int, default=0, help="UDP port (0 = any free port)")
     p.add_argument("--no-lan", action="store_true", help="do not touch the network")
@@ -28,6 +29,7 @@ async def _main(args) -> int:
     from tongiaki_lan.console.lobby import LobbyScreen
     from tongiaki_lan.console.screen import run_game_screen
     from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
+    from tongiaki_lan.i18n import _
     from tongiaki_lan.records import default_record_dir, solo_record_path
 
     name = args.name or _login_name()
@@ -36,12 +38,12 @@ async def _main(args) -> int:
                         lan=not args.no_lan, colour_output=args.colour_output)
     result = await lobby.run()
     if result[0] == "game":
-        _, node, disc = result
+        node, disc = result[1], result[2]
         session = LanSession(node, disc)
         session.hint_kind = args.hint_bot
         code = await run_game_screen(session, colour=args.colour_output)
         if node.record_path is not None:
-            print(f"Record saved: {node.record_path}")
+            print(_("Record saved: {path}").format(path=node.record_path))
         return code
     await lobby.close_network()
     if result[0] == "solo":
@@ -51,10 +53,14 @@ async def _main(args) -> int:
                               pace=args.pace, hint_kind=args.hint_bot)
         code = await run_game_screen(session, colour=args.colour_output)
         if session.record_path is not None:
-            print(f"Record saved: {session.record_path}")
+            print(_("Record saved: {path}").format(path=session.record_path))
         return code
     return 0
 
 
 def run(args) -> int:
+    from tongiaki_lan.cli import use_language
+
+    if not use_language(args):
+        return 2
     return asyncio.run(_main(args))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 def configure(p: argparse.ArgumentParser) -> None:
     from tongiaki_lan.bots import best_bot_kind, bot_kinds
-    from tongiaki_lan.cli import records_option
+    from tongiaki_lan.cli import lang_option, records_option
 
     p.add_argument("--bots", type=int, default=3, help="number of bot opponents, 1..5 (default 3)")
     p.add_argument("--seed", default=None,
@@ -23,6 +23,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--record", type=Path, default=None, metavar="FILE",
                    help="write the game record to this file (default: a new file in --records)")
     records_option(p)
+    lang_option(p)
     p.add_argument("--no-record", action="store_true", help="do not write a record")
     p.add_argument("--pace", type=float, default=0.4,
                    help="seconds between bot moves, so you can follow them (default 0.4)")
@@ -41,10 +42,14 @@ def _login_name() -> str:
 
 def run(args) -> int:
     from tongiaki_lan.bots import best_bot_kind
+    from tongiaki_lan.cli import use_language
     from tongiaki_lan.console.screen import run_game_screen
     from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
+    from tongiaki_lan.i18n import _
     from tongiaki_lan.records import default_record_dir, solo_record_path
 
+    if not use_language(args):
+        return 2
     if not 1 <= args.bots <= 5:
         print("solo: --bots must be 1..5 (Tongiaki is for 2 to 6 players)")
         return 2
@@ -62,6 +67,7 @@ def run(args) -> int:
                           hint_kind=args.hint_bot, bot_options=options)
     code = asyncio.run(run_game_screen(session, colour=args.colour))
     if session.record_path is not None:
-        print(f"Record saved: {session.record_path}")
-        print(f"Replay it with: tongiaki-lan replay {session.record_path}")
+        print(_("Record saved: {path}").format(path=session.record_path))
+        print(_("Replay it with: {command}").format(
+            command=f"tongiaki-lan replay {session.record_path}"))
     return code

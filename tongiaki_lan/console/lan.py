@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 
 from tongiaki_lan.engine import IllegalMove, Move
+from tongiaki_lan.i18n import N_, _
 
 from .session import GameSession, Seat
 
@@ -30,21 +31,21 @@ def seats_of(node) -> list[Seat]:
 
 
 class LanSession(GameSession):
-    title = "LAN"
+    title = N_("LAN")
 
     def __init__(self, node, discovery=None):
         self.node = node
         self.discovery = discovery
         super().__init__(node.game, seats_of(node))
-        self.title = f"LAN {node.lobby.name}"[:20]
+        self.title = f"{_('LAN')} {node.lobby.name}"[:20]
         node.add_listener(self._on_node_event)
 
     async def start(self) -> None:
         n = len(self.game.moves)
-        self.lines.append(("info", f"Game {self.node.lobby.name} started; record: "
-                                   f"{self.node.record_path}"))
+        self.lines.append(("info", _("Game {game} started; record: {path}").format(
+            game=self.node.lobby.name, path=self.node.record_path)))
         if n:
-            self.lines.append(("info", f"Resumed after {n} moves."))
+            self.lines.append(("info", _("Resumed after {n} moves.").format(n=n)))
         await super().start()
 
     def _on_node_event(self, ev) -> None:
@@ -56,17 +57,19 @@ class LanSession(GameSession):
         elif k == "chat":
             self.lines.append(("", f"<{d.get('name', '?')}> {d.get('text', '')}"))
         elif k in ("away", "back"):
-            what = "is away" if k == "away" else "is back"
-            self.lines.append(("info", f"{d.get('name', 'a peer')} {what}."))
+            text = _("{name} is away.") if k == "away" else _("{name} is back.")
+            self.lines.append(("info", text.format(name=d.get("name") or _("a peer"))))
         elif k == "waiting":
-            self.lines.append(("info", f"Waiting for {d.get('name', '?')} to come back…"))
+            self.lines.append(("info", _("Waiting for {name} to come back…").format(
+                name=d.get("name", "?"))))
         elif k == "mismatch":
-            self.lines.append(("bad", f"Game stopped: {d.get('reason')} (dump {d.get('dump')})"))
+            self.lines.append(("bad", _("Game stopped: {reason} (dump {dump})").format(
+                reason=d.get("reason"), dump=d.get("dump"))))
         elif k in ("error", "request_refused"):
             self.lines.append(("bad", str(d.get("reason", d))))
         elif k == "refused":
-            self.lines.append(("bad", f"refused from {d.get('peer') or d.get('addr')}: "
-                                      f"{d.get('reason')}"))
+            self.lines.append(("bad", _("refused from {peer}: {reason}").format(
+                peer=d.get("peer") or d.get("addr"), reason=d.get("reason"))))
         if self.node.lobby is not None:
             self.seats = seats_of(self.node)
         self.changed()
@@ -82,11 +85,11 @@ class LanSession(GameSession):
     def commands(self):
         def say(text: str):
             if not text.strip():
-                return "say: what?"
+                return _("say: what?")
             self.node.chat(text.strip())
             return None
 
-        return {"say": ("say TEXT — chat with the table", say)}
+        return {"say": (N_("say TEXT — chat with the table"), say)}
 
     async def close(self) -> None:
         await super().close()

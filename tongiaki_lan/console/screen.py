@@ -42,16 +42,20 @@ from prompt_toolkit.layout.processors import BeforeInput
 
 from tongiaki_lan.engine import LETTERS, IllegalMove, parse_move
 from tongiaki_lan.engine import decisions as D
+from tongiaki_lan.i18n import _, ngettext
+from tongiaki_lan.i18n import current as current_language
 
 from .board import OUTLINES as HEX_OUTLINES
+from .board import TOP as TOP_EDGE
 from .board import BoardView, Canvas, tile_face
+from .rules import clause_text, rules_lines
 from .session import GameSession
 from .story import tile_label
 from .theme import build_style, player_style
 from .words import help_lines, pending_text
 
 COMPLETION_LIMIT = 24  # above this many matches, complete one word at a time
-META = ("help", "hint", "moves", "centre", "quit")
+META = ("help", "hint", "moves", "rules", "centre", "quit")
 
 
 # ------------------------------------------------------------------ controls
@@ -107,7 +111,7 @@ class MoveCompleter(Completer):
                 stem = m if cut < 0 else m[: cut + 1]
                 stems[stem] = stems.get(stem, 0) + 1
             for stem, n in stems.items():
-                meta = f"{n} moves" if n > 1 else ""
+                meta = ngettext("{n} move", "{n} moves", n).format(n=n) if n > 1 else ""
                 yield Completion(stem, start_position=-len(before), display=stem.strip(),
                                  display_meta=meta)
         else:
@@ -116,7 +120,8 @@ class MoveCompleter(Completer):
         if low:
             for word in (*META, *self.screen.session.commands()):
                 if word.startswith(low) and word != low:
-                    yield Completion(word, start_position=-len(before), display_meta="command")
+                    yield Completion(word, start_position=-len(before),
+                                     display_meta=_("command"))
 
 
 # ------------------------------------------------------------------ the screen
@@ -163,11 +168,13 @@ class GameScreen:
         p = g.pending
         lines: list[list[tuple[str, str]]] = []
         name_w = max(4, min(12, width - 18))
-        title = f"{s.title} · turn {g.turn + 1}"
+        title = _("{title} · turn {n}").format(title=_(s.title), n=g.turn + 1)
         if hasattr(s, "position_text"):
-            title = f"{s.title} · {s.position_text()}"
+            title = f"{_(s.title)} · {s.position_text()}"
         lines.append([("class:panel.head", title[:width])])
-        lines.append([("class:panel.head", f"  {'player':<{name_w}}  res isl pts K")])
+        # Column heads: reserve, islands present on, points, Royal Islands (kings) founded.
+        heads = f"{_('res'):>4.4}{_('isl'):>4.4}{_('pts'):>4.4}{_('K'):>2.2}"
+        lines.append([("class:panel.head", f"  {_('player'):<{name_w}.{name_w}}  {heads[1:]}")])
         scores = g.scores()
         keys = g.ranking_keys()
         for seat, info in enumerate(s.seats):
@@ -175,7 +182,8 @@ class GameScreen:
             cid = g.colour_ids()[seat]
             on_turn = p is not None and p.seat == seat
             marker = "▶ " if on_turn else ("* " if seat == g.active_seat and p else "  ")
-            name = f"{info.name[:max(1, name_w - 5)]} away" if info.away else info.name
+            name = (_("{name} away").format(name=info.name[:max(1, name_w - 5)])
+                    if info.away else info.name)
             name_style = "class:panel.away" if info.away else ("class:panel.me" if info.local
                                                                else "")
             row = [
@@ -192,22 +200,24 @@ class GameScreen:
         isl, sea = g.revealed_counts()
         left = g.unrevealed_tiles()
         left_isl = sum(1 for t in left if t < 16)
-        lines.append([("class:panel.head", f"Stack {g.stack_left():>2}: "),
-                      ("", f"{left_isl} isl, {len(left) - left_isl} sea")])
-        lines.append([("class:panel.head", "Found   : "), ("", f"{isl} isl, {sea} sea")])
+        lines.append([("class:panel.head", _("Stack {n}: ").format(n=f"{g.stack_left():>2}")),
+                      ("", _("{islands} isl, {seas} sea").format(islands=left_isl,
+                                                                 seas=len(left) - left_isl))])
+        lines.append([("class:panel.head", _("Found   : ")),
+                      ("", _("{islands} isl, {seas} sea").format(islands=isl, seas=sea))])
         removed = g.removed_tiles()
         if removed:
-            lines.append([("class:panel.head", "Removed: "),
+            lines.append([("class:panel.head", _("Removed: ")),
                           ("", ", ".join(tile_label(t) for t in removed))])
         group = g.group_at_sea()
         if group and p is not None and p.kind == D.LANDING:
-            row = [("class:panel.head", "At sea: ")]
+            row = [("class:panel.head", _("At sea: "))]
             for c in group:
                 row.append((f"class:ship.{g.colours[g.seat_of_colour(c)]}", LETTERS[c] + " "))
             lines.append(row)
         if p is not None and p.kind == D.COLONY_TILE and p.tile is not None:
-            lines.append([("class:panel.head", "In hand: "), ("", tile_label(p.tile))])
-            lines.append([("class:panel.head", " as drawn, its red mark is S")])
+            lines.append([("class:panel.head", _("In hand: ")), ("", tile_label(p.tile))])
+            lines.append([("class:panel.head", _(" as drawn, its red mark is S"))])
             lines.extend(self._tile_picture(p.tile))
         return lines
 
@@ -218,7 +228,8 @@ class GameScreen:
         ships = tuple(() for _ in range(6)) if tid < 16 else ()
         for dx, dy, style, text in tile_face(tid, 0, ships, None):
             canvas.put(dx, dy, text, style)
-        canvas.put(6, 4, "red", "class:danger")
+        mark = _("red")[:TOP_EDGE]
+        canvas.put(2 + (TOP_EDGE - len(mark)) // 2, 4, mark, "class:danger")
         return [[("", " ")] + line for line in canvas.fragment_lines()]
 
     def draw_panel(self, width: int, height: int):
@@ -240,7 +251,8 @@ class GameScreen:
         s = self.session
         style, text = pending_text(s.game, s.names, s.local_seats() if s.can_play else set())
         if hasattr(s, "position_text"):
-            style, text = "class:status", f"Replay {s.position_text()} · {text}"
+            style, text = "class:status", _("Replay {position} · {text}").format(
+                position=s.position_text(), text=text)
         return [(style, " " + text)]
 
     def message_fragments(self) -> StyleAndTextTuples:
@@ -369,15 +381,17 @@ class GameScreen:
         try:
             await self._command(text)
         except IllegalMove as exc:
-            self.message = ("error", f"{text}: {exc}")
+            self.message = ("error", refusal_text(text, exc))
         except ValueError as exc:
-            self.message = ("error", f"{text}: {exc}")
+            self.message = ("error", _("{command}: {reason} (Tab lists the legal moves)").format(
+                command=text, reason=exc))
         except Exception as exc:  # noqa: BLE001 - the console must survive anything
-            self.message = ("error", f"{text}: internal error: {exc!r}")
+            self.message = ("error", _("{command}: internal error: {error}").format(
+                command=text, error=repr(exc)))
         self.app.invalidate()
 
     async def _command(self, text: str) -> None:
-        word, _, rest = text.partition(" ")
+        word, _sep, rest = text.partition(" ")
         word = word.lower()
         s = self.session
         if word in ("quit", "exit", "q"):
@@ -387,8 +401,13 @@ class GameScreen:
             for line in help_lines(rest):
                 s.lines.append(("info", line))
             if not rest:
-                for help_text, _ in s.commands().values():
-                    s.lines.append(("info", "  " + help_text))
+                for help_text, _handler in s.commands().values():
+                    s.lines.append(("info", "  " + _(help_text)))
+            s.changed()
+            return
+        if word == "rules":
+            for line in rules_lines(s.game, rest):
+                s.lines.append(("info", line))
             s.changed()
             return
         if word in ("centre", "center"):
@@ -396,8 +415,11 @@ class GameScreen:
             return
         if word == "moves":
             moves = [str(m) for m in s.game.legal_moves()] if s.game.pending else []
-            shown = ", ".join(moves[:30]) + (f" … ({len(moves)} in all)" if len(moves) > 30 else "")
-            s.say(f"Legal moves: {shown}" if moves else "No moves: the game is over.")
+            shown = ", ".join(moves[:30])
+            if len(moves) > 30:
+                shown += " " + _("… ({n} in all)").format(n=len(moves))
+            s.say(_("Legal moves: {moves}").format(moves=shown) if moves
+                  else _("No moves: the game is over."))
             return
         if word == "hint":
             await self._hint()
@@ -411,7 +433,8 @@ class GameScreen:
                 self.message = ("error", result)
             return
         if not s.can_play:
-            self.message = ("error", f"{text}: a replay takes no moves (help lists commands)")
+            self.message = ("error", _("{command}: a replay takes no moves (help lists "
+                                       "commands)").format(command=text))
             return
         move = parse_move(text)
         await s.submit(move)
@@ -419,13 +442,13 @@ class GameScreen:
     async def _hint(self) -> None:
         s = self.session
         if s.game.pending is None:
-            self.message = ("", "The game is over: no hint.")
+            self.message = ("", _("The game is over: no hint."))
             return
         if self._hinting:
             return
         self._hinting = True
         version = s.version
-        self.message = ("", "Thinking…")
+        self.message = ("", _("Thinking…"))
         self.app.invalidate()
         try:
             move = await s.hint()
@@ -435,8 +458,21 @@ class GameScreen:
             self.message = ("", "")
             return
         text = str(move)
-        self.message = ("", f"Hint: {text} (Enter plays it)")
+        self.message = ("", _("Hint: {move} (Enter plays it)").format(move=text))
         self.buffer.set_document(self.buffer.document.__class__(text, len(text)), True)
+
+
+def refusal_text(command: str, exc: IllegalMove) -> str:
+    """A refused move in the player's language: which rule refused it and why.
+
+    The engine's reason (`exc.reason`) is English; in another language the line leads
+    with the rule itself, which `rules CLAUSE` shows in full.
+    """
+    summary = clause_text(exc.clause)
+    if current_language() == "en" or not summary:
+        return f"{command}: {exc}"
+    return _("{command}: not allowed by rule {clause} ({reason}) — rules {clause}").format(
+        command=command, clause=exc.clause, reason=exc.reason)
 
 
 def _monochrome():

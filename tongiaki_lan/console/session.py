@@ -19,6 +19,7 @@ from pathlib import Path
 
 from tongiaki_lan.bots import best_bot_kind, make_bot
 from tongiaki_lan.engine import COLOURS, Game, IllegalMove, Move
+from tongiaki_lan.i18n import N_, _
 
 from .story import Line, Narrator, tell_all
 
@@ -56,7 +57,7 @@ def bot_seed(seed: bytes, seat: int, salt: bytes = b"") -> int:
 class GameSession:
     """The common part: a game, its seats, the story so far, and change notification."""
 
-    title = "Tongiaki"
+    title = N_("Tongiaki")
     can_play = True  # False for replays: typed moves are refused
 
     def __init__(self, game: Game, seats: list[Seat], hint_kind: str | None = None):
@@ -131,7 +132,7 @@ class GameSession:
 
     async def submit(self, move: Move) -> None:
         """Play a move typed at this keyboard; raises IllegalMove with the reason."""
-        raise IllegalMove("T0", "this game does not take moves")
+        raise IllegalMove("T0", _("this game does not take moves"))
 
     async def hint(self) -> Move:
         """A bot's suggestion for the pending decision, computed off the event loop."""
@@ -153,7 +154,7 @@ class GameSession:
 class SoloSession(GameSession):
     """One human against bots, all on this machine; every move goes to a record."""
 
-    title = "Solo"
+    title = N_("Solo")
 
     def __init__(
         self,
@@ -179,8 +180,9 @@ class SoloSession(GameSession):
     async def start(self) -> None:
         if self.record_path is not None:
             self._open_record()
-        self.lines.append(("info", f"New game, seed {self.game.seed.hex()[:12]}… "
-                                   "(the record keeps it). help lists the commands."))
+        self.lines.append(("info", _("New game, seed {seed}… (the record keeps it). help lists "
+                                     "the commands, rules the rule behind your decision.").format(
+                                         seed=self.game.seed.hex()[:12])))
         await super().start()
         self._kick()
 
@@ -188,7 +190,7 @@ class SoloSession(GameSession):
         try:
             from tongiaki_lan.records import RecordHeader, RecordWriter, SeatInfo
         except ImportError:  # pragma: no cover - records ship with the engine
-            self.lines.append(("bad", "records are not available in this build"))
+            self.lines.append(("bad", _("records are not available in this build")))
             return
         header = RecordHeader(
             seed=self.game.seed,
@@ -199,10 +201,11 @@ class SoloSession(GameSession):
         try:
             self._writer = RecordWriter.create(self.record_path, header)
         except OSError as exc:
-            self.lines.append(("bad", f"cannot write the record {self.record_path}: {exc}"))
+            self.lines.append(("bad", _("cannot write the record {path}: {error}").format(
+                path=self.record_path, error=exc)))
             self.record_path = None
             return
-        self.lines.append(("info", f"Recording to {self.record_path}"))
+        self.lines.append(("info", _("Recording to {path}").format(path=self.record_path)))
 
     def _apply(self, move: Move) -> None:
         self.game.apply(move)  # raises IllegalMove, state untouched
@@ -210,7 +213,7 @@ class SoloSession(GameSession):
             try:
                 self._writer.append(move, self.game.digest())
             except OSError as exc:
-                self.lines.append(("bad", f"record write failed: {exc}"))
+                self.lines.append(("bad", _("record write failed: {error}").format(error=exc)))
                 self._writer = None
         self._drain_events()
         self.changed()
@@ -218,9 +221,10 @@ class SoloSession(GameSession):
     async def submit(self, move: Move) -> None:
         p = self.game.pending
         if p is None:
-            raise IllegalMove("E1", "the game is over")
+            raise IllegalMove("E1", _("the game is over"))
         if p.seat not in self.local_seats():
-            raise IllegalMove("T0", f"it is {self.seats[p.seat].name}'s decision, not yours")
+            raise IllegalMove("T0", _("it is {name}'s decision, not yours").format(
+                name=self.seats[p.seat].name))
         self._apply(move)
         self._kick()
 
@@ -241,8 +245,9 @@ class SoloSession(GameSession):
             try:
                 move = await loop.run_in_executor(None, bot.choose, snapshot)
             except Exception as exc:  # a broken bot must not stop the game
-                self.lines.append(("bad", f"{self.seats[p.seat].name} (bot) failed: {exc}; "
-                                          "playing a legal move instead"))
+                self.lines.append(("bad", _("{name} (bot) failed: {error}; playing a legal move "
+                                            "instead").format(name=self.seats[p.seat].name,
+                                                              error=exc)))
                 move = self.game.legal_move(0)
             if self.pace > 0:
                 await asyncio.sleep(self.pace)
@@ -251,8 +256,9 @@ class SoloSession(GameSession):
             try:
                 self._apply(move)
             except IllegalMove as exc:
-                self.lines.append(("bad", f"{self.seats[p.seat].name} (bot) tried {move}: "
-                                          f"{exc}; playing a legal move instead"))
+                self.lines.append(("bad", _("{name} (bot) tried {move}: {error}; playing a legal "
+                                            "move instead").format(name=self.seats[p.seat].name,
+                                                                   move=move, error=exc)))
                 self._apply(self.game.legal_move(0))
 
     async def close(self) -> None:
@@ -265,7 +271,7 @@ class SoloSession(GameSession):
 class ReplaySession(GameSession):
     """A recorded game on the same board, stepped forwards and backwards."""
 
-    title = "Replay"
+    title = N_("Replay")
     can_play = False
 
     def __init__(self, record, path: str = ""):
@@ -292,17 +298,20 @@ class ReplaySession(GameSession):
             try:
                 game.apply(move)
             except IllegalMove as exc:
-                self.error = f"move {i} ({move}) is refused by the rules: {exc}"
+                self.error = _("move {i} ({move}) is refused by the rules: {error}").format(
+                    i=i, move=move, error=exc)
                 index = i
                 break
             digests = self.record.digests
             if i < len(digests) and game.digest() != digests[i]:
-                self.error = f"move {i} ({move}): the state differs from the record's digest"
+                self.error = _("move {i} ({move}): the state differs from the record's "
+                               "digest").format(i=i, move=move)
         self.game = game
         self.index = index
         self.lines = tell_all(game, self.names, game.events)
-        self.lines.insert(0, ("info", f"Replay of {self.path or 'a record'}: "
-                                      f"{self.total} moves. PgDn/Enter = next, PgUp = back."))
+        self.lines.insert(0, ("info", _("Replay of {path}: {n} moves. PgDn/Enter = next, PgUp = "
+                                        "back.").format(path=self.path or _("a record"),
+                                                        n=self.total)))
         if self.error:
             self.lines.append(("bad", self.error))
 
@@ -314,24 +323,26 @@ class ReplaySession(GameSession):
         self.changed()
 
     def position_text(self) -> str:
-        nxt = f" — next: {self.record.moves[self.index]}" if self.index < self.total else ""
-        return f"move {self.index}/{self.total}{nxt}"
+        if self.index < self.total:
+            return _("move {i}/{n} — next: {move}").format(i=self.index, n=self.total,
+                                                          move=self.record.moves[self.index])
+        return _("move {i}/{n}").format(i=self.index, n=self.total)
 
     def commands(self):
         def goto(arg: str):
             if not arg.strip().lstrip("-").isdigit():
-                return "goto: give a move number, e.g. 'goto 40'"
+                return _("goto: give a move number, e.g. 'goto 40'")
             self.goto(int(arg))
             return None
 
         return {
-            "next": ("next [N] — step forwards one (or N) moves",
+            "next": (N_("next [N] — step forwards one (or N) moves"),
                      lambda a: self.step(int(a) if a.strip().isdigit() else 1)),
-            "back": ("back [N] — step backwards one (or N) moves",
+            "back": (N_("back [N] — step backwards one (or N) moves"),
                      lambda a: self.step(-(int(a) if a.strip().isdigit() else 1))),
-            "first": ("first — back to the start", lambda a: self.goto(0)),
-            "last": ("last — jump to the end", lambda a: self.goto(self.total)),
-            "goto": ("goto N — the position after N moves", goto),
+            "first": (N_("first — back to the start"), lambda a: self.goto(0)),
+            "last": (N_("last — jump to the end"), lambda a: self.goto(self.total)),
+            "goto": (N_("goto N — the position after N moves"), goto),
         }
 
 

@@ -85,10 +85,75 @@ def extract(root: Path = PACKAGE) -> dict[tuple[str, str], Entry]:
             else:
                 continue
             if msgid is None:
-                raise SystemExit(f"{where}:{node.lineno}: {name}() needs a literal text")
+                if name == "N_":
+                    raise SystemExit(f"{where}:{node.lineno}: N_() needs a literal text")
+                continue  # _(variable): a text marked with N_() where it was written
             entry = found.setdefault((msgid, plural), Entry(msgid, plural))
             entry.places.append(f"{where}:{node.lineno}")
     return found
+
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+def _binds_underscore(scope: ast.AST) -> bool:
+    """Whether `_` is a local name of this function (assigned, looped over, a nested
+    `def _`, an argument…), which would hide the translation function inside it."""
+    args = scope.args
+    every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+    if any(a is not None and a.arg == "_" for a in every):
+        return True
+    todo = list(ast.iter_child_nodes(scope))
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (*_SCOPES, ast.ClassDef)):
+            if getattr(node, "name", None) == "_":
+                return True
+            continue  # a nested scope binds its own names
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            continue
+        if isinstance(node, ast.Name) and node.id == "_" and isinstance(node.ctx, ast.Store):
+            return True
+        if isinstance(node, ast.ExceptHandler) and node.name == "_":
+            return True
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and any(
+                (a.asname or a.name) == "_" for a in node.names):
+            if not (isinstance(node, ast.ImportFrom) and node.module == "tongiaki_lan.i18n"):
+                return True
+        todo.extend(ast.iter_child_nodes(node))
+    return False
+
+
+def _calls_underscore(scope: ast.AST) -> int | None:
+    """Line of a `_(...)` call that would resolve to this scope's `_`, if any."""
+    todo = list(ast.iter_child_nodes(scope))
+    while todo:
+        node = todo.pop()
+        if isinstance(node, _SCOPES) and _binds_underscore(node):
+            continue  # it has its own `_`, checked on its own
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "_":
+            return node.lineno
+        todo.extend(ast.iter_child_nodes(node))
+    return None
+
+
+def hidden_translations(root: Path = PACKAGE) -> list[str]:
+    """Calls to `_()` that would call something else: a function that both uses the
+    translation function and binds `_` itself (`word, _, rest = …`, a key handler
+    named `_`) breaks only when that line runs, in some language, in some state."""
+    out = []
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        if not _uses_i18n(tree):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, _SCOPES) and _binds_underscore(node):
+                line = _calls_underscore(node)
+                if line is not None:
+                    where = path.relative_to(root.parent).as_posix()
+                    out.append(f"{where}:{line}: _() here is not the translation function: "
+                               f"the enclosing function binds `_` itself (line {node.lineno})")
+    return out
 
 
 # ------------------------------------------------------------------ .po files
@@ -302,7 +367,8 @@ def main(argv: list[str] | None = None) -> int:
     elif command == "compile":
         compile_all()
     elif command == "check":
-        found = [p for language in PLURAL_FORMS for p in problems(language)]
+        found = hidden_translations()
+        found += [p for language in PLURAL_FORMS for p in problems(language)]
         print("\n".join(found) or "all catalogues complete and compiled")
         return 1 if found else 0
     else:

@@ -1,0 +1,141 @@
+"""The console in English, Italian, Finnish, French and German: complete catalogues that
+match their compiled form, the language picked from --lang or the environment, and the
+real game screen drawn in each language."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+
+import pytest
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output.vt100 import Vt100_Output
+
+from tongiaki_lan import i18n
+from tongiaki_lan.console.screen import GameScreen
+from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
+from tongiaki_lan.i18n import catalog
+
+from ..console.conftest import wait_until
+
+LANGS = ["it", "fi", "fr", "de"]
+
+
+@pytest.fixture(autouse=True)
+def english_afterwards():
+    yield
+    i18n.use("en")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_catalogue_is_complete_and_its_mo_matches_it(lang):
+    assert catalog.problems(lang) == []
+
+
+def test_the_check_finds_missing_stale_untranslated_and_misplaced_texts(tmp_path, monkeypatch):
+    """The completeness check can fail: a catalogue with one text dropped, one stale,
+    one untranslated and one with a wrong placeholder is reported four times over."""
+    path = tmp_path / "it" / "LC_MESSAGES" / "tongiaki_lan.po"
+    header, entries = catalog.read_po(catalog.po_path("it"))
+    items = list(entries.values())
+    dropped, untranslated, misplaced = items[0], items[1], items[2]
+    untranslated.msgstr = [""] * len(untranslated.msgstr)
+    misplaced.msgstr = [s + " {oops}" for s in misplaced.msgstr]
+    stale = catalog.Entry("a text the code no longer has", msgstr=["testo"])
+    catalog.write_po(path, "it", [*items[1:], stale])
+    monkeypatch.setattr(catalog, "po_path", lambda lang: path)
+    found = catalog.problems("it")
+    assert any("not in the catalogue" in p and repr(dropped.msgid)[:20] in p for p in found)
+    assert any("no longer in the source" in p for p in found)
+    assert any("untranslated" in p for p in found)
+    assert any("placeholders" in p and "oops" in p for p in found)
+    assert any("does not match its .po" in p for p in found)
+
+
+def test_no_function_hides_the_translation_function(tmp_path):
+    assert catalog.hidden_translations() == []
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "m.py").write_text(
+        "from tongiaki_lan.i18n import _\n"
+        "def command(text):\n"
+        "    word, _, rest = text.partition(' ')\n"
+        "    return _('unknown command {w}').format(w=word)\n")
+    (found,) = catalog.hidden_translations(pkg)
+    assert "m.py:4" in found
+
+
+def test_the_language_comes_from_lang_or_the_environment(monkeypatch):
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(var, raising=False)
+    assert i18n.language_from_environment() == "en"
+    monkeypatch.setenv("LANG", "it_IT.UTF-8")
+    assert i18n.language_from_environment() == "it"
+    monkeypatch.setenv("LC_ALL", "C")  # LC_ALL overrides LANG, and C means English
+    assert i18n.language_from_environment() == "en"
+    monkeypatch.setenv("LANGUAGE", "xx:fi:de")  # gettext's priority list
+    assert i18n.language_from_environment() == "fi"
+    assert i18n.use("fr_FR.UTF-8") == "fr" and i18n._("Thinking…") == "Réflexion…"
+    assert i18n.use(None) == "fi" and i18n._("Thinking…") == "Mietitään…"
+    with pytest.raises(ValueError, match="choose one of: en"):
+        i18n.use("tlh")
+
+
+# What each language must show on the first screen of a solo game, after `help` and
+# `rules`: the status line, the panel's column head, a line of help, a rule, a log line.
+EXPECTED = {
+    "en": ["Your decision", "player", "Tab lists exactly the legal ones",
+           "S3  Setup: going round", "New game, seed"],
+    "it": ["Tocca a te", "giocatore", "Tab elenca esattamente quelle legali",
+           "S3  Preparazione:", "Nuova partita, seme"],
+    "fi": ["Sinun päätöksesi", "pelaaja", "Tab luettelee täsmälleen sallitut",
+           "S3  Aloitus:", "Uusi peli, siemen"],
+    "fr": ["À toi de décider", "joueur", "Tab liste exactement les coups légaux",
+           "S3  Mise en place :", "Nouvelle partie, graine"],
+    "de": ["Deine Entscheidung", "Spieler", "Tab listet genau die erlaubten",
+           "S3  Vorbereitung:", "Neue Partie, Startwert"],
+}
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\r")
+
+
+@pytest.mark.parametrize("lang", ["en", *LANGS])
+async def test_the_game_screen_in_each_language(lang, tmp_path):
+    i18n.use(lang)
+    session = SoloSession(seed_from_text("languages"), solo_seats(2, "Tester", "random"),
+                          record_path=None, pace=0, hint_kind="random")
+    stream = io.StringIO()
+    output = Vt100_Output(stream, lambda: Size(rows=40, columns=140), term="xterm")
+    with create_pipe_input() as inp, create_app_session(input=inp, output=output):
+        screen = GameScreen(session, colour=False)
+        await session.start()
+        task = asyncio.ensure_future(screen.app.run_async())
+        await wait_until(lambda: screen.app.is_running, what="the application to start")
+        await wait_until(session.my_decision, what="our first decision")
+        before = len(session.lines)
+        inp.send_text("help\r")
+        await wait_until(lambda: len(session.lines) > before, what="the help")
+        inp.send_text("rules\r")
+        await wait_until(lambda: any(t.startswith("S3  ") for _, t in session.lines),
+                         what="the rules")
+        inp.send_text("expand Tonga\r")  # a refusal, in the player's language
+        await wait_until(lambda: bool(screen.message[1]), what="the refusal")
+        refusal = screen.message[1]
+        screen.app.invalidate()
+        await wait_until(lambda: "S3" in ANSI.sub("", stream.getvalue())[-20000:],
+                         what="a redraw")
+        inp.send_text("quit\r")
+        assert await asyncio.wait_for(task, 30) == 0
+    await session.close()
+    drawn = ANSI.sub("", stream.getvalue())
+    texts = [screen.status_text(), screen.panel_text(width=40), *(t for _, t in session.lines)]
+    for word in EXPECTED[lang]:
+        assert any(word in t for t in texts), f"{lang}: {word!r} not shown"
+    # What the terminal received, not only what the screen computed:
+    assert EXPECTED[lang][0] in drawn and EXPECTED[lang][1] in drawn
+    if lang != "en":
+        assert "Your decision" not in drawn and "player " not in drawn
+        assert refusal.startswith("expand Tonga") and "rules S3" in refusal
+    assert "Tonga" in drawn  # tile names are the same in every language
