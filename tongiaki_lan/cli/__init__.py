@@ -23,6 +23,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "selfplay": ("tongiaki_lan.cli.selfplay", "bots play each other, one JSON line per game"),
     "verify": ("tongiaki_lan.cli.verify", "replay a game record and check every move"),
     "export": ("tongiaki_lan.cli.export", "draw a recorded game's board as an SVG picture"),
+    "position": ("tongiaki_lan.cli.position", "print a record's position as text"),
     "bench": ("tongiaki_lan.cli.bench", "measure engine or network speed"),
     "tournament": ("tongiaki_lan.cli.tournament", "bots against bots with statistics"),
 }

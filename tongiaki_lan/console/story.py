@@ -146,6 +146,10 @@ class Narrator:
             text = ngettext("Closed path: {islands} leaves the game.",
                             "Closed path: {islands} leave the game.", len(d))
             return ("bad", text.format(islands=names))
+        if k == "endless":
+            return ("bad", _("Endless chain: this position was already left the same way; "
+                             "{ships} go home and the turn ends.").format(
+                ships=ships_text(d[0])))
         if k == "removed":
             return ("bad", _("{island} is removed; {ships} go home.").format(
                 island=TILES[d[0]].name, ships=ships_text(d[1])))

@@ -15,6 +15,8 @@ def pending_text(game: Game, names: list[str], local: set[int]) -> tuple[str, st
     if p is None:
         return "class:status.over", _("Game over. {result}  (quit to leave)").format(
             result=final_words(game, names))
+    if p.seat is None:  # a tile reveal: chance's decision, dealt in a moment
+        return "class:status", _("A tile is being revealed…")
     mine = p.seat in local
     who = f"{names[p.seat]} ({LETTERS[game.colour_ids()[p.seat]]})"
     island = TILES[p.island].name if p.island is not None else ""
@@ -81,7 +83,8 @@ MOVE_HELP = {
     "royal": N_("royal ISLAND — K1: all ships there are yours; they go home but one, the king"),
     "colony": N_("colony — C1: take all your ships home and discover tiles until an island"),
     "beaches": N_("beaches B … — T1: which beaches of the expanded island get the new ships"),
-    "take": N_("take ISLAND B — T1a: with an empty reserve, the ship you bring over"),
+    "take": N_("take ISLAND B — T1a: with an empty reserve, the ship you bring over ('take "
+               "nothing' brings none)"),
     "sail": N_("sail ISLAND B PIER — M1: which full beach departs next and by which pier"),
     "land": N_("land B:COLOURS … — L1: e.g. 'land 1:BR 3:Y'; every beach with a free berth "
                "first gets one ship; ships without a berth go home. Enter accepts the offered "

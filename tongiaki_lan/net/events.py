@@ -18,6 +18,7 @@ KINDS = (
     "abort",         # the start was aborted (reason names the peer)
     "game_start",    # seed agreed, game begins: seed, seats, record
     "move",          # a move was applied: index, seat, colour, move, by
+    "reveal",        # the seed's dealer revealed a tile after a move: index, move
     "waiting",       # the pending seat's node is away; the game waits
     "your_turn",     # a human seat of this node must decide
     "chat",

@@ -22,7 +22,7 @@ from pathlib import Path
 import msgpack
 
 from tongiaki_lan.bots import make_bot
-from tongiaki_lan.engine import Game, IllegalMove, Move, move_from_wire
+from tongiaki_lan.engine import Dealer, Game, IllegalMove, Move, move_from_wire
 from tongiaki_lan.net import lobby as L
 from tongiaki_lan.net.auth import derive_key
 from tongiaki_lan.net.codec import (
@@ -154,6 +154,7 @@ class Node:
         self.passphrase: str | None = None
         self.lobby: Lobby | None = None
         self.game: Game | None = None
+        self.dealer: Dealer | None = None
         self.seed: bytes | None = None
         self.stopped: str | None = None  # reason the game stopped on this node (mismatch)
         self.refusals = 0
@@ -398,8 +399,10 @@ class Node:
         record = read_record(record_path)
         self.seed = record.header.seed
         self.game = replay_record(record)
+        self.dealer = record.header.dealer()
         self._digest_list = list(record.digests)
         self._writer = RecordWriter.open_append(record_path, fsync=False)
+        self._deal()  # the crash may have come between a move and its reveals
         self._emit("game_start", seed=self.seed.hex(), seats=self._seat_json(),
                    record=str(record_path), resumed=True, moves=len(self.game.moves))
         for m in self.lobby.members:
@@ -771,7 +774,8 @@ class Node:
         lb = self.lobby
         self.seed = seed
         colours = [s.colour for s in lb.seats]
-        self.game = Game.new(seed, colours)
+        self.game = Game(colours)
+        self.dealer = Dealer(seed)
         header = RecordHeader(seed, tuple(SeatInfo(s.name, s.colour, s.bot or "human")
                                           for s in lb.seats),
                               created=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -876,10 +880,24 @@ class Node:
         self._emit("move", index=idx, seat=seat, colour=self.lobby.seats[seat].colour,
                    name=self.lobby.seats[seat].name, move=str(move),
                    by=by.hex() if by else None)
+        self._deal()
         if self.game.is_over:
             self._finish()
         else:
             self._after_state_change()
+
+    def _deal(self) -> None:
+        """Reveal the tiles the last move calls for. Every peer deals the same tiles from
+        the agreed seed, so reveals are never sent; each is recorded like a move."""
+        def on_reveal(move: Move) -> None:
+            digest = self.game.digest()
+            self._record(move, digest)
+            self._digest_list.append(digest)
+            idx = len(self.game.moves) - 1
+            self.move_times.setdefault(idx, time.perf_counter())
+            self._emit("reveal", index=idx, move=str(move))
+
+        self.dealer.deal(self.game, on_reveal)
 
     def _finish(self) -> None:
         g = self.game
