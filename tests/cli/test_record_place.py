@@ -4,18 +4,17 @@ shown in `--help` and when a game is left; `--records DIR` and `--record FILE` s
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from tongiaki_lan.records import SUFFIX, default_record_dir, read_record, replay_record
 
+from ..own_tmux import TMUX, Terminal
+
 REPO = Path(__file__).resolve().parents[2]
-TMUX = shutil.which("tmux")
 
 
 def cli(*args: str, env: dict) -> subprocess.CompletedProcess:
@@ -82,37 +81,21 @@ async def test_headless_games_record_in_the_per_user_place_not_the_current_direc
 @pytest.mark.tmux
 @pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install tmux)")
 def test_solo_records_in_the_per_user_place_and_says_so_when_you_quit(tmp_path):
-    socket = f"tongiaki-records-{os.getpid()}"
     env = {**os.environ, "TERM": "xterm-256color", "HOME": str(tmp_path / "home"),
            "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONPATH": str(REPO)}
     done = tmp_path / "exit"
     # `cat` keeps the pane open after the game so that what it printed can be read.
     command = (f"{sys.executable} -m tongiaki_lan solo --bots 1 --bot random --pace 0 "
-               f"--seed places ; echo $? > {done} ; cat")
-
-    def tmux(*args: str) -> str:
-        return subprocess.run([TMUX, "-L", socket, *args], capture_output=True, text=True,
-                              env=env, check=True).stdout
-
-    def wait_for(predicate, what: str) -> str:
-        deadline = time.monotonic() + 60
-        while True:
-            screen = tmux("capture-pane", "-p", "-J", "-t", "solo")  # -J: wrapped lines joined
-            if predicate(screen):
-                return screen
-            assert time.monotonic() < deadline, f"timed out waiting for {what}:\n{screen}"
-            time.sleep(0.02)  # polling interval of a condition, not a synchronisation sleep
-
-    tmux("new-session", "-d", "-s", "solo", "-x", "100", "-y", "30", "-c", str(tmp_path),
-         command)
+               f"--seed places --lang en ; echo $? > {done} ; cat")
+    term = Terminal("records", command, env, str(tmp_path))
     try:
-        wait_for(lambda s: "Tonga" in s and "Your decision" in s, "the game screen")
-        tmux("send-keys", "-t", "solo", "place Tonga 1", "Enter")
-        wait_for(lambda s: "1B" in s, "our ship on Tonga")
-        tmux("send-keys", "-t", "solo", "C-u", "quit", "Enter")
-        screen = wait_for(lambda s: "Record saved:" in s and done.exists(), "the goodbye")
+        term.wait_for(lambda s: "Tonga" in s and "Your decision" in s, "the game screen")
+        term.send("place Tonga 1", "Enter")
+        term.wait_for(lambda s: "1B" in s, "our ship on Tonga")
+        term.send("C-u", "quit", "Enter")
+        screen = term.wait_for(lambda s: "Record saved:" in s and done.exists(), "the goodbye")
     finally:
-        subprocess.run([TMUX, "-L", socket, "kill-server"], capture_output=True)
+        term.close()
     (path,) = (tmp_path / "data" / "tongiaki-lan" / "records").iterdir()
     assert path.name.startswith("solo-") and path.suffix == SUFFIX
     assert f"Record saved: {path}" in screen

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import io
+import os
 import re
+import sys
+from pathlib import Path
 
 import pytest
 from prompt_toolkit.application import create_app_session
@@ -20,6 +23,9 @@ from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
 from tongiaki_lan.i18n import catalog
 
 from ..console.conftest import wait_until
+from ..own_tmux import TMUX, Terminal
+
+REPO = Path(__file__).resolve().parents[2]
 
 LANGS = ["it", "fi", "fr", "de"]
 
@@ -139,3 +145,26 @@ async def test_the_game_screen_in_each_language(lang, tmp_path):
         assert "Your decision" not in drawn and "player " not in drawn
         assert refusal.startswith("expand Tonga") and "rules S3" in refusal
     assert "Tonga" in drawn  # tile names are the same in every language
+
+
+@pytest.mark.tmux
+@pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install tmux)")
+def test_a_game_screen_in_italian_from_lang(tmp_path):
+    """LANG alone (no --lang) gives an Italian game in a real terminal, `rules` included."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
+    env.update(TERM="xterm-256color", HOME=str(tmp_path), LANG="it_IT.UTF-8",
+               PYTHONPATH=str(REPO))
+    command = (f"{sys.executable} -m tongiaki_lan solo --bots 2 --bot random --pace 0 "
+               f"--seed italiano --no-record --name Tester")
+    term = Terminal("italian", command, env, str(tmp_path), width=100, height=30)
+    try:
+        screen = term.wait_for(lambda s: "Tocca a te" in s, "the Italian status line")
+        assert "giocatore" in screen and "Pila" in screen and "Nuova partita" in screen
+        term.send("rules", "Enter")
+        screen = term.wait_for(lambda s: "S3  Preparazione:" in s, "the rule in Italian")
+        assert "approdo" in screen
+        term.send("place Tonga 2", "Enter")
+        term.wait_for(lambda s: "Tester (B) mette una barca" in s, "the story in Italian")
+    finally:
+        term.close()
