@@ -168,3 +168,31 @@ def test_a_game_screen_in_italian_from_lang(tmp_path):
         term.wait_for(lambda s: "Tester (B) mette una barca" in s, "the story in Italian")
     finally:
         term.close()
+
+
+LOBBY = {"it": ("sala LAN", "LAN disattivata", "da 1 a 5 bot", "questo elenco"),
+         "fi": ("LAN-aula", "LAN poistettu käytöstä", "1–5 bottia", "tämä luettelo"),
+         "fr": ("salon LAN", "LAN désactivé", "de 1 à 5 bots", "cette liste"),
+         "de": ("LAN-Lobby", "LAN abgeschaltet", "1 bis 5 Bots", "diese Liste")}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+async def test_the_lobby_in_each_language(lang):
+    from prompt_toolkit.output import DummyOutput
+
+    from tongiaki_lan.console.lobby import LobbyScreen
+
+    title, no_lan, bad_solo, help_line = LOBBY[lang]
+    i18n.use(lang)
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        lobby = LobbyScreen("Tester", lan=False, colour_output=False)
+        task = asyncio.ensure_future(lobby.run())
+        await wait_until(lambda: lobby.app.is_running, what="the lobby")
+        top = "\n".join("".join(t for _, t in line) for line in lobby.draw_top(100, 20))
+        assert title in top and no_lan in top
+        inp.send_text("solo 9\r")
+        await wait_until(lambda: bad_solo in lobby.message, what="the refusal")
+        inp.send_text("help\r")
+        await wait_until(lambda: any(help_line in t for _, t in lobby.lines), what="the help")
+        inp.send_text("quit\r")
+        assert await asyncio.wait_for(task, 30) == ("quit",)

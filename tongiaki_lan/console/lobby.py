@@ -22,25 +22,36 @@ from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
 from prompt_toolkit.layout.processors import BeforeInput
 
 from tongiaki_lan.engine import COLOURS
+from tongiaki_lan.i18n import N_, _
 
 from .screen import CanvasControl
 from .theme import build_style, player_style
 
 COMMANDS = {
-    "solo": "solo [BOTS] — play against bots on this machine",
-    "create": "create NAME [SEATS] [PASSPHRASE] — open a LAN game (2-6 seats, default 4)",
-    "join": "join N [PASSPHRASE] — take a seat in game N of the list",
-    "name": "name NAME — your name at the table",
-    "colour": "colour C — your colour (blue red green yellow orange purple)",
-    "bot": "bot [KIND] [COLOUR] — add a bot seat (driven by this laptop)",
-    "unbot": "unbot COLOUR — remove that bot seat",
-    "ready": "ready / unready — the game starts when every seat is taken and ready",
-    "unready": "unready — not ready after all",
-    "start": "start — start now with the seats taken (everyone must be ready)",
-    "say": "say TEXT — chat with your table",
-    "leave": "leave — leave this table",
-    "help": "help — this list",
-    "quit": "quit — leave tongiaki-lan",
+    "solo": N_("solo [BOTS] — play against bots on this machine"),
+    "create": N_("create NAME [SEATS] [PASSPHRASE] — open a LAN game (2-6 seats, default 4)"),
+    "join": N_("join N [PASSPHRASE] — take a seat in game N of the list"),
+    "name": N_("name NAME — your name at the table"),
+    "colour": N_("colour C — your colour (blue red green yellow orange purple)"),
+    "bot": N_("bot [KIND] [COLOUR] — add a bot seat (driven by this laptop)"),
+    "unbot": N_("unbot COLOUR — remove that bot seat"),
+    "ready": N_("ready / unready — the game starts when every seat is taken and ready"),
+    "unready": N_("unready — not ready after all"),
+    "start": N_("start — start now with the seats taken (everyone must be ready)"),
+    "say": N_("say TEXT — chat with your table"),
+    "leave": N_("leave — leave this table"),
+    "help": N_("help — this list"),
+    "quit": N_("quit — leave tongiaki-lan"),
+}
+
+# A game's phase as shown (net.codec.PHASES).
+PHASE_NAMES = {"lobby": N_("lobby"), "starting": N_("starting"), "playing": N_("playing"),
+               "over": N_("over")}
+
+# Colour names as shown; typed commands take the English names (or the letters).
+COLOUR_NAMES = {
+    "blue": N_("blue"), "red": N_("red"), "green": N_("green"),
+    "yellow": N_("yellow"), "orange": N_("orange"), "purple": N_("purple"),
 }
 
 
@@ -68,26 +79,29 @@ class LobbyScreen:
 
     async def start_network(self) -> None:
         if not self.want_lan:
-            self.lan_error = "LAN disabled (--no-lan)"
+            self.lan_error = _("LAN disabled (--no-lan)")
             return
         try:
             from tongiaki_lan.net.discovery import Discovery
             from tongiaki_lan.net.node import Node
         except ImportError as exc:
-            self.lan_error = f"LAN not available in this build ({exc.name} missing)"
+            self.lan_error = _("LAN not available in this build ({module} missing)").format(
+                module=exc.name)
             return
         try:
             disc = Discovery()
             await disc.start()
         except Exception as exc:  # no multicast, no interface, port in use…
-            self.lan_error = f"LAN not available: zeroconf could not start ({exc})"
+            self.lan_error = _("LAN not available: zeroconf could not start ({error})").format(
+                error=exc)
             return
         try:
             node = Node(self.name, host=self.host, port=self.port, discovery=disc,
                         record_dir=self.record_dir)
             await node.start()
         except Exception as exc:
-            self.lan_error = f"LAN not available: cannot open a UDP socket ({exc})"
+            self.lan_error = _("LAN not available: cannot open a UDP socket ({error})").format(
+                error=exc)
             with contextlib.suppress(Exception):
                 await disc.close()
             return
@@ -109,15 +123,20 @@ class LobbyScreen:
         if k == "chat":
             self.lines.append(("", f"<{d.get('name', '?')}> {d.get('text', '')}"))
         elif k == "joined":
-            self.lines.append(("info", f"You are at the table {d.get('game')}."))
+            self.lines.append(("info", _("You are at the table {game}.").format(
+                game=d.get("game"))))
         elif k in ("request_refused", "error"):
             self.lines.append(("bad", str(d.get("reason"))))
         elif k == "abort":
-            self.lines.append(("bad", f"Start aborted: {d.get('reason')}"))
+            self.lines.append(("bad", _("Start aborted: {reason}").format(reason=d.get("reason"))))
         elif k == "starting":
-            self.lines.append(("info", "Everyone is ready: agreeing on the seed…"))
+            self.lines.append(("info", _("Everyone is ready: agreeing on the seed…")))
         elif k in ("away", "back"):
-            self.lines.append(("info", f"{d.get('name')} {'left' if d.get('left') else k}."))
+            if d.get("left"):
+                text = _("{name} left.")
+            else:
+                text = _("{name} is away.") if k == "away" else _("{name} is back.")
+            self.lines.append(("info", text.format(name=d.get("name"))))
         elif k == "game_start":
             if self.app.is_running and not self.app.future.done():
                 self.app.exit(result=("game", self.node, self.discovery))
@@ -133,40 +152,48 @@ class LobbyScreen:
     def draw_top(self, width: int, height: int):
         out: list[list[tuple[str, str]]] = []
         head = "class:lobby.head"
-        out.append([("class:title", f" Tongiaki — LAN lobby   you: {self.name}")])
+        out.append([("class:title", _(" Tongiaki — LAN lobby   you: {name}").format(
+            name=self.name))])
         if self.lan_error:
             out.append([("class:message.error", f" {self.lan_error}")])
-            out.append([("", " You can still play solo: type "), ("class:prompt", "solo")])
+            out.append([("", _(" You can still play solo: type ")), ("class:prompt", "solo")])
         else:
             games = self.games()
-            out.append([(head, f" Games on the LAN ({len(games)})")])
+            out.append([(head, _(" Games on the LAN ({n})").format(n=len(games)))])
             if not games:
-                out.append([("class:panel.head", "  none yet — create one: create NAME [SEATS]")])
+                out.append([("class:panel.head",
+                             _("  none yet — create one: create NAME [SEATS]"))])
             for i, g in enumerate(games[:8], 1):
-                lock = " [passphrase]" if g.passphrase else ""
-                mine = "  ← your table" if self.node and g.game_id == self.node.game_id else ""
-                out.append([("", f"  {i}. {g.name[:24]:<24} {g.taken}/{g.total} seats  "
-                                 f"{g.phase:<8}"), ("class:message", lock),
-                            ("class:panel.head", mine)])
+                lock = " " + _("[passphrase]") if g.passphrase else ""
+                mine = ("  " + _("← your table")
+                        if self.node and g.game_id == self.node.game_id else "")
+                seats = _("{taken}/{total} seats").format(taken=g.taken, total=g.total)
+                phase = _(PHASE_NAMES.get(g.phase, g.phase))
+                out.append([("", f"  {i}. {g.name[:24]:<24} {seats}  {phase:<8}"),
+                            ("class:message", lock), ("class:panel.head", mine)])
         lb = self.node.lobby if self.node is not None else None
         if lb is not None:
             present = self.node.present()
             out.append([("", "")])
-            out.append([(head, f" Your table: {lb.name} ({lb.phase}, {len(lb.seats)}/{lb.total}"
-                               f" seats{', passphrase' if lb.passphrase else ''})")])
+            seats = _("{taken}/{total} seats").format(taken=len(lb.seats), total=lb.total)
+            extra = ", " + _("passphrase") if lb.passphrase else ""
+            phase = _(PHASE_NAMES.get(lb.phase, lb.phase))
+            out.append([(head, _(" Your table: {name} ({phase}, {seats}{extra})").format(
+                name=lb.name, phase=phase, seats=seats, extra=extra))])
             for i, s in enumerate(lb.seats, 1):
-                kind = f"bot {s.bot}" if s.kind == "bot" else "human"
+                kind = _("bot {kind}").format(kind=s.bot) if s.kind == "bot" else _("human")
                 flags = []
                 if s.owner == self.node.peer_id and s.kind != "bot":
-                    flags.append("you")
+                    flags.append(_("you"))
                 if s.owner not in present:
-                    flags.append("away")
+                    flags.append(_("away"))
+                colour = _(COLOUR_NAMES.get(s.colour, s.colour))
                 out.append([
                     ("", f"  {i}. "),
-                    (player_style(s.colour), f"{s.colour:<7}"),
+                    (player_style(s.colour), f"{colour:<7}"),
                     ("", f" {s.name[:16]:<16} {kind:<12} "),
                     ("class:log.good" if s.ready else "class:panel.head",
-                     "ready" if s.ready else "not ready"),
+                     _("ready") if s.ready else _("not ready")),
                     ("class:panel.head", ("  " + ", ".join(flags)) if flags else ""),
                 ])
         return out[:height]
@@ -183,9 +210,9 @@ class LobbyScreen:
         if self.message:
             return [("class:message.error", " " + self.message)]
         if self.node is not None and self.node.lobby is not None:
-            hint = "say TEXT · ready · bot [KIND] · start · leave · help"
+            hint = _("say TEXT · ready · bot [KIND] · start · leave · help")
         else:
-            hint = "solo · create NAME [SEATS] [PASS] · join N · help · quit"
+            hint = _("solo · create NAME [SEATS] [PASS] · join N · help · quit")
         return [("class:status", " " + hint)]
 
     def _build(self, colour: bool) -> Application:
@@ -231,13 +258,13 @@ class LobbyScreen:
 
     def _need_lan(self):
         if self.node is None:
-            raise ValueError(self.lan_error or "LAN not available")
+            raise ValueError(self.lan_error or _("LAN not available"))
         return self.node
 
     def _need_table(self):
         node = self._need_lan()
         if node.lobby is None:
-            raise ValueError("you are not at a table: create or join a game first")
+            raise ValueError(_("you are not at a table: create or join a game first"))
         return node
 
     async def _command(self, text: str) -> None:
@@ -249,21 +276,21 @@ class LobbyScreen:
         if verb in ("quit", "exit", "q"):
             self.app.exit(result=("quit",))
         elif verb == "help":
-            self.lines.extend(("info", h) for h in COMMANDS.values())
+            self.lines.extend(("info", _(h)) for h in COMMANDS.values())
         elif verb == "solo":
             bots = int(args[0]) if args else 3
             if not 1 <= bots <= 5:
-                raise ValueError("solo: 1 to 5 bots")
+                raise ValueError(_("solo: 1 to 5 bots"))
             if self.node is not None and self.node.lobby is not None:
                 await self.node.leave_game()
             self.app.exit(result=("solo", bots))
         elif verb == "create":
             node = self._need_lan()
             if not args:
-                raise ValueError("create: give the game a name, e.g. create Friday 4")
+                raise ValueError(_("create: give the game a name, e.g. create Friday 4"))
             seats = int(args[1]) if len(args) > 1 else 4
             if not 2 <= seats <= 6:
-                raise ValueError("a game has 2 to 6 seats")
+                raise ValueError(_("a game has 2 to 6 seats"))
             if node.lobby is not None:
                 await node.leave_game()
             await node.create_game(args[0][:24], seats, args[2] if len(args) > 2 else None,
@@ -272,15 +299,17 @@ class LobbyScreen:
             node = self._need_lan()
             games = self.games()
             if not args or not args[0].isdigit() or not 1 <= int(args[0]) <= len(games):
-                raise ValueError(f"join: give a game number from the list (1..{len(games)})")
+                raise ValueError(_("join: give a game number from the list (1..{n})").format(
+                    n=len(games)))
             info = games[int(args[0]) - 1]
             passphrase = args[1] if len(args) > 1 else None
             if info.passphrase and not passphrase:
-                raise ValueError(f"{info.name} needs a passphrase: join {args[0]} PASSPHRASE")
+                raise ValueError(_("{game} needs a passphrase: join {n} PASSPHRASE").format(
+                    game=info.name, n=args[0]))
             await self._join(node, info, passphrase)
         elif verb == "name":
             if not args:
-                raise ValueError("name: what name?")
+                raise ValueError(_("name: what name?"))
             self.name = " ".join(args)[:16]
             if self.node is not None:
                 self.node.name = self.name
@@ -288,7 +317,7 @@ class LobbyScreen:
                     self.node.set_seat(self.name, "")
         elif verb in ("colour", "color"):
             if not args or args[0].lower() not in COLOURS:
-                raise ValueError(f"colour: one of {', '.join(COLOURS)}")
+                raise ValueError(_("colour: one of {colours}").format(colours=", ".join(COLOURS)))
             self.colour = args[0].lower()
             if self.node is not None and self.node.lobby is not None:
                 self.node.set_seat(self.name, self.colour)
@@ -300,7 +329,7 @@ class LobbyScreen:
             node.add_bot(kind, args[1].lower() if len(args) > 1 else "")
         elif verb == "unbot":
             if not args:
-                raise ValueError("unbot: which colour?")
+                raise ValueError(_("unbot: which colour?"))
             self._need_table().remove_bot(args[0].lower())
         elif verb in ("ready", "unready"):
             self._need_table().set_ready(verb == "ready")
@@ -312,9 +341,10 @@ class LobbyScreen:
         elif verb == "leave":
             node = self._need_table()
             await node.leave_game()
-            self.lines.append(("info", "You left the table."))
+            self.lines.append(("info", _("You left the table.")))
         else:
-            raise ValueError(f"unknown command {verb!r} (help lists them)")
+            raise ValueError(_("unknown command {command} (help lists them)").format(
+                command=repr(verb)))
 
     async def _join(self, node, info, passphrase) -> None:
         from tongiaki_lan.net.matchmaking import refs_of
@@ -322,21 +352,21 @@ class LobbyScreen:
 
         if node.lobby is not None:
             await node.leave_game()
-        last = "no address to reach it"
+        last = _("no address to reach it")
         for ref in refs_of(info):
             try:
                 await node.join_game(ref, passphrase, self.colour, timeout=4.0)
                 return
             except JoinRefused as exc:
                 last = str(exc)
-        raise ValueError(f"could not join {info.name}: {last}")
+        raise ValueError(_("could not join {game}: {reason}").format(game=info.name, reason=last))
 
     async def run(self):
         await self.start_network()
         if self.lan_error:
             self.lines.append(("bad", self.lan_error))
         else:
-            self.lines.append(("info", "Looking for games on the LAN… (help lists commands)"))
+            self.lines.append(("info", _("Looking for games on the LAN… (help lists commands)")))
         result = await self.app.run_async()
         for task in list(self._tasks):
             task.cancel()

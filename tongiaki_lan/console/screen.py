@@ -228,7 +228,7 @@ class GameScreen:
         ships = tuple(() for _ in range(6)) if tid < 16 else ()
         for dx, dy, style, text in tile_face(tid, 0, ships, None):
             canvas.put(dx, dy, text, style)
-        mark = _("red")[:TOP_EDGE]
+        mark = _("red mark")[:TOP_EDGE]
         canvas.put(2 + (TOP_EDGE - len(mark)) // 2, 4, mark, "class:danger")
         return [[("", " ")] + line for line in canvas.fragment_lines()]
 
