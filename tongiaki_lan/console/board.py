@@ -22,6 +22,8 @@ from functools import lru_cache
 
 from tongiaki_lan.engine import LETTERS, TILES, TONGA, Game
 from tongiaki_lan.engine.hexgrid import DIRECTION_NAMES, Hex
+from tongiaki_lan.i18n import _
+from tongiaki_lan.i18n import current as current_language
 
 from .theme import king_style, ship_style
 
@@ -154,9 +156,15 @@ def _island_title(tid: int) -> str:
     return text if len(text) <= TOP else f"{tile.name}{tile.value}"
 
 
-@lru_cache(maxsize=4096)
 def tile_face(tid: int, rot: int, ships: tuple[tuple[int, ...], ...], king: int | None) -> tuple:
     """Everything drawn inside one placed tile, as segments relative to its origin."""
+    return _tile_face(tid, rot, ships, king, current_language())
+
+
+@lru_cache(maxsize=4096)
+def _tile_face(tid: int, rot: int, ships: tuple[tuple[int, ...], ...], king: int | None,
+               language: str) -> tuple:
+    """The cached faces; `language` is part of the key since a Royal Island has words."""
     tile = TILES[tid]
     segs: list[Segment] = []
     if tile.is_sea:
@@ -174,8 +182,9 @@ def tile_face(tid: int, rot: int, ships: tuple[tuple[int, ...], ...], king: int 
         title_style = king_style(king)
     segs += _title_segments(_island_title(tid), title_style)
     if king is not None:
-        segs += _row_segments(1, [("class:royal", "ROYAL ISLAND")])
-        segs += _row_segments(2, [("class:royal", "king "), (king_style(king), LETTERS[king])])
+        segs += _row_segments(1, [("class:royal", _("ROYAL ISLAND")[:TOP])])
+        segs += _row_segments(2, [("class:royal", _("king {colour}").format(colour="")),
+                                  (king_style(king), LETTERS[king])])
         return tuple(segs)
     if tid == TONGA:
         for row in range(3):
@@ -310,3 +319,6 @@ def render_text(game: Game, width: int = 0, height: int = 0, frontier: bool = Fa
     else:
         ox, oy = (x0 + x1) // 2 - width // 2, (y0 + y1) // 2 - height // 2
     return draw(game, placed, width, height, ox, oy, free).text()
+
+
+tile_face.cache_clear = _tile_face.cache_clear  # type: ignore[attr-defined]
