@@ -129,10 +129,36 @@ def state_vectors() -> dict:
     return {"positions": positions, "lan_bot_seeds": seeds}
 
 
+def draw_vectors() -> dict:
+    """protocol/draws.md: three contributors' chains and every draw of a random game."""
+    from tongiaki_lan.draws import Chain, ChainDealer
+    from tongiaki_lan.engine import Reveal
+
+    seed = bytes(range(32))
+    secrets = [bytes([i]) * 32 for i in (1, 2, 3)]
+    chains = [Chain(s) for s in secrets]
+    dealer = ChainDealer(seed, chains)
+    g = Game(COLOURS[:3])
+    bot = make_bot("random", seed=5)
+    draws = []
+    while not g.is_over:
+        if g.awaiting_reveal:
+            k, left, tile = g.draws(), list(g.unrevealed_tiles()), dealer.tile_for(g)
+            draws.append({"draw": k, "unrevealed": left, "tile": tile,
+                          "values": [c.preimage(k).hex() for c in chains]})
+            g.apply(Reveal(tile))
+        else:
+            g.apply(bot.choose(g))
+    return {"seed": seed.hex(), "chain_length": chains[0].length,
+            "secrets": [s.hex() for s in secrets],
+            "commitments": [c.commitment.hex() for c in chains], "draws": draws}
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     for name, data in (("shuffle", shuffle_vectors()), ("moves", move_vectors()),
-                       ("games", game_vectors()), ("state", state_vectors())):
+                       ("games", game_vectors()), ("state", state_vectors()),
+                       ("draws", draw_vectors())):
         (OUT / f"{name}.json").write_text(json.dumps(data, indent=1) + "\n")
 
 
