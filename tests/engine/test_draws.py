@@ -79,3 +79,46 @@ def test_draw_vectors():
         values = [bytes.fromhex(x) for x in d["values"]]
         assert values == [c.preimage(d["draw"]) for c in chains]
         assert draw_tile(seed, d["draw"], values, d["unrevealed"]) == d["tile"]
+
+
+def _chain_record(path):
+    from tongiaki_lan.records import RecordHeader, RecordWriter, SeatInfo
+
+    chains = [Chain(_secret(i)) for i in (1, 2, 3)]
+    header = RecordHeader(SEED, tuple(SeatInfo(n, c, "random") for n, c in
+                                      zip("ABC", COLOURS[:3], strict=True)),
+                          commitments=tuple(c.commitment for c in chains))
+    dealer = ChainDealer(SEED, chains)
+    game = Game(COLOURS[:3])
+    bot = make_bot("random", seed=9)
+    with RecordWriter.create(path, header) as writer:
+        def write(move):
+            proof = dealer.values(game.draws() - 1) if str(move).startswith("reveal") else None
+            writer.append(move, game.digest(), proof)
+
+        while not game.is_over:
+            dealer.apply(game, bot.choose(game), write)
+    return game
+
+
+def test_verify_rechecks_every_draw_and_refuses_a_tampered_value(tmp_path):
+    import msgpack
+
+    from tests.engine.test_records import cli
+
+    path = tmp_path / "fair.tgrec"
+    game = _chain_record(path)
+    out = cli("verify", str(path), "--json")
+    verdict = json.loads(out.stdout)
+    assert verdict["ok"] and verdict["draw_check"] == "chains"
+    assert verdict["draws"] == game.draws() and verdict["digest"] == game.digest().hex()
+    # tamper with contributor 1's value of the third draw
+    unpacker = msgpack.Unpacker(raw=False)
+    unpacker.feed(path.read_bytes())
+    objects = list(unpacker)
+    reveals = [o for o in objects[1:] if len(o) == 4]
+    reveals[2][3][1][1] = bytes(32)
+    path.write_bytes(b"".join(msgpack.packb(o, use_bin_type=True) for o in objects))
+    out = cli("verify", str(path))
+    assert out.returncode == 1
+    assert "contributor 1's value for draw 2 does not hash" in out.stdout
