@@ -65,6 +65,7 @@ GENERAL_HELP = [
     N_("  rules — the rule behind the pending decision · help [MOVE] · centre — re-centre the "
        "map"),
     N_("  quit — leave (the record is saved)"),
+    N_("  position — the whole position as one line of text (paste it into a bug report)"),
     N_("Keys: arrows pan the map while the line is empty (Shift+arrows always), Home "
        "re-centres,"),
     N_("  PgUp/PgDn scroll the log, Tab completes, Ctrl-C or Ctrl-D leaves."),
