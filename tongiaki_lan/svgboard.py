@@ -1,12 +1,13 @@
 """The board as a standalone SVG picture, for sharing a game's final (or any) position.
 
-`board_svg(game)` is a pure function of the public state: the same position always gives
-the same bytes, and nothing here needs a terminal, a font file or the network. The
-picture is drawn to be read by people who know the physical game, so it keeps its
-look: sea tiles with their routes and danger numbers, islands with their beaches
-(a row of berths per beach, on its piers), ships as coloured discs with their colour's
-letter (readable without colour vision too), a crown for each king. Every placed tile
-is one `<g class="tile">` holding one hexagon, which the tests count.
+`board_svg(game)` is a pure function of the public state: the same position (and the
+same language, for the legend's words) always gives the same bytes, and nothing here
+needs a terminal, a font file or the network. The picture is drawn to be read by
+people who know the physical game, so it keeps its look: sea tiles with their routes
+and danger numbers, islands with their beaches (a row of berths per beach, on its
+piers), ships as coloured discs with their colour's letter (readable without colour
+vision too), a crown for each king. Every placed tile is one `<g class="tile">`
+holding one hexagon, which the tests count.
 
 Geometry follows `engine.hexgrid`: flat-topped hexes in axial coordinates, board
 direction d (0 = S, clockwise seen from above) is the edge whose midpoint lies at
@@ -20,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from xml.sax.saxutils import escape
 
 from tongiaki_lan.engine import COLOURS, LETTERS, TILES, TONGA, Game
+from tongiaki_lan.i18n import N_, _, ngettext
 
 SIZE = 80  # circumradius of a hex, in SVG user units
 APOTHEM = SIZE * math.sqrt(3) / 2
@@ -43,8 +45,12 @@ FILL = {
 }
 
 END_REASONS = {
-    "E1": "the last island or the last sea tile is on the board",
-    "X3": "the turn limit was reached",
+    "E1": N_("the last island or the last sea tile has been revealed"),
+    "X3": N_("the turn limit was reached"),
+}
+COLOUR_NAMES = {
+    "blue": N_("blue"), "red": N_("red"), "green": N_("green"),
+    "yellow": N_("yellow"), "orange": N_("orange"), "purple": N_("purple"),
 }
 
 STYLE = """
@@ -115,13 +121,13 @@ def _route_badges(cx, cy, routes) -> list[tuple[float, float]]:
     straight route (through the centre) slides along itself out of the way of the
     curved ones, whose middles can lie on it (tiles S05–S12)."""
     spots: list[tuple[float, float] | None] = []
-    for (ax, ay), (bx, by), _ in routes:
+    for (ax, ay), (bx, by), _danger in routes:
         straight = abs(ax + bx - 2 * cx) < 1e-6 and abs(ay + by - 2 * cy) < 1e-6
         spots.append(None if straight else
                      (0.25 * ax + 0.5 * cx + 0.25 * bx, 0.25 * ay + 0.5 * cy + 0.25 * by))
     taken = [s for s in spots if s is not None]
     out: list[tuple[float, float]] = []
-    for spot, ((ax, ay), _, _) in zip(spots, routes, strict=True):
+    for spot, ((ax, ay), _b, _d) in zip(spots, routes, strict=True):
         if spot is not None:
             out.append(spot)
             continue
@@ -144,10 +150,11 @@ def _sea_tile(tid: int, rot: int, cx: float, cy: float) -> list[str]:
         routes.append((a, b, route.danger))
     out = [f'<g class="tile sea-tile" data-tile="{escape(tile.name)}">',
            f'<g class="sea">{_hexagon(cx, cy)}</g>']
-    for (ax, ay), (bx, by), _ in routes:
+    for (ax, ay), (bx, by), _danger in routes:
         out.append(f'<path class="route" d="M{_f(ax)},{_f(ay)} Q{_f(cx)},{_f(cy)} '
                    f'{_f(bx)},{_f(by)}"/>')
-    for ((_, _, danger), (x, y)) in zip(routes, _route_badges(cx, cy, routes), strict=True):
+    for ((_a, _b, danger), (x, y)) in zip(routes, _route_badges(cx, cy, routes),
+                                          strict=True):
         if danger:
             out.append(_disc(x, y, BADGE_R, "badge"))
             out.append(_text(x, y + 4.2, "danger", str(danger)))
@@ -216,7 +223,7 @@ def _island_tile(game: Game, tid: int, rot: int, cx: float, cy: float) -> list[s
     if king is not None:
         out.append(_text(cx, cy - 7, "name", tile.name))
         out.append(_crown(cx, cy + 8, COLOURS[king]))
-        out.append(_text(cx, cy + 0.3 * SIZE + 13, "royal", "Royal Island"))
+        out.append(_text(cx, cy + 0.3 * SIZE + 13, "royal", _("Royal Island")))
     elif tid == TONGA:
         out.append(_text(cx, cy + 4, "name", tile.name))
     else:
@@ -283,12 +290,17 @@ def _legend(game: Game, names: Mapping[str, str], title: str) -> list[tuple[str,
     winners = set(game.winners()) if game.is_over else set()
     for seat, colour in enumerate(game.colours):
         who = names.get(colour, "")
-        parts = [f"{who} ({colour})" if who else colour, f"{scores[colour]} points",
-                 f"{game.reserve(seat)} ships in reserve"]
+        shown = _(COLOUR_NAMES[colour])
+        parts = [f"{who} ({shown})" if who else shown,
+                 ngettext("{n} point", "{n} points", scores[colour]).format(n=scores[colour]),
+                 ngettext("{n} ship in reserve", "{n} ships in reserve",
+                          game.reserve(seat)).format(n=game.reserve(seat))]
         if colour in winners:
-            parts.append("winner" if len(winners) == 1 else "shared win")
+            parts.append(_("winner") if len(winners) == 1 else _("shared win"))
         rows.append(("legend", colour, " — ".join(parts)))
     if game.is_over:
-        why = END_REASONS.get(game.end_reason, game.end_reason)
-        rows.append(("legend", "", f"Game over: {why} ({game.end_reason})."))
+        why = _(END_REASONS[game.end_reason]) if game.end_reason in END_REASONS \
+            else game.end_reason
+        rows.append(("legend", "", _("Game over: {reason}.").format(
+            reason=f"{why} ({game.end_reason})")))
     return rows

@@ -8,16 +8,24 @@ from pathlib import Path
 
 
 def configure(p: argparse.ArgumentParser) -> None:
+    from tongiaki_lan.cli import lang_option
+
     p.add_argument("record", type=Path, help="a game record (any path)")
     p.add_argument("--at", type=int, default=None, metavar="N",
                    help="the board after the first N moves (default: the last position)")
     p.add_argument("--svg", required=True, metavar="FILE",
                    help="write the board here as SVG ('-' for standard output)")
+    lang_option(p)
 
 
 def run(args) -> int:
+    from tongiaki_lan.cli import use_language
+    from tongiaki_lan.i18n import _
     from tongiaki_lan.records import RecordError, read_record, replay_record
     from tongiaki_lan.svgboard import board_svg
+
+    if not use_language(args):
+        return 2
 
     try:
         record = read_record(args.record)
@@ -36,7 +44,10 @@ def run(args) -> int:
         print(f"export: {args.record}: {exc}", file=sys.stderr)
         return 1
     names = {s.colour: s.name for s in record.header.seats}
-    state = "final position" if game.is_over else f"after move {at} of {total}"
+    if game.is_over:
+        state = _("final position")
+    else:
+        state = _("after move {i} of {n}").format(i=at, n=total)
     title = f"Tongiaki — {record.header.game_name or args.record.stem} — {state}"
     text = board_svg(game, names=names, title=title)
     if args.svg == "-":
@@ -47,5 +58,5 @@ def run(args) -> int:
     except OSError as exc:
         print(f"export: cannot write {args.svg}: {exc.strerror or exc}", file=sys.stderr)
         return 1
-    print(f"{args.svg}: board {state}, {len(game.placed_tiles())} tiles")
+    print(f"{args.svg}: {title} ({len(game.placed_tiles())} tiles)")
     return 0
