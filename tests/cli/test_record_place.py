@@ -100,3 +100,17 @@ def test_solo_records_in_the_per_user_place_and_says_so_when_you_quit(tmp_path):
     assert path.name.startswith("solo-") and path.suffix == SUFFIX
     assert f"Record saved: {path}" in screen
     assert [str(m) for m in read_record(path).moves][:1] == ["place Tonga 1"]
+
+
+def test_replay_verify_and_export_read_a_record_under_any_name(tmp_path):
+    env = {**os.environ}
+    out = cli("selfplay", "--players", "2", "--games", "1", "--seed", "names", "--records",
+              str(tmp_path), "--json", env=env)
+    assert out.returncode == 0, out.stderr
+    (written,) = tmp_path.glob(f"*{SUFFIX}")
+    for name in ("old-solo.tgr", "no-extension"):
+        other = tmp_path / name
+        other.write_bytes(written.read_bytes())
+        assert cli("verify", str(other), env=env).returncode == 0
+        assert cli("export", str(other), "--svg", str(tmp_path / f"{name}.svg"),
+                   env=env).returncode == 0
