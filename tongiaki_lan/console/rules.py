@@ -58,8 +58,10 @@ CLAUSES: dict[str, str] = {
              "smaller, you choose which beaches), then the rest on any free berths, several of "
              "one colour together if you like. Ships that find no berth go home; you choose "
              "which."),
-    "X2a": N_("When some departure option does not lead straight back to its own island, "
-              "only such options may be chosen (rules version 2)."),
+    "X2a": N_("An option leads back when its group, over the tiles already placed, would "
+              "come back to its own island (directly or turned back by a Royal Island). When "
+              "some option does not lead back, only such options may be chosen (rules "
+              "version 2)."),
     "X2b": N_("An island whose every pier returns to it (dangers ignored, a Royal Island "
               "counting as returning) is closed: if it has a full beach it leaves the game "
               "and its ships go home (rules version 2)."),
