@@ -22,23 +22,31 @@ pytestmark = [
 ]
 
 
+# A tmux server of this test run's own: the machine's default server may be shared.
+SOCKET = f"tgk-console-tests-{os.getpid()}"
+
+
+def tmux(*args: str) -> list[str]:
+    return [TMUX, "-L", SOCKET, *args]
+
+
 class Pane:
     def __init__(self, name: str, command: str, width: int, height: int, env: dict):
         self.name = name
-        subprocess.run([TMUX, "new-session", "-d", "-s", name, "-x", str(width), "-y", str(height),
+        subprocess.run([*tmux("new-session"), "-d", "-s", name, "-x", str(width), "-y", str(height),
                         "-c", str(REPO), command], check=True, env=env)
 
     def capture(self) -> str:
-        out = subprocess.run([TMUX, "capture-pane", "-p", "-t", self.name],
+        out = subprocess.run([*tmux("capture-pane"), "-p", "-t", self.name],
                              capture_output=True, text=True)
         return out.stdout
 
     def alive(self) -> bool:
-        return subprocess.run([TMUX, "has-session", "-t", self.name],
+        return subprocess.run([*tmux("has-session"), "-t", self.name],
                               capture_output=True).returncode == 0
 
     def send(self, *keys: str) -> None:
-        subprocess.run([TMUX, "send-keys", "-t", self.name, *keys], check=True)
+        subprocess.run([*tmux("send-keys"), "-t", self.name, *keys], check=True)
 
     def wait_for(self, predicate, timeout: float = 30.0, what: str = "") -> str:
         deadline = time.monotonic() + timeout
@@ -59,7 +67,7 @@ class Pane:
             time.sleep(0.02)
 
     def kill(self) -> None:
-        subprocess.run([TMUX, "kill-session", "-t", self.name], capture_output=True)
+        subprocess.run([*tmux("kill-session"), "-t", self.name], capture_output=True)
 
 
 def _status(screen: str) -> str:

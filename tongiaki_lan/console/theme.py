@@ -45,6 +45,7 @@ def build_style() -> Style:
         ("title.tonga", "#ffd787 bold"),
         ("title.sea", "#5fafd7"),
         ("beach", "#bcbcbc bold"),
+        ("beach.full", "#000000 bg:#ffd75f bold"),
         ("berth", "#6c6c6c"),
         ("pier", "#87afd7"),
         ("route", "#5fafd7"),
@@ -70,6 +71,9 @@ def build_style() -> Style:
         ("rule", "#4e4e4e"),
         ("lobby.head", "bold underline"),
         ("lobby.sel", "reverse"),
+        ("offer", "underline"),
+        ("final", "#d7d7af"),
+        ("final.head", "#d7d7af bold"),
     ]
     for name, fg in PLAYER_FG.items():
         rules.append((f"ship.{name}", f"{fg} bold"))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tongiaki_lan.engine import LETTERS, TILES, Game
+from tongiaki_lan.engine import LETTERS, TILES, Game, Sail
 from tongiaki_lan.engine import decisions as D
 
 from .story import final_words, ships_text, tile_label
@@ -41,6 +41,26 @@ def pending_text(game: Game, names: list[str], local: set[int]) -> tuple[str, st
         D.COLONY_SHIP: f"putting a ship on {island}",
     }[p.kind]
     return "class:status", f"Waiting for {who}: {doing}…"
+
+
+def preview_text(game: Game, move: Sail) -> str:
+    """Where a departure goes over the tiles already placed, in a few words."""
+    pv = game.preview(move)
+    if pv.outcome == "land":
+        return f"→ lands on {TILES[pv.island].name}"
+    if pv.outcome == "back":
+        if pv.royal is not None:
+            return (f"→ turned back by the Royal Island {TILES[pv.royal].name} "
+                    f"to {TILES[pv.island].name}")
+        return f"→ leads back to {TILES[pv.island].name}"
+    if pv.outcome == "fail":
+        cell = game.tile_at(pv.hex)
+        where = TILES[cell[0]].name if cell else f"{pv.hex[0]},{pv.hex[1]}"
+        return (f"→ wrecked at {where}: danger {pv.danger}, "
+                f"the group has {pv.colours} colour(s)")
+    if pv.outcome == "lost":
+        return "→ lost at sea: no tile is left to discover"
+    return f"→ a new tile at {pv.hex[0]},{pv.hex[1]}"
 
 
 def _action_text(game: Game, seat: int) -> str:
