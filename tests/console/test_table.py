@@ -59,7 +59,7 @@ def _mouse(x: int, y: int) -> str:
 
 def _find(screen: GameScreen, text: str) -> tuple[int, int]:
     """Screen cell of `text` in the map as it is drawn now (the map is at the top left)."""
-    width, height = 80 - 31, 40 - 2
+    width, height = 80 - 33, 40 - 2
     lines = ["".join(t for _, t in line) for line in screen.draw_board(width, height)]
     for y, line in enumerate(lines):
         x = line.find(text)
@@ -154,7 +154,7 @@ async def test_colony_asks_first_and_stale_errors_clear():
         moves = len(session.game.moves)
         inp.send_text("colony\r")
         await wait_until(lambda: "Enter again to confirm" in screen.message[1])
-        assert "ships on the board home" in screen.message[1]
+        assert "ship(s) on the board go home" in screen.message[1]
         assert len(session.game.moves) == moves and screen.buffer.text == "colony"
         inp.send_text("x")  # anything else cancels
         await wait_until(lambda: screen.buffer.text == "x")
@@ -215,7 +215,7 @@ async def test_clicks_on_the_map_put_the_move_on_the_line():
         screen = _static_screen(game)
         task = await _run(screen)
         tx, ty = _find(screen, island)
-        lines = ["".join(t for _, t in line) for line in screen.draw_board(49, 38)]
+        lines = ["".join(t for _, t in line) for line in screen.draw_board(47, 38)]
         row = ty + (1 if len(TILES[sail.island].beaches) >= 3 else 2) + sail.beach
         at = lines[row].find(f" {pier}", tx - 3) + 1
         assert at > 0

@@ -221,12 +221,12 @@ class GameScreen:
         g = s.game
         p = g.pending
         lines: list[list[tuple[str, str]]] = []
-        name_w = max(4, min(12, width - 21))
+        name_w = max(4, min(12, width - 24))
         title = f"{s.title} · turn {g.turn + 1}"
         if hasattr(s, "position_text"):
             title = f"{s.title} · {s.position_text()}"
         lines.append([("class:panel.head", title[:width])])
-        lines.append([("class:panel.head", f"  {'player':<{name_w}}  res brd isl pts K/2")])
+        lines.append([("class:panel.head", f"  {'player':<{name_w}}   res brd isl pts K/2")])
         scores = g.scores()
         keys = g.ranking_keys()
         for seat, info in enumerate(s.seats):
@@ -243,7 +243,7 @@ class GameScreen:
                 ("", " "),
                 (player_style(colour), LETTERS[cid]),
                 ("", f"{g.reserve(seat):>4}{g.on_board(seat):>4}{keys[colour][1]:>4}"
-                     f"{scores[colour]:>4}{g.royals_founded(seat):>3}/2"),
+                     f"{scores[colour]:>4}{g.royals_founded(seat):>2}/2"),
             ]
             lines.append(row)
         isl, sea = g.revealed_counts()
@@ -345,7 +345,7 @@ class GameScreen:
 
     def _side_columns(self) -> int:
         cols = self._size()[0]
-        return 30 if cols < 100 else min(48, cols // 3)
+        return 32 if cols < 100 else min(48, cols // 3)
 
     def _side_width(self) -> Dimension:
         return Dimension.exact(self._side_columns())
@@ -636,10 +636,9 @@ class GameScreen:
         s = self.session
         seat = s.game.pending.seat
         ships = s.game.on_board(seat)
-        what = (f"takes all {ships} of your ships on the board home" if ships
-                else "sets out with no ships on the board")
-        self.message = ("", f"colony {what} and discovers tiles until an island. "
-                            "Enter again to confirm; anything else cancels.")
+        what = (f"your {ships} ship(s) on the board go home" if ships
+                else "you have no ships on the board")
+        self.message = ("", f"colony: {what} — Enter again to confirm")
         self._confirm = (len(s.game.moves), "colony")
         self.offer("colony")
 
@@ -673,8 +672,8 @@ class GameScreen:
         self.message = ("", f"Hint: {text} (Enter plays it)")
         if isinstance(move, Colony):  # the hint's words are the confirmation
             ships = s.game.on_board(p.seat)
-            self.message = ("", f"Hint: colony (Enter plays it: all {ships} of your ships on "
-                                "the board go home)")
+            self.message = ("", f"Hint: colony (Enter plays it: your {ships} ship(s) on the "
+                                "board go home)")
             self._confirm = (len(s.game.moves), "colony")
         self.offer(text)
 

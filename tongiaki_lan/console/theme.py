@@ -62,6 +62,7 @@ def build_style() -> Style:
         ("log.bad", "#ff875f"),
         ("log.good", "#87d787"),
         ("log.info", "#87afd7"),
+        ("log.summary", "#ffd787"),
         ("status", "reverse"),
         ("status.mine", "bg:#005f00 #ffffff bold"),
         ("status.over", "bg:#5f005f #ffffff bold"),

@@ -16,20 +16,19 @@ def pending_text(game: Game, names: list[str], local: set[int]) -> tuple[str, st
     mine = p.seat in local
     who = f"{names[p.seat]} ({LETTERS[game.colour_ids()[p.seat]]})"
     island = TILES[p.island].name if p.island is not None else ""
-    if mine:
+    if mine:  # short enough for an 80-column status line; the panel says who you are
         text = {
-            D.SETUP: "Setup: put a ship on Tonga — place Tonga BEACH",
+            D.SETUP: "put a ship on Tonga — place Tonga BEACH",
             D.ACTION: _action_text(game, p.seat),
-            D.EXPAND_BEACHES: f"Expanding on {island}: choose {p.count} beach(es) — beaches B…",
-            D.T1A_SOURCE: f"Reserve empty: bring one of your ships to {island} — take ISLAND B",
-            D.DEPARTURE: "A beach is full: choose the next departure — sail ISLAND BEACH PIER",
-            D.LANDING: f"{ships_text(p.group)} reach {island}: share out the berths "
-                       "— Enter takes the offer",
+            D.EXPAND_BEACHES: f"{p.count} new ship(s) on {island} — beaches B…",
+            D.T1A_SOURCE: f"reserve empty: bring a ship to {island} — take ISLAND B",
+            D.DEPARTURE: "a beach is full: sail ISLAND B PIER — Tab shows where each goes",
+            D.LANDING: f"{ships_text(p.group)} reach {island}: Enter takes the offer",
             D.COLONY_TILE: f"New Colony: place {tile_label(p.tile) if p.tile is not None else ''}"
-                           " — tile Q,R DIR (DIR = where its red mark points)",
-            D.COLONY_SHIP: f"New Colony: put your ship on {island} — place {island} BEACH",
+                           " — tile Q,R DIR (DIR: its red mark)",
+            D.COLONY_SHIP: f"New Colony: a ship on {island} — place {island} BEACH",
         }[p.kind]
-        return "class:status.mine", f"Your decision, {who}: {text}"
+        return "class:status.mine", f"Your decision: {text}"
     doing = {
         D.SETUP: "placing a ship on Tonga",
         D.ACTION: "choosing an action",
@@ -68,7 +67,7 @@ def _action_text(game: Game, seat: int) -> str:
     kinds = {str(m).split()[0] for m in moves}
     if "expand" in kinds:
         return "your turn — expand ISLAND, royal ISLAND or colony"
-    return "your turn, no ships on the board — place ISLAND B [B] (X1) or colony"
+    return "your turn, no ships out — place ISLAND B [B] (X1) or colony"
 
 
 GENERAL_HELP = [
