@@ -117,7 +117,7 @@ def test_truncated_datagrams_are_refused(cut):
 
 
 def test_seed_agreement_vectors():
-    from tongiaki_lan.net.node import bot_seed
+    from tongiaki_lan.net.core import bot_seed
     from tongiaki_lan.net.seed import combine, commitment, seed_check
 
     v = VECTORS["seed_agreement"]

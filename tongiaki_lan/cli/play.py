@@ -107,6 +107,8 @@ async def _main(args: argparse.Namespace) -> int:
             return 1
         if side is not None and not over:
             resume, peer_id = True, side["peer"]
+            if not args.port:  # the port it had, if still free: the others reach it at once
+                args.port = side.get("port", 0)
         else:
             n = 1
             while record.with_name(f"{record.stem}.{n}{record.suffix}").exists():
