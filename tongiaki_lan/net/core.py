@@ -102,6 +102,7 @@ class NodeCore:
                            on_restart=self._on_restart, on_refused=self._on_refused,
                            keep=self._keep_link)
         self.presence = Presence()
+        self.new_round = SeedRound  # tests swap in a dishonest one
         self.now = 0.0
         self._events: list[E.NodeEvent] = []
         self._reset_game_state()
@@ -450,7 +451,7 @@ class NodeCore:
             self.presence.heard(peer, self.now)
             self._emit(E.Restarted(peer.hex(), self.peer_name(peer)))
             self._lobby_sent.pop(peer, None)
-            self._after_state_change()
+            self._member_back(peer)
 
     def _on_message(self, peer: bytes, addr: tuple, msg: Message) -> None:
         if self.closing:
@@ -640,7 +641,7 @@ class NodeCore:
                 driver = self._driver(i)
                 self._emit(E.SeatHandedOver(i, b.name, b.bot, driver.hex(),
                                             self.peer_name(driver)))
-                log.warning("%s's seat is played by a bot (%s) from now on", b.name, b.bot)
+                log.info("%s's seat is played by a bot (%s) from now on", b.name, b.bot)
             elif handed(a) and not handed(b):
                 self._emit(E.SeatReclaimed(i, b.name))
                 if b.owner == self.peer_id:
@@ -661,7 +662,7 @@ class NodeCore:
 
     def _begin_seed_round(self) -> None:
         lb = self.lobby
-        self._round = SeedRound(self.game_id, lb.start_nonce, self.peer_id, L.seed_order(lb))
+        self._round = self.new_round(self.game_id, lb.start_nonce, self.peer_id, L.seed_order(lb))
         self._start_seen = self.now
         self._emit(E.Starting(lb.start_nonce.hex(), [p.hex() for p in self._round.order]))
         self._broadcast(Commit(lb.start_nonce, self._round.my_commitment))

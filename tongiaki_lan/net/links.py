@@ -49,6 +49,9 @@ REPLAY_WINDOW = 1024
 MAX_RETX_PER_TICK = 16
 MAX_UNACKED = 8192
 MAX_LINKS = 32
+# incarnations are microseconds since the epoch at a node's start: one more than an hour
+# ahead of our own clock is a lie (a forged "restart" that would lock the real node out)
+MAX_CLOCK_AHEAD_US = 3600 * 1_000_000
 
 Addr = tuple[str, int]
 
@@ -150,6 +153,7 @@ class Links:
         self.links: dict[bytes, Link] = {}
         self.stats = TransportStats()
         self.now = 0.0
+        self._t0: float | None = None  # `now` at the first call: our incarnation's moment
         self._pkt = 0
         self._out: list[tuple[bytes, Addr]] = []
         self.closed = False
@@ -213,6 +217,8 @@ class Links:
         """Queue `message` for `peer` (reliable types are retransmitted until acked)."""
         if self.closed:
             return
+        if self._t0 is None:
+            self._t0 = self.now
         lk = self.links.get(peer)
         if lk is None:
             if addr is None:
@@ -277,8 +283,16 @@ class Links:
         self.stats.refused += 1
         self.on_refused(peer, addr, why)
 
+    def _plausible(self, incarnation: int) -> bool:
+        if self._t0 is None:
+            self._t0 = self.now
+        wall_us = self.incarnation + int((self.now - self._t0) * 1_000_000)
+        return incarnation <= wall_us + MAX_CLOCK_AHEAD_US
+
     def receive(self, data: bytes, addr: tuple, now: float) -> None:
         self.now = now
+        if self._t0 is None:
+            self._t0 = now
         self.stats.datagrams_received += 1
         addr = tuple(addr[:2])
         if len(data) > MAX_DATAGRAM:
@@ -302,6 +316,9 @@ class Links:
         msg = env.message
         if msg.RELIABLE != (env.seq > 0):
             self._refuse(peer, addr, f"{type(msg).__name__} with sequence number {env.seq}")
+            return
+        if not self._plausible(env.incarnation):
+            self._refuse(peer, addr, f"incarnation {env.incarnation} is from the future")
             return
         lk = self.links.get(peer)
         if lk is None:
