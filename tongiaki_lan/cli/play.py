@@ -44,6 +44,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "advertise nor browse")
     parser.add_argument("--quiet-refusals", action="store_true",
                         help="count refused datagrams instead of printing each one")
+    parser.add_argument("--handover", type=float, default=None, metavar="S",
+                        help="give the seat of a player away for S seconds to a bot (the "
+                             "player takes it back on return)")
+    parser.add_argument("--bot-delay", type=float, default=0.0, metavar="S",
+                        help="pause S seconds before each bot move (to watch a game)")
     parser.add_argument("--verbose", action="store_true", help="log to stderr")
 
 
@@ -138,7 +143,8 @@ async def _main(args: argparse.Namespace) -> int:
                   "play by invite with --join / --no-discovery"})
             return 1
     node = Node(args.name, host=args.host, port=args.port, record_path=record,
-                autoplay=args.bot, peer_id=peer_id, discovery=disc)
+                autoplay=args.bot, peer_id=peer_id, discovery=disc,
+                handover_after=args.handover, bot_delay=args.bot_delay)
     final: dict = {}
     refused = 0
 

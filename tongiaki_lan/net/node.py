@@ -86,7 +86,9 @@ class Node:
         wrap_socket: Callable | None = None,
         discovery=None,
         handover_after: float | None = None,
+        bot_delay: float = 0.0,
     ) -> None:
+        self.bot_delay = bot_delay
         self.core = NodeCore(name, peer_id, incarnation=time.time_ns() // 1000,
                              autoplay=autoplay, handover_after=handover_after, port=port)
         self._host, self._port = host, port
@@ -262,6 +264,8 @@ class Node:
             self.notify(ev)
 
     async def _think(self, ev: E.BotTurn) -> None:
+        if self.bot_delay:
+            await asyncio.sleep(self.bot_delay)  # pacing for people watching, not sync
         try:
             bot = make_bot(ev.bot, seed=ev.seed)
             snapshot = self.game.copy()
