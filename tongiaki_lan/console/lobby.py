@@ -29,7 +29,7 @@ from .theme import build_style, player_style
 COMMANDS = {
     "solo": "solo [BOTS] — play against bots on this machine",
     "create": "create NAME [SEATS] [PASSPHRASE] — open a LAN game (2-6 seats, default 4)",
-    "join": "join N [PASSPHRASE] — take a seat in game N of the list",
+    "join": "join N [PASSPHRASE] — take a seat in game N of the list (or resume yours)",
     "name": "name NAME — your name at the table",
     "colour": "colour C — your colour (blue red green yellow orange purple)",
     "bot": "bot [KIND] [COLOUR] — add a bot seat (driven by this laptop)",
@@ -55,6 +55,7 @@ class LobbyScreen:
         self.want_lan = lan
         self.node = None
         self.discovery = None
+        self.yours: dict = {}  # game id -> Resumable: unfinished games this laptop played
         self.lan_error: str | None = None
         self.lines: list[tuple[str, str]] = []
         self.message = ""
@@ -94,6 +95,18 @@ class LobbyScreen:
         self.discovery, self.node = disc, node
         disc.add_listener(self.app.invalidate)
         node.add_listener(self._on_node_event)
+        self._find_yours()
+
+    def _find_yours(self) -> None:
+        """Games this laptop left unfinished (a crash, Ctrl-C): offered for resuming."""
+        from tongiaki_lan.net.resumable import unfinished_games
+
+        if self.record_dir is None:
+            return
+        self.yours = unfinished_games(self.record_dir)
+        for r in self.yours.values():
+            self.lines.append(("info", f"You were playing {r.name} ({r.moves} moves): it is "
+                                       "marked 'yours' in the list; join N resumes your seat."))
 
     async def close_network(self) -> None:
         if self.node is not None:
@@ -145,6 +158,8 @@ class LobbyScreen:
             for i, g in enumerate(games[:8], 1):
                 lock = " [passphrase]" if g.passphrase else ""
                 mine = "  ← your table" if self.node and g.game_id == self.node.game_id else ""
+                if not mine and g.game_id in self.yours:
+                    mine = "  ← yours: join resumes your seat"
                 out.append([("", f"  {i}. {g.name[:24]:<24} {g.taken}/{g.total} seats  "
                                  f"{g.phase:<8}"), ("class:message", lock),
                             ("class:panel.head", mine)])
@@ -275,6 +290,16 @@ class LobbyScreen:
                 raise ValueError(f"join: give a game number from the list (1..{len(games)})")
             info = games[int(args[0]) - 1]
             passphrase = args[1] if len(args) > 1 else None
+            mine = self.yours.get(info.game_id)
+            if mine is not None:
+                if mine.passphrase and not passphrase:
+                    raise ValueError(f"{info.name} needs its passphrase: join {args[0]} "
+                                     "PASSPHRASE")
+                if node.lobby is not None:
+                    await node.leave_game()
+                self.lines.append(("info", f"Resuming {info.name} from {mine.record}…"))
+                await node.resume(mine.record, passphrase)  # game_start opens the game
+                return
             if info.passphrase and not passphrase:
                 raise ValueError(f"{info.name} needs a passphrase: join {args[0]} PASSPHRASE")
             await self._join(node, info, passphrase)

@@ -111,7 +111,14 @@ class Node:
 
     # ================================================================== state (read-only)
 
-    name = property(lambda self: self.core.name)
+    @property
+    def name(self) -> str:
+        return self.core.name
+
+    @name.setter
+    def name(self, value: str) -> None:
+        self.core.name = value
+
     peer_id = property(lambda self: self.core.peer_id)
     incarnation = property(lambda self: self.core.incarnation)
     game_id = property(lambda self: self.core.game_id)
