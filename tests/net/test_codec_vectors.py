@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from tongiaki_lan.engine import COLOURS
 from tongiaki_lan.net import codec as C
 from tongiaki_lan.net.auth import derive_key
+from tongiaki_lan.net.identity import Identity, peer_id_of
 
 VECTORS = json.loads(
     (Path(__file__).parents[2] / "protocol" / "vectors" / "net" / "wire.json").read_text())
@@ -42,16 +43,26 @@ def test_valid_vector_encodes_to_exact_bytes_and_back(v):
     items = from_json(v["envelope"])
     env = C.Envelope(*items[:8], C.parse_message(items[8]))
     key = key_for(v)
-    data = C.encode_datagram(env, key)
+    data = C.encode_datagram(env, key, IDENTITY)
     assert data.hex() == v["datagram"]
     assert len(data) <= C.MAX_DATAGRAM
-    assert C.decode_datagram(data, key) == env
+    assert C.decode_datagram(data, key, require_signature=True) == env
+
+
+IDENTITY = Identity.from_seed(bytes.fromhex(VECTORS["identity"]["seed"]))
+
+
+def test_identity_vector():
+    v = VECTORS["identity"]
+    assert IDENTITY.public.hex() == v["public"]
+    assert peer_id_of(IDENTITY.public).hex() == IDENTITY.peer_id.hex() == v["peer"]
 
 
 @pytest.mark.parametrize("v", VECTORS["refused"], ids=lambda v: v["name"])
 def test_refused_vector_is_refused_with_its_reason(v):
     with pytest.raises(C.WireError) as err:
-        C.decode_datagram(bytes.fromhex(v["datagram"]), key_for(v))
+        C.decode_datagram(bytes.fromhex(v["datagram"]), key_for(v),
+                          require_signature=v.get("require_signature", False))
     assert str(err.value) == v["reason"]
 
 
@@ -103,7 +114,7 @@ def test_random_bytes_never_raise_anything_but_wire_error(data):
     except C.WireError:
         pass
     try:
-        C.decode_datagram(C.MAGIC + bytes([1, 0]) + data)
+        C.decode_datagram(C.MAGIC + bytes([C.PROTOCOL_VERSION, 0]) + data)
     except C.WireError:
         pass
 

@@ -261,17 +261,60 @@ def test_replayed_datagrams_never_make_a_departed_player_look_present(passphrase
     assert a.core.presence.is_absent(c.core.peer_id) and b.core.presence.is_absent(c.core.peer_id)
 
 
-def test_a_forged_heartbeat_with_a_huge_incarnation_does_not_hijack_a_member():
+@pytest.mark.parametrize("passphrase", [None, "kava"])
+def test_a_stranger_cannot_speak_for_a_member_open_game_or_not(passphrase):
+    """Forged moves, hijacking heartbeats (incarnation 2**64-1) and signs of life in a
+    member's name: all refused, the game unchanged, the member's address kept."""
+    from tongiaki_lan.net.auth import derive_key
+    from tongiaki_lan.net.identity import Identity
+
     net = SimNet(seed=41)
+    a, b = net.table(2, passphrase=passphrase)
+    net.run_until(lambda: len(a.game.moves) > 5)
+    key = derive_key(passphrase, a.core.game_id) if passphrase else None
+    stranger = Identity.generate()
+    n = len(a.game.moves)
+    forged = [
+        Heartbeat("playing", 1, 999, b"\x00" * 32),
+        MoveMsg(n, a.game.legal_moves()[0].to_wire(), bytes(32)),
+    ]
+    for k, msg in enumerate(forged):
+        seq = 1 if msg.RELIABLE else 0
+        for inc in (2**64 - 1, b.core.incarnation + 1):
+            env = Envelope(a.core.game_id, b.core.peer_id, inc, a.core.incarnation, 9000 + k,
+                           seq, 0, 0, msg)
+            # (in a passphrase game: a stranger who knows the passphrase, and one who does not)
+            for k_ in {key, None}:
+                net.inject(encode_datagram(env, k_), a.addr)  # unsigned, in b's name
+                net.inject(encode_datagram(env, k_, stranger), a.addr)  # signed, not b's key
+    net.run_for(0.01)
+    reasons = {e.reason for e in a.kinds("refused")}
+    expected = {"unsigned datagram",
+                "sender id does not belong to the signing key (impersonation?)"}
+    if passphrase:
+        expected.add("unauthenticated datagram in a game that needs a passphrase")
+    assert reasons == expected
+    net.play_to_end([a, b])
+    assert one_digest([a, b]) == clean_digest(a)
+    assert a.core.links.links[b.core.peer_id].addr == b.addr
+    assert not a.kinds("restarted") and not a.kinds("mismatch")
+
+
+def test_a_member_claiming_a_restart_from_the_far_future_is_refused():
+    """Even with its own key, a modified client cannot jump to incarnation 2**64-1 (after
+    which no real restart could ever be accepted again)."""
+    net = SimNet(seed=47)
     a, b = net.table(2)
     net.run_until(lambda: len(a.game.moves) > 5)
     env = Envelope(a.core.game_id, b.core.peer_id, 2**64 - 1, 0, 1, 0, 0, 0,
-                   Heartbeat("playing", 1, 999, b"\x00" * 32))
-    net.inject(encode_datagram(env, None), a.addr)
-    net.play_to_end([a, b])
-    assert one_digest([a, b]) == clean_digest(a)
-    assert any("incarnation" in e.reason for e in a.kinds("refused"))
-    assert a.core.links.links[b.core.peer_id].addr == b.addr
+                   Heartbeat("playing", 1, 0, b""))
+    net.inject(encode_datagram(env, None, b.core.identity), a.addr)
+    net.run_for(0.01)
+    assert any("from the future" in e.reason for e in a.kinds("refused"))
+    back = net.restart(b)  # the real restart that follows is accepted
+    net.play_to_end([a, back])
+    assert one_digest([a, back]) == clean_digest(a)
+    assert [e.peer for e in a.kinds("restarted")] == [b.core.peer_id.hex()]
 
 
 def test_decoding_a_captured_datagram_shows_who_sent_it():

@@ -130,7 +130,8 @@ async def test_ten_thousand_hostile_datagrams_and_a_cheating_member(tmp_path):
         assert cheats > 0 and moves_during_flood > 50
         text = "\n".join(reasons)
         for expected in ("bad magic", "runt datagram", "oversized datagram", "malformed msgpack",
-                         "unknown node", "datagram for another game",
+                         "unknown node", "datagram for another game", "unsigned datagram",
+                         "does not belong to the signing key",
                          "replayed or duplicated datagram", "move.index", "it is ",
                          "illegal move"):
             assert expected in text, (expected, reasons.most_common(30))

@@ -51,6 +51,7 @@ from tongiaki_lan.net.codec import (
     SetSeat,
     Start,
 )
+from tongiaki_lan.net.identity import Identity
 from tongiaki_lan.net.links import Links
 from tongiaki_lan.net.presence import Presence
 from tongiaki_lan.net.seed import SeedRound, seed_check
@@ -86,11 +87,12 @@ class NodeCore:
     any monotonic clock); afterwards the caller collects `datagrams_to_send()` and
     `events()` and arms a timer for `get_timer()`."""
 
-    def __init__(self, name: str, peer_id: bytes | None = None, *, incarnation: int = 1,
+    def __init__(self, name: str, identity: Identity | None = None, *, incarnation: int = 1,
                  autoplay: str | None = None, handover_after: float | None = None,
                  handover_bot: str = HANDOVER_BOT, port: int = 0) -> None:
         self.name = name
-        self.peer_id = peer_id or os.urandom(ID_LEN)
+        self.identity = identity or Identity.generate()
+        self.peer_id = self.identity.peer_id
         self.incarnation = incarnation
         self.autoplay = autoplay
         # None: only on request (`replace`), after HANDOVER_AFTER_S; a number: this node
@@ -100,7 +102,7 @@ class NodeCore:
         self.port = port
         self.links = Links(self.peer_id, incarnation, self._on_message, admit=self._admit,
                            on_restart=self._on_restart, on_refused=self._on_refused,
-                           keep=self._keep_link)
+                           keep=self._keep_link, identity=self.identity)
         self.presence = Presence()
         self.new_round = SeedRound  # tests swap in a dishonest one
         self.now = 0.0

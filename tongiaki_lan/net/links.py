@@ -140,7 +140,12 @@ class Links:
         on_restart: Callable[[bytes], None] | None = None,
         on_refused: RefusalHook | None = None,
         keep: Callable[[bytes], bool] | None = None,
+        identity=None,
     ) -> None:
+        # with an identity every datagram is signed, and only signed ones are accepted
+        self.identity = identity
+        if identity is not None and identity.peer_id != peer_id:
+            raise ValueError("peer id does not belong to the identity")
         self.peer_id = peer_id
         self.incarnation = incarnation
         self.on_message = on_message
@@ -254,7 +259,7 @@ class Links:
         env = Envelope(self.game_id, self.peer_id, self.incarnation, lk.their_inc, self._pkt,
                        seq, ack, sack, message)
         try:
-            data = encode_datagram(env, self.key)
+            data = encode_datagram(env, self.key, self.identity)
         except WireError as exc:
             log.error("cannot send %s to %s: %s", type(message).__name__, lk.peer.hex(), exc)
             return
@@ -302,7 +307,7 @@ class Links:
             self._refuse(None, addr, "datagram while not in a game")
             return
         try:
-            env = decode_datagram(data, self.key)
+            env = decode_datagram(data, self.key, require_signature=self.identity is not None)
         except WireError as exc:
             self._refuse(None, addr, str(exc))
             return

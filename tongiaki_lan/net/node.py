@@ -23,6 +23,7 @@ from tongiaki_lan.engine import Move
 from tongiaki_lan.net import events as E
 from tongiaki_lan.net.codec import NO_GAME, Message, encode_datagram
 from tongiaki_lan.net.core import NodeCore, bot_seed
+from tongiaki_lan.net.identity import Identity
 from tongiaki_lan.net.invite import GameRef, JoinRefused
 from tongiaki_lan.net.pump import DatagramPump
 from tongiaki_lan.net.sidecar import has_sidecar, read_sidecar, write_sidecar
@@ -82,18 +83,27 @@ class Node:
         record_path: str | os.PathLike | None = None,
         record_dir: str | os.PathLike | None = None,
         autoplay: str | None = None,
-        peer_id: bytes | None = None,
+        identity: Identity | None = None,
+        profile: str | os.PathLike | None = None,
         wrap_socket: Callable | None = None,
         discovery=None,
         handover_after: float | None = None,
         bot_delay: float = 0.0,
     ) -> None:
         self.bot_delay = bot_delay
-        self.core = NodeCore(name, peer_id, incarnation=time.time_ns() // 1000,
-                             autoplay=autoplay, handover_after=handover_after, port=port)
-        self._host, self._port = host, port
         self.record_path = Path(record_path) if record_path else None
         self.record_dir = Path(record_dir) if record_dir else Path("records")
+        # the profile keeps this player's identity (private key, mode 0600) across runs
+        safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in name) or "player"
+        self.profile = Path(profile) if profile else (
+            (self.record_path.parent if self.record_path else self.record_dir)
+            / f"{safe}.identity")
+        if identity is None:
+            identity = (Identity.load(self.profile) if self.profile.exists()
+                        else Identity.generate())
+        self.core = NodeCore(name, identity, incarnation=time.time_ns() // 1000,
+                             autoplay=autoplay, handover_after=handover_after, port=port)
+        self._host, self._port = host, port
         self.discovery = discovery
         self._pump = DatagramPump(self.core, wrap_socket=wrap_socket, after=self._drain)
         self.transport = _TransportView(self)
@@ -308,6 +318,7 @@ class Node:
             path = path.with_name(f"{path.stem}-{self.incarnation}{path.suffix}")
         self.record_path = path
         try:
+            self._save_identity()
             self._writer = RecordWriter.create(path, header, fsync=False)
             self._writer.sync()
             write_sidecar(path, peer=self.peer_id, game_id=self.game_id, lobby=lb,
@@ -315,6 +326,11 @@ class Node:
         except OSError as exc:
             log.error("cannot write record %s: %s", path, exc)
             self.notify(E.Error(f"cannot write record {path}: {exc}"))
+
+    def _save_identity(self) -> None:
+        """Keep the identity once it matters (a game with a record to resume)."""
+        if not self.profile.exists():
+            self.core.identity.save(self.profile)
 
     def _close_record(self) -> None:
         if self._writer is not None:
@@ -434,7 +450,10 @@ class Node:
         """Rejoin a game after a crash or restart from our own record and its sidecar."""
         record_path = Path(record_path)
         side = read_sidecar(record_path)
-        self.core.peer_id = self.core.links.peer_id = side["peer"]
+        if side["peer"] != self.peer_id:
+            raise ValueError(f"{record_path} was played by peer {side['peer'].hex()}, but this "
+                             f"profile ({self.profile}) is peer {self.peer_id.hex()}: only the "
+                             "same identity can take the seat back")
         self._reset_local()
         self.record_path = record_path
         record = read_record(record_path)

@@ -64,7 +64,7 @@ class SimNet:
     def add(self, name: str, host: str, port: int = 7000, **kw) -> SimNode:
         self._started += 1  # microseconds since the epoch differ between any two runs
         inc = int(self.now * 1_000_000) + self._started
-        core = NodeCore(name, kw.pop("peer_id", None), incarnation=inc, port=port, **kw)
+        core = NodeCore(name, kw.pop("identity", None), incarnation=inc, port=port, **kw)
         node = SimNode(core, (host, port))
         self.nodes[node.addr] = node
         return node
@@ -81,7 +81,7 @@ class SimNet:
         self.now += 0.001
         host = old.addr[0]
         new = self.add(old.core.name, host, port if port is not None else old.addr[1],
-                       peer_id=old.core.peer_id, autoplay=old.core.autoplay,
+                       identity=old.core.identity, autoplay=old.core.autoplay,
                        handover_after=old.core.handover_after, **kw)
         lb, seed = old.core.lobby, old.core.seed
         game = Game.new(seed, [s.colour for s in lb.seats])
