@@ -15,7 +15,7 @@ from pathlib import Path
 
 import msgpack
 
-from tongiaki_lan.engine import COLOURS, RULES_VERSION, Game, Move, move_from_wire
+from tongiaki_lan.engine import COLOURS, RULES_VERSION, Dealer, Game, Move, move_from_wire
 
 MAGIC = "tongiaki-lan record"
 FORMAT_VERSION = 1
@@ -61,10 +61,13 @@ class RecordHeader:
     def from_wire(cls, obj: object) -> RecordHeader:
         if not isinstance(obj, dict) or obj.get("magic") != MAGIC:
             raise RecordError("not a tongiaki-lan record (header missing)")
+        if obj.get("rules") != RULES_VERSION:
+            raise RecordError(
+                f"this record was played under rules version {obj.get('rules')!r}; this "
+                f"tongiaki-lan plays rules version {RULES_VERSION} only (docs/rules.md says "
+                "what changed), so the record cannot be replayed")
         if obj.get("format") != FORMAT_VERSION:
             raise RecordError(f"record format {obj.get('format')!r} is not supported")
-        if obj.get("rules") != RULES_VERSION:
-            raise RecordError(f"rules version {obj.get('rules')!r} is not supported")
         seed = obj.get("seed")
         if not isinstance(seed, bytes) or len(seed) != 32:
             raise RecordError("header: seed must be 32 bytes")
@@ -86,7 +89,11 @@ class RecordHeader:
         )
 
     def new_game(self) -> Game:
-        return Game.new(self.seed, self.colours)
+        return Game(self.colours)
+
+    def dealer(self) -> Dealer:
+        """The local dealer of this game's seed (protocol/shuffle.md)."""
+        return Dealer(self.seed)
 
 
 @dataclass
@@ -220,9 +227,14 @@ def read_record(path: str | os.PathLike) -> Record:
 
 
 def replay_record(record: Record) -> Game:
-    """Replay every move, checking legality and the digest after each one."""
+    """Replay every move, checking legality, each reveal against the seed's stack, and
+    the digest after each one."""
     game = record.header.new_game()
+    dealer = record.header.dealer()
     for i, (move, digest) in enumerate(zip(record.moves, record.digests, strict=True)):
+        wrong = dealer.check(game, move)
+        if wrong is not None:
+            raise RecordError(f"move {i} ({move}): {wrong}")
         try:
             game.apply(move)
         except ValueError as exc:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tongiaki_lan.bots import make_bot
-from tongiaki_lan.engine import COLOURS, Game
+from tongiaki_lan.engine import COLOURS, Dealer, Game
 from tongiaki_lan.records import RecordHeader, RecordWriter, SeatInfo
 
 
@@ -59,7 +59,8 @@ def play_game(
     colours = COLOURS[:players]
     seats = [make_bot(bots[s % len(bots)], seed=bot_seed(seed, s), **(bot_options or {}))
              for s in range(players)]
-    game = Game.new(seed, colours)
+    game = Game(colours, undo=False)
+    dealer = Dealer(seed)
     writer = None
     if record_dir is not None:
         header = RecordHeader(
@@ -68,11 +69,9 @@ def play_game(
         )
         writer = RecordWriter.create(Path(record_dir) / f"{seed.hex()[:16]}.tgrec", header)
     try:
+        record = None if writer is None else (lambda m: writer.append(m, game.digest()))
         while not game.is_over:
-            move = seats[game.pending.seat].choose(game)
-            game.apply(move)
-            if writer is not None:
-                writer.append(move, game.digest())
+            dealer.apply(game, seats[game.pending.seat].choose(game), record)
     finally:
         if writer is not None:
             writer.close()

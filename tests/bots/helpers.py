@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import random
 
-from tongiaki_lan.engine import COLOURS, Game
+from tongiaki_lan.engine import COLOURS, Dealer, Game
 
 
 def midgame(seed: int = 3, players: int = 4, plies: int = 45) -> Game:
     """A game some way in: tiles revealed, many still in the stack."""
     rng = random.Random(seed)
-    game = Game.new(seed.to_bytes(32, "big"), COLOURS[:players])
+    game = Game(COLOURS[:players])
+    dealer = Dealer(seed.to_bytes(32, "big"))
     for _ in range(plies):
         if game.is_over:
             break
-        game.apply(game.legal_move(rng.randrange(game.legal_move_count())))
+        dealer.apply(game, game.legal_move(rng.randrange(game.legal_move_count())))
     assert not game.is_over and len(game.unrevealed_tiles()) > 5
     return game

@@ -1,4 +1,9 @@
-"""Bots decide from public information only, by construction (issue 5, scope 1)."""
+"""Bots decide from public information only, by construction (issue 5, scope 1).
+
+Since rules version 2 the engine holds no secret at all — no seed, no stack order; a
+tile exists only once a dealer reveals it — so "public information" is exactly the
+position text, and a bot must choose the same move from the game and from its text.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ import pytest
 from tongiaki_lan.bots import bot_kinds, make_bot
 from tongiaki_lan.bots.fair import FairBot
 from tongiaki_lan.bots.view import PublicView
+from tongiaki_lan.engine import Dealer, Game
 
 from .helpers import midgame
 
@@ -14,42 +20,33 @@ from .helpers import midgame
 OPTIONS = {"search": {"iterations": 60}}
 
 
-def _twin_worlds(seed: int = 3):
-    """The same game twice, differing only in the order of the unrevealed tiles."""
-    game = midgame(seed)
-    left = list(game.unrevealed_tiles())
-    twin = game.with_stack_order(list(reversed(left)))
-    assert game.digest() != twin.digest()  # the real states differ (the stack)...
-    assert game.moves == twin.moves and game.placed_tiles() == twin.placed_tiles()
-    return game, twin
+def test_a_game_holds_nothing_that_tells_the_next_tile():
+    game = midgame(3)
+    seed = (3).to_bytes(32, "big")  # midgame(3)'s dealer seed
+    order = Dealer(seed).order
+    for name, value in vars(game).items():
+        assert not (isinstance(value, bytes) and value == seed), name
+        assert value != order and value != list(order), name
+    # The same public moves on a fresh game give the same state: nothing else is kept.
+    again = Game.replay(game.colours, game.moves)
+    assert again.digest() == game.digest()
+    # And the position text alone rebuilds it (history aside).
+    assert Game.from_position(game.position()).digest() == game.digest()
 
 
-def test_views_of_games_differing_only_in_stack_order_are_identical():
-    game, twin = _twin_worlds()
-    a, b = PublicView(game), PublicView(twin)
-    assert a.encode() == b.encode()
-    assert a.digest() == b.digest()
-    # Every attribute of the games bots get to copy is equal, not just the encoding.
-    ga, gb = vars(a.game()), vars(b.game())
-    assert ga.keys() == gb.keys()
-    assert all(ga[k] == gb[k] for k in ga if k != "events")
-
-
-def test_view_carries_neither_the_seed_nor_the_order():
-    game, _ = _twin_worlds()
+def test_the_view_is_the_public_position():
+    game = midgame(3)
     view = PublicView(game)
-    copy = view.game()
-    assert copy.seed != game.seed
-    left = game.unrevealed_tiles()
-    assert copy.unrevealed_tiles() == left
-    # Revealing from the view's game yields the tiles in sorted order, whatever the truth.
-    assert view.determinise(left).encode() == copy.encode()
+    assert view.encode() == game.encode()
+    assert not hasattr(view, "apply") and not hasattr(view, "seed")
+    assert view.game().position() == game.position()
 
 
 @pytest.mark.parametrize("kind", bot_kinds())
-def test_every_bot_chooses_the_same_move_in_both_worlds(kind):
+def test_every_bot_chooses_the_same_move_from_the_game_and_from_its_text(kind):
     for seed in (3, 8, 21):
-        game, twin = _twin_worlds(seed)
+        game = midgame(seed)
+        twin = Game.from_position(game.position())
         m1 = make_bot(kind, seed=11, **OPTIONS.get(kind, {})).choose(game)
         m2 = make_bot(kind, seed=11, **OPTIONS.get(kind, {})).choose(twin)
         assert m1 == m2
@@ -64,8 +61,7 @@ def test_bots_are_handed_a_view_never_the_game():
             seen.append(view)
             return view.legal_move(0)
 
-    game, _ = _twin_worlds()
-    FairBot("spy", Spy()).choose(game)
+    FairBot("spy", Spy()).choose(midgame(3))
     assert isinstance(seen[0], PublicView)
     assert not hasattr(seen[0], "apply") and not hasattr(seen[0], "seed")
 

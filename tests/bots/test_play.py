@@ -5,16 +5,17 @@ from __future__ import annotations
 import pytest
 
 from tongiaki_lan.bots import best_bot_kind, bot_kinds, make_bot
-from tongiaki_lan.engine import COLOURS, Game
+from tongiaki_lan.engine import COLOURS, Dealer, Game
 
 
 def _play(kinds: list[str], seed: int, **options) -> Game:
-    game = Game.new(seed.to_bytes(32, "big"), COLOURS[: len(kinds)])
+    game = Game(COLOURS[: len(kinds)])
+    dealer = Dealer(seed.to_bytes(32, "big"))
     bots = [make_bot(k, seed=seed * 10 + s, **options.get(k, {})) for s, k in enumerate(kinds)]
     while not game.is_over:
         move = bots[game.pending.seat].choose(game)
         assert game.is_legal(move), f"{kinds[game.pending.seat]} chose illegal {move}"
-        game.apply(move)
+        dealer.apply(game, move)
     return game
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from tongiaki_lan.bots import make_bot
 from tongiaki_lan.console.board import ROW_SPAN, BoardView, render_text, tile_face
-from tongiaki_lan.engine import TILES, Game, parse_move
+from tongiaki_lan.engine import TILES, Dealer, Game, parse_move
 from tongiaki_lan.engine.hexgrid import DIRECTION_NAMES
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
@@ -23,10 +23,11 @@ def _seed(text: str) -> bytes:
 
 def _play(seed: str, players: int, until) -> Game:
     """Random bots from a fixed seed until `until(game)` holds: a fixed position."""
-    game = Game.new(_seed(seed), ["blue", "red", "green", "yellow", "orange", "purple"][:players])
+    game = Game(["blue", "red", "green", "yellow", "orange", "purple"][:players])
+    dealer = Dealer(_seed(seed))
     bot = make_bot("random", seed=7)
     while not game.is_over and not until(game):
-        game.apply(bot.choose(game))
+        dealer.apply(game, bot.choose(game))
     return game
 
 
@@ -40,10 +41,11 @@ def _check(name: str, text: str) -> None:
 
 
 def test_snapshot_setup_done():
-    game = Game.new(_seed("snap-setup"), ["blue", "red", "green", "yellow"])
+    game = Game(["blue", "red", "green", "yellow"])
+    dealer = Dealer(_seed("snap-setup"))
     for text in ["place Tonga 1", "place Tonga 2", "place Tonga 3", "place Tonga 4",
                  "place Tonga 4", "place Tonga 5", "place Tonga 6", "place Tonga 1"]:
-        game.apply(parse_move(text))
+        dealer.apply(game, parse_move(text))
     text = render_text(game)
     assert "Tonga" in text and "1BY·S" in text and "4BY·N" in text
     _check("setup_done", text)

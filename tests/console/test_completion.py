@@ -12,15 +12,15 @@ from prompt_toolkit.output import DummyOutput
 from tongiaki_lan.bots import make_bot
 from tongiaki_lan.console.screen import MoveCompleter
 from tongiaki_lan.console.session import GameSession, Seat
-from tongiaki_lan.engine import Game
+from tongiaki_lan.engine import Dealer, Game
 
 
 def _screen_at(predicate):
-    game = Game.new(hashlib.blake2b(b"completion", digest_size=32).digest(),
-                    ["blue", "red", "green"])
+    game = Game(["blue", "red", "green"])
+    dealer = Dealer(hashlib.blake2b(b"completion", digest_size=32).digest())
     bot = make_bot("random", seed=11)
     while not predicate(game):
-        game.apply(bot.choose(game))
+        dealer.apply(game, bot.choose(game))
     seats = [Seat(n, c, local=(i == game.pending.seat))
              for i, (n, c) in enumerate(zip("ABC", game.colours, strict=True))]
     from tongiaki_lan.console.screen import GameScreen

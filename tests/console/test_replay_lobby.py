@@ -13,7 +13,7 @@ from tongiaki_lan.console.board import render_text
 from tongiaki_lan.console.lobby import LobbyScreen
 from tongiaki_lan.console.screen import GameScreen
 from tongiaki_lan.console.session import ReplaySession
-from tongiaki_lan.engine import Game
+from tongiaki_lan.engine import Dealer, Game, Reveal
 from tongiaki_lan.records import RecordHeader, RecordWriter, SeatInfo, read_record
 
 from .conftest import wait_until
@@ -27,15 +27,18 @@ def _record(path, moves: int = 60):
     colours = ["blue", "red", "green"]
     header = RecordHeader(seed, tuple(SeatInfo(n, c, "random")
                                       for n, c in zip(["A", "B", "C"], colours, strict=True)))
-    game = Game.new(seed, colours)
+    game = Game(colours)
+    dealer = Dealer(seed)
     bot = make_bot("random", seed=3)
-    positions = [render_text(game)]
+    positions = [render_text(game)]  # after each entry of the record, reveals included
+
+    def record(move):
+        writer.append(move, game.digest())
+        positions.append(render_text(game))
+
     with RecordWriter.create(path, header) as writer:
         for _ in range(moves):
-            move = bot.choose(game)
-            game.apply(move)
-            writer.append(move, game.digest())
-            positions.append(render_text(game))
+            dealer.apply(game, bot.choose(game), record)
     return positions
 
 
@@ -55,18 +58,20 @@ async def test_replay_steps_forwards_and_backwards(tmp_path):
         inp.send_text(PAGE_UP)
         await wait_until(lambda: session.index == 4)
         assert render_text(session.game) == positions[4]
+        total = len(positions) - 1
         inp.send_text("goto 50\r")
         await wait_until(lambda: session.index == 50)
         assert render_text(session.game) == positions[50]
-        assert "move 50/60" in screen.status_text()
-        inp.send_text("back 10\r")
-        await wait_until(lambda: session.index == 40)
-        assert render_text(session.game) == positions[40]
+        assert f"move 50/{total}" in screen.status_text()
+        inp.send_text("back 10\r")  # steps back over a tile reveal with its move
+        await wait_until(lambda: session.index <= 40)
+        assert not isinstance(session.record.moves[session.index], Reveal)
+        assert render_text(session.game) == positions[session.index]
         inp.send_text("place Tonga 1\r")  # a replay takes no moves: a reason, not a crash
         await wait_until(lambda: "replay takes no moves" in screen.message[1])
         inp.send_text("last\r")
-        await wait_until(lambda: session.index == 60)
-        assert render_text(session.game) == positions[60]
+        await wait_until(lambda: session.index == total)
+        assert render_text(session.game) == positions[total]
         inp.send_text("quit\r")
         assert await asyncio.wait_for(task, 30) == 0
     await session.close()

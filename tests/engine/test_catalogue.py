@@ -92,8 +92,8 @@ def test_G2_counts_by_value():
 def test_G1_six_colours_fifteen_ships_two_to_six_players():
     assert COLOURS == ("blue", "red", "green", "yellow", "orange", "purple")
     for n in range(2, 7):
-        g = Game.new(bytes(32), COLOURS[:n])
+        g = Game(COLOURS[:n])
         assert [g.reserve(s) for s in range(n)] == [15] * n
     for bad in ([COLOURS[0]], list(COLOURS) + ["blue"], ["blue", "blue"]):
         with pytest.raises(ValueError):
-            Game.new(bytes(32), bad)
+            Game(bad)

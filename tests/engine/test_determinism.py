@@ -20,7 +20,7 @@ import json, sys
 from tongiaki_lan.engine import Game, move_from_wire
 out = []
 for v in json.load(open(sys.argv[1])):
-    g = Game.new(bytes.fromhex(v["seed"]), v["colours"])
+    g = Game(v["colours"])
     for w in v["moves_wire"]:
         g.apply(move_from_wire(w))
     out.append(g.digest().hex())

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from tongiaki_lan.engine import (
     COLOURS,
     Colony,
+    Dealer,
     Game,
     IllegalMove,
     Land,
@@ -27,7 +28,8 @@ games = st.tuples(st.binary(min_size=32, max_size=32), st.integers(2, 6), st.int
 
 def play(seed, players, bot_seed, each_move=None):
     rng = random.Random(bot_seed)
-    g = Game.new(seed, COLOURS[:players])
+    g = Game(COLOURS[:players])
+    dealer = Dealer(seed)
     check(g)
     while not g.is_over:
         moves = g.legal_moves()
@@ -35,7 +37,7 @@ def play(seed, players, bot_seed, each_move=None):
         start = len(g.events)
         if each_move:
             each_move(g, move)
-        g.apply(move)
+        dealer.apply(g, move)
         check(g)
         check_new_events(g, start)
     return g
@@ -97,9 +99,10 @@ def test_a_thousand_random_four_player_games_keep_every_invariant():
     for i in range(1000):
         seed = hashlib.blake2b(f"thousand/{i}".encode(), digest_size=32).digest()
         rng = random.Random(i)
-        g = Game.new(seed, COLOURS[:4])
+        g = Game(COLOURS[:4])
+        dealer = Dealer(seed)
         while not g.is_over:
-            g.apply(g.legal_move(rng.randrange(g.legal_move_count())))
+            dealer.apply(g, g.legal_move(rng.randrange(g.legal_move_count())))
             if g.pending is not None and g.pending.kind == "action":
                 check(g)
         check(g)

@@ -7,7 +7,7 @@ import sys
 import msgpack
 import pytest
 
-from tongiaki_lan.engine import COLOURS, Game, parse_move
+from tongiaki_lan.engine import COLOURS, TILES, Dealer, Game, Reveal, parse_move
 from tongiaki_lan.records import (
     RecordError,
     RecordHeader,
@@ -41,11 +41,11 @@ def test_selfplay_records_verify_to_the_reported_digest(tmp_path):
 def _small_record(path, moves=6):
     header = RecordHeader(bytes(32), (SeatInfo("Ana", "blue"), SeatInfo("Ben", "red", "random")))
     g = header.new_game()
+    dealer = header.dealer()
     with RecordWriter.create(path, header) as w:
         for _ in range(moves):
             m = g.legal_moves()[0]
-            g.apply(m)
-            w.append(m, g.digest())
+            dealer.apply(g, m, lambda mv: w.append(mv, g.digest()))
     return g
 
 
@@ -90,16 +90,49 @@ def test_a_crash_mid_write_loses_only_the_torn_entry_and_play_resumes(tmp_path):
     assert len(record.moves) == 5 and record.truncated
     w = RecordWriter.open_append(path)
     m = g.legal_moves()[0]
-    g.apply(m)
-    w.append(m, g.digest())
+    Dealer(bytes(32)).apply(g, m, lambda mv: w.append(mv, g.digest()))
     w.close()
     again = read_record(path)
     assert len(again.moves) == 6 and not again.truncated
     assert replay_record(again).digest() == g.digest()
 
 
+def test_a_reveal_that_is_not_the_seeds_tile_is_refused(tmp_path):
+    """Reveals are inputs in a record; verify checks each against the seed's stack."""
+    path = tmp_path / "r.tgrec"
+    header = RecordHeader(bytes(32), (SeatInfo("Ana", "blue"), SeatInfo("Ben", "red")))
+    g, dealer = header.new_game(), header.dealer()
+    true_tile = None
+    with RecordWriter.create(path, header) as w:
+        while true_tile is None:
+            move = g.legal_moves()[-1]  # ends in 'colony' during an action: a reveal
+            g.apply(move)
+            w.append(move, g.digest())
+            if g.awaiting_reveal:
+                true_tile = dealer.tile_for(g)
+                other = next(t for t in g.unrevealed_tiles() if t != true_tile)
+                g.apply(Reveal(other))
+                w.append(Reveal(other), g.digest())
+    out = cli("verify", str(path))
+    assert out.returncode == 1
+    assert f"reveals {TILES[other].name} where the seed's stack has {TILES[true_tile].name}" \
+        in out.stdout
+
+
+def test_a_rules_version_1_record_is_refused_naming_its_version(tmp_path):
+    path = tmp_path / "old.tgrec"
+    header = RecordHeader(bytes(32), (SeatInfo("Ana", "blue"), SeatInfo("Ben", "red")),
+                          rules_version=1)
+    RecordWriter.create(path, header).close()
+    for command in ("verify", "position"):
+        out = cli(command, str(path))
+        assert out.returncode == 1
+        assert "rules version 1" in out.stdout and "rules version 2" in out.stdout
+
+
 def test_replaying_moves_reproduces_the_game():
-    g = Game.new(bytes(32), COLOURS[:2])
+    g = Game(COLOURS[:2])
+    dealer = Dealer(bytes(32))
     for _ in range(4):
-        g.apply(g.legal_moves()[-1])
-    assert Game.replay(bytes(32), COLOURS[:2], g.moves).digest() == g.digest()
+        dealer.apply(g, g.legal_moves()[-1])
+    assert Game.replay(COLOURS[:2], g.moves).digest() == g.digest()

@@ -13,6 +13,7 @@ from tongiaki_lan.engine import (
     Royal,
     Sail,
     Take,
+    TakeNothing,
     shuffled_stack,
 )
 from tongiaki_lan.engine import decisions as D
@@ -21,7 +22,7 @@ from .builder import beach, build, tid
 
 
 def test_S1_tonga_at_centre_and_the_stack_follows_the_seed():
-    g = Game.new(bytes(32), COLOURS[:3])
+    g = Game(COLOURS[:3])
     assert g.placed_tiles() == {(0, 0): (0, 0)}
     assert g.stack_left() == 31
     assert shuffled_stack(bytes(32)) == shuffled_stack(bytes(32))
@@ -30,7 +31,7 @@ def test_S1_tonga_at_centre_and_the_stack_follows_the_seed():
 
 
 def test_S2_S3_setup_goes_round_twice_from_seat_0():
-    g = Game.new(bytes(32), COLOURS[:4])
+    g = Game(COLOURS[:4])
     seats = []
     for _ in range(8):
         seats.append(g.pending.seat)
@@ -43,7 +44,7 @@ def test_S2_S3_setup_goes_round_twice_from_seat_0():
 
 
 def test_S3_placement_that_fills_a_tonga_beach_is_illegal():
-    g = Game.new(bytes(32), COLOURS[:4])
+    g = Game(COLOURS[:4])
     g.apply(Place(0, (2,)))
     g.apply(Place(0, (2,)))
     before = g.digest()
@@ -54,14 +55,14 @@ def test_S3_placement_that_fills_a_tonga_beach_is_illegal():
 
 
 def test_S3_six_players_leave_exactly_two_on_every_beach():
-    g = Game.new(bytes(32), COLOURS)
+    g = Game(COLOURS)
     while g.pending.kind == D.SETUP:
         g.apply(g.legal_moves()[-1])
     assert [len(b) for b in g.ships_on(0)] == [2] * 6
 
 
 def test_S4_seat_0_takes_the_first_turn():
-    g = Game.new(bytes(32), COLOURS[:3])
+    g = Game(COLOURS[:3])
     while g.pending.kind == D.SETUP:
         g.apply(g.legal_moves()[0])
     assert g.pending.kind == D.ACTION and g.pending.seat == 0
@@ -107,7 +108,8 @@ def test_T1a_empty_reserve_moves_one_ship_from_another_island():
     assert g.reserve(0) == 0
     g.apply(Expand(tid("Samoa")))
     assert g.pending.kind == D.T1A_SOURCE
-    assert {str(m) for m in g.legal_moves()} == {f"take Tonga {b}" for b in range(1, 7)}
+    assert {str(m) for m in g.legal_moves()} == {f"take Tonga {b}" for b in range(1, 7)} | {
+        "take nothing"}
     with pytest.raises(IllegalMove) as err:
         g.apply(Take(tid("Samoa"), 0))
     assert err.value.clause == "T1a"
@@ -116,6 +118,19 @@ def test_T1a_empty_reserve_moves_one_ship_from_another_island():
     g.apply(ChooseBeaches((0,)))
     assert beach(g, "Tonga", 1) == "B" and beach(g, "Samoa", 0) == "BB"
     assert g.reserve(0) == 0
+
+
+def test_T1a_taking_nothing_is_allowed_and_ends_the_turn():
+    """000: "può scegliere di prendere" — the player may take a ship, or take none."""
+    g = build(tiles={(0, -1): ("Samoa", 0)},
+              ships={"Tonga": ["BB"] * 6, "Samoa": ["B", "B", "B"]})
+    g.apply(Expand(tid("Samoa")))
+    before = [beach(g, "Tonga", b) for b in range(6)] + [beach(g, "Samoa", b) for b in range(3)]
+    g.apply(TakeNothing())
+    after = [beach(g, "Tonga", b) for b in range(6)] + [beach(g, "Samoa", b) for b in range(3)]
+    assert after == before and g.reserve(0) == 0
+    assert g.pending.kind == D.ACTION and g.pending.seat == 1  # no beach full: turn over
+    assert any(e.kind == "expand" and e.data[2] == () for e in g.events)
 
 
 def test_T1b_too_few_ships_in_reserve_adds_what_there_is():

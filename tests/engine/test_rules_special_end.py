@@ -3,11 +3,14 @@
 import pytest
 
 from tongiaki_lan.engine import (
+    TONGA,
     Colony,
     Expand,
+    Game,
     IllegalMove,
     Place,
     PlaceTile,
+    Sail,
     parse_move,
 )
 from tongiaki_lan.engine import decisions as D
@@ -81,8 +84,64 @@ def test_X1_without_tonga_only_one_ship_elsewhere_or_colony():
     assert legal == {"place Samoa 1", "place Samoa 2", "place Samoa 3", "colony"}
 
 
-def test_X2_a_closed_option_may_not_be_chosen_while_another_is_open():
-    # Muroroa beach 1 (pier SW) leads onto royal Nauru -> back onto Muroroa: closed
+# Royal Islands around Muroroa (2,0): SW (1,1), NW (1,0), NE (3,-1), SE (3,0) — every
+# pier of every Muroroa beach runs onto one of them, so every pier returns (X2b).
+RING = {(2, 0): ("Muroroa", 0), (1, 1): ("Nauru", 0), (1, 0): ("Tubuai", 0),
+        (3, -1): ("Rarotonga", 0), (3, 0): ("Tokelau", 0)}
+RING_KINGS = {"Nauru": "red", "Tubuai": "red", "Rarotonga": "green", "Tokelau": "green"}
+
+
+def test_X2b_a_closed_island_with_a_full_beach_leaves_the_game_before_any_option():
+    g = build(tiles=RING, kings=RING_KINGS,
+              ships={"Tonga": ["B", "Y"] + [""] * 4, "Muroroa": ["B", "", "R"]})
+    g.apply(Expand(tid("Muroroa")))  # one blue ship there: k = 1, three beaches to choose
+    g.apply(parse_move("beaches 1"))  # beach 1 (2 berths) is full now
+    removed = [e.data for e in g.events if e.kind == "removed"]
+    assert removed == [(tid("Muroroa"), (0, 0, 1))]  # B, B, R back to their owners
+    assert g.tile_at((2, 0)) is None and g.removed_tiles() == (tid("Muroroa"),)
+    assert ships_total(g, 0) == 15 and ships_total(g, 1) == 15
+    # blue still has a ship on Tonga: no New Colony, the turn simply ends
+    assert g.pending.kind == D.ACTION and g.pending.seat == 1
+
+
+def test_X2b_a_player_left_without_ships_founds_a_new_colony_taking_nothing_off():
+    g = build(tiles=RING, kings=RING_KINGS, stack=["Oahu"],
+              ships={"Tonga": ["Y", "R"] + [""] * 4, "Muroroa": ["B", "", "R"]})
+    g.apply(Expand(tid("Muroroa")))
+    g.apply(parse_move("beaches 1"))
+    assert g.removed_tiles() == (tid("Muroroa"),)
+    colony = [e.data for e in g.events if e.kind == "colony"]
+    assert colony == [(0, 0)]  # blue, nothing taken off
+    assert g.pending.kind == D.COLONY_TILE and g.pending.tile == tid("Oahu")
+    g.apply(parse_move("tile 0,-1 S"))
+    g.apply(parse_move("place Oahu 1"))
+    assert g.pending.seat == 1 and beach(g, "Tonga", 0) == "Y"
+
+
+def test_X2b_tonga_with_one_route_looping_home_is_not_closed():
+    """The issue's Tonga: a route that leads back does not make an island closed while
+    other piers face the open sea (v1 removed Tonga here)."""
+    # Tonga N -> S13 (route 0-5) -> S14 (route 1-2, needs 2 colours) -> back onto Tonga
+    g = build(tiles={(0, -1): ("S13", 0), (1, -1): ("S14", 0)},
+              ships={"Tonga": ["", "", "", "BB", "", ""]})
+    assert g.preview(Sail(TONGA, 3, 3)).outcome == "fail"  # one colour cannot cross S14
+    g = build(tiles={(0, -1): ("S13", 0), (1, -1): ("S14", 0)},
+              ships={"Tonga": ["GGY", "", "", "BRR", "", ""]}, migrate=True)
+    preview = g.preview(Sail(TONGA, 3, 3))
+    assert (preview.outcome, preview.island, preview.path) == ("back", TONGA,
+                                                               ((0, -1), (1, -1), (0, 0)))
+    # X2a: only beach 1 may sail, and with one option it sails at once
+    assert [e.data[:3] for e in g.events if e.kind == "depart"] == [(TONGA, 0, 0)]
+    g = build(tiles={(0, -1): ("S13", 0), (1, -1): ("S14", 0)},
+              ships={"Tonga": ["", "", "", "BRR", "", ""]}, migrate=True)
+    assert g.hex_of(TONGA) == (0, 0) and g.removed_tiles() == ()
+    # X2c: the only option leads back: the group sails (no choice) and lands at home
+    assert [e.data for e in g.events if e.kind == "depart"] == [(TONGA, 3, 3, (0, 1, 1))]
+    assert g.pending.kind == D.LANDING and g.pending.island == TONGA
+
+
+def test_X2a_an_option_leading_back_is_illegal_while_another_leads_on():
+    # Muroroa beach 1 (pier SW) leads onto royal Nauru -> back onto Muroroa
     g = build(tiles={(2, 0): ("Muroroa", 0), (1, 1): ("Nauru", 0)},
               ships={"Tonga": ["G"] + [""] * 5, "Muroroa": ["BR", "", "BBR"]},
               kings={"Nauru": "red"}, migrate=True)
@@ -90,28 +149,55 @@ def test_X2_a_closed_option_may_not_be_chosen_while_another_is_open():
     assert legal == {"sail Muroroa 3 NE", "sail Muroroa 3 SE"}
     with pytest.raises(IllegalMove) as err:
         g.apply(parse_move("sail Muroroa 1 SW"))
-    assert err.value.clause == "X2"
+    assert err.value.clause == "X2a"
 
 
-def test_X2_when_every_option_is_closed_those_islands_leave_the_game():
-    g = build(tiles={(2, 0): ("Muroroa", 0), (1, 1): ("Nauru", 0)},
-              ships={"Tonga": ["B", "G"] + [""] * 4, "Muroroa": ["BR", "", "R"]},
+def test_X2a_holds_across_islands():
+    """003/001/002: the option that ends the loop may be on another island's beach."""
+    g = build(tiles={(2, 0): ("Muroroa", 0), (1, 1): ("Nauru", 0), (-2, 0): ("Tubuai", 0)},
+              ships={"Tonga": ["G"] + [""] * 5, "Muroroa": ["BR", "", ""],
+                     "Tubuai": ["GGB", ""]},
               kings={"Nauru": "red"}, migrate=True)
-    assert g.pending.seat == 1  # removal happened, blue still has a ship: turn over
-    assert g.hex_of(tid("Muroroa")) is None and g.tile_at((2, 0)) is None
-    assert g.removed_tiles() == (tid("Muroroa"),)
-    assert ships_total(g, 0) == 15 and g.reserve(0) == 14
+    assert {str(m) for m in g.legal_moves()} == {"sail Tubuai 1 SW", "sail Tubuai 1 NW"}
 
 
-def test_X2_a_sea_loop_back_to_tonga_removes_it_and_a_shipless_player_founds_a_colony():
-    # Tonga N -> S13 (route 0-5) -> S14 (route 1-2, needs 2 colours) -> back onto Tonga
-    g = build(tiles={(0, -1): ("S13", 0), (1, -1): ("S14", 0)},
-              ships={"Tonga": ["", "", "", "BRR", "", ""]}, stack=["Oahu"], migrate=True)
-    assert g.hex_of(0) is None and 0 in g.removed_tiles()
-    assert g.pending.kind == D.COLONY_TILE and g.pending.tile == tid("Oahu")
-    g.apply(parse_move("tile 0,-2 S"))
-    g.apply(parse_move("place Oahu 1"))
-    assert g.pending.seat == 1 and g.reserve(0) == 14
+def test_X2c_when_every_option_leads_back_the_group_lands_home_and_the_chain_goes_on():
+    g = build(tiles={(2, 0): ("Muroroa", 0), (1, 1): ("Nauru", 0)},
+              ships={"Tonga": ["G"] + [""] * 5, "Muroroa": ["BR", "R", "B"]},
+              kings={"Nauru": "red"}, migrate=True)
+    # the only full beach's only pier runs onto royal Nauru: it leads back (K3); with no
+    # other option the group sails at once (a single option is no choice)
+    assert any(e.kind == "turn_back" for e in g.events)
+    assert g.pending.kind == D.LANDING and g.pending.island == tid("Muroroa")
+    g.apply(parse_move("land 1:B 3:R"))  # every beach with a free berth gets one first
+    # beach 3 (3 berths) now holds BR... and beach 1 one ship: beach 3 is not full
+    assert [beach(g, "Muroroa", b) for b in range(3)] == ["B", "R", "BR"]
+    assert g.pending.kind == D.ACTION and g.pending.seat == 1
+    assert g.removed_tiles() == ()
+
+
+def test_X2d_a_repeated_position_does_not_offer_the_option_taken_in_it_again():
+    """Muroroa and Nauru face each other (Muroroa beach 1 NW lands on Nauru; Nauru beach 3
+    SE lands on Muroroa), every other beach of both is full. BR sails to Nauru's only free
+    beach and back to Muroroa's: the very same position again. The option taken there
+    before is not offered again, so the player must try another one."""
+    g = build(tiles={(0, -1): ("Muroroa", 1), (-1, -1): ("Nauru", 0)},
+              ships={"Tonga": ["Y"] + [""] * 5, "Muroroa": ["BR", "GG", "GGG"],
+                     "Nauru": ["RR", "RRR", ""]}, migrate=True)
+    start = g.position_key()
+    assert "sail Muroroa 1 NW" in {str(m) for m in g.legal_moves()}
+    g.apply(parse_move("sail Muroroa 1 NW"))  # lands on Nauru beach 3: no choice
+    assert beach(g, "Nauru", 2) == "BR"
+    g.apply(parse_move("sail Nauru 3 SE"))  # back onto Muroroa beach 1, the only free one
+    assert g.position_key() == start and g.pending.kind == D.DEPARTURE
+    legal = {str(m) for m in g.legal_moves()}
+    assert "sail Muroroa 1 NW" not in legal and "sail Muroroa 2 N" in legal
+    with pytest.raises(IllegalMove) as err:
+        g.apply(parse_move("sail Muroroa 1 NW"))
+    assert err.value.clause == "X2d"
+    # the record of the turn is part of the position: it survives the text form
+    again = Game.from_position(g.position())
+    assert again.digest() == g.digest() and again.legal_moves() == g.legal_moves()
 
 
 def test_X3_the_game_ends_after_1000_turns():
@@ -178,7 +264,7 @@ def test_E4_ties_break_on_islands_then_fewer_ships_then_shared():
               ships={"Samoa": ["B", "", ""], "Nauru": ["R", "", ""], "Tubuai": ["R", ""]})
     assert g.scores() == {"blue": 5, "red": 4}
     g = build(players=2, tiles=tiles,
-              ships={"Samoa": ["BB", "", ""], "Nauru": ["RR", "", ""], "Muroroa": ["R", "", ""],
+              ships={"Samoa": ["BB", "", ""], "Nauru": ["", "RR", ""], "Muroroa": ["R", "", ""],
                      "Tubuai": ["", ""]})
     assert g.scores()["red"] == 4
     g = build(players=2, tiles=tiles,
@@ -186,7 +272,7 @@ def test_E4_ties_break_on_islands_then_fewer_ships_then_shared():
                      "Muroroa": ["", "", "R"]})
     assert g.scores() == {"blue": 5, "red": 6} and g.winners() == ["red"]
     # equal points (4 and 4), red on more islands
-    g = build(players=2, tiles={(0, -1): ("Oahu", 0), **tiles},
+    g = build(players=2, tiles={(6, 6): ("Oahu", 0), **tiles},
               ships={"Oahu": ["B", "", ""], "Nauru": ["R", "", ""], "Tubuai": ["R", ""]})
     assert g.winners() == ["red"]
     # equal points and islands: fewer ships wins
@@ -197,22 +283,3 @@ def test_E4_ties_break_on_islands_then_fewer_ships_then_shared():
     g = build(players=2, tiles={(0, -1): ("Oahu", 0), (5, 5): ("Tahiti", 0)},
               ships={"Oahu": ["B", "", ""], "Tahiti": ["R", "", ""]})
     assert g.winners() == ["blue", "red"]
-
-
-def test_X2_a_departure_repeating_one_made_this_turn_is_closed_too():
-    """Two islands facing each other can bounce the same group for ever: Muroroa's
-    beach 1 (pier NW) lands on Nauru, whose beach 3 (pier SE) lands back on Muroroa,
-    refilling beach 1 with the same ships. The repeat would land again, so it is closed."""
-    g = build(tiles={(0, -1): ("Muroroa", 1), (-1, -1): ("Nauru", 0)},
-              ships={"Tonga": ["Y"] + [""] * 5, "Muroroa": ["BR", "GG", "GGG"],
-                     "Nauru": ["R", "RR", "R"]}, migrate=True)
-    assert "sail Muroroa 1 NW" in {str(m) for m in g.legal_moves()}
-    g.apply(parse_move("sail Muroroa 1 NW"))
-    g.apply(parse_move("land 1:R 3:B"))
-    g.apply(parse_move("sail Nauru 3 SE"))  # only Muroroa beach 1 is free: BR lands there
-    assert beach(g, "Muroroa", 0) == "BR" and g.pending.kind == D.DEPARTURE
-    legal = {str(m) for m in g.legal_moves()}
-    assert "sail Muroroa 1 NW" not in legal and "sail Muroroa 2 N" in legal
-    with pytest.raises(IllegalMove) as err:
-        g.apply(parse_move("sail Muroroa 1 NW"))
-    assert err.value.clause == "X2"

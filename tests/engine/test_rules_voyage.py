@@ -85,8 +85,8 @@ def test_M4_a_landing_that_fills_beaches_sets_off_a_chain_reaction():
 
 
 def test_L1_every_free_beach_first_gets_one_ship():
-    g = at_landing(build(tiles={(0, -1): ("Samoa", 0)}, ships={"Tonga": ["G"] + [""] * 5}),
-                   "Samoa", "BBRG")
+    g = at_landing("Samoa", "BBRG", tiles={(0, -1): ("Samoa", 0)},
+                   ships={"Tonga": ["G"] + [""] * 5})
     with pytest.raises(IllegalMove) as err:
         g.apply(parse_move("land 1:BB 2:RG"))
     assert err.value.clause == "L1" and "beach 3" in str(err.value)
@@ -95,17 +95,17 @@ def test_L1_every_free_beach_first_gets_one_ship():
 
 
 def test_L1_a_small_group_puts_at_most_one_ship_per_beach():
-    g = at_landing(build(tiles={(0, -1): ("Samoa", 0)}, ships={"Tonga": ["G"] + [""] * 5}),
-                   "Samoa", "BR")
+    g = at_landing("Samoa", "BR", tiles={(0, -1): ("Samoa", 0)},
+                   ships={"Tonga": ["G"] + [""] * 5})
     with pytest.raises(IllegalMove, match="at most one ship per beach"):
         g.apply(parse_move("land 3:BR"))
     assert len(g.legal_moves()) == 6  # 3 pairs of beaches x 2 ways round
 
 
 def test_L1_surplus_ships_go_home_and_the_player_picks_which():
-    g = build(tiles={(0, -1): ("Muroroa", 0)},
-              ships={"Tonga": ["G"] + [""] * 5, "Muroroa": ["B", "R", "BR"]})
-    g = at_landing(g, "Muroroa", "BBRRG")  # 3 free berths, 5 ships
+    g = at_landing("Muroroa", "BBRRG", tiles={(0, -1): ("Muroroa", 0)},
+                   ships={"Tonga": ["G"] + [""] * 5, "Muroroa": ["B", "R", "BR"]})
+    # 3 free berths, 5 ships
     with pytest.raises(IllegalMove, match="exactly 3"):
         g.apply(parse_move("land 1:B 2:R"))
     before = [g.reserve(s) for s in range(4)]
@@ -144,7 +144,7 @@ def test_L1_enumeration_is_exactly_the_legal_set(island, ships, group):
         layout[island] = ships
     else:
         layout["Tonga"] = ships
-    g = at_landing(build(tiles=tiles, ships=layout), island, group)
+    g = at_landing(island, group, tiles=tiles, ships=layout)
     legal = g.legal_moves()
     assert len(legal) == len(set(legal))
     assert set(legal) == _brute_force(g)

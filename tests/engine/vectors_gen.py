@@ -12,7 +12,7 @@ from pathlib import Path
 
 import msgpack
 
-from tongiaki_lan.engine import COLOURS, Game, parse_move, shuffled_stack
+from tongiaki_lan.engine import COLOURS, Dealer, Game, parse_move, shuffled_stack
 from tongiaki_lan.selfplay import game_seed, play_game
 
 OUT = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
@@ -21,7 +21,8 @@ SHUFFLE_SEEDS = [bytes(32), bytes(range(32)), b"\xff" * 32,
                  hashlib.sha256(b"tongiaki").digest()]
 MOVE_TEXTS = ["place Tonga 3", "place Tonga 2 5", "place RapaNui 1", "expand Samoa",
               "royal Hawaii", "colony", "beaches 1 3", "take Oahu 2", "sail Oahu 2 NE",
-              "land 1:BR 3:Y", "land -", "tile 1,-2 S", "tile -3,0 SE"]
+              "land 1:BR 3:Y", "land -", "tile 1,-2 S", "tile -3,0 SE", "take nothing",
+              "reveal Samoa", "reveal S12"]
 GAMES = [(2, "vectors", 0), (4, "vectors", 1), (6, "vectors", 2)]
 
 
@@ -43,12 +44,12 @@ def game_vectors() -> list[dict]:
     for players, base, index in GAMES:
         seed = game_seed(base, index)
         result = play_game(seed, players, ["random"])
-        replay = Game.new(seed, COLOURS[:players])
+        replay = Game(COLOURS[:players])
         initial = replay.encode()
         initial_digest = replay.digest().hex()
         record = _moves_of(seed, players)
         for m in record:
-            replay.apply(m)
+            replay.apply(m)  # the reveals are in the record: no dealer needed
         assert replay.digest() == result.digest
         out.append({
             "seed": seed.hex(),
@@ -67,10 +68,11 @@ def _moves_of(seed: bytes, players: int) -> list:
     from tongiaki_lan.bots import make_bot
     from tongiaki_lan.selfplay import bot_seed
 
-    g = Game.new(seed, COLOURS[:players])
+    g = Game(COLOURS[:players])
+    dealer = Dealer(seed)
     bots = [make_bot("random", seed=bot_seed(seed, s)) for s in range(players)]
     while not g.is_over:
-        g.apply(bots[g.pending.seat].choose(g))
+        dealer.apply(g, bots[g.pending.seat].choose(g))
     return list(g.moves)
 
 

@@ -9,7 +9,7 @@ import os
 import pytest
 
 from tongiaki_lan.bots import make_bot
-from tongiaki_lan.engine import Game
+from tongiaki_lan.engine import Dealer, Game
 from tongiaki_lan.net import events as E
 from tongiaki_lan.net.codec import Envelope, Heartbeat, MoveMsg, decode_datagram, encode_datagram
 from tongiaki_lan.net.core import bot_seed
@@ -21,18 +21,20 @@ def clean_digest(node: SimNode) -> bytes:
     """The final digest if no move was changed, dropped or injected: every seat's bot (a
     handed-over seat's too) is seeded by (seed, seat, move index)."""
     seats = node.core.lobby.seats
-    game = Game.new(node.core.seed, [s.colour for s in seats])
+    game = Game([s.colour for s in seats])
+    dealer = Dealer(node.core.seed)
+    dealer.deal(game)
     while not game.is_over:
         d = game.pending
         kind = seats[d.seat].bot or "random"
-        game.apply(make_bot(kind, seed=bot_seed(node.core.seed, d.seat, len(game.moves)))
-                   .choose(game.copy()))
+        dealer.apply(game, make_bot(kind, seed=bot_seed(node.core.seed, d.seat,
+                                                        len(game.moves))).choose(game.copy()))
     return game.digest()
 
 
 def record_digest(node: SimNode) -> bytes:
     """Replays the node's record, checking every digest on the way."""
-    game = Game.new(node.core.seed, [s.colour for s in node.core.lobby.seats])
+    game = Game([s.colour for s in node.core.lobby.seats])
     for move, digest in node.record:
         game.apply(move)
         assert game.digest() == digest

@@ -39,7 +39,7 @@ async def test_three_players_by_invite_play_to_the_end(tmp_path):
     assert set(finals[0]["scores"]) == {"blue", "red", "green"}
     for f in finals:
         assert verify_record(f["record"]).hex() == f["digest"]
-    moves = [e for e in procs[1].events if e["event"] == "move"]
+    moves = [e for e in procs[1].events if e["event"] in ("move", "reveal")]
     assert [m["index"] for m in moves] == list(range(finals[1]["moves"]))
 
 

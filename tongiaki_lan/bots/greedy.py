@@ -1,19 +1,20 @@
 """`greedy`: look one decision ahead and take the move whose outcome looks best.
 
 "Outcome" is averaged over chance: a move that reveals tiles (a departure into the
-unknown, a New Colony) is tried in several imagined stack orders, one per distinct
-tile that could come up next (or a sample of them), so a crossing that fails on
-most tiles left scores accordingly. A decision that hands the turn straight back to
-us with no chance involved (which beaches get the expansion ships, how a landing
-group spreads) is looked through with the same evaluation, one level deep, so that
-`expand Samoa` is judged by the best way to finish it.
+unknown, a New Colony) is tried with several tiles at the engine's chance decision,
+one per distinct tile that could come up next (or a sample of them), later reveals
+drawn at random, so a crossing that fails on most tiles left scores accordingly. Every
+move is judged against the same imagined tiles, so the comparison is fair. A decision
+that hands the turn straight back to us with no chance involved (which beaches get the
+expansion ships, how a landing group spreads) is looked through with the same
+evaluation, one level deep, so that `expand Samoa` is judged by the best way to finish it.
 """
 
 from __future__ import annotations
 
 import random
 
-from tongiaki_lan.engine import Game, Move
+from tongiaki_lan.engine import Game, Move, Reveal, deal_randomly
 from tongiaki_lan.engine import decisions as D
 
 from .evaluation import DEFAULT, Weights, utilities
@@ -54,54 +55,52 @@ class GreedyBot:
 
     # -- pieces, reused by the search bot ---------------------------------------------
 
-    def _worlds(self, view: PublicView) -> list[Game]:
-        """Imagined stacks, each with a different tile on top; the rest shuffled."""
-        left = list(view.unrevealed_tiles())
-        if not left:
-            return []
-        tops = list(left)
+    def _worlds(self, view: PublicView) -> list[tuple[int, int]]:
+        """Imagined chance: (the next tile, a seed for the reveals after it), a different
+        next tile in each."""
+        tops = list(view.unrevealed_tiles())
         self._rng.shuffle(tops)
-        tops = tops[: self.chance_samples]
-        worlds = []
-        for top in tops:
-            rest = [t for t in left if t != top]
-            self._rng.shuffle(rest)
-            worlds.append(view.determinise([top, *rest]))
-        return worlds
+        return [(t, self._rng.getrandbits(32)) for t in tops[: self.chance_samples]]
 
-    def move_value(self, base: Game, worlds: list[Game], move: Move, seat: int) -> float:
-        child = base.copy()
+    def move_value(self, base: Game, worlds: list[tuple[int, int]], move: Move,
+                   seat: int) -> float:
+        child = base.copy(undo=False)
         child.apply(move)
-        if child.stack_left() == base.stack_left() or not worlds:
-            return self.settle_value(child, seat)
+        if not child.awaiting_reveal or not worlds:
+            return self.settle_value(child, seat, random.Random(0))
         total = 0.0
-        for world in worlds:
-            child = world.copy()
-            child.apply(move)
-            total += self.settle_value(child, seat)
+        for top, seed in worlds:
+            world = child.copy(undo=False)
+            world.apply(Reveal(top))
+            rng = random.Random(seed)
+            deal_randomly(world, rng)
+            total += self.settle_value(world, seat, rng)
         return total / len(worlds)
 
-    def settle_value(self, game: Game, seat: int) -> float:
+    def settle_value(self, game: Game, seat: int, rng: random.Random) -> float:
         """Value after our move, looking through an immediate follow-up of ours."""
         pending = game.pending
         if pending is None or pending.seat != seat or pending.kind not in _FOLLOW_UP:
-            return self.static_value(game, seat)
+            return self.static_value(game, seat, rng)
         if pending.kind == D.LANDING and game.legal_move_count() > 24:
-            child = game.copy()
+            child = game.copy(undo=False)
             child.apply(game.default_landing())
-            return self.static_value(child, seat)
+            deal_randomly(child, rng)
+            return self.static_value(child, seat, rng)
         best = float("-inf")
         for move in game.legal_moves():
-            child = game.copy()
+            child = game.copy(undo=False)
             child.apply(move)
-            best = max(best, self.static_value(child, seat))
+            deal_randomly(child, rng)
+            best = max(best, self.static_value(child, seat, rng))
         return best
 
-    def static_value(self, game: Game, seat: int) -> float:
+    def static_value(self, game: Game, seat: int, rng: random.Random) -> float:
         pending = game.pending
         if pending is not None and pending.kind == D.LANDING:
-            game = game.copy()
+            game = game.copy(undo=False)
             game.apply(game.default_landing())
+            deal_randomly(game, rng)
         return utilities(game, self.weights)[seat]
 
 

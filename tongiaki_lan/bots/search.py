@@ -1,7 +1,7 @@
 """`search`: Monte Carlo tree search over determinised worlds (information-set MCTS).
 
-Each iteration imagines one stack order consistent with what is known (a uniform
-shuffle of the unrevealed tiles), walks the shared tree with UCB (each seat picks
+Each iteration imagines the tiles nobody knows yet by drawing one uniformly at every
+chance decision of the engine (a tile reveal), walks the shared tree with UCB (each seat picks
 what is best *for that seat*), adds one node, plays on with a quick heuristic
 policy for a few turns, and scores the result with the evaluation greedy uses. The
 tree is keyed by moves, so what the worlds have in common (our options and the
@@ -24,7 +24,7 @@ import math
 import random
 import time
 
-from tongiaki_lan.engine import Colony, Expand, Game, Move, Royal
+from tongiaki_lan.engine import Colony, Expand, Game, Move, Royal, deal_randomly
 from tongiaki_lan.engine import decisions as D
 
 from .evaluation import DEFAULT, Weights, final_utilities, utilities
@@ -32,9 +32,9 @@ from .greedy import GreedyBot, candidate_moves
 from .view import PublicView
 
 WIDE = 12  # decisions with more options than this are widened progressively
-# A chain reaction can ping-pong between two islands for ever when every landing and
-# departure continues it (the engine's X2 only catches paths back to the same island),
-# so a rollout stops after this many moves whatever the turn counter says.
+# A rollout stops after this many moves whatever the turn counter says: a long chain
+# reaction (X2d ends an endless one, but only after every option was tried) must not
+# eat the budget of a decision.
 ROLLOUT_MOVES = 120
 
 
@@ -80,7 +80,6 @@ class SearchBot:
         if len(candidates) == 1:
             return candidates[0]
         self._seed_root(view, root, candidates, seat, deadline)
-        rng = self._rng
         done = 0
         limit = self.iterations
         while True:
@@ -89,7 +88,7 @@ class SearchBot:
                     break
             elif done % 4 == 0 and time.perf_counter() >= deadline:
                 break
-            self._iterate(view.sample(rng), root, seat)
+            self._iterate(view.game(), root, seat)
             done += 1
         self.last_iterations = done
         best = max(root.children.values(), key=lambda c: (c.visits, c.wins))
@@ -123,6 +122,9 @@ class SearchBot:
         path: list[_Node] = []
         expanded = False
         while not world.is_over and not expanded:
+            deal_randomly(world, rng)  # chance is drawn, not searched: tiles are not moves
+            if world.is_over:
+                break
             seat = world.pending.seat
             n = world.legal_move_count()
             if node is root:
@@ -154,6 +156,7 @@ class SearchBot:
                     c.avail += 1
                 child.avail += 1
                 world.apply(new)
+                deal_randomly(world, rng)
                 path.append(child)
                 expanded = True
                 break
@@ -192,6 +195,7 @@ class SearchBot:
         budget = ROLLOUT_MOVES
         while not world.is_over and world.turn < stop and budget:
             world.apply(rollout_move(world, rng))
+            deal_randomly(world, rng)
             budget -= 1
         if world.is_over:
             return final_utilities(world)

@@ -1,41 +1,27 @@
-"""What a bot is allowed to know: the game with the order of the stack erased.
+"""What a bot is allowed to know: the game, which since rules version 2 holds no secret.
 
-A real `Game` holds the shuffled stack and the seed it came from; either one tells
-the future. A `PublicView` is built from a copy whose unrevealed tiles are put back
-in sorted order (`Game.with_stack_order`) and whose seed is blanked, so no trace of
-the true order survives and two games that differ only in that order give the very
-same view, byte for byte. Bots only ever see views (see `fair.py`), which makes
-"bots play on public information" a property of the construction rather than of
-each bot's good manners.
+The engine keeps no stack order and no seed: a tile is revealed only when a dealer
+answers the engine's chance decision. So a `PublicView` is simply a private copy of
+the game's public state, and a bot imagines what is still hidden by drawing tiles at
+chance decisions itself (`deal_randomly`). Bots only ever see views (see `fair.py`).
 """
 
 from __future__ import annotations
 
 import hashlib
-import random
-from collections.abc import Sequence
 
 from tongiaki_lan.engine import Game, Move
 from tongiaki_lan.engine.decisions import Decision
 
-BLANK_SEED = bytes(32)
-
 
 class PublicView:
-    """A read-only, order-free picture of a game, plus the means to imagine orders.
-
-    Bots get fresh `Game` objects from it (`game()`, `determinise()`), which they may
-    mutate freely: the view itself is never handed out.
-    """
+    """A read-only picture of a game. Bots get fresh `Game` copies from it (`game()`),
+    which they may mutate freely: the view itself is never handed out."""
 
     __slots__ = ("_game",)
 
     def __init__(self, game: Game):
-        canonical = game.with_stack_order(game.unrevealed_tiles())
-        canonical.seed = BLANK_SEED  # the seed alone would rebuild the true order
-        self._game = canonical
-
-    # -- what every player at the table can see ------------------------------------
+        self._game = game.copy(undo=False)
 
     @property
     def pending(self) -> Decision | None:
@@ -64,28 +50,13 @@ class PublicView:
     def scores(self) -> dict[str, int]:
         return self._game.scores()
 
-    # -- imagined futures ----------------------------------------------------------
-
     def game(self) -> Game:
-        """A private copy with the stack in sorted order (a fixed, arbitrary guess)."""
-        return self._game.copy()
-
-    def determinise(self, order: Sequence[int]) -> Game:
-        """A private copy whose stack comes out in `order` (a permutation of the
-        unrevealed tiles): one possible world consistent with what is known."""
-        return self._game.with_stack_order(order)
-
-    def sample(self, rng: random.Random) -> Game:
-        """A private copy with a uniformly random stack order drawn from `rng`."""
-        order = list(self._game.unrevealed_tiles())
-        rng.shuffle(order)
-        return self._game.with_stack_order(order)
-
-    # -- evidence for tests and logs -----------------------------------------------
+        """A private scratch copy (no undo history) to try moves on."""
+        return self._game.copy(undo=False)
 
     def encode(self) -> bytes:
-        """The engine's canonical encoding of the view (stack in sorted order)."""
-        return self._game.encode() + self._game.seed
+        """The engine's canonical encoding of what the bot sees."""
+        return self._game.encode()
 
     def digest(self) -> bytes:
         return hashlib.blake2b(self.encode(), digest_size=32).digest()

@@ -21,6 +21,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "games": ("tongiaki_lan.cli.games", "list the games on the LAN"),
     "selfplay": ("tongiaki_lan.cli.selfplay", "bots play each other, one JSON line per game"),
     "verify": ("tongiaki_lan.cli.verify", "replay a game record and check every move"),
+    "position": ("tongiaki_lan.cli.position", "print a record's position as text"),
     "bench": ("tongiaki_lan.cli.bench", "measure engine or network speed"),
     "tournament": ("tongiaki_lan.cli.tournament", "bots against bots with statistics"),
 }

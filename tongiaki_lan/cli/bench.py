@@ -8,7 +8,7 @@ import platform
 import time
 
 from tongiaki_lan.bots.random_bot import RandomBot
-from tongiaki_lan.engine import COLOURS, Game
+from tongiaki_lan.engine import COLOURS, Dealer, Game
 from tongiaki_lan.selfplay import game_seed, play_game
 
 
@@ -35,10 +35,11 @@ def bench_engine(players: int, games: int, bot: str) -> dict:
 
     engine_wall = time.perf_counter()
     for i in range(games):
-        game = Game.new(game_seed("bench", i), COLOURS[:players])
+        game = Game(COLOURS[:players], undo=False)
+        dealer = Dealer(game_seed("bench", i))
         chooser = RandomBot(i)
         while not game.is_over:
-            game.apply(chooser.choose(game))
+            dealer.apply(game, chooser.choose(game))
     engine_wall = time.perf_counter() - engine_wall
     return {
         "target": "engine",

@@ -22,7 +22,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from tongiaki_lan.bots import bot_kinds, make_bot
-from tongiaki_lan.engine import COLOURS, Game
+from tongiaki_lan.engine import COLOURS, Dealer, Game
 from tongiaki_lan.measure import percentile
 from tongiaki_lan.selfplay import bot_seed, game_seed
 
@@ -65,7 +65,8 @@ def play_one(kinds: list[str], base: str, index: int, options: dict) -> GameOutc
     seats = [(s - index) % n for s in range(n)]  # seat s is played by entry seats[s]
     bots = [make_bot(kinds[e], seed=bot_seed(seed, e), **options.get(kinds[e], {}))
             for e in seats]
-    game = Game.new(seed, COLOURS[:n])
+    game = Game(COLOURS[:n], undo=False)
+    dealer = Dealer(seed)
     times: list[list[float]] = [[] for _ in range(n)]
     turn, turn_start, stuck = game.turn, 0, False
     while not game.is_over:
@@ -78,7 +79,7 @@ def play_one(kinds: list[str], base: str, index: int, options: dict) -> GameOutc
         start = time.perf_counter()
         move = bots[seat].choose(game)
         times[seats[seat]].append(time.perf_counter() - start)
-        game.apply(move)
+        dealer.apply(game, move)
     scores_by_colour = game.scores()
     winners = game.winners()
     scores = [0] * n

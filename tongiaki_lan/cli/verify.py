@@ -26,6 +26,7 @@ def run(args) -> int:
     out = {
         "ok": True,
         "moves": len(record.moves),
+        "draws": game.draws(),
         "digest": game.digest().hex(),
         "over": game.is_over,
         "scores": game.scores() if game.is_over else None,
@@ -36,7 +37,8 @@ def run(args) -> int:
         print(json.dumps(out))
     else:
         state = "finished" if game.is_over else "unfinished"
-        print(f"{args.record}: {len(record.moves)} moves verified, {state} game")
+        print(f"{args.record}: {len(record.moves)} moves verified ({game.draws()} tile "
+              f"reveals checked against the seed), {state} game")
         print(f"digest {out['digest']}")
         if game.is_over:
             print("scores " + ", ".join(f"{c} {s}" for c, s in game.scores().items()))

@@ -13,7 +13,7 @@ import json
 import time
 
 from tongiaki_lan.bots import make_bot
-from tongiaki_lan.engine import Game
+from tongiaki_lan.engine import Dealer, Game
 
 from .board import HEX_H, HEX_W, BoardView, board_extent, tile_face
 
@@ -23,10 +23,11 @@ def full_board(min_tiles: int = 31, tries: int = 400) -> Game:
     best = None
     for i in range(tries):
         seed = hashlib.blake2b(f"console-bench/{i}".encode(), digest_size=32).digest()
-        g = Game.new(seed, ["blue", "red", "green", "yellow"])
+        g = Game(["blue", "red", "green", "yellow"], undo=False)
+        dealer = Dealer(seed)
         bot = make_bot("random", seed=i)
         while not g.is_over:
-            g.apply(bot.choose(g))
+            dealer.apply(g, bot.choose(g))
         if best is None or len(g.placed_tiles()) > len(best.placed_tiles()):
             best = g
         if len(best.placed_tiles()) >= min_tiles:

@@ -18,7 +18,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from tongiaki_lan.bots import best_bot_kind, make_bot
-from tongiaki_lan.engine import COLOURS, Game, IllegalMove, Move
+from tongiaki_lan.engine import COLOURS, Dealer, Game, IllegalMove, Move, Reveal
 
 from .story import Line, Narrator, tell_all
 
@@ -143,7 +143,7 @@ class GameSession:
         """A bot's suggestion for the pending decision, computed off the event loop."""
         kind = self.hint_kind or best_bot_kind()
         self._hint_count += 1
-        bot = make_bot(kind, seed=bot_seed(self.game.seed, 255, self._hint_count.to_bytes(4,
+        bot = make_bot(kind, seed=bot_seed(self.game.digest(), 255, self._hint_count.to_bytes(4,
                                                                                          "big")))
         snapshot = self.game.copy()
         loop = asyncio.get_running_loop()
@@ -170,8 +170,10 @@ class SoloSession(GameSession):
         hint_kind: str | None = None,
         bot_options: dict | None = None,
     ):
-        game = Game.new(seed, [s.colour for s in seats])
+        game = Game([s.colour for s in seats])
         super().__init__(game, seats, hint_kind)
+        self.seed = seed
+        self.dealer = Dealer(seed)
         self.pace = pace
         self.record_path = record_path
         self._writer = None
@@ -185,7 +187,7 @@ class SoloSession(GameSession):
     async def start(self) -> None:
         if self.record_path is not None:
             self._open_record()
-        self.lines.append(("info", f"New game, seed {self.game.seed.hex()[:12]}… "
+        self.lines.append(("info", f"New game, seed {self.seed.hex()[:12]}… "
                                    "(the record keeps it). help lists the commands."))
         await super().start()
         self._kick()
@@ -197,7 +199,7 @@ class SoloSession(GameSession):
             self.lines.append(("bad", "records are not available in this build"))
             return
         header = RecordHeader(
-            seed=self.game.seed,
+            seed=self.seed,
             seats=tuple(SeatInfo(s.name, s.colour, s.kind) for s in self.seats),
             created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
             game_name="solo",
@@ -211,15 +213,18 @@ class SoloSession(GameSession):
         self.lines.append(("info", f"Recording to {self.record_path}"))
 
     def _apply(self, move: Move) -> None:
-        self.game.apply(move)  # raises IllegalMove, state untouched
+        # raises IllegalMove, state untouched; then the seeded dealer reveals tiles
+        self.dealer.apply(self.game, move, self._record)
+        self._drain_events()
+        self.changed()
+
+    def _record(self, move: Move) -> None:
         if self._writer is not None:
             try:
                 self._writer.append(move, self.game.digest())
             except OSError as exc:
                 self.lines.append(("bad", f"record write failed: {exc}"))
                 self._writer = None
-        self._drain_events()
-        self.changed()
 
     async def submit(self, move: Move) -> None:
         p = self.game.pending
@@ -289,23 +294,25 @@ class ReplaySession(GameSession):
         return len(self.record.moves)
 
     def _rebuild(self, index: int) -> None:
-        """Replaying from the start is cheap (thousands of games per second), and keeps
-        stepping backwards exactly as correct as stepping forwards."""
+        """Forwards applies the record's moves, backwards takes them back (`Game.pop`),
+        so a step costs one move whichever way it goes."""
         index = max(0, min(index, self.total))
-        game = self.record.header.new_game()
+        game = self.game
+        while len(game.moves) > index:
+            game.pop()
         self.error = None
-        for i, move in enumerate(self.record.moves[:index]):
+        moves, digests = self.record.moves, self.record.digests
+        while len(game.moves) < index:
+            i = len(game.moves)
+            move = moves[i]
             try:
                 game.apply(move)
             except IllegalMove as exc:
                 self.error = f"move {i} ({move}) is refused by the rules: {exc}"
-                index = i
                 break
-            digests = self.record.digests
             if i < len(digests) and game.digest() != digests[i]:
                 self.error = f"move {i} ({move}): the state differs from the record's digest"
-        self.game = game
-        self.index = index
+        self.index = len(game.moves)
         self.lines = tell_all(game, self.names, game.events)
         self.lines.insert(0, ("info", f"Replay of {self.path or 'a record'}: "
                                       f"{self.total} moves. PgDn/Enter = next, PgUp = back."))
@@ -313,7 +320,16 @@ class ReplaySession(GameSession):
             self.lines.append(("bad", self.error))
 
     def step(self, delta: int) -> None:
-        self.goto(self.index + delta)
+        """Tile reveals go with the move that caused them: a step never stops at one."""
+        target = self.index + delta
+        moves = self.record.moves
+        if delta > 0:
+            while target < self.total and isinstance(moves[target], Reveal):
+                target += 1
+        else:
+            while 0 < target < self.total and isinstance(moves[target], Reveal):
+                target -= 1
+        self.goto(target)
 
     def goto(self, index: int) -> None:
         self._rebuild(index)

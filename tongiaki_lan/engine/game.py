@@ -1,17 +1,21 @@
-"""The rules of Tongiaki as a state machine driven by player decisions.
+"""The rules of Tongiaki (rules version 2) as a state machine driven by decisions.
 
 A `Game` always has exactly one pending `Decision` (or none once it is over).
 `apply` takes one `Move`, checks it against the rules before touching anything, then
-carries the game forward through everything that involves no choice: reveals,
-voyages, failed crossings, closed-path removals, turn changes, and any decision
-that has a single legal option. The clause ids in comments and errors are those of
-the rules digest (docs/rules.md).
+carries the game forward through everything that involves no choice: voyages,
+failed crossings, closed-island removals, turn changes, and any player decision that
+has a single legal option. Tile reveals are decisions too, owned by chance: the engine
+holds no stack order and no seed, so nothing in it can tell the future; whoever drives
+the game supplies each revealed tile (`Dealer` for local play). The clause ids in
+comments and errors are those of the rules digest (docs/rules.md).
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 
 import msgpack
@@ -29,23 +33,18 @@ from .moves import (
     Move,
     Place,
     PlaceTile,
+    Reveal,
     Royal,
     Sail,
     Take,
+    TakeNothing,
 )
-from .shuffle import shuffled_stack
-from .tiles import (
-    N_ISLANDS_IN_STACK,
-    N_SEAS_IN_STACK,
-    SEA_EXIT,
-    TILES,
-    TONGA,
-)
+from .tiles import SEA_EXIT, STACK_IDS, TILES, TONGA
 
 SHIPS_PER_COLOUR = 15  # G1
 MAX_ROYALS = 2  # K1
 TURN_LIMIT = 1000  # X3
-STATE_FORMAT = 1
+STATE_FORMAT = 2
 
 BERTHS: tuple[tuple[int, ...], ...] = tuple(tuple(b.berths for b in t.beaches) for t in TILES)
 PIERS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
@@ -55,104 +54,151 @@ _DQ = tuple(d[0] for d in DIRECTIONS)
 _DR = tuple(d[1] for d in DIRECTIONS)
 _KIND_CODE = {k: i for i, k in enumerate(D.KINDS)}
 _EMPTY: tuple[tuple[tuple[int, ...], ...], ...] = tuple(tuple(() for _ in b) for b in BERTHS)
+_NO_DANGER = 99  # a colour count no route asks for: X2b ignores dangers
+
+
+# (free berths per beach, group) -> every legal landing (L1); a pure function, memoised
+_LANDINGS: dict[tuple, tuple[Land, ...]] = {}
+_LANDINGS_MAX = 20000
 
 
 def _is_island(tid: int) -> bool:
     return tid < 16
 
 
+@dataclass(frozen=True, slots=True)
+class Preview:
+    """Where a departure option goes over the tiles already on the board.
+
+    outcome: "land" on `island`; "back" — it leads back home (X2a), `island` being home and
+    `royal` the Royal Island that turned it back, if one did; "fail" at the route on `hex`
+    that needs `danger` colours where the group has `colours`; "reveal" — a new tile
+    will be revealed at `hex`; "lost" — after the last tile it would need a new one (E2).
+    """
+
+    outcome: str
+    island: int | None = None
+    royal: int | None = None
+    hex: Hex | None = None
+    danger: int = 0
+    colours: int = 0
+    path: tuple[Hex, ...] = ()
+
+
+# The mutable containers a snapshot must copy; everything else in a Game is immutable.
+_CONTAINERS = ("_placed", "_where", "_ships", "_kings")
+_NOT_STATE = ("_history", "_moves", "events", "_undo")
+
+
 class Game:
-    """One game of Tongiaki. Mutable: `apply` advances it; `copy` forks it."""
+    """One game of Tongiaki. Mutable like python-chess's Board: `apply` advances it,
+    `pop` takes the last move back, `copy` forks it."""
 
     # ------------------------------------------------------------------ creation
 
-    def __init__(self, seed: bytes, colours: Sequence[str]):
+    def __init__(self, colours: Sequence[str], undo: bool = True):
         colours = tuple(colours)
         if not 2 <= len(colours) <= 6:
             raise ValueError("Tongiaki is for 2 to 6 players (G1)")
         cids = tuple(colour_id(c) for c in colours)
         if len(set(cids)) != len(cids):
             raise ValueError("each seat needs its own colour (G1)")
-        self.seed = bytes(seed)
-        self.colours: tuple[str, ...] = tuple(COLOURS[c] for c in cids)
-        self.n_seats = len(cids)
-        self._cid: tuple[int, ...] = cids  # seat -> colour id
-        self._seat_of: dict[int, int] = {c: s for s, c in enumerate(cids)}
-        self._stack: tuple[int, ...] = shuffled_stack(self.seed)  # S1
-        self._drawn = 0
+        self._init_seats(cids)
         self._placed: dict[Hex, tuple[int, int]] = {(0, 0): (TONGA, 0)}  # S1
+        self._free_rot: frozenset[Hex] = frozenset()  # tiles placed by a New Colony (C2)
         self._where: dict[int, Hex] = {TONGA: (0, 0)}
         # island -> per beach, the sorted colour ids on it. Tuples all the way down, so
         # that a copy (bots make one per decision) is a shallow dict copy.
         self._ships: dict[int, tuple[tuple[int, ...], ...]] = {TONGA: _EMPTY[TONGA]}
         self._kings: dict[int, int] = {}  # island -> colour id
-        self._royals = [0] * self.n_seats
-        self._reserve = [SHIPS_PER_COLOUR] * self.n_seats
-        self._islands_revealed = 0
-        self._seas_revealed = 0
-        self._removed: list[int] = []
+        self._reserve: tuple[int, ...] = (SHIPS_PER_COLOUR,) * self.n_seats
+        self._unrevealed: tuple[int, ...] = STACK_IDS  # sorted: public knowledge
+        self._removed: tuple[int, ...] = ()
         self._turns = 0  # completed turns
         self._active = 0  # S2
         self._setup_done = 0
         self._kind: str | None = D.SETUP
         self._island: int | None = None
         self._count = 0
-        self._group: list[int] = []
-        self._origin: int | None = None
+        self._group: tuple[int, ...] = ()
+        self._origin: int | None = None  # home of the group at sea (K3, X2c)
+        self._at: tuple[int, int, int] | None = None  # voyage waiting for a tile: q, r, dir
         self._ctile: int | None = None
-        self._final = False  # E2: the last tile is out, finish this departure only
+        self._final = False  # E2: the last island is out: no tile is revealed any more
+        # X2d: (position key, option chosen) at every departure decision of this turn
+        self._seen: tuple[tuple[bytes, Sail], ...] = ()
+        self._closed_turn = False  # X2b removed an island this turn
         self._end_reason = ""
+        self._init_runtime()
+        self._undo = undo
+        self._settle()
+
+    def _init_seats(self, cids: tuple[int, ...]) -> None:
+        self.colours: tuple[str, ...] = tuple(COLOURS[c] for c in cids)
+        self.n_seats = len(cids)
+        self._cid: tuple[int, ...] = cids  # seat -> colour id
+        self._seat_of: dict[int, int] = {c: s for s, c in enumerate(cids)}
+
+    def _init_runtime(self) -> None:
         self._moves: list[Move] = []
+        self._history: list[dict] = []  # state before each move, for pop()
+        self._undo = True
+        self._clear_caches()
+        self.events: list[Event] = []
+
+    def _clear_caches(self) -> None:
         self._legal: list[Move] | None = None
         self._frontier_memo: list[Hex] | None = None
         self._departures: list[Sail] | None = None
-        # (island, beach, pier, group) of every departure made this turn (X2 repeats)
-        self._sailed: tuple[tuple[int, int, int, tuple[int, ...]], ...] = ()
-        self.events: list[Event] = []
-        self._settle()
+        self._pos_key: bytes | None = None
 
     @classmethod
-    def new(cls, seed: bytes, colours: Sequence[str]) -> Game:
-        return cls(seed, colours)
-
-    @classmethod
-    def replay(cls, seed: bytes, colours: Sequence[str], moves: Iterable[Move]) -> Game:
-        game = cls(seed, colours)
+    def replay(cls, colours: Sequence[str], moves: Iterable[Move]) -> Game:
+        game = cls(colours)
         for move in moves:
             game.apply(move)
         return game
 
-    def copy(self) -> Game:
-        """An independent game in the same state (events are not carried over)."""
-        g = object.__new__(Game)
+    def copy(self, undo: bool = True) -> Game:
+        """An independent game in the same state (events are not carried over).
+
+        `undo=False` gives a scratch copy that keeps no history: bots' rollouts apply
+        thousands of moves they never take back, and skip the snapshot per move.
+        """
+        g = object.__new__(type(self))
         g.__dict__.update(self.__dict__)
-        g._placed = dict(self._placed)
-        g._where = dict(self._where)
-        g._ships = dict(self._ships)
-        g._kings = dict(self._kings)
-        g._royals = list(self._royals)
-        g._reserve = list(self._reserve)
-        g._removed = list(self._removed)
-        g._group = list(self._group)
+        for name in _CONTAINERS:
+            setattr(g, name, dict(getattr(self, name)))
         g._moves = list(self._moves)
-        # The caches and the departure list are replaced, never mutated in place, and
-        # nothing in them depends on the hidden stack: sharing them is safe and saves
-        # bots a regeneration per decision.
+        g._history = list(self._history) if undo else []
+        g._undo = undo
+        # Caches are replaced, never mutated in place: sharing them is safe and saves bots
+        # a regeneration per decision.
         g.events = []
         return g
 
-    def with_stack_order(self, order: Sequence[int]) -> Game:
-        """A copy whose unrevealed tiles come out in `order` instead of the real one.
+    # ------------------------------------------------------------------ undo
 
-        Bots use it to sample what they cannot know (determinisation); a public view
-        built with it carries no trace of the true order.
-        """
-        order = tuple(order)
-        if sorted(order) != sorted(self._stack[self._drawn :]):
-            raise ValueError("order must be a permutation of the unrevealed tiles")
-        g = self.copy()
-        g._stack = self._stack[: self._drawn] + order
-        return g
+    def _snapshot(self) -> dict:
+        snap = self.__dict__.copy()  # the bookkeeping in it is dropped again by pop()
+        for name in _CONTAINERS:
+            snap[name] = snap[name].copy()
+        snap["#events"] = len(self.events)
+        return snap
+
+    def pop(self) -> Move:
+        """Take back the last move, with every forced step that followed it."""
+        if not self._moves:
+            raise IndexError("no move to take back")
+        if not self._history:
+            raise IndexError("this game keeps no history before its last position")
+        snap = self._history.pop()
+        move = self._moves.pop()
+        del self.events[snap["#events"]:]
+        for k, v in snap.items():
+            if k not in _NOT_STATE and k != "#events":
+                setattr(self, k, v)
+        return move
 
     # ------------------------------------------------------------------ public view
 
@@ -168,10 +214,18 @@ class Game:
         if kind in (D.T1A_SOURCE, D.COLONY_SHIP):
             return D.Decision(kind, self._active, island=self._island)
         if kind == D.LANDING:
-            return D.Decision(kind, self._active, island=self._island, group=tuple(self._group))
+            return D.Decision(kind, self._active, island=self._island, group=self._group)
         if kind == D.COLONY_TILE:
             return D.Decision(kind, self._active, tile=self._ctile)
+        if kind == D.REVEAL:
+            at = None if self._at is None else self._at[:2]
+            return D.Decision(kind, None, group=self._group, tiles=self._unrevealed, hex=at)
         return D.Decision(kind, self._active)
+
+    @property
+    def awaiting_reveal(self) -> bool:
+        """A tile must be revealed before anyone can decide anything (a chance node)."""
+        return self._kind == D.REVEAL
 
     @property
     def is_over(self) -> bool:
@@ -206,8 +260,14 @@ class Game:
     def reserve(self, seat: int) -> int:
         return self._reserve[seat]
 
+    def on_board(self, seat: int) -> int:
+        """Ships of `seat` on beaches (kings and a group at sea not counted)."""
+        cid = self._cid[seat]
+        return sum(b.count(cid) for beaches in self._ships.values() for b in beaches)
+
     def royals_founded(self, seat: int) -> int:
-        return self._royals[seat]
+        cid = self._cid[seat]
+        return sum(1 for c in self._kings.values() if c == cid)
 
     def placed_tiles(self) -> dict[Hex, tuple[int, int]]:
         """hex -> (tile id, rotation), in placement order."""
@@ -218,6 +278,10 @@ class Game:
 
     def hex_of(self, tile_id: int) -> Hex | None:
         return self._where.get(tile_id)
+
+    def islands(self) -> tuple[int, ...]:
+        """Islands on the board (Royal Islands included), by id."""
+        return tuple(sorted(self._ships))
 
     def ships_on(self, island: int) -> tuple[tuple[int, ...], ...]:
         """Colour ids on each beach of an island on the board."""
@@ -231,21 +295,42 @@ class Game:
         return dict(self._kings)
 
     def removed_tiles(self) -> tuple[int, ...]:
-        return tuple(self._removed)
+        return self._removed
 
     def stack_left(self) -> int:
-        return len(self._stack) - self._drawn
+        return len(self._unrevealed)
+
+    def draws(self) -> int:
+        """Tiles revealed so far: the index of the next draw."""
+        return len(STACK_IDS) - len(self._unrevealed)
 
     def revealed_counts(self) -> tuple[int, int]:
         """(islands, seas) revealed so far — E1 ends the game at 15 or 16."""
-        return self._islands_revealed, self._seas_revealed
+        left_islands = sum(1 for t in self._unrevealed if _is_island(t))
+        islands = 15 - left_islands
+        return islands, self.draws() - islands
 
     def unrevealed_tiles(self) -> tuple[int, ...]:
-        """Tiles still in the stack, sorted by id: public knowledge, unlike their order."""
-        return tuple(sorted(self._stack[self._drawn :]))
+        """Tiles still in the stack, sorted by id (nobody knows their order)."""
+        return self._unrevealed
 
     def group_at_sea(self) -> tuple[int, ...]:
-        return tuple(self._group)
+        return self._group
+
+    def free_rotation_hexes(self) -> frozenset[Hex]:
+        """Hexes whose tile a New Colony placed (its red mark may point anywhere, C2)."""
+        return self._free_rot
+
+    def turn_record(self) -> tuple[tuple[bytes, Sail], ...]:
+        """X2d: (position key, option chosen) at every departure decision of this turn."""
+        return self._seen
+
+    def closed_this_turn(self) -> bool:
+        return self._closed_turn
+
+    def last_tile_out(self) -> bool:
+        """E2: the last island tile has been revealed; no tile will be revealed again."""
+        return self._final
 
     # ------------------------------------------------------------------ legal moves
 
@@ -276,6 +361,8 @@ class Game:
     def is_legal(self, move: Move) -> bool:
         if self._kind is None:
             return False
+        if self._kind == D.REVEAL:
+            return isinstance(move, Reveal) and move.tile in self._unrevealed
         if self._kind == D.COLONY_TILE:
             return (
                 isinstance(move, PlaceTile)
@@ -311,7 +398,10 @@ class Game:
                 for b, ships in enumerate(self._ships[tid]):
                     if cid in ships:
                         out.append(Take(tid, b))
+            out.append(TakeNothing())  # T1a: "may"
             return out
+        if kind == D.REVEAL:
+            return [Reveal(t) for t in self._unrevealed]
         if kind == D.DEPARTURE:
             return list(self._departures or ())
         if kind == D.LANDING:
@@ -332,7 +422,7 @@ class Game:
                 if any(cid in b for b in beaches):
                     mine.append(tid)
             out.extend(Expand(t) for t in mine)  # T1
-            if self._royals[seat] < MAX_ROYALS:  # K1
+            if self.royals_founded(seat) < MAX_ROYALS:  # K1
                 for t in mine:
                     if t != TONGA and all(c == cid for b in self._ships[t] for c in b):
                         out.append(Royal(t))
@@ -360,8 +450,11 @@ class Game:
         return list(self._frontier_cached())
 
     def _frontier(self) -> list[Hex]:
-        """Empty hexes next to at least one placed tile (C2), sorted."""
+        """Empty hexes next to at least one placed tile (C2), sorted; the centre when X2b
+        has emptied the board."""
         placed = self._placed
+        if not placed:
+            return [(0, 0)]
         around = {(q + dq, r + dr) for q, r in placed for dq, dr in DIRECTIONS}
         return sorted(around.difference(placed))
 
@@ -371,7 +464,7 @@ class Game:
 
     def _on_beaches(self, seat: int) -> int:
         """Ships of `seat` on beaches; valid whenever no group is at sea."""
-        return SHIPS_PER_COLOUR - self._reserve[seat] - self._royals[seat]
+        return SHIPS_PER_COLOUR - self._reserve[seat] - self.royals_founded(seat)
 
     # ------------------------------------------------------------------ landings (L1)
 
@@ -383,8 +476,19 @@ class Game:
         return free, placed
 
     def _landing_options(self) -> list[Land]:
-        """All distinct legal landings. Bounded: a group is one beach's ships (at most 5)."""
+        """All distinct legal landings. Bounded: a group is one beach's ships (at most 5).
+        They depend only on the free berths and the group, so they are remembered: the
+        same few situations come back thousands of times in bots' rollouts."""
         free, total = self._landing_frame()
+        key = (tuple(free), self._group)
+        known = _LANDINGS.get(key)
+        if known is None:
+            if len(_LANDINGS) >= _LANDINGS_MAX:
+                _LANDINGS.clear()
+            known = _LANDINGS[key] = tuple(self._enumerate_landings(free, total))
+        return list(known)
+
+    def _enumerate_landings(self, free: list[tuple[int, int]], total: int) -> list[Land]:
         if total == 0:
             return [Land(())]
         g = len(self._group)
@@ -412,7 +516,7 @@ class Game:
                 vectors.append([(b, 1) for b in chosen])
         out: list[Land] = []
         for vec in vectors:
-            self._fill(vec, 0, avail, colours, [], out)
+            self._fill(vec, 0, tuple(avail), tuple(colours), [], out)
         return out
 
     def _fill(self, vec, i, avail, colours, acc, out) -> None:
@@ -420,9 +524,7 @@ class Game:
             out.append(Land(tuple(acc)))
             return
         beach, need = vec[i]
-        for pick in _submultisets(avail, need, 0):
-            chosen = tuple(c for c, k in zip(colours, pick, strict=True) for _ in range(k))
-            rest = [a - k for a, k in zip(avail, pick, strict=True)]
+        for chosen, rest in _picks(colours, tuple(avail), need):
             acc.append((beach, chosen))
             self._fill(vec, i + 1, rest, colours, acc, out)
             acc.pop()
@@ -490,6 +592,8 @@ class Game:
                 raise IllegalMove("L1", why)
         elif not self.is_legal(move):
             raise self._diagnose(move)
+        if self._undo:
+            self._history.append(self._snapshot())
         self._moves.append(move)
         self._perform(move)
         self._settle()
@@ -497,9 +601,10 @@ class Game:
     push = apply  # python-chess users reach for push
 
     def _settle(self) -> None:
-        """Apply decisions that have a single option: they involve no choice."""
+        """Apply player decisions that have a single option: they involve no choice.
+        Reveals are never settled here, even with one tile left: they are the dealer's."""
         while self._kind is not None:
-            if self._kind == D.COLONY_TILE:  # always 6 rotations at least: never forced
+            if self._kind in (D.COLONY_TILE, D.REVEAL):
                 return
             legal = self._generate()
             if len(legal) != 1:
@@ -509,7 +614,6 @@ class Game:
 
     def _perform(self, move: Move) -> None:
         self._legal = None
-        self._frontier_memo = None
         kind = self._kind
         seat = self._active
         if kind == D.SETUP:
@@ -535,33 +639,47 @@ class Game:
             for b in move.beaches:
                 self._add_ship(seat, self._island, b)
             self.events.append(Event("expand", (self._cid[seat], self._island, move.beaches)))
+            self._count = 0
             self._next_departure()  # T2
         elif kind == D.T1A_SOURCE:
             cid = self._cid[seat]
+            if isinstance(move, TakeNothing):
+                self.events.append(Event("expand", (cid, self._island, ())))
+                self._next_departure()  # T2
+                return
             ships = list(self._ships[move.island][move.beach])
             ships.remove(cid)
             self._set_beach(move.island, move.beach, tuple(ships))
-            self._reserve[seat] += 1  # passes through the hand; placed right after
+            self._add_reserve(seat, 1)  # passes through the hand; placed right after
             self.events.append(Event("take", (cid, move.island, move.beach)))
             self._ask_expansion_beaches(self._island, 1)
         elif kind == D.DEPARTURE:
+            self._seen = (*self._seen, (self._pos_key, move))
             self._depart(move)
         elif kind == D.LANDING:
             self._land(move)
+        elif kind == D.REVEAL:
+            self._reveal(move.tile)
         elif kind == D.COLONY_TILE:
             self._place_colony_tile(move)
         elif kind == D.COLONY_SHIP:
             self._add_ship(seat, self._island, move.beaches[0])
             self.events.append(Event("place", (self._cid[seat], self._island, move.beaches)))
-            if self._final:
-                self._end_game("E1")
-            else:
-                self._end_turn()
+            self._island = None
+            self._end_turn()
+
+    def _add_reserve(self, seat: int, n: int) -> None:
+        r = self._reserve
+        self._reserve = r[:seat] + (r[seat] + n,) + r[seat + 1 :]
+
+    def _return_ships(self, colours: Iterable[int]) -> None:
+        for c in colours:
+            self._add_reserve(self._seat_of[c], 1)
 
     def _add_ship(self, seat: int, island: int, beach: int) -> None:
         ships = self._ships[island][beach] + (self._cid[seat],)
         self._set_beach(island, beach, tuple(sorted(ships)))
-        self._reserve[seat] -= 1
+        self._add_reserve(seat, -1)
 
     def _set_beach(self, island: int, beach: int, ships: tuple[int, ...]) -> None:
         beaches = self._ships[island]
@@ -571,12 +689,17 @@ class Game:
 
     def _start_turn(self, seat: int) -> None:
         self._active = seat
-        self._sailed = ()
+        self._seen = ()
+        self._closed_turn = False
         self._kind = D.ACTION
         self.events.append(Event("turn", (seat,)))
 
     def _end_turn(self) -> None:
         self._turns += 1
+        self._island = None
+        if self._final:  # E1/E2: the last island was revealed during this turn
+            self._end_game("E1")
+            return
         if self._turns >= TURN_LIMIT:
             self._end_game("X3")
             return
@@ -585,17 +708,21 @@ class Game:
     def _end_game(self, reason: str) -> None:
         self._kind = None
         self._end_reason = reason
-        self._group = []
+        self._group = ()
+        self._origin = None
+        self._at = None
+        self._island = None
+        self._ctile = None
+        self._count = 0
+        self._seen = ()
+        self._closed_turn = False
         self.events.append(Event("game_over", (reason,)))
 
     def _expand(self, seat: int, island: int) -> None:
         cid = self._cid[seat]
-        if self._reserve[seat] == 0:  # T1a
+        if self._reserve[seat] == 0:  # T1a (settled at once when only "nothing" is left)
             self._island = island
             self._kind = D.T1A_SOURCE
-            if not self._generate():  # no ship elsewhere to bring: nothing is added
-                self.events.append(Event("expand", (cid, island, ())))
-                self._next_departure()  # T2
             return
         n = sum(b.count(cid) for b in self._ships[island])
         free = self._free_beaches(island)
@@ -611,9 +738,8 @@ class Game:
         cid = self._cid[seat]
         on_it = sum(len(b) for b in self._ships[island])
         self._ships[island] = _EMPTY[island]
-        self._reserve[seat] += on_it - 1  # K2
+        self._add_reserve(seat, on_it - 1)  # K2
         self._kings[island] = cid
-        self._royals[seat] += 1
         self.events.append(Event("royal", (cid, island)))
         self._end_turn()
 
@@ -626,19 +752,16 @@ class Game:
                 if k:
                     returned += k
                     self._ships[tid] = tuple(tuple(c for c in b if c != cid) for b in beaches)
-            self._reserve[seat] += returned
+            self._add_reserve(seat, returned)
         self.events.append(Event("colony", (cid, returned)))
-        self._reveal_for_colony()
-
-    def _reveal_for_colony(self) -> None:
-        self._ctile = self._reveal()
-        self._kind = D.COLONY_TILE
-        self._frontier_memo = self._frontier()  # computed once, shared by bots' copies
+        self._island = None
+        self._kind = D.REVEAL  # C2: the first tile of the colony
 
     def _place_colony_tile(self, move: PlaceTile) -> None:
         tid = self._ctile
         h = (move.q, move.r)
         self._put_tile(h, tid, move.rotation)
+        self._free_rot = self._free_rot | {h}
         self.events.append(Event("colony_tile", (tid, move.q, move.r, move.rotation)))
         self._ctile = None
         if _is_island(tid):
@@ -647,23 +770,42 @@ class Game:
         elif self._final:
             self._end_game("E1")  # E2: the last tile was a sea tile: no ship
         else:
-            self._reveal_for_colony()
+            self._kind = D.REVEAL  # C2: keep revealing until an island comes
 
     # ------------------------------------------------------------------ tiles
 
-    def _reveal(self) -> int:
-        tid = self._stack[self._drawn]
-        self._drawn += 1
-        if _is_island(tid):
-            self._islands_revealed += 1
-        else:
-            self._seas_revealed += 1
-        # E1: the last island or the last sea tile is out
-        if self._islands_revealed == N_ISLANDS_IN_STACK or self._seas_revealed == N_SEAS_IN_STACK:
-            self._final = True
-        return tid
+    def _reveal(self, tid: int) -> None:
+        """A tile comes off the stack (M2 during a voyage, C2 during a New Colony)."""
+        left = tuple(t for t in self._unrevealed if t != tid)
+        self._unrevealed = left
+        last = not any(_is_island(t) == _is_island(tid) for t in left)  # E1
+        if self._at is None:  # New Colony
+            self._ctile = tid
+            self._kind = D.COLONY_TILE
+            self._final = self._final or last
+            return
+        q, r, d = self._at
+        self._at = None
+        rot = (d + 3) % 6  # red mark against the edge the group came through
+        self._put_tile((q, r), tid, rot)
+        self.events.append(Event("reveal", (tid, q, r, rot)))
+        if last and not _is_island(tid):  # E2: the group is lost at sea; the game ends
+            self._return_ships(self._group)
+            self.events.append(Event("lost", (self._group,)))
+            self._group = ()
+            self._origin = None
+            self._end_game("E1")
+            return
+        self._final = self._final or last
+        self._sail_from(q - _DQ[d], r - _DR[d], d)  # re-enter the hex, now placed
 
     def _put_tile(self, h: Hex, tid: int, rot: int) -> None:
+        memo = self._frontier_memo
+        if memo is not None:  # C2: keep the frontier up to date rather than rebuild it
+            q, r = h
+            around = [(q + dq, r + dr) for dq, dr in DIRECTIONS]
+            self._frontier_memo = sorted(
+                {*(x for x in memo if x != h), *(x for x in around if x not in self._placed)})
         self._placed[h] = (tid, rot)
         if _is_island(tid):
             self._where[tid] = h
@@ -680,108 +822,140 @@ class Game:
                     out.append((tid, b))
         return out
 
+    def _piers(self, tid: int, beach: int) -> list[int]:
+        """Board directions of a beach's piers."""
+        rot = self._placed[self._where[tid]][1]
+        return [(local + rot) % 6 for local in PIERS[tid][beach]]
+
     def _next_departure(self) -> None:
-        """M1/M4: while any beach is full, its ships must leave; X2 filters closed paths."""
+        """M1/M4 with X2: at every departure decision, X2b, then X2d, then X2a."""
+        self._island = None
         full = self._full_beaches()
+        closed = sorted({t for t, _ in full if self._is_closed(t)})
+        if closed:  # X2b
+            self._remove_closed(closed)
+            full = self._full_beaches()
         if not full:
-            self._departures = None
-            self._end_turn()
-            return
-        options: list[Sail] = []
-        for tid, b in full:
-            rot = self._placed[self._where[tid]][1]
-            group = self._ships[tid][b]
-            for local in PIERS[tid][b]:
-                pier = (local + rot) % 6
-                if not self._is_closed(tid, b, pier, group):
-                    options.append(Sail(tid, b, pier))
-        if options:
-            self._departures = options
-            self._kind = D.DEPARTURE
-            return
+            self._chain_over()
+        elif not self._offer_departures(full):
+            self._endless(full)
+
+    def _offer_departures(self, full: list[tuple[int, int]]) -> bool:
+        """X2d then X2a: the options of this departure decision; False when none is left."""
+        key = self.position_key()
+        chosen = [opt for k, opt in self._seen if k == key]
+        options = [Sail(t, b, p) for t, b in full for p in self._piers(t, b)]
+        options = [o for o in options if o not in chosen]
+        if not options:
+            return False
+        onward = [o for o in options if self.preview(o).outcome != "back"]  # X2a
+        self._departures = onward or options  # X2c: all lead back, any may be taken
+        self._pos_key = key
+        self._kind = D.DEPARTURE
+        return True
+
+    def _chain_over(self) -> None:
+        """No beach is full: the turn ends, after a New Colony if X2b left the player with
+        nothing (000: "in seguito alla rimozione"; no island left, or no ship on a beach)."""
         self._departures = None
-        self._remove_closed({t for t, _ in full})
-
-    def _is_closed(self, island: int, beach: int, pier: int, group: tuple[int, ...]) -> bool:
-        """X2: would this departure, over tiles already placed, come back onto `island`
-        (directly or turned back by a Royal Island), or repeat a departure already made
-        this turn that lands again? Either way the chain could go round for ever."""
-        landed_on = self._trace(island, pier, len(set(group)))
-        if landed_on is None:
-            return False  # reaches the unknown or fails: the chain moves on
-        if landed_on == island:
-            return True
-        return (island, beach, pier, group) in self._sailed
-
-    def _trace(self, island: int, pier: int, ncol: int) -> int | None:
-        """Where a group of `ncol` colours leaving `island` by `pier` lands, following
-        only placed tiles; None if it needs a new tile or fails a crossing."""
-        placed = self._placed
-        q, r = self._where[island]
-        d = pier
-        for _ in range(4 * len(placed) + 8):
-            q += _DQ[d]
-            r += _DR[d]
-            cell = placed.get((q, r))
-            if cell is None:
-                return None
-            tid, rot = cell
-            if _is_island(tid):
-                return island if tid in self._kings else tid  # K3 turns back
-            exit_local, danger = SEA_EXIT[tid][(d + 3 - rot) % 6]
-            if danger and ncol < danger:
-                return None
-            d = (exit_local + rot) % 6
-        raise AssertionError("a sea path cannot cycle without an island")  # pragma: no cover
-
-    def _remove_closed(self, islands: set[int]) -> None:
-        removed = sorted(islands)
-        for tid in removed:
-            returned = []
-            for b in self._ships[tid]:
-                for c in b:
-                    self._reserve[self._seat_of[c]] += 1
-                returned.extend(b)
-            del self._ships[tid]
-            del self._placed[self._where[tid]]
-            del self._where[tid]
-            self._removed.append(tid)
-            self.events.append(Event("removed", (tid, tuple(sorted(returned)))))
-        self.events.append(Event("closed", tuple(removed)))
         seat = self._active
-        if not self._ships or self._on_beaches(seat) == 0:
+        if (self._closed_turn and not self._final
+                and (not self._ships or self._on_beaches(seat) == 0)):
             self._new_colony(seat, take_off=False)
         else:
             self._end_turn()
 
+    def _endless(self, full: list[tuple[int, int]]) -> None:
+        """X2d: every option of a repeated position was taken already this turn."""
+        returned: list[int] = []
+        for tid, b in full:
+            returned.extend(self._ships[tid][b])
+            self._set_beach(tid, b, ())
+        self._return_ships(returned)
+        self.events.append(Event("endless", (tuple(sorted(returned)),)))
+        self._departures = None
+        self._end_turn()
+
+    def _is_closed(self, island: int) -> bool:
+        """X2b: every pier of every beach returns (dangers ignored, Royal Islands return)."""
+        for b in range(len(BERTHS[island])):
+            for pier in self._piers(island, b):
+                if self._trace(island, pier, _NO_DANGER).outcome != "back":
+                    return False
+        return True
+
+    def preview(self, move: Sail) -> Preview:
+        """Where this departure would go over the tiles already placed (see `Preview`)."""
+        group = self._ships[move.island][move.beach]
+        return self._trace(move.island, move.pier, len(set(group)))
+
+    def _trace(self, island: int, pier: int, ncol: int) -> Preview:
+        placed = self._placed
+        q, r = self._where[island]
+        d = pier
+        path: list[Hex] = []
+        while True:  # a route from an island edge cannot cycle: edges pair one to one
+            q += _DQ[d]
+            r += _DR[d]
+            cell = placed.get((q, r))
+            if cell is None:
+                return Preview("lost" if self._final else "reveal", hex=(q, r), colours=ncol,
+                               path=tuple(path))
+            path.append((q, r))
+            tid, rot = cell
+            if _is_island(tid):
+                if tid in self._kings:  # K3 turns back home
+                    return Preview("back", island, royal=tid, hex=(q, r), colours=ncol,
+                                   path=tuple(path))
+                outcome = "back" if tid == island else "land"
+                return Preview(outcome, tid, hex=(q, r), colours=ncol, path=tuple(path))
+            exit_local, danger = SEA_EXIT[tid][(d + 3 - rot) % 6]
+            if danger and ncol < danger:
+                return Preview("fail", hex=(q, r), danger=danger, colours=ncol,
+                               path=tuple(path))
+            d = (exit_local + rot) % 6
+
+    def _remove_closed(self, islands: list[int]) -> None:
+        for tid in islands:
+            returned = [c for b in self._ships[tid] for c in b]
+            self._return_ships(returned)
+            del self._ships[tid]
+            h = self._where.pop(tid)
+            del self._placed[h]
+            self._frontier_memo = None
+            self._free_rot = self._free_rot - {h}
+            self._removed = tuple(sorted((*self._removed, tid)))
+            self.events.append(Event("removed", (tid, tuple(sorted(returned)))))
+        self._closed_turn = True
+        self.events.append(Event("closed", tuple(islands)))
+
     def _depart(self, move: Sail) -> None:
         group = self._ships[move.island][move.beach]
-        self._sailed = (*self._sailed, (move.island, move.beach, move.pier, group))
-        self._group = list(group)
+        self._group = group
         self._set_beach(move.island, move.beach, ())
         self._origin = move.island
-        group = tuple(self._group)
+        self._departures = None
+        self._pos_key = None
         self.events.append(Event("depart", (move.island, move.beach, move.pier, group)))
-        self._voyage(self._where[move.island], move.pier)
+        q, r = self._where[move.island]
+        self._sail_from(q, r, move.pier)
 
-    def _voyage(self, start: Hex, d: int) -> None:
-        """M2/M3 from `start` towards board direction d, until landing, failure or loss."""
+    def _sail_from(self, q: int, r: int, d: int) -> None:
+        """M2/M3 from hex (q, r) towards board direction d, until a landing, a failure,
+        a loss, or an empty hex where a tile must be revealed (a chance decision)."""
         ncol = len(set(self._group))
-        q, r = start
         placed = self._placed
         while True:
             q += _DQ[d]
             r += _DR[d]
             cell = placed.get((q, r))
             if cell is None:
-                if self._final:  # E2: no more tiles may be revealed
+                if self._final:  # E2: no tile is revealed after the last one
                     self._lose_group("lost")
-                    return
-                tid = self._reveal()
-                rot = (d + 3) % 6  # red mark against the edge we came through
-                self._put_tile((q, r), tid, rot)
-                self.events.append(Event("reveal", (tid, q, r, rot)))
-                cell = (tid, rot)
+                else:
+                    self._at = (q, r, d)
+                    self._kind = D.REVEAL
+                return
             tid, rot = cell
             if _is_island(tid):
                 if tid in self._kings:  # K3
@@ -790,30 +964,24 @@ class Game:
                 self._begin_landing(tid)
                 return
             exit_local, danger = SEA_EXIT[tid][(d + 3 - rot) % 6]
-            if danger and ncol < danger:  # M3
-                self.events.append(Event("fail", (tid, danger, ncol, tuple(self._group))))
+            if danger and ncol < danger:  # M3; M3a: only this departure ends
+                self.events.append(Event("fail", (tid, danger, ncol, self._group)))
                 self._lose_group(None)
                 return
             self.events.append(Event("cross", (tid, danger, ncol)))
             d = (exit_local + rot) % 6
 
     def _lose_group(self, event: str | None) -> None:
-        for c in self._group:
-            self._reserve[self._seat_of[c]] += 1
+        self._return_ships(self._group)
         if event:
-            self.events.append(Event(event, (tuple(self._group),)))
-        self._group = []
-        self._after_departure()
-
-    def _after_departure(self) -> None:
-        if self._final:
-            self._end_game("E1")  # E2: no chain reaction after the last tile
-        else:
-            self._next_departure()  # M4
+            self.events.append(Event(event, (self._group,)))
+        self._group = ()
+        self._origin = None
+        self._next_departure()  # M4 (E2: the player completes the turn)
 
     def _begin_landing(self, island: int) -> None:
         self._island = island
-        self._group.sort()
+        self._origin = None
         self._kind = D.LANDING
 
     def _land(self, move: Land) -> None:
@@ -823,11 +991,10 @@ class Game:
             for c in cs:
                 left.remove(c)
             self._set_beach(island, beach, tuple(sorted(self._ships[island][beach] + cs)))
-        for c in left:
-            self._reserve[self._seat_of[c]] += 1
+        self._return_ships(left)
         self.events.append(Event("land", (island, move.placements, tuple(left))))
-        self._group = []
-        self._after_departure()
+        self._group = ()
+        self._next_departure()  # M4
 
     # ------------------------------------------------------------------ diagnosis
 
@@ -844,15 +1011,20 @@ class Game:
             D.LANDING: ("L1", "assign the landing with 'land BEACH:COLOURS ...'"),
             D.COLONY_TILE: ("C2", "place the revealed tile with 'tile Q,R DIR'"),
             D.COLONY_SHIP: ("C3", "put your ship on the new island with 'place ISLAND BEACH'"),
+            D.REVEAL: ("M2", "a tile is being revealed: 'reveal TILE' names one still unrevealed"),
         }
         clause, hint = expected[kind]
         wanted = {
             D.SETUP: Place, D.EXPAND_BEACHES: ChooseBeaches, D.T1A_SOURCE: Take,
             D.DEPARTURE: Sail, D.LANDING: Land, D.COLONY_TILE: PlaceTile, D.COLONY_SHIP: Place,
+            D.REVEAL: Reveal,
         }.get(kind)
         if kind == D.ACTION:
             if not isinstance(move, (Expand, Royal, Colony, Place)):
                 return IllegalMove(clause, f"not now: {hint}")
+        elif kind == D.T1A_SOURCE:
+            if not isinstance(move, (Take, TakeNothing)):
+                return IllegalMove(clause, f"not now: {hint} (or 'take nothing')")
         elif not isinstance(move, wanted):
             return IllegalMove(clause, f"not now: {hint}")
         seat = self._active
@@ -886,7 +1058,7 @@ class Game:
                 return IllegalMove("K1", "Tonga cannot become a Royal Island")
             if move.island in self._kings:
                 return IllegalMove("K1", f"{name} is already a Royal Island")
-            if self._royals[seat] >= MAX_ROYALS:
+            if self.royals_founded(seat) >= MAX_ROYALS:
                 return IllegalMove("K1", "you have founded 2 Royal Islands already")
             return IllegalMove("K1", f"every ship on {name} must be yours (and at least one)")
         if kind == D.EXPAND_BEACHES:
@@ -907,16 +1079,18 @@ class Game:
             if (move.pier - rot) % 6 not in PIERS[move.island][move.beach]:
                 pier = DIRECTION_NAMES[move.pier]
                 return IllegalMove("M1", f"beach {move.beach + 1} of {name} has no pier {pier}")
-            group = self._ships[move.island][move.beach]
-            if self._trace(move.island, move.pier, len(set(group))) == move.island:
-                return IllegalMove("X2", "that route is a closed path back to the island")
+            if any(k == self._pos_key and o == move for k, o in self._seen):
+                return IllegalMove(
+                    "X2d", "this option was already taken from this very position this turn")
             return IllegalMove(
-                "X2", "these ships already sailed this way this turn: an endless loop")
+                "X2a", "that route leads back to its own island while another one does not")
         if kind == D.COLONY_TILE:
             h = (move.q, move.r)
             if h in self._placed:
                 return IllegalMove("C2", f"hex {move.q},{move.r} is taken")
             return IllegalMove("C2", f"hex {move.q},{move.r} is not next to a placed tile")
+        if kind == D.REVEAL:
+            return IllegalMove("M2", f"{TILES[move.tile].name} is not in the stack any more")
         if kind == D.COLONY_SHIP:
             return IllegalMove("C3", f"the ship goes on a beach of {TILES[self._island].name}")
         return IllegalMove(clause, f"not legal now: {hint}")  # pragma: no cover
@@ -956,33 +1130,49 @@ class Game:
 
     # ------------------------------------------------------------------ canonical form
 
+    def position_key(self) -> bytes:
+        """X2d's position: beaches, reserves, kings and placed tiles (8-byte BLAKE2b)."""
+        data = [
+            [[q, r, t, rot] for (q, r), (t, rot) in sorted(self._placed.items())],
+            [[t, [list(b) for b in self._ships[t]]] for t in sorted(self._ships)],
+            sorted([t, c] for t, c in self._kings.items()),
+            list(self._reserve),
+        ]
+        return hashlib.blake2b(msgpack.packb(data), digest_size=8).digest()
+
+    def _context(self) -> list:
+        """The pending decision's context: only what that kind of decision depends on."""
+        kind = self._kind
+        if kind in (D.EXPAND_BEACHES,):
+            return [self._island, self._count]
+        if kind in (D.T1A_SOURCE, D.COLONY_SHIP):
+            return [self._island]
+        if kind == D.LANDING:
+            return [self._island, list(self._group)]
+        if kind == D.REVEAL and self._at is not None:
+            return [list(self._at), list(self._group), self._origin]
+        if kind == D.COLONY_TILE:
+            return [self._ctile]
+        return []
+
     def state_tuple(self) -> list:
-        """Everything that determines the future of the game, as plain ints in fixed order."""
+        """The canonical state peers hash and compare (protocol/state.md): the whole
+        public position and nothing else — no caches, no move count, no history."""
         return [
             STATE_FORMAT,
             list(self._cid),
-            list(self._stack[self._drawn :]),
-            [[q, r, t, rot] for (q, r), (t, rot) in sorted(self._placed.items())],
-            [[t, [list(b) for b in self._ships[t]]] for t in sorted(self._ships)],
-            [[t, c] for t, c in sorted(self._kings.items())],
-            list(self._royals),
+            [self._turns, self._setup_done, self._active],
             list(self._reserve),
-            [self._islands_revealed, self._seas_revealed, self._drawn],
+            [[q, r, t, rot, int((q, r) in self._free_rot)]
+             for (q, r), (t, rot) in sorted(self._placed.items())],
+            [[t, [list(b) for b in self._ships[t]]] for t in sorted(self._ships)],
+            sorted([t, c] for t, c in self._kings.items()),
             list(self._removed),
-            [self._turns, self._active, self._setup_done],
-            [
-                -1 if self._kind is None else _KIND_CODE[self._kind],
-                -1 if self._island is None else self._island,
-                self._count,
-                list(self._group),
-                -1 if self._origin is None else self._origin,
-                -1 if self._ctile is None else self._ctile,
-                int(self._final),
-            ],
-            [s.to_wire() for s in self._departures] if self._kind == D.DEPARTURE else [],
-            sorted([i, b, p, list(g)] for i, b, p, g in self._sailed),
+            list(self._unrevealed),
+            [-1 if self._kind is None else _KIND_CODE[self._kind], self._context()],
+            [[k, o.to_wire()] for k, o in self._seen],
+            [int(self._final), int(self._closed_turn)],
             self._end_reason,
-            len(self._moves),
         ]
 
     def encode(self) -> bytes:
@@ -990,6 +1180,44 @@ class Game:
 
     def digest(self) -> bytes:
         return hashlib.blake2b(self.encode(), digest_size=32).digest()
+
+    # ------------------------------------------------------------------ text form
+
+    def position(self) -> str:
+        """The whole public state as one line of text (see docs/rules.md), short enough
+        to paste into a bug report; `Game.from_position` reads it back."""
+        from .position import format_position
+
+        return format_position(self)
+
+    @classmethod
+    def from_position(cls, text: str) -> Game:
+        """Build a game from `position()` text. Raises ValueError saying what is wrong
+        with a malformed text or an impossible position."""
+        from .position import parse_position
+
+        return parse_position(cls, text)
+
+    def status(self) -> list[str]:
+        """Every broken invariant of this position, in words (empty when consistent)."""
+        from .position import check
+
+        return check(self)
+
+    def __repr__(self) -> str:
+        return f"Game.from_position({self.position()!r})"
+
+
+@lru_cache(maxsize=4096)
+def _picks(colours: tuple[int, ...], avail: tuple[int, ...], need: int
+           ) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    """Every way to take `need` ships out of `avail` (counts per colour): (the colours
+    taken, sorted; the counts left)."""
+    out = []
+    for pick in _submultisets(list(avail), need, 0):
+        chosen = tuple(c for c, k in zip(colours, pick, strict=True) for _ in range(k))
+        out.append((chosen, tuple(a - k for a, k in zip(avail, pick, strict=True))))
+    return tuple(out)
 
 
 def _submultisets(avail: list[int], need: int, i: int):

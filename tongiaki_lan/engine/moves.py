@@ -117,6 +117,30 @@ class Take(Move):
 
 
 @dataclass(frozen=True, slots=True)
+class TakeNothing(Move):
+    """T1a: with an empty reserve, the player may also bring no ship at all."""
+
+    def to_wire(self) -> list:
+        return [6]
+
+    def __str__(self) -> str:
+        return "take nothing"
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal(Move):
+    """M2/C2: the tile that comes off the stack (a chance outcome, supplied by a dealer)."""
+
+    tile: int
+
+    def to_wire(self) -> list:
+        return [10, self.tile]
+
+    def __str__(self) -> str:
+        return f"reveal {token_name(self.tile)}"
+
+
+@dataclass(frozen=True, slots=True)
 class Sail(Move):
     """M1: the next departure — a full beach and one of its piers (board direction)."""
 
@@ -211,6 +235,10 @@ def move_from_wire(obj: object) -> Move:
         return ChooseBeaches(_beach_list(obj[1], strict=True))
     if code == 6 and n == 3:
         return Take(_island_id(obj[1]), _int(obj[2], 0, 5, "beach"))
+    if code == 6 and n == 1:
+        return TakeNothing()
+    if code == 10 and n == 2:
+        return Reveal(_int(obj[1], 1, len(TILES) - 1, "tile id"))
     if code == 7 and n == 4:
         return Sail(_island_id(obj[1]), _int(obj[2], 0, 5, "beach"), _int(obj[3], 0, 5, "pier"))
     if code == 8 and n == 2:
@@ -297,6 +325,18 @@ def parse_move(text: str) -> Move:
         if len(set(bs)) != len(bs):
             raise ValueError("beaches: each beach at most once")
         return ChooseBeaches(tuple(bs))
+    if verb == "take" and [t.lower() for t in rest] == ["nothing"]:
+        return TakeNothing()
+    if verb == "reveal":
+        if len(rest) != 1:
+            raise ValueError("reveal: name one tile, e.g. 'reveal Samoa' or 'reveal S12'")
+        try:
+            tile = tile_by_name(rest[0])
+        except KeyError:
+            raise ValueError(f"no tile named {rest[0]!r}") from None
+        if tile.id == TONGA:
+            raise ValueError("Tonga is never in the stack")
+        return Reveal(tile.id)
     if verb == "take":
         island, extra = _parse_island(rest)
         if len(extra) != 1:
@@ -333,11 +373,11 @@ def parse_move(text: str) -> Move:
         return PlaceTile(q, r, direction_by_name(rest[3]))
     raise ValueError(
         f"unknown command {verb!r} (moves: place, expand, royal, colony, beaches, take, sail, "
-        "land, tile)"
+        "land, tile, reveal)"
     )
 
 
 __all__ = [
-    "Move", "Place", "Expand", "Royal", "Colony", "ChooseBeaches", "Take", "Sail", "Land",
-    "PlaceTile", "move_from_wire", "parse_move", "TONGA", "TILES",
+    "Move", "Place", "Expand", "Royal", "Colony", "ChooseBeaches", "Take", "TakeNothing", "Sail",
+    "Land", "PlaceTile", "Reveal", "move_from_wire", "parse_move", "TONGA", "TILES",
 ]

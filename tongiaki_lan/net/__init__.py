@@ -30,6 +30,7 @@ from tongiaki_lan.net.events import (
     SeatHandedOver,
     SeatReclaimed,
     Starting,
+    TileRevealed,
     Waiting,
     YourTurn,
 )
@@ -41,7 +42,7 @@ __all__ = [
     "Aborted", "Away", "Back", "ChatLine", "Discovery", "Error", "GameInfo", "GameOver",
     "GameRef", "GameStarted", "JoinRefused", "Joined", "LobbyChanged", "Mismatch",
     "MoveApplied", "Node", "NodeCore", "NodeEvent", "Notice", "Refused", "RequestRefused",
-    "Restarted", "SeatHandedOver", "SeatReclaimed", "SimNet", "Starting", "Waiting",
+    "Restarted", "SeatHandedOver", "SeatReclaimed", "SimNet", "Starting", "TileRevealed", "Waiting",
     "YourTurn", "bot_seed", "join_advertised",
 ]
 

@@ -23,7 +23,7 @@ import os
 
 import msgpack
 
-from tongiaki_lan.engine import Game, IllegalMove, Move, move_from_wire
+from tongiaki_lan.engine import Dealer, Game, IllegalMove, Move, move_from_wire
 from tongiaki_lan.net import events as E
 from tongiaki_lan.net import lobby as L
 from tongiaki_lan.net.auth import derive_key
@@ -200,7 +200,9 @@ class NodeCore:
         self.lobby = lobby
         self.seed = seed
         self.game = game
+        self.dealer = Dealer(seed)
         self._digest_list = list(digests)
+        self._deal()  # the crash may have come between a move and its reveals
         self._emit(E.GameStarted(seed.hex(), self._seat_json(), True, len(game.moves)))
         for m in lobby.members:
             if m.peer != self.peer_id and m.host != "0.0.0.0":
@@ -213,6 +215,7 @@ class NodeCore:
     def _reset_game_state(self) -> None:
         self.lobby: Lobby | None = None
         self.game: Game | None = None
+        self.dealer: Dealer | None = None
         self.seed: bytes | None = None
         self.stopped: str | None = None  # reason the game stopped on this node
         self._round: SeedRound | None = None
@@ -302,6 +305,8 @@ class NodeCore:
         if self.stopped:
             raise ValueError(f"game stopped: {self.stopped}")
         d = self.game.pending
+        if d is None or d.seat is None:
+            raise ValueError("a tile is being revealed")
         seat = self.lobby.seats[d.seat]
         if self._driver(d.seat) != self.peer_id:
             if handed(seat) and seat.owner == self.peer_id:
@@ -738,9 +743,11 @@ class NodeCore:
     def _begin_game(self, seed: bytes) -> None:
         lb = self.lobby
         self.seed = seed
-        self.game = Game.new(seed, [s.colour for s in lb.seats])
+        self.game = Game([s.colour for s in lb.seats])
+        self.dealer = Dealer(seed)
         self.lobby = dataclasses.replace(lb, phase="playing")
         self._emit(E.GameStarted(seed.hex(), self._seat_json(), False, 0))
+        self._deal()
         if self.coordinator() == self.peer_id:
             self._install_lobby(dataclasses.replace(self.lobby, version=lb.version + 1),
                                 broadcast=True)
@@ -753,6 +760,8 @@ class NodeCore:
         if g is None or self.stopped or self.closing or g.is_over:
             return
         d = g.pending
+        if d is None or d.seat is None:  # a reveal: the dealer's, never a seat's
+            return
         seat = self.lobby.seats[d.seat]
         idx = len(g.moves)
         if self._driver(d.seat) != self.peer_id:
@@ -792,9 +801,24 @@ class NodeCore:
         self._broadcast(MoveMsg(idx, move.to_wire(), digest))
         self._applied(idx, seat, move, by=self.peer_id)
 
+    def _deal(self) -> None:
+        """Reveal the tiles the last move calls for. Until fair draws (issue 10) every peer
+        deals the same tiles from the agreed seed, so reveals are never sent; each is
+        recorded like a move."""
+        def on_reveal(move: Move) -> None:
+            digest = self.game.digest()
+            idx = len(self.game.moves) - 1
+            self._digest_list.append(digest)
+            self._emit(E.RecordMove(idx, move, digest))
+            self.move_times.setdefault(idx, self.now)
+            self._emit(E.TileRevealed(idx, str(move)))
+
+        self.dealer.deal(self.game, on_reveal)
+
     def _applied(self, idx: int, seat: int, move: Move, by: bytes) -> None:
         s = self.lobby.seats[seat]
         self._emit(E.MoveApplied(idx, seat, s.colour, s.name, str(move), by.hex()))
+        self._deal()
         if self.game.is_over:
             self._broadcast(self._heartbeat())  # tell everyone at once that we are done
             g = self.game
@@ -877,6 +901,8 @@ class NodeCore:
             return "the game is over"
         idx = len(g.moves)
         d = g.pending
+        if d is None or d.seat is None:
+            return "a tile reveal is dealt by every node itself, never sent"
         seat = self.lobby.seats[d.seat]
         if check_sender:
             if seat.kind == "human" and not handed(seat) and seat.owner != peer:

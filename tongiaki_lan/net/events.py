@@ -106,6 +106,15 @@ class MoveApplied(NodeEvent):
 
 
 @dataclass(frozen=True)
+class TileRevealed(NodeEvent):
+    """The seed's dealer revealed a tile after a move (every node deals it itself)."""
+
+    kind: ClassVar[str] = "reveal"
+    index: int
+    move: str
+
+
+@dataclass(frozen=True)
 class Waiting(NodeEvent):
     """The pending seat's player is away: the game waits."""
 
@@ -244,5 +253,6 @@ class RecordMove(NodeEvent):
 
 KINDS = tuple(c.kind for c in (
     Joined, LobbyChanged, RequestRefused, Starting, Aborted, GameStarted, YourTurn, MoveApplied,
+    TileRevealed,
     Waiting, Away, Back, Restarted, SeatHandedOver, SeatReclaimed, ChatLine, Refused, Mismatch,
     GameOver, Error, Notice))

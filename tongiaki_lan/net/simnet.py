@@ -84,7 +84,7 @@ class SimNet:
                        identity=old.core.identity, autoplay=old.core.autoplay,
                        handover_after=old.core.handover_after, **kw)
         lb, seed = old.core.lobby, old.core.seed
-        game = Game.new(seed, [s.colour for s in lb.seats])
+        game = Game([s.colour for s in lb.seats])
         for move, _ in old.record:
             game.apply(move)
         new.record = list(old.record)
