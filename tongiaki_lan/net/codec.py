@@ -36,6 +36,7 @@ MAX_TEXT = 300
 MAX_U64 = (1 << 64) - 1
 MAX_SEATS = 6
 MAX_MOVE_NODES = 200
+MAX_PREV = 4  # moves repeated in each MOVE
 MAX_MOVE_DEPTH = 6
 PHASES = ("lobby", "starting", "playing", "over")
 SEAT_KINDS = ("human", "bot")
@@ -484,24 +485,33 @@ class SeedOk(Message):
 
 @dataclass(frozen=True)
 class MoveMsg(Message):
-    """Move number `index` (0-based) and the state digest after applying it."""
+    """Move number `index` (0-based) and the state digest after applying it, plus the
+    moves just before it (`prev`, for `index - len(prev)` .. `index - 1`), so a peer that
+    lost one of those datagrams can go on at once instead of waiting for a resend."""
 
     TYPE: ClassVar[int] = 30
     index: int
     move: list = field(hash=False)
     digest: bytes = b""
+    prev: tuple = field(default=(), hash=False)  # ((move_wire, digest), ...)
 
     def body(self) -> list:
-        return [self.index, self.move, self.digest]
+        return [self.index, self.move, self.digest, [[m, d] for m, d in self.prev]]
 
     @classmethod
     def parse(cls, items: list) -> MoveMsg:
-        _arity(items, 3, "move")
-        return cls(
-            _uint(items[0], "move.index", 1 << 20),
-            check_move_wire(items[1], "move.move"),
-            _bin(items[2], "move.digest", DIGEST_LEN),
-        )
+        _arity(items, 4, "move")
+        index = _uint(items[0], "move.index", 1 << 20)
+        prev = []
+        for e in _list(items[3], "move.prev", MAX_PREV):
+            pair = _list(e, "move.prev entry", 2)
+            _arity(pair, 2, "move.prev entry")
+            prev.append((check_move_wire(pair[0], "move.prev"),
+                         _bin(pair[1], "move.prev digest", DIGEST_LEN)))
+        if len(prev) > index:
+            raise WireError("move.prev: more moves than came before")
+        return cls(index, check_move_wire(items[1], "move.move"),
+                   _bin(items[2], "move.digest", DIGEST_LEN), tuple(prev))
 
 
 @dataclass(frozen=True)

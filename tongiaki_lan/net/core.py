@@ -66,6 +66,7 @@ HANDOVER_AFTER_S = 60.0
 HANDOVER_BOT = "greedy"
 LOG_CHUNK_BYTES = 900
 MAX_EARLY = 64
+PREV_MOVES = 3  # earlier moves repeated in every MOVE (protocol/transport.md, Loss)
 MAX_EVENTS = 10_000
 REQUESTS = (Join, SetSeat, Ready, AddBot, RemoveBot, Leave, Start)
 
@@ -102,7 +103,8 @@ class NodeCore:
         self.port = port
         self.links = Links(self.peer_id, incarnation, self._on_message, admit=self._admit,
                            on_restart=self._on_restart, on_refused=self._on_refused,
-                           keep=self._keep_link, identity=self.identity)
+                           keep=self._keep_link, identity=self.identity,
+                           on_early=self._on_early_move, early_types=(MoveMsg,))
         self.presence = Presence()
         self.new_round = SeedRound  # tests swap in a dishonest one
         self.now = 0.0
@@ -460,7 +462,7 @@ class NodeCore:
             self._lobby_sent.pop(peer, None)
             self._member_back(peer)
 
-    def _on_message(self, peer: bytes, addr: tuple, msg: Message) -> None:
+    def _on_message(self, peer: bytes, addr: tuple, msg: Message, early: bool = False) -> None:
         if self.closing:
             return
         if self.lobby is not None and L.is_member(self.lobby, peer):
@@ -469,7 +471,10 @@ class NodeCore:
                 self._member_back(peer)
             self._note_address(peer, addr)
         try:
-            self._dispatch(peer, addr, msg)
+            if early:
+                self._on_move(peer, msg, early=True)
+            else:
+                self._dispatch(peer, addr, msg)
         except Exception as exc:  # a bug or an unforeseen input must not kill the node
             log.exception("internal error on %s from %s", type(msg).__name__, peer.hex())
             self._refuse_msg(peer, type(msg).__name__, f"internal error: {exc}")
@@ -798,7 +803,9 @@ class NodeCore:
         self._digest_list.append(digest)
         self._emit(E.RecordMove(idx, move, digest))
         self.move_times[idx] = self.sent_at[idx] = self.now
-        self._broadcast(MoveMsg(idx, move.to_wire(), digest))
+        prev = tuple((g.moves[i].to_wire(), self._digest_list[i])
+                     for i in range(max(0, idx - PREV_MOVES), idx))
+        self._broadcast(MoveMsg(idx, move.to_wire(), digest, prev))
         self._applied(idx, seat, move, by=self.peer_id)
 
     def _deal(self) -> None:
@@ -843,7 +850,16 @@ class NodeCore:
             lines.append(f"digest after last move {self.game.digest().hex()}")
         return lines
 
-    def _on_move(self, peer: bytes, msg: MoveMsg) -> None:
+    def _on_early_move(self, peer: bytes, addr: tuple, msg: MoveMsg) -> None:
+        """A MOVE that overtook an earlier message of its link (that one was lost): use it
+        now rather than after the resend. The in-order copy later finds it played."""
+        if self.closing or self.game is None or self.lobby is None:
+            return
+        if not L.is_member(self.lobby, peer) or msg.index < len(self.game.moves):
+            return
+        self._on_message(peer, addr, msg, early=True)
+
+    def _on_move(self, peer: bytes, msg: MoveMsg, early: bool = False) -> None:
         g = self.game
         if g is None:
             if self.lobby is not None and self.lobby.phase in ("starting", "playing"):
@@ -857,9 +873,23 @@ class NodeCore:
                 self._refuse_msg(peer, f"move {msg.index}",
                                  f"conflicts with the move already played ({g.moves[msg.index]})")
             return
+        start = msg.index - len(msg.prev)
+        if msg.index > n and start <= n:  # the moves we missed ride along: relayed moves,
+            for k, (wire, digest) in enumerate(msg.prev):  # checked like a LOG's
+                if start + k < len(g.moves):
+                    continue
+                why = self._check_and_apply(peer, wire, digest, check_sender=False)
+                if why:
+                    self._refuse_msg(peer, f"move {start + k}", why)
+                    return
+            self._drain_buffer()
+            n = len(g.moves)
+            if msg.index < n:
+                return
         if msg.index > n:
-            self._keep(peer, msg)
-            self._fetch(peer, n)
+            if not early:
+                self._keep(peer, msg)
+                self._fetch(peer, n)
             return
         why = self._check_and_apply(peer, msg.move, msg.digest, check_sender=True)
         if why:

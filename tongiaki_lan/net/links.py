@@ -141,7 +141,13 @@ class Links:
         on_refused: RefusalHook | None = None,
         keep: Callable[[bytes], bool] | None = None,
         identity=None,
+        on_early: Callable[[bytes, tuple, Message], None] | None = None,
+        early_types: tuple[type, ...] = (),
     ) -> None:
+        # messages of `early_types` that overtake a lost one are also shown to `on_early`
+        # at once (a MOVE need not wait for the resend of the message before it)
+        self.on_early = on_early
+        self.early_types = early_types
         # with an identity every datagram is signed, and only signed ones are accepted
         self.identity = identity
         if identity is not None and identity.peer_id != peer_id:
@@ -370,6 +376,11 @@ class Links:
             self._refuse(peer, addr, f"sequence number {env.seq} too far ahead")
             return
         lk.recv_buf[env.seq] = msg
+        if env.seq > lk.recv_next and self.on_early is not None and isinstance(
+                msg, self.early_types):
+            self.on_early(peer, lk.addr, msg)
+            if self.links.get(peer) is not lk:
+                return
         while lk.recv_next in lk.recv_buf:
             m = lk.recv_buf.pop(lk.recv_next)
             lk.recv_next += 1

@@ -3,8 +3,9 @@
 Several `NodeCore`s are wired together here exactly as `net.node` wires one to a socket,
 but every datagram goes through a seeded lossy link and time only moves when the network
 has nothing left to do before the next timer. A whole game with losses, crashes,
-restarts and handovers then runs in milliseconds of real time and reproduces exactly from
-its seed: the tests of the protocol logic use it, with no sockets and no sleeps.
+restarts and handovers then runs in milliseconds of real time; which datagrams are lost
+and when they arrive follows from the seed (identities and seed secrets stay random, as
+on real laptops). The tests of the protocol logic use it, with no sockets and no sleeps.
 """
 
 from __future__ import annotations
@@ -58,6 +59,8 @@ class SimNet:
         self.delivered = 0
         self.dropped = 0
         self.taps: list[Callable[[bytes, Addr, Addr], None]] = []
+        # (data, src, dest) -> True to lose that datagram (targeted losses in tests)
+        self.lose: Callable[[bytes, Addr, Addr], bool] | None = None
 
     # ------------------------------------------------------------------ nodes
 
@@ -128,7 +131,8 @@ class SimNet:
         for data, dest in core.datagrams_to_send():
             for tap in self.taps:
                 tap(data, node.addr, tuple(dest))
-            if node.addr in self.blocked or tuple(dest) in self.blocked:
+            if (node.addr in self.blocked or tuple(dest) in self.blocked
+                    or (self.lose is not None and self.lose(data, node.addr, tuple(dest)))):
                 self.dropped += 1
                 continue
             if self.rng.random() < self.loss:

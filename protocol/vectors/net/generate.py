@@ -44,6 +44,7 @@ MESSAGES = [
     ("reveal", C.Reveal(bytes(range(8)), bytes(range(32, 64)))),
     ("abort", C.Abort(bytes(range(8)), "Ana (a0a1a2a3): reveal does not match its commitment")),
     ("move", C.MoveMsg(12, [2, 7], DIG)),
+    ("move-prev", C.MoveMsg(12, [2, 7], DIG, (([5, 1, [0, 2]], DIG), ([2, 3], DIG)))),
     ("fetch", C.Fetch(40)),
     ("log", C.Log(40, 42, (([2, 7], DIG), ([5, 1, [0, 2]], DIG)))),
     ("chat", C.Chat("malo e lelei 👋")),
