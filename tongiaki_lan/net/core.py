@@ -104,7 +104,8 @@ class NodeCore:
         self.links = Links(self.peer_id, incarnation, self._on_message, admit=self._admit,
                            on_restart=self._on_restart, on_refused=self._on_refused,
                            keep=self._keep_link, identity=self.identity,
-                           on_early=self._on_early_move, early_types=(MoveMsg,))
+                           on_early=self._on_early_move, early_types=(MoveMsg,),
+                           urgent_types=(MoveMsg,))
         self.presence = Presence()
         self.new_round = SeedRound  # tests swap in a dishonest one
         self.now = 0.0
