@@ -344,13 +344,17 @@ def test_a_lost_move_is_recovered_from_the_next_one_without_waiting_for_a_resend
         lost: list[int] = []
 
         def lose_one_move_to_c(data, src, dest, lost=lost):
-            if lost or dest != c.addr:
+            """Every copy of one MOVE to c, until a later MOVE has gone to c."""
+            if dest != c.addr:
                 return False
             msg = decode_datagram(data, None).message
-            if isinstance(msg, M) and msg.index >= len(c.game.moves):
+            if not isinstance(msg, M):
+                return False
+            if not lost and msg.index >= len(c.game.moves):
                 lost.append(msg.index)
-                return True
-            return False
+            if lost and msg.index > lost[0]:
+                lost.append(-1)  # the next move is on its way: stop losing
+            return len(lost) == 1 and msg.index == lost[0]
 
         net.lose = lose_one_move_to_c
         net.run_until(lambda lost=lost: c.game.is_over or (
