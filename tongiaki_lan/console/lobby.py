@@ -125,6 +125,8 @@ class LobbyScreen:
             self.lines.append(("info", f"You are at the table {d.get('game')}."))
         elif k in ("request_refused", "error"):
             self.lines.append(("bad", str(d.get("reason"))))
+        elif k == "warning":
+            self.lines.append(("bad", str(d.get("text"))))
         elif k == "abort":
             self.lines.append(("bad", f"Start aborted: {d.get('reason')}"))
         elif k == "starting":

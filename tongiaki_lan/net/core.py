@@ -839,7 +839,7 @@ class NodeCore:
         if self.stopped:
             return
         self.stopped = reason
-        log.error("game stopped: %s", reason)
+        log.info("game stopped: %s", reason)  # the Mismatch event tells the player
         self._emit(E.Mismatch(reason))
 
     def dump_lines(self) -> list[str]:

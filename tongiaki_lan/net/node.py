@@ -73,6 +73,23 @@ class _TransportView:
         self._node._pump.send_raw(data, addr)
 
 
+class _NoticeHandler(logging.Handler):
+    """Warnings of the network layer as `Notice` events (the UI's log pane), from any
+    thread; only while a node runs, so the player reads them where they play."""
+
+    def __init__(self, node: Node, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__(logging.WARNING)
+        self.node, self.loop = node, loop
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            text = record.getMessage()
+        except Exception:  # noqa: BLE001 - a bad format string must not break logging
+            text = str(record.msg)
+        with contextlib.suppress(RuntimeError):  # loop closed
+            self.loop.call_soon_threadsafe(self.node.notify, E.Notice(text))
+
+
 class Node:
     def __init__(
         self,
@@ -154,6 +171,8 @@ class Node:
     async def start(self) -> tuple[str, int]:
         addr = await self._pump.open(self._host, self._port)
         self.core.port = addr[1]
+        self._notices = _NoticeHandler(self, asyncio.get_running_loop())
+        logging.getLogger("tongiaki_lan").addHandler(self._notices)
         return addr
 
     @property
@@ -165,6 +184,8 @@ class Node:
         if self._closed:
             return
         self._closed = True
+        if getattr(self, "_notices", None) is not None:
+            logging.getLogger("tongiaki_lan").removeHandler(self._notices)
         self.core.closing = True
         self.core.links.closed = True
         for t in list(self._tasks):
