@@ -16,14 +16,10 @@ pending may move, every node checks every move with its own engine and compares 
 
 from __future__ import annotations
 
-import dataclasses
-import hashlib
 import logging
 import os
 
-import msgpack
-
-from tongiaki_lan.engine import Dealer, Game, IllegalMove, Move, move_from_wire
+from tongiaki_lan.engine import Dealer, Game
 from tongiaki_lan.net import events as E
 from tongiaki_lan.net import lobby as L
 from tongiaki_lan.net.auth import derive_key
@@ -40,7 +36,6 @@ from tongiaki_lan.net.codec import (
     Leave,
     Lobby,
     Log,
-    Member,
     Message,
     MoveMsg,
     Ready,
@@ -51,39 +46,30 @@ from tongiaki_lan.net.codec import (
     SetSeat,
     Start,
 )
+from tongiaki_lan.net.handover import Handover, handed
 from tongiaki_lan.net.identity import Identity
 from tongiaki_lan.net.links import Links
+from tongiaki_lan.net.lobbysync import LobbySync
+from tongiaki_lan.net.movesync import MoveSync, bot_seed
 from tongiaki_lan.net.presence import Presence
-from tongiaki_lan.net.seed import SeedRound, seed_check
+from tongiaki_lan.net.seed import SeedRound
+from tongiaki_lan.net.seeding import SeedAgreement
+from tongiaki_lan.net.settings import (
+    HANDOVER_BOT,
+    HEARTBEAT_S,
+    MAX_EVENTS,
+    START_TIMEOUT_S,
+    TICK_S,
+)
 
 log = logging.getLogger("tongiaki_lan.net.core")
 
-HEARTBEAT_S = 0.5
-TICK_S = 0.1
-FETCH_RETRY_S = 1.0
-START_TIMEOUT_S = 15.0
-HANDOVER_AFTER_S = 60.0
-HANDOVER_BOT = "greedy"
-LOG_CHUNK_BYTES = 900
-MAX_EARLY = 64
-PREV_MOVES = 3  # earlier moves repeated in every MOVE (protocol/transport.md, Loss)
-MAX_EVENTS = 10_000
+__all__ = ["NodeCore", "bot_seed", "handed"]
+
 REQUESTS = (Join, SetSeat, Ready, AddBot, RemoveBot, Leave, Start)
 
 
-def bot_seed(seed: bytes, seat: int, index: int) -> int:
-    """A bot's randomness for one decision, fixed by the game: whichever node drives the
-    seat computes the same move, so a hand-over between drivers can never fork the game."""
-    h = hashlib.blake2b(seed + bytes([seat]) + index.to_bytes(4, "big"), digest_size=8)
-    return int.from_bytes(h.digest(), "big")
-
-
-def handed(seat) -> bool:
-    """A human seat currently played by a bot because its player was away (`replace`)."""
-    return seat.kind == "human" and bool(seat.bot)
-
-
-class NodeCore:
+class NodeCore(MoveSync, SeedAgreement, LobbySync, Handover):
     """One player's node. Every public method that changes state takes `now` (seconds on
     any monotonic clock); afterwards the caller collects `datagrams_to_send()` and
     `events()` and arms a timer for `get_timer()`."""
@@ -274,61 +260,6 @@ class NodeCore:
         self._broadcast(Chat(text))
         self._emit(E.ChatLine(self.peer_id.hex(), self.name, text))
 
-    def replace(self, who: str, now: float, bot: str | None = None) -> None:
-        """Give the seat of an absent player (`who`: name or colour) to a bot. Raises
-        ValueError with the reason when it cannot be done (yet)."""
-        self.now = now
-        if self.game is None or self.game.is_over:
-            raise ValueError("no game in progress")
-        want = who.strip().lower()
-        seat = next((i for i, s in enumerate(self.lobby.seats)
-                     if s.kind == "human" and want in (s.name.lower(), s.colour.lower())), None)
-        if seat is None:
-            raise ValueError(f"no player {who!r} at this table")
-        s = self.lobby.seats[seat]
-        if handed(s):
-            raise ValueError(f"{s.name}'s seat is already played by a bot")
-        if s.owner == self.peer_id:
-            raise ValueError("that is your own seat")
-        away = self.presence.away_for(s.owner, now)
-        limit = self.handover_after if self.handover_after is not None else HANDOVER_AFTER_S
-        if away is None:
-            raise ValueError(f"{s.name} is here: only an absent player's seat can be replaced")
-        if away < limit:
-            raise ValueError(f"{s.name} has been away {away:.0f} s; a seat can be replaced "
-                             f"after {limit:.0f} s")
-        self._ask_handover(seat, bot or self.handover_bot)
-
-    def send_move(self, move: Move, now: float) -> None:
-        """Play a move for a seat of this node. Raises IllegalMove / ValueError as the engine
-        does; nothing is sent then."""
-        self.now = now
-        if self.game is None or self.game.is_over:
-            raise ValueError("no game in progress")
-        if self.stopped:
-            raise ValueError(f"game stopped: {self.stopped}")
-        d = self.game.pending
-        if d is None or d.seat is None:
-            raise ValueError("a tile is being revealed")
-        seat = self.lobby.seats[d.seat]
-        if self._driver(d.seat) != self.peer_id:
-            if handed(seat) and seat.owner == self.peer_id:
-                raise ValueError("a bot plays your seat until the others see you are back")
-            raise ValueError(f"it is {seat.name}'s decision, not yours")
-        self._play_local(move)
-
-    def bot_move(self, index: int, move: Move, now: float) -> None:
-        """The move a `BotTurn` asked for; ignored if the game moved on meanwhile."""
-        self.now = now
-        if self.game is None or len(self.game.moves) != index or self.stopped:
-            return
-        if self._thinking == index:
-            self._thinking = None
-        try:
-            self._play_local(move)
-        except (IllegalMove, ValueError) as exc:
-            self._emit(E.Error(f"bot chose an illegal move: {exc}"))
-
     def learn_address(self, peer: bytes, addr: tuple[str, int], now: float) -> None:
         """A member's current address from elsewhere (its zeroconf advert)."""
         self.now = now
@@ -504,499 +435,13 @@ class NodeCore:
             if self.lobby is not None and L.is_member(self.lobby, peer):
                 self._emit(E.ChatLine(peer.hex(), self.peer_name(peer), msg.text))
 
-    def _note_address(self, peer: bytes, addr: tuple) -> None:
-        """A member speaks from another address than the lobby lists (it restarted on
-        another port): the coordinator publishes it, so members that restarted too, and
-        only know the old one, find it again."""
-        lb = self.lobby
-        if lb.phase == "lobby" or self.coordinator() != self.peer_id:
-            return
-        for m in lb.members:
-            if m.peer == peer and (m.host, m.port) != tuple(addr[:2]):
-                members = tuple(Member(x.peer, addr[0], addr[1]) if x.peer == peer else x
-                                for x in lb.members)
-                self._install_lobby(dataclasses.replace(lb, version=lb.version + 1,
-                                                        members=members), broadcast=True)
-                return
-
     # ------------------------------------------------------------------ lobby
-
-    def _handle_request(self, peer: bytes, addr: tuple, msg: Message) -> None:
-        if self.lobby is None:
-            return
-        if isinstance(msg, Leave) and peer != self.peer_id:
-            self.presence.left(peer, self.now)
-            self._emit(E.Away(peer.hex(), self.peer_name(peer), True))
-        if (isinstance(msg, Join) and self.lobby.phase != "lobby"
-                and not L.is_member(self.lobby, peer)):
-            why = f"game {self.lobby.name!r} has already started"
-            self._refuse_msg(peer, "join", why)
-            self.links.send(peer, addr, Refuse(why))
-            self.links.forget(peer)  # a stranger's link is not worth keeping
-            return
-        if isinstance(msg, AddBot) and self.lobby.phase == "playing":
-            self._handover_request(peer, addr, msg)
-            return
-        if self.coordinator() != self.peer_id:
-            if isinstance(msg, Join) and peer not in self._answered_join:
-                self._answered_join.add(peer)
-                self.links.send(peer, addr, self.lobby)  # the joiner finds the coordinator
-            return
-        result = L.apply_request(self.lobby, peer, addr, msg)
-        if isinstance(result, str):
-            if peer == self.peer_id:
-                self._emit(E.RequestRefused(peer.hex(), result))
-            elif not isinstance(msg, Leave):
-                self.links.send(peer, addr, Refuse(result))
-            return
-        if isinstance(msg, Join) and result is self.lobby:
-            self.links.send(peer, addr, self.lobby)  # a repeated join: resend the lobby
-            return
-        if result is not self.lobby:
-            self._install_lobby(result, broadcast=True)
-
-    def _install_lobby(self, new: Lobby, broadcast: bool) -> None:
-        old = self.lobby
-        self.lobby = new
-        if broadcast:
-            self._broadcast(new)
-        self._lobby_changed(old)
-
-    def _on_lobby(self, peer: bytes, addr: tuple, msg: Lobby) -> None:
-        # the sender's own entry carries a placeholder address: use where it came from
-        members = tuple(Member(m.peer, addr[0], addr[1]) if m.peer == peer else m
-                        for m in msg.members)
-        msg = dataclasses.replace(msg, members=members)
-        if not L.is_member(msg, peer):
-            self._refuse_msg(peer, "lobby", "lobby from a node that is not in it")
-            return
-        cur = self.lobby
-        if cur is None:
-            if peer not in self._joining:
-                self._refuse_msg(peer, "lobby", "unsolicited lobby")
-                return
-        elif msg.version <= cur.version:
-            return
-        elif self.game is not None and not _same_table(msg.seats, cur.seats):
-            self._refuse_msg(peer, "lobby", "lobby with other seats after the game started")
-            return
-        if not L.is_member(msg, self.peer_id) and not self.seated():
-            # not seated yet: ask the coordinator (and anyone we have not asked) for a seat
-            self.lobby = None
-            for m in msg.members:
-                if m.peer not in self._join_sent:
-                    self._join_sent.add(m.peer)
-                    self._joining.add(m.peer)
-                    self.links.send(m.peer, (m.host, m.port), Join(self.name, self._join_colour))
-            return
-        if cur is not None:
-            for m in msg.members:  # addresses the others learnt (a restarted member's)
-                if m.peer != self.peer_id and m.peer != peer and m.host != "0.0.0.0":
-                    old = next((x for x in cur.members if x.peer == m.peer), None)
-                    if old is not None and (old.host, old.port) != (m.host, m.port):
-                        self.links.redirect(m.peer, (m.host, m.port))
-        self._install_lobby(msg, broadcast=False)
-
-    def _lobby_changed(self, old: Lobby | None) -> None:
-        lb = self.lobby
-        self._emit(E.LobbyChanged(self.lobby_json()))
-        if old is not None and self.game is not None:
-            self._announce_handovers(old, lb)
-        if lb.phase == "starting" and (self._round is None or self._round.nonce != lb.start_nonce):
-            self._begin_seed_round()
-        if lb.phase == "lobby" and self._round is not None:
-            self._round = None
-        if self.coordinator() == self.peer_id and L.should_autostart(lb):
-            self._install_lobby(L.start(lb), broadcast=True)
-        if self.game is not None:
-            self._after_state_change()
 
     # ------------------------------------------------------------------ handover
 
-    def _ask_handover(self, seat: int, bot: str) -> None:
-        colour = self.lobby.seats[seat].colour
-        self._handover_asked[seat] = self.now
-        coord = self.coordinator()
-        if coord == self.peer_id:
-            self._handover_request(self.peer_id, ("0.0.0.0", self.port), AddBot(bot, colour))
-        else:
-            self.links.send(coord, self._addr_of(coord), AddBot(bot, colour))
-
-    def _handover_request(self, peer: bytes, addr: tuple, msg: AddBot) -> None:
-        """ADD_BOT during a game: hand the away human seat of that colour to a bot."""
-        lb = self.lobby
-        seat = next((i for i, s in enumerate(lb.seats) if s.colour == msg.colour), None)
-        why = None
-        if self.coordinator() != self.peer_id:
-            why = "not the coordinator"
-        elif not L.is_member(lb, peer):
-            why = "not a member of this game"
-        elif seat is None or lb.seats[seat].kind != "human":
-            why = f"no player plays {msg.colour}"
-        elif handed(lb.seats[seat]):
-            return  # already done (two nodes asked)
-        elif lb.seats[seat].owner == peer or not self.presence.is_absent(lb.seats[seat].owner):
-            why = f"{lb.seats[seat].name} is here"
-        if why:
-            if peer == self.peer_id:
-                self._emit(E.RequestRefused(peer.hex(), why))
-            else:
-                self.links.send(peer, addr, Refuse(why))
-            return
-        seats = list(lb.seats)
-        seats[seat] = dataclasses.replace(seats[seat], bot=msg.bot or HANDOVER_BOT)
-        self._install_lobby(dataclasses.replace(lb, version=lb.version + 1, seats=tuple(seats)),
-                            broadcast=True)
-
-    def _announce_handovers(self, old: Lobby, new: Lobby) -> None:
-        for i, (a, b) in enumerate(zip(old.seats, new.seats, strict=False)):
-            if not handed(a) and handed(b):
-                driver = self._driver(i)
-                self._emit(E.SeatHandedOver(i, b.name, b.bot, driver.hex(),
-                                            self.peer_name(driver)))
-                log.info("%s's seat is played by a bot (%s) from now on", b.name, b.bot)
-            elif handed(a) and not handed(b):
-                self._emit(E.SeatReclaimed(i, b.name))
-                if b.owner == self.peer_id:
-                    self._your_turn = None
-
-    def _member_back(self, peer: bytes) -> None:
-        """A member is heard again: if a bot plays its seat, the coordinator gives it back."""
-        lb = self.lobby
-        if self.game is not None and self.coordinator() == self.peer_id:
-            seats = tuple(dataclasses.replace(s, bot="") if handed(s) and s.owner == peer else s
-                          for s in lb.seats)
-            if seats != lb.seats:
-                self._install_lobby(dataclasses.replace(lb, version=lb.version + 1, seats=seats),
-                                    broadcast=True)
-        self._after_state_change()
-
     # ------------------------------------------------------------------ seed
 
-    def _begin_seed_round(self) -> None:
-        lb = self.lobby
-        self._round = self.new_round(self.game_id, lb.start_nonce, self.peer_id, L.seed_order(lb))
-        self._start_seen = self.now
-        self._emit(E.Starting(lb.start_nonce.hex(), [p.hex() for p in self._round.order]))
-        self._broadcast(Commit(lb.start_nonce, self._round.my_commitment))
-        early, self._early = self._early, []
-        for peer, msg in early:
-            self._on_seed_message(peer, msg)
-        self._seed_progress()
-
-    def _on_seed_message(self, peer: bytes, msg: Commit | Reveal | Abort | SeedOk) -> None:
-        rnd = self._round
-        if isinstance(msg, Abort):
-            if rnd is not None and msg.nonce == rnd.nonce:
-                self._abort_start(msg.reason, tell=False)
-            return
-        if rnd is None or msg.nonce != rnd.nonce:
-            if self.game is None and len(self._early) < MAX_EARLY:
-                self._early.append((peer, msg))  # may overtake the lobby that announces it
-            return
-        if isinstance(msg, SeedOk):
-            why = rnd.add_ok(peer, msg.check)
-            if why:
-                self._refuse_msg(peer, "seed confirmation", why)
-                self._abort_start(f"{self.peer_name(peer)}: {why}", tell=True)
-                return
-        elif isinstance(msg, Commit):
-            why = rnd.add_commit(peer, msg.commitment)
-            if why:
-                self._refuse_msg(peer, "commit", why)
-                return
-        else:
-            why = rnd.add_reveal(peer, msg.secret)
-            if why:
-                self._refuse_msg(peer, "reveal", why)
-                self._abort_start(f"{self.peer_name(peer)}: {why}", tell=True)
-                return
-        self._seed_progress()
-
-    def _seed_progress(self) -> None:
-        rnd = self._round
-        if rnd is None:
-            return
-        if rnd.all_committed() and not rnd.revealed:
-            rnd.revealed = True
-            self._broadcast(Reveal(rnd.nonce, rnd.secret))
-        if rnd.revealed and rnd.complete() and not rnd.ok_sent:
-            rnd.ok_sent = True
-            for p, check in list(rnd.oks.items()):  # confirmations that came early
-                why = rnd.add_ok(p, check)
-                if why:
-                    self._abort_start(f"{self.peer_name(p)}: {why}", tell=True)
-                    return
-            self._broadcast(SeedOk(rnd.nonce, seed_check(rnd.seed())))
-        if rnd.ok_sent and rnd.confirmed() and self.game is None:
-            self._begin_game(rnd.seed())
-
-    def _abort_start(self, reason: str, tell: bool) -> None:
-        rnd = self._round
-        if rnd is None:
-            return
-        if tell:
-            self._broadcast(Abort(rnd.nonce, reason[:300]))
-        self._round = None
-        self._buffer.clear()  # nothing said for the void attempt may leak into the next one
-        self._early.clear()
-        self._emit(E.Aborted(reason))
-        if self.coordinator() == self.peer_id and self.lobby.phase == "starting":
-            self._install_lobby(L.abort_start(self.lobby), broadcast=True)
-
     # ------------------------------------------------------------------ game
-
-    def _begin_game(self, seed: bytes) -> None:
-        lb = self.lobby
-        self.seed = seed
-        self.game = Game([s.colour for s in lb.seats])
-        self.dealer = Dealer(seed)
-        self.lobby = dataclasses.replace(lb, phase="playing")
-        self._emit(E.GameStarted(seed.hex(), self._seat_json(), False, 0))
-        self._deal()
-        if self.coordinator() == self.peer_id:
-            self._install_lobby(dataclasses.replace(self.lobby, version=lb.version + 1),
-                                broadcast=True)
-        self._drain_buffer()
-        self._after_state_change()
-
-    def _after_state_change(self) -> None:
-        """Called after anything that might make this node the one to move."""
-        g = self.game
-        if g is None or self.stopped or self.closing or g.is_over:
-            return
-        d = g.pending
-        if d is None or d.seat is None:  # a reveal: the dealer's, never a seat's
-            return
-        seat = self.lobby.seats[d.seat]
-        idx = len(g.moves)
-        if self._driver(d.seat) != self.peer_id:
-            self._note_waiting(d.seat)
-            return
-        if seat.kind == "bot" or handed(seat):
-            kind = seat.bot
-        elif not self.autoplay:
-            if self._your_turn != idx:
-                self._your_turn = idx
-                self._emit(E.YourTurn(idx, d.seat, d.kind))
-            return
-        else:
-            kind = self.autoplay
-        if self._thinking == idx:
-            return
-        self._thinking = idx
-        self._emit(E.BotTurn(d.seat, idx, kind, bot_seed(self.seed, d.seat, idx)))
-
-    def _note_waiting(self, seat: int) -> None:
-        s = self.lobby.seats[seat]
-        if s.kind == "human" and not handed(s) and self.presence.is_absent(s.owner):
-            idx = len(self.game.moves)
-            if self._waiting_noted != idx:
-                self._waiting_noted = idx
-                self._emit(E.Waiting(seat, s.name))
-
-    def _play_local(self, move: Move) -> None:
-        g = self.game
-        idx = len(g.moves)
-        seat = g.pending.seat
-        g.apply(move)  # raises on an illegal move; nothing sent then
-        digest = g.digest()
-        self._digest_list.append(digest)
-        self._emit(E.RecordMove(idx, move, digest))
-        self.move_times[idx] = self.sent_at[idx] = self.now
-        prev = tuple((g.moves[i].to_wire(), self._digest_list[i])
-                     for i in range(max(0, idx - PREV_MOVES), idx))
-        self._broadcast(MoveMsg(idx, move.to_wire(), digest, prev))
-        self._applied(idx, seat, move, by=self.peer_id)
-
-    def _deal(self) -> None:
-        """Reveal the tiles the last move calls for. Until fair draws (issue 10) every peer
-        deals the same tiles from the agreed seed, so reveals are never sent; each is
-        recorded like a move."""
-        def on_reveal(move: Move) -> None:
-            digest = self.game.digest()
-            idx = len(self.game.moves) - 1
-            self._digest_list.append(digest)
-            self._emit(E.RecordMove(idx, move, digest))
-            self.move_times.setdefault(idx, self.now)
-            self._emit(E.TileRevealed(idx, str(move)))
-
-        self.dealer.deal(self.game, on_reveal)
-
-    def _applied(self, idx: int, seat: int, move: Move, by: bytes) -> None:
-        s = self.lobby.seats[seat]
-        self._emit(E.MoveApplied(idx, seat, s.colour, s.name, str(move), by.hex()))
-        self._deal()
-        if self.game.is_over:
-            self._broadcast(self._heartbeat())  # tell everyone at once that we are done
-            g = self.game
-            self._emit(E.GameOver(g.digest().hex(), g.scores(), g.winners(), len(g.moves)))
-        else:
-            self._after_state_change()
-
-    def _stop(self, reason: str) -> None:
-        """Our state differs from a peer's: stop playing (the glue keeps the evidence)."""
-        if self.stopped:
-            return
-        self.stopped = reason
-        log.info("game stopped: %s", reason)  # the Mismatch event tells the player
-        self._emit(E.Mismatch(reason))
-
-    def dump_lines(self) -> list[str]:
-        """What a stopped game leaves next to its record, to compare with a peer's."""
-        lines = [f"game {self.game_id.hex()} stopped: {self.stopped}",
-                 f"seed {self.seed.hex() if self.seed else '-'}"]
-        if self.game is not None:
-            lines += [f"{i:4d} {m}" for i, m in enumerate(self.game.moves)]
-            lines.append(f"digest after last move {self.game.digest().hex()}")
-        return lines
-
-    def _on_early_move(self, peer: bytes, addr: tuple, msg: MoveMsg) -> None:
-        """A MOVE that overtook an earlier message of its link (that one was lost): use it
-        now rather than after the resend. The in-order copy later finds it played."""
-        if self.closing or self.game is None or self.lobby is None:
-            return
-        if not L.is_member(self.lobby, peer) or msg.index < len(self.game.moves):
-            return
-        self._on_message(peer, addr, msg, early=True)
-
-    def _on_move(self, peer: bytes, msg: MoveMsg, early: bool = False) -> None:
-        g = self.game
-        if g is None:
-            if self.lobby is not None and self.lobby.phase in ("starting", "playing"):
-                self._keep(peer, msg)  # overtook the last reveal: keep it for later
-                return
-            self._refuse_msg(peer, f"move {msg.index}", "no game in progress here")
-            return
-        n = len(g.moves)
-        if msg.index < n:
-            if g.moves[msg.index].to_wire() != msg.move:
-                self._refuse_msg(peer, f"move {msg.index}",
-                                 f"conflicts with the move already played ({g.moves[msg.index]})")
-            return
-        start = msg.index - len(msg.prev)
-        if msg.index > n and start <= n:  # the moves we missed ride along: relayed moves,
-            for k, (wire, digest) in enumerate(msg.prev):  # checked like a LOG's
-                if start + k < len(g.moves):
-                    continue
-                why = self._check_and_apply(peer, wire, digest, check_sender=False)
-                if why:
-                    self._refuse_msg(peer, f"move {start + k}", why)
-                    return
-            self._drain_buffer()
-            n = len(g.moves)
-            if msg.index < n:
-                return
-        if msg.index > n:
-            if not early:
-                self._keep(peer, msg)
-                self._fetch(peer, n)
-            return
-        why = self._check_and_apply(peer, msg.move, msg.digest, check_sender=True)
-        if why:
-            self._refuse_msg(peer, f"move {msg.index}", why)
-        self._drain_buffer()
-
-    def _keep(self, peer: bytes, msg: MoveMsg) -> None:
-        """Hold a move that came early. Several candidates per index are kept, so a forged
-        move cannot displace the real one; each is checked when its turn comes."""
-        if len(self._buffer) >= 256 and msg.index not in self._buffer:
-            return
-        slot = self._buffer.setdefault(msg.index, [])
-        if len(slot) < 4:
-            slot.append((peer, msg))
-
-    def _drain_buffer(self) -> None:
-        while self.game is not None and not self.stopped:
-            n = len(self.game.moves)
-            for k in [k for k in self._buffer if k < n]:
-                del self._buffer[k]
-            slot = self._buffer.pop(n, None)
-            if slot is None:
-                return
-            for peer, msg in slot:
-                if len(self.game.moves) != n:
-                    break
-                why = self._check_and_apply(peer, msg.move, msg.digest, check_sender=True)
-                if why:
-                    self._refuse_msg(peer, f"move {msg.index}", why)
-            if len(self.game.moves) == n:
-                return
-
-    def _check_and_apply(self, peer: bytes, wire: list, digest: bytes,
-                         check_sender: bool) -> str | None:
-        g = self.game
-        if self.stopped:
-            return f"game stopped here: {self.stopped}"
-        if g.is_over:
-            return "the game is over"
-        idx = len(g.moves)
-        d = g.pending
-        if d is None or d.seat is None:
-            return "a tile reveal is dealt by every node itself, never sent"
-        seat = self.lobby.seats[d.seat]
-        if check_sender:
-            if seat.kind == "human" and not handed(seat) and seat.owner != peer:
-                return (f"it is {seat.name}'s ({seat.colour}) decision, "
-                        f"not {self.peer_name(peer)}'s")
-            if (seat.kind == "bot" or handed(seat)) and not L.is_member(self.lobby, peer):
-                return "bot move from a node outside the game"
-        try:
-            move = move_from_wire(wire)
-        except ValueError as exc:
-            return f"malformed move: {exc}"
-        try:
-            g.apply(move)
-        except IllegalMove as exc:
-            return f"illegal move {move} for {seat.name} ({getattr(exc, 'clause', '?')}): {exc}"
-        except ValueError as exc:
-            return f"illegal move {move} for {seat.name}: {exc}"
-        mine = g.digest()
-        self.move_times[idx] = self.now  # applied and verified
-        self._digest_list.append(mine)
-        self._emit(E.RecordMove(idx, move, mine))
-        if mine != digest:
-            self._stop(f"digest mismatch after move {idx} ({move}) from {self.peer_name(peer)}: "
-                       f"ours {mine.hex()[:16]}, theirs {digest.hex()[:16]}")
-        self._applied(idx, d.seat, move, by=peer)
-        return None
-
-    def _fetch(self, peer: bytes, start: int) -> None:
-        if self.now - self._fetch_at < FETCH_RETRY_S:
-            return
-        self._fetch_at = self.now
-        self.links.send(peer, self._addr_of(peer), Fetch(start))
-
-    def _on_fetch(self, peer: bytes, msg: Fetch) -> None:
-        g = self.game
-        if g is None:
-            return
-        if self.now - self._served.get((peer, msg.start), -10.0) < FETCH_RETRY_S / 2:
-            return  # the same request again within half a second: already on its way
-        self._served[(peer, msg.start)] = self.now
-        if len(self._served) > 4096:
-            self._served.clear()
-        for chunk in log_chunks(g.moves, self._digest_list, msg.start):
-            self.links.send(peer, None, chunk)
-
-    def _on_log(self, peer: bytes, msg: Log) -> None:
-        g = self.game
-        if g is None:
-            return
-        for k, (wire, digest) in enumerate(msg.entries):
-            idx = msg.start + k
-            n = len(g.moves)
-            if idx < n:
-                continue
-            if idx > n or self.stopped:
-                return
-            why = self._check_and_apply(peer, wire, digest, check_sender=False)
-            if why:
-                self._refuse_msg(peer, f"logged move {idx}", why)
-                return
-        self._drain_buffer()
-        if len(g.moves) < msg.total and msg.start + len(msg.entries) == len(g.moves):
-            self._fetch_at = -1e9
 
     # ------------------------------------------------------------------ heartbeats
 
@@ -1066,41 +511,3 @@ class NodeCore:
             if self.handover_after is not None and not g.is_over:
                 self._auto_handover()
 
-    def _auto_handover(self) -> None:
-        """Headless nodes (`--handover S`) ask by themselves for a bot in the seat of a
-        player away for S seconds (again every S seconds until it is done)."""
-        for i, s in enumerate(self.lobby.seats):
-            if s.kind != "human" or handed(s) or s.owner == self.peer_id:
-                continue
-            away = self.presence.away_for(s.owner, self.now)
-            if away is None or away < self.handover_after:
-                continue
-            if self.now - self._handover_asked.get(i, -1e9) < max(1.0, self.handover_after):
-                continue
-            self._ask_handover(i, self.handover_bot)
-
-
-def _same_table(a, b) -> bool:
-    """Seats equal but for who plays a human seat meanwhile (handover)."""
-    return len(a) == len(b) and all(
-        dataclasses.replace(x, bot="") == dataclasses.replace(y, bot="") if x.kind == "human"
-        else x == y for x, y in zip(a, b, strict=True))
-
-
-def log_chunks(moves, digests, start: int, max_chunks: int = 32):
-    """LOG messages holding moves start.. in order, each under LOG_CHUNK_BYTES."""
-    total = len(moves)
-    i = start
-    sent = 0
-    while i < total and sent < max_chunks:
-        entries, size = [], 0
-        while i < total:
-            w = moves[i].to_wire()
-            sz = len(msgpack.packb(w)) + 36
-            if entries and size + sz > LOG_CHUNK_BYTES:
-                break
-            entries.append((w, digests[i]))
-            size += sz
-            i += 1
-        yield Log(i - len(entries), total, tuple(entries))
-        sent += 1
