@@ -15,7 +15,8 @@ from pathlib import Path
 
 import msgpack
 
-from tongiaki_lan.engine import COLOURS, RULES_VERSION, Dealer, Game, Move, move_from_wire
+from tongiaki_lan.draws import DrawBook
+from tongiaki_lan.engine import COLOURS, RULES_VERSION, Dealer, Game, Move, Reveal, move_from_wire
 
 MAGIC = "tongiaki-lan record"
 FORMAT_VERSION = 1
@@ -41,6 +42,9 @@ class RecordHeader:
     format_version: int = FORMAT_VERSION
     created: str = ""
     game_name: str = ""
+    # fair draws (protocol/draws.md): every contributor's chain commitment, in order; empty
+    # when the seed's stack dealt the tiles
+    commitments: tuple[bytes, ...] = ()
 
     @property
     def colours(self) -> tuple[str, ...]:
@@ -55,6 +59,7 @@ class RecordHeader:
             "seats": [[s.name, s.colour, s.kind] for s in self.seats],
             "created": self.created,
             "game": self.game_name,
+            **({"draws": list(self.commitments)} if self.commitments else {}),
         }
 
     @classmethod
@@ -82,10 +87,15 @@ class RecordHeader:
             seats.append(SeatInfo(s[0], s[1], s[2]))
         created = obj.get("created", "")
         game = obj.get("game", "")
+        commitments = obj.get("draws", [])
+        if not isinstance(commitments, list) or len(commitments) > 6 or not all(
+                isinstance(c, bytes) and len(c) == 32 for c in commitments):
+            raise RecordError("header: draws must list up to 6 commitments of 32 bytes")
         return cls(
             seed, tuple(seats), obj["rules"], obj["format"],
             created if isinstance(created, str) else "",
             game if isinstance(game, str) else "",
+            tuple(commitments),
         )
 
     def new_game(self) -> Game:
@@ -102,10 +112,16 @@ class Record:
     moves: list[Move] = field(default_factory=list)
     digests: list[bytes] = field(default_factory=list)
     truncated: bool = False  # a partial last entry was dropped (writer died mid-write)
+    # per entry: the contributors' values of a fair draw, [(contributor, value)], or None
+    proofs: list[list[tuple[int, bytes]] | None] = field(default_factory=list)
 
 
-def encode_entry(index: int, move: Move, digest: bytes) -> bytes:
-    return msgpack.packb([index, move.to_wire(), digest], use_bin_type=True)
+def encode_entry(index: int, move: Move, digest: bytes,
+                 proof: list[tuple[int, bytes]] | None = None) -> bytes:
+    entry = [index, move.to_wire(), digest]
+    if proof is not None:
+        entry.append([[i, v] for i, v in proof])
+    return msgpack.packb(entry, use_bin_type=True)
 
 
 class RecordWriter:
@@ -145,8 +161,9 @@ class RecordWriter:
         fh.seek(good_bytes)
         return cls(path, fh, len(record.moves), fsync)
 
-    def append(self, move: Move, digest: bytes) -> None:
-        self._write(encode_entry(self.next_index, move, digest))
+    def append(self, move: Move, digest: bytes,
+               proof: list[tuple[int, bytes]] | None = None) -> None:
+        self._write(encode_entry(self.next_index, move, digest, proof))
         self.next_index += 1
 
     def _write(self, data: bytes) -> None:
@@ -205,8 +222,17 @@ def _read(path: Path) -> tuple[Record, int]:
         except (ValueError, TypeError, msgpack.UnpackException) as exc:
             raise RecordError(f"move {len(record.moves)}: not valid msgpack ({exc})") from None
         i = len(record.moves)
-        if not isinstance(entry, list) or len(entry) != 3:
+        if not isinstance(entry, list) or len(entry) not in (3, 4):
             raise RecordError(f"move {i}: an entry is [index, move, digest], got {entry!r:.60}")
+        proof = None
+        if len(entry) == 4:
+            raw = entry[3]
+            ok = isinstance(raw, list) and len(raw) <= 6 and all(
+                isinstance(x, list) and len(x) == 2 and isinstance(x[0], int)
+                and isinstance(x[1], bytes) and len(x[1]) == 32 for x in raw)
+            if not ok:
+                raise RecordError(f"move {i}: a draw's values are [[contributor, 32 bytes]]")
+            proof = [(x[0], x[1]) for x in raw]
         if entry[0] != i:
             raise RecordError(f"move {i}: entry is numbered {entry[0]!r}, expected {i}")
         try:
@@ -217,6 +243,7 @@ def _read(path: Path) -> tuple[Record, int]:
             raise RecordError(f"move {i}: digest must be 32 bytes")
         record.moves.append(move)
         record.digests.append(entry[2])
+        record.proofs.append(proof)
         good = unpacker.tell()
     return record, good
 
@@ -231,8 +258,15 @@ def replay_record(record: Record) -> Game:
     the digest after each one."""
     game = record.header.new_game()
     dealer = record.header.dealer()
+    book = DrawBook(record.header.seed, record.header.commitments)
+    proofs = record.proofs or [None] * len(record.moves)
     for i, (move, digest) in enumerate(zip(record.moves, record.digests, strict=True)):
-        wrong = dealer.check(game, move)
+        if book.commitments and game.awaiting_reveal:  # a fair draw: check its values
+            if proofs[i] is None or not isinstance(move, Reveal):
+                raise RecordError(f"move {i} ({move}): a draw without its contributors' values")
+            wrong = book.check(game.draws(), proofs[i], game.unrevealed_tiles(), move.tile)
+        else:
+            wrong = dealer.check(game, move)
         if wrong is not None:
             raise RecordError(f"move {i} ({move}): {wrong}")
         try:

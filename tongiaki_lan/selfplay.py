@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tongiaki_lan.bots import make_bot
-from tongiaki_lan.engine import COLOURS, Dealer, Game
+from tongiaki_lan.engine import COLOURS, TILES, Dealer, Game
 from tongiaki_lan.records import RecordHeader, RecordWriter, SeatInfo
 
 
@@ -35,6 +35,8 @@ class GameResult:
     moves: int
     end_reason: str
     record: str | None
+    removed: tuple[tuple[str, str], ...] = ()  # islands removed (X2b), with the clause
+    endless: int = 0  # X2d endings (a chain with no option left in a repeated position)
 
     def to_json(self) -> dict:
         return {
@@ -45,6 +47,8 @@ class GameResult:
             "turns": self.turns,
             "moves": self.moves,
             "end": self.end_reason,
+            "removed": [{"island": name, "clause": clause} for name, clause in self.removed],
+            "endless": self.endless,
             **({"record": self.record} if self.record else {}),
         }
 
@@ -75,7 +79,14 @@ def play_game(
     finally:
         if writer is not None:
             writer.close()
+    removed, endless = removals(game.events)
     return GameResult(
         seed, game.digest(), game.scores(), game.winners(), game.turn, len(game.moves),
-        game.end_reason, str(writer.path) if writer else None,
+        game.end_reason, str(writer.path) if writer else None, removed, endless,
     )
+
+
+def removals(events) -> tuple[tuple[tuple[str, str], ...], int]:
+    """Islands X2b removed (name, clause) and X2d endings, from a game's events."""
+    removed = tuple((TILES[e.data[0]].name, "X2b") for e in events if e.kind == "removed")
+    return removed, sum(1 for e in events if e.kind == "endless")

@@ -130,3 +130,21 @@ async def test_landing_offers_the_default_on_the_line(tmp_path):
         assert await asyncio.wait_for(task, 30) == 0
     await session.close()
     assert seen_landing
+
+
+async def test_position_command_prints_the_position_that_rebuilds_the_game(tmp_path):
+    from tongiaki_lan.engine import Game
+
+    session = SoloSession(seed_from_text("pipe-position"), solo_seats(2, "Tester", "random"),
+                          record_path=None, pace=0, hint_kind="random")
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        screen, task = await _start(session)
+        await wait_until(session.my_decision, what="our setup decision")
+        inp.send_text("position\r")
+        await wait_until(lambda: any(t.startswith("tongiaki2 ") for _, t in session.lines),
+                         what="the position line")
+        text = next(t for _, t in session.lines if t.startswith("tongiaki2 "))
+        assert Game.from_position(text).digest() == session.game.digest()
+        inp.send_text("\x04")
+        assert await asyncio.wait_for(task, 30) == 0
+    await session.close()

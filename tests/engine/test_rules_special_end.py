@@ -10,6 +10,7 @@ from tongiaki_lan.engine import (
     IllegalMove,
     Place,
     PlaceTile,
+    Reveal,
     Sail,
     parse_move,
 )
@@ -200,10 +201,30 @@ def test_X2d_a_repeated_position_does_not_offer_the_option_taken_in_it_again():
     assert again.digest() == g.digest() and again.legal_moves() == g.legal_moves()
 
 
+def test_X2d_when_no_option_is_left_in_a_repeated_position_the_chain_is_endless():
+    """All seven options of this position were taken from it this turn (the record is in
+    the position text); the group lands back into it: the ships on every full beach go
+    home and the turn ends. No island is removed for this."""
+    kw = dict(tiles={(0, -1): ("Muroroa", 1), (-1, -1): ("Nauru", 0)},
+              ships={"Tonga": ["Y"] + [""] * 5, "Muroroa": ["BR", "GG", "GGG"],
+                     "Nauru": ["RR", "RRR", ""]})
+    start = build(migrate=True, **kw)
+    key = start.position_key().hex()
+    seen = ",".join(f"{key}>{o.replace('sail ', '').replace(' ', '/')}"
+                    for o in map(str, start.legal_moves()))
+    kw["ships"] = {**kw["ships"], "Muroroa": ["", "GG", "GGG"]}
+    g = build(pending="landing:Muroroa:BR", group="BR", seen=seen, **kw)
+    assert g.pending.kind == D.ACTION and g.pending.seat == 1
+    endless = [e.data for e in g.events if e.kind == "endless"]
+    assert endless == [((0, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2),)]  # BR, RR, RRR, GG, GGG
+    assert [beach(g, "Muroroa", b) for b in range(3)] == ["", "", ""]
+    assert [beach(g, "Nauru", b) for b in range(3)] == ["", "", ""]
+    assert g.removed_tiles() == () and g.reserve(2) == 15
+
+
 def test_X3_the_game_ends_after_1000_turns():
-    g = build(tiles={(0, -1): ("Tubuai", 0)},
+    g = build(tiles={(0, -1): ("Tubuai", 0)}, turn=999,
               ships={"Tonga": ["R", "", "", "", "", ""], "Tubuai": ["B", "B"]})
-    g._turns = 999
     g.apply(Expand(tid("Tubuai")))
     assert g.is_over and g.end_reason == "X3"
     assert g.pending is None
@@ -217,27 +238,54 @@ def _far(names):
     return {(20, 2 * i): (n, 0) for i, n in enumerate(names)}
 
 
-def test_E1_E2_the_last_island_ends_the_game_after_its_landing_without_chain_reaction():
+def test_E1_E2_after_the_last_island_the_group_lands_and_the_turn_is_completed():
+    """000 "verrà svolta una fase di sbarco … completa comunque le sue fasi": the group
+    lands on the last island, full beaches still sail over placed tiles, a group that
+    would need a new tile is lost, and the game ends with the turn."""
     others = [n for n in ISLANDS if n not in ("Tubuai", "Samoa")]
     tiles = {(0, -1): ("Tubuai", 0), **_far(others)}
     g = build(tiles=tiles, ships={"Tonga": ["G"] + [""] * 5, "Tubuai": ["BBR", "RR"]},
-              stack=["Samoa"], migrate=True)
+              stack=["Samoa"], migrate=True, deal=False)
     g.apply(parse_move("sail Tubuai 1 NW"))
-    assert g.revealed_counts()[0] == 15
+    assert g.pending.kind == D.REVEAL and g.pending.hex == (-1, -1)
+    g.apply(Reveal(tid("Samoa")))  # the 15th island
+    assert g.revealed_counts()[0] == 15 and g.last_tile_out() and not g.is_over
     g.apply(parse_move("land 1:B 2:B 3:R"))
     assert g.is_over and g.end_reason == "E1"
-    assert beach(g, "Tubuai", 1) == "RR"  # no further departure happened
 
 
-def test_E2_after_the_last_sea_tile_a_group_needing_a_new_tile_is_lost():
-    tiles = {(0, -1): ("Tubuai", 0), **_far([n for n in SEAS if n != "S13"])}
-    g = build(tiles=tiles, ships={"Tonga": ["G"] + [""] * 5, "Tubuai": ["BBR", ""]},
-              stack=["S13"], migrate=True)
+def test_E2_in_the_middle_of_a_chain_the_last_island_lets_the_chain_go_on():
+    others = [n for n in ISLANDS if n not in ("Tubuai", "Samoa", "Nauru")]
+    tiles = {(0, -1): ("Tubuai", 0), (5, -5): ("Nauru", 0), **_far(others)}
+    # Tubuai beach 1 sails NW into the unknown (Samoa, the last island); Nauru beach 1
+    # is full too: after the landing it still sails, but its piers face the unknown
+    g = build(tiles=tiles, stack=["Samoa"], migrate=True,
+              ships={"Tonga": ["G"] + [""] * 5, "Tubuai": ["BBR", "RR"],
+                     "Nauru": ["YY", "", ""]})
     g.apply(parse_move("sail Tubuai 1 NW"))
-    assert g.is_over
+    g.apply(parse_move("land 1:B 2:B 3:R"))
+    assert not g.is_over and g.pending.kind == D.DEPARTURE  # the turn goes on
+    assert {m.island for m in g.legal_moves()} == {tid("Nauru")}
+    assert g.preview(g.legal_moves()[0]).outcome == "lost"
+    g.apply(g.legal_moves()[0])
+    assert any(e.kind == "lost" and e.data == ((3, 3),) for e in g.events)
+    assert g.reserve(3) == 15 and g.is_over and g.end_reason == "E1"
+
+
+def test_E2_the_last_sea_tile_loses_the_sailing_group_and_ends_the_game_at_once():
+    """001 "resteranno per mare, e quindi la partita termina": whatever lies beyond, the
+    group is lost and other full beaches do not sail."""
+    tiles = {(0, -1): ("Tubuai", 0), (0, -2): ("Samoa", 0),
+             **_far([n for n in SEAS if n != "S13"])}
+    g = build(tiles=tiles, stack=["S13"], migrate=True,
+              ships={"Tonga": ["GGG"] + [""] * 5, "Tubuai": ["BBR", ""], "Samoa": ["", "", ""]})
+    assert {str(m) for m in g.legal_moves()} >= {"sail Tubuai 1 NW", "sail Tonga 1 S"}
+    g.apply(parse_move("sail Tubuai 1 NW"))  # S13 would lead on to Samoa: lost all the same
+    assert g.tile_at((-1, -1)) == (tid("S13"), 5)
+    assert g.is_over and g.end_reason == "E1"
     assert any(e.kind == "lost" for e in g.events)
-    assert g.tile_at((0, -2)) is None  # nothing more was revealed
-    assert g.reserve(0) == 15 - 0 and ships_total(g, 1) == 15
+    assert beach(g, "Samoa", 0) == "" and beach(g, "Tonga", 0) == "GGG"  # nobody sailed on
+    assert g.reserve(0) == 15 and ships_total(g, 1) == 15
 
 
 def test_E2_a_colony_that_reveals_the_last_sea_tile_places_no_ship():

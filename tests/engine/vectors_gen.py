@@ -12,6 +12,7 @@ from pathlib import Path
 
 import msgpack
 
+from tongiaki_lan.bots import make_bot
 from tongiaki_lan.engine import COLOURS, Dealer, Game, parse_move, shuffled_stack
 from tongiaki_lan.selfplay import game_seed, play_game
 
@@ -76,10 +77,88 @@ def _moves_of(seed: bytes, players: int) -> list:
     return list(g.moves)
 
 
+def state_vectors() -> dict:
+    """Positions of every kind of pending decision, with their canonical encoding, digest
+    and X2d position key; and bot seeds (64-bit: above 2**53, so written as strings)."""
+    from tongiaki_lan.engine.decisions import KINDS
+    from tongiaki_lan.net.node import bot_seed as lan_bot_seed
+
+    seed = game_seed("state-vectors", 0)
+    g = Game(COLOURS[:3])
+    dealer = Dealer(seed)
+    bots = [make_bot("random", seed=s) for s in range(3)]
+    wanted = {*KINDS, "over", "reveal@voyage", "seen"}
+    found: dict[str, str] = {}
+
+    def take(game: Game) -> None:
+        p = game.pending
+        kind = "over" if p is None else p.kind
+        if p is not None and p.kind == "reveal" and p.hex is not None:
+            kind = "reveal@voyage"
+        for k in (kind, "seen" if game.turn_record() else None):
+            if k and k not in found:
+                found[k] = game.position()
+
+    take(g)
+    i = 0
+    while len(found) < len(wanted) and i < 400:
+        i += 1
+        g = Game(COLOURS[:3])
+        dealer = Dealer(game_seed("state-vectors", i))
+        bots = [make_bot("random", seed=i * 10 + s) for s in range(3)]
+        take(g)
+        while not g.is_over:
+            if g.awaiting_reveal:
+                take(g)
+                dealer.deal(g)
+            else:
+                g.apply(bots[g.pending.seat].choose(g))
+            take(g)
+    positions = []
+    for kind in sorted(found):
+        game = Game.from_position(found[kind])
+        positions.append({"kind": kind, "position": found[kind],
+                          "state_msgpack": game.encode().hex(),
+                          "digest": game.digest().hex(),
+                          "position_key": game.position_key().hex()})
+    seeds = []
+    for s_, seat, index in ((seed, 0, 0), (seed, 5, 123), (bytes(32), 2, 70000)):
+        value = lan_bot_seed(s_, seat, index)
+        seeds.append({"seed": s_.hex(), "seat": seat, "index": index,
+                      "bot_seed": str(value), "msgpack": msgpack.packb(value).hex()})
+    return {"positions": positions, "lan_bot_seeds": seeds}
+
+
+def draw_vectors() -> dict:
+    """protocol/draws.md: three contributors' chains and every draw of a random game."""
+    from tongiaki_lan.draws import Chain, ChainDealer
+    from tongiaki_lan.engine import Reveal
+
+    seed = bytes(range(32))
+    secrets = [bytes([i]) * 32 for i in (1, 2, 3)]
+    chains = [Chain(s) for s in secrets]
+    dealer = ChainDealer(seed, chains)
+    g = Game(COLOURS[:3])
+    bot = make_bot("random", seed=5)
+    draws = []
+    while not g.is_over:
+        if g.awaiting_reveal:
+            k, left, tile = g.draws(), list(g.unrevealed_tiles()), dealer.tile_for(g)
+            draws.append({"draw": k, "unrevealed": left, "tile": tile,
+                          "values": [c.preimage(k).hex() for c in chains]})
+            g.apply(Reveal(tile))
+        else:
+            g.apply(bot.choose(g))
+    return {"seed": seed.hex(), "chain_length": chains[0].length,
+            "secrets": [s.hex() for s in secrets],
+            "commitments": [c.commitment.hex() for c in chains], "draws": draws}
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     for name, data in (("shuffle", shuffle_vectors()), ("moves", move_vectors()),
-                       ("games", game_vectors())):
+                       ("games", game_vectors()), ("state", state_vectors()),
+                       ("draws", draw_vectors())):
         (OUT / f"{name}.json").write_text(json.dumps(data, indent=1) + "\n")
 
 

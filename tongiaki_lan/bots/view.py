@@ -15,13 +15,14 @@ from tongiaki_lan.engine.decisions import Decision
 
 
 class PublicView:
-    """A read-only picture of a game. Bots get fresh `Game` copies from it (`game()`),
-    which they may mutate freely: the view itself is never handed out."""
+    """A read-only window on a game. Bots get fresh `Game` copies from it (`game()`),
+    which they may mutate freely; the view offers no way to change the game it shows, and
+    copies only when asked (a random bot never asks: most decisions cost no copy)."""
 
     __slots__ = ("_game",)
 
     def __init__(self, game: Game):
-        self._game = game.copy(undo=False)
+        self._game = game
 
     @property
     def pending(self) -> Decision | None:

@@ -27,6 +27,7 @@ def run(args) -> int:
         "ok": True,
         "moves": len(record.moves),
         "draws": game.draws(),
+        "draw_check": "chains" if record.header.commitments else "seed",
         "digest": game.digest().hex(),
         "over": game.is_over,
         "scores": game.scores() if game.is_over else None,
@@ -37,8 +38,10 @@ def run(args) -> int:
         print(json.dumps(out))
     else:
         state = "finished" if game.is_over else "unfinished"
+        against = ("the contributors' hash chains" if record.header.commitments
+                   else "the seed's stack")
         print(f"{args.record}: {len(record.moves)} moves verified ({game.draws()} tile "
-              f"reveals checked against the seed), {state} game")
+              f"reveals checked against {against}), {state} game")
         print(f"digest {out['digest']}")
         if game.is_over:
             print("scores " + ", ".join(f"{c} {s}" for c, s in game.scores().items()))

@@ -51,7 +51,7 @@ from .theme import build_style, player_style
 from .words import help_lines, pending_text
 
 COMPLETION_LIMIT = 24  # above this many matches, complete one word at a time
-META = ("help", "hint", "moves", "centre", "quit")
+META = ("help", "hint", "moves", "position", "centre", "quit")
 
 
 # ------------------------------------------------------------------ controls
@@ -401,6 +401,9 @@ class GameScreen:
             return
         if word == "hint":
             await self._hint()
+            return
+        if word == "position":  # the whole position as one line, for a bug report
+            s.say(s.game.position())
             return
         extra = s.commands()
         if word in extra:

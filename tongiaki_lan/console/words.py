@@ -55,6 +55,7 @@ GENERAL_HELP = [
     "Type a move in its short form; Tab lists exactly the legal ones. Other commands:",
     "  hint — a bot's suggestion (put on the line: Enter plays it) · moves — list legal moves",
     "  help [MOVE] · centre — re-centre the map · quit — leave (the record is saved)",
+    "  position — the whole position as one line of text (paste it into a bug report)",
     "Keys: arrows pan the map while the line is empty (Shift+arrows always), Home re-centres,",
     "  PgUp/PgDn scroll the log, Tab completes, Ctrl-C or Ctrl-D leaves.",
     "Map: a beach is its number, ships as colour letters, · a free berth, then its piers",

@@ -37,6 +37,9 @@ class Dealer:
 
     def tile_for(self, game: Game) -> int:
         left = game.unrevealed_tiles()
+        k = game.draws()
+        if k < len(self.order) and self.order[k] in left:  # dealt by us from the start
+            return self.order[k]
         for t in self.order:
             if t in left:
                 return t

@@ -416,15 +416,12 @@ class Game:
         cid = self._cid[seat]
         out: list[Move] = []
         if self._on_beaches(seat) > 0:
-            mine = []
-            for tid in sorted(self._ships):
-                beaches = self._ships[tid]
-                if any(cid in b for b in beaches):
-                    mine.append(tid)
+            ships = self._ships
+            mine = [t for t in sorted(ships) if any(cid in b for b in ships[t])]
             out.extend(Expand(t) for t in mine)  # T1
             if self.royals_founded(seat) < MAX_ROYALS:  # K1
                 for t in mine:
-                    if t != TONGA and all(c == cid for b in self._ships[t] for c in b):
+                    if t != TONGA and all(c == cid for b in ships[t] for c in b):
                         out.append(Royal(t))
         else:  # X1
             n = min(2, self._reserve[seat])

@@ -181,7 +181,7 @@ def parse_position(cls, text: str) -> Game:
         if len(reserve) != n:
             raise _Bad(f"reserve: one number per seat ({n})")
         g._reserve = tuple(_int(x, "reserve", 0, 15) for x in reserve)
-        g._placed, g._where, g._ships, free = {}, {}, {}, set()
+        g._placed, g._where, g._ships, free, used = {}, {}, {}, set(), set()
         for item in ([] if fields["board"] == "-" else fields["board"].split(";")):
             head, _, beaches = item.partition(":")
             name, at, rest = head.partition("@")
@@ -194,8 +194,9 @@ def parse_position(cls, text: str) -> Game:
             t = _tile(name)
             if h in g._placed:
                 raise _Bad(f"board: two tiles on hex {h[0]},{h[1]}")
-            if t in g._where or any(t == p for p, _ in g._placed.values()):
+            if t in used:
                 raise _Bad(f"board: {TILES[t].name} is placed twice")
+            used.add(t)
             g._placed[h] = (t, rot)
             if star:
                 free.add(h)
@@ -326,9 +327,14 @@ def check(g: Game) -> list[str]:
         out.append("Tonga is never in the stack")
     # ships: 15 per colour, berths respected, kings alone
     group = g._group if kind in (D.LANDING, D.REVEAL) else ()
+    on_beaches = [0] * 6
+    for beaches in g._ships.values():
+        for b in beaches:
+            for c in b:
+                on_beaches[c] += 1
     for s in range(n):
         cid = g._cid[s]
-        on = g.on_board(s)
+        on = on_beaches[cid]
         kings = sum(1 for c in g._kings.values() if c == cid)
         sea = group.count(cid)
         total = g._reserve[s] + on + kings + sea
@@ -398,12 +404,12 @@ def check(g: Game) -> list[str]:
         out.append("a reveal is pending but the stack is empty")
     if kind == D.COLONY_TILE and g._ctile is None:
         out.append("a New Colony tile is pending but none is in hand")
-    islands_left = sum(1 for t in g._unrevealed if t < 16)
-    if kind is not None and not islands_left and not g._final:
-        out.append("every island is revealed: the game is in its last turn (E2), flag 'final'")
-    if kind is not None and g._final and islands_left:
-        out.append("flag 'final' but islands are left in the stack")
-    if kind is not None and not any(t >= 16 for t in g._unrevealed) and kind != D.COLONY_TILE:
+    islands_left = any(t < 16 for t in g._unrevealed)
+    seas_left = any(t >= 16 for t in g._unrevealed)
+    if kind is not None and g._final != (not islands_left or not seas_left):
+        out.append("flag 'final' must be set exactly when every island or every sea tile "
+                   "has been revealed (E1)")
+    if kind is not None and not seas_left and kind != D.COLONY_TILE:
         out.append("every sea tile is revealed: the game is over (E1)")
     if kind is not None and g._turns >= TURN_LIMIT:
         out.append(f"turn {g._turns} is past the limit of {TURN_LIMIT} (X3)")

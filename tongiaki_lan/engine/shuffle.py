@@ -14,8 +14,9 @@ from .tiles import STACK_IDS
 PERSON = b"tongiaki-shuffle"  # exactly 16 bytes, BLAKE2b's personalisation limit
 
 
-class _Stream:
-    """Unsigned 64-bit draws from BLAKE2b in counter mode."""
+class Stream:
+    """Unsigned 64-bit draws from BLAKE2b in counter mode (also the fair draws' stream,
+    protocol/draws.md)."""
 
     def __init__(self, seed: bytes):
         self._seed = seed
@@ -46,7 +47,7 @@ def shuffled_stack(seed: bytes) -> tuple[int, ...]:
     if not isinstance(seed, (bytes, bytearray)) or len(seed) != 32:
         raise ValueError("the seed must be exactly 32 bytes")
     order = list(STACK_IDS)
-    stream = _Stream(bytes(seed))
+    stream = Stream(bytes(seed))
     for i in range(len(order) - 1, 0, -1):
         j = stream.below(i + 1)
         order[i], order[j] = order[j], order[i]
