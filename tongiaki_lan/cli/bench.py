@@ -19,6 +19,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bot", default="random")
     p.add_argument("--peers", type=int, default=6, help="net: nodes on loopback")
     p.add_argument("--moves", type=int, default=300, help="net: moves to time")
+    p.add_argument("--loss", type=float, default=0.0,
+                   help="net: lose each datagram with this probability (seeded lossy link)")
     p.add_argument("--json", action="store_true")
 
 
@@ -69,7 +71,7 @@ def run(args) -> int:
         except ImportError as exc:
             print(f"bench net: the network layer is not available ({exc})")
             return 2
-        out = run_bench_net(args.peers, args.moves)
+        out = run_bench_net(args.peers, args.moves, loss=args.loss)
     if args.json:
         print(json.dumps(out))
     else:

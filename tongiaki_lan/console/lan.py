@@ -24,7 +24,9 @@ def seats_of(node) -> list[Seat]:
             kind = s.bot or "bot"
         else:
             kind = "human" if mine else "remote"
-        out.append(Seat(s.name, s.colour, kind, local=mine and s.kind != "bot",
+        if s.kind == "human" and s.bot:  # handed to a bot while its player is away
+            kind = s.bot
+        out.append(Seat(s.name, s.colour, kind, local=mine and s.kind != "bot" and not s.bot,
                         away=s.owner not in present))
     return out
 
@@ -59,7 +61,18 @@ class LanSession(GameSession):
             what = "is away" if k == "away" else "is back"
             self.lines.append(("info", f"{d.get('name', 'a peer')} {what}."))
         elif k == "waiting":
-            self.lines.append(("info", f"Waiting for {d.get('name', '?')} to come back…"))
+            self.lines.append(("info", f"Waiting for {d.get('name', '?')} to come back… "
+                                       f"(replace {d.get('name', 'NAME')} gives the seat to a "
+                                       "bot after a minute)"))
+        elif k == "handover":
+            self.lines.append(("info", f"{d['name']}'s seat is played by a bot ({d['bot']}, "
+                                       f"on {d['driver_name']}'s laptop) until they are back."))
+        elif k == "reclaimed":
+            self.lines.append(("info", f"{d['name']} is back and plays their seat again."))
+        elif k == "restarted":
+            self.lines.append(("info", f"{d.get('name', 'a peer')} rejoined."))
+        elif k == "warning":
+            self.lines.append(("bad", d.get("text", "")))
         elif k == "mismatch":
             self.lines.append(("bad", f"Game stopped: {d.get('reason')} (dump {d.get('dump')})"))
         elif k in ("error", "request_refused"):
@@ -86,7 +99,19 @@ class LanSession(GameSession):
             self.node.chat(text.strip())
             return None
 
-        return {"say": ("say TEXT — chat with the table", say)}
+        def replace(who: str):
+            if not who.strip():
+                return "replace: whose seat? (a player's name or colour)"
+            try:
+                self.node.replace(who.strip())
+            except ValueError as exc:
+                return f"replace: {exc}"
+            self.lines.append(("info", f"Asked the table to give {who.strip()}'s seat to a bot."))
+            return None
+
+        return {"say": ("say TEXT — chat with the table", say),
+                "replace": ("replace NAME — a bot plays an absent player's seat until they "
+                            "are back", replace)}
 
     async def close(self) -> None:
         await super().close()

@@ -32,7 +32,8 @@ COMMANDS = {
     "solo": "solo [BOTS] — play against bots on this machine",
     "create": "create NAME [SEATS] [lock] — open a LAN game (2-6 seats, default 4); "
               "lock asks for a passphrase (typed unseen)",
-    "join": "join N — take a seat in game N of the list (asks for its passphrase if it has one)",
+    "join": "join N — take a seat in game N of the list, or resume yours (asks for the "
+            "passphrase if it has one)",
     "name": "name NAME — your name at the table",
     "colour": "colour C — your colour (blue red green yellow orange purple)",
     "bot": "bot [KIND] [COLOUR] — add a bot seat (driven by this laptop)",
@@ -65,6 +66,7 @@ class LobbyScreen:
         self.want_lan = lan
         self.node = None
         self.discovery = None
+        self.yours: dict = {}  # game id -> Resumable: unfinished games this laptop played
         self.lan_error: str | None = None
         self.lines: list[tuple[str, str]] = []
         self.message = ""
@@ -106,6 +108,18 @@ class LobbyScreen:
         self.discovery, self.node = disc, node
         disc.add_listener(self.app.invalidate)
         node.add_listener(self._on_node_event)
+        self._find_yours()
+
+    def _find_yours(self) -> None:
+        """Games this laptop left unfinished (a crash, Ctrl-C): offered for resuming."""
+        from tongiaki_lan.net.resumable import unfinished_games
+
+        if self.record_dir is None:
+            return
+        self.yours = unfinished_games(self.record_dir)
+        for r in self.yours.values():
+            self.lines.append(("info", f"You were playing {r.name} ({r.moves} moves): it is "
+                                       "marked 'yours' in the list; join N resumes your seat."))
 
     async def close_network(self) -> None:
         if self.node is not None:
@@ -124,6 +138,8 @@ class LobbyScreen:
             self.lines.append(("info", f"You are at the table {d.get('game')}."))
         elif k in ("request_refused", "error"):
             self.lines.append(("bad", str(d.get("reason"))))
+        elif k == "warning":
+            self.lines.append(("bad", str(d.get("text"))))
         elif k == "abort":
             self.lines.append(("bad", f"Start aborted: {d.get('reason')}"))
         elif k == "starting":
@@ -157,6 +173,8 @@ class LobbyScreen:
             for i, g in enumerate(games[:8], 1):
                 lock = " [passphrase]" if g.passphrase else ""
                 mine = "  ← your table" if self.node and g.game_id == self.node.game_id else ""
+                if not mine and g.game_id in self.yours:
+                    mine = "  ← yours: join resumes your seat"
                 out.append([("", f"  {i}. {g.name[:24]:<24} {g.taken}/{g.total} seats  "
                                  f"{g.phase:<8}"), ("class:message", lock),
                             ("class:panel.head", mine)])
@@ -341,6 +359,19 @@ class LobbyScreen:
                 raise ValueError(f"join: give a game number from the list (1..{len(games)})")
             info = games[int(args[0]) - 1]
             passphrase = args[1] if len(args) > 1 else None
+            mine = self.yours.get(info.game_id)
+            if mine is not None:
+                async def resume(secret: str | None) -> None:
+                    if node.lobby is not None:
+                        await node.leave_game()
+                    self.lines.append(("info", f"Resuming {info.name} from {mine.record}…"))
+                    await node.resume(mine.record, secret)  # game_start opens the game
+
+                if mine.passphrase and not passphrase:
+                    self.ask_secret(f"Passphrase for {info.name}:", resume)
+                    return
+                await resume(passphrase)
+                return
             if info.passphrase and not passphrase:
                 self.ask_secret(f"Passphrase for {info.name}:",
                                 lambda secret: self._join(node, info, secret))
