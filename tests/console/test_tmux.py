@@ -190,6 +190,16 @@ def test_colony_asks_first(solo):
     pane.send("C-u", "quit", "Enter")
 
 
+def test_small_terminal_says_so_until_it_grows(solo):
+    pane, _, _ = solo("tmux-small", width=40, height=12)
+    screen = pane.wait_for(lambda s: "needs at least 80×24" in " ".join(s.split()),
+                           what="the size warning")
+    assert "The terminal is 40×12" in screen
+    subprocess.run([*tmux("resize-window"), "-t", pane.name, "-x", "80", "-y", "24"], check=True)
+    pane.wait_for(lambda s: "Tonga" in s and "needs" not in s, what="the game screen")
+    pane.send("C-u", "quit", "Enter")
+
+
 def test_lobby_help_scrolls(tmp_path):
     env = dict(os.environ, TERM="xterm-256color", HOME=str(tmp_path), PYTHONPATH=str(REPO))
     pane = Pane(f"tongiaki-lobby-{os.getpid()}",

@@ -352,9 +352,9 @@ class GameScreen:
 
     def _too_small_text(self):
         cols, rows = self._size()
-        return [("class:message.error",
-                 f"The terminal is {cols}×{rows}: Tongiaki needs at least "
-                 f"{MIN_COLUMNS}×{MIN_ROWS}. Enlarge the window (quit leaves).")]
+        text = (f"The terminal is {cols}×{rows}: Tongiaki needs at least "
+                f"{MIN_COLUMNS}×{MIN_ROWS}. Enlarge the window (quit leaves).")
+        return [("class:message.error", "\n".join(textwrap.wrap(text, max(10, cols - 1))))]
 
     def _build_app(self, colour: bool) -> Application:
         buffer_empty = Condition(lambda: not self.buffer.text)
