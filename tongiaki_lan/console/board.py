@@ -235,13 +235,22 @@ class BoardView:
         ox, oy = self.offset if self.offset is not None else self._last_auto
         self.offset = (ox + dx_hexes * STEP_X, oy + dy_hexes * STEP_Y)
 
-    def origin_for(self, game: Game, width: int, height: int, extra=()) -> tuple[int, int]:
+    def origin_for(self, game: Game, width: int, height: int, extra=(),
+                   focus: Hex | None = None) -> tuple[int, int]:
+        """Centred on the whole board; where the board is wider or taller than the
+        window, as much of it as fits around the hex the decision is about."""
         if self.offset is not None:
             return self.offset
         x0, y0, x1, y1 = board_extent([*game.placed_tiles(), *extra])
-        auto = ((x0 + x1) // 2 - width // 2, (y0 + y1) // 2 - height // 2)
-        self._last_auto = auto
-        return auto
+        ox, oy = (x0 + x1) // 2 - width // 2, (y0 + y1) // 2 - height // 2
+        if focus is not None:
+            fx, fy = hex_origin(focus)
+            if x1 - x0 > width:
+                ox = min(max(fx + HEX_W // 2 - width // 2, x0), x1 - width)
+            if y1 - y0 > height:
+                oy = min(max(fy + HEX_H // 2 - height // 2, y0), y1 - height)
+        self._last_auto = (ox, oy)
+        return ox, oy
 
     def render(
         self,
@@ -255,7 +264,8 @@ class BoardView:
         other times they are drawn faintly, so a player sees where the board may grow."""
         placed = game.placed_tiles()
         free: list[Hex] = game.frontier()
-        ox, oy = self.origin_for(game, width, height, free if frontier else ())
+        ox, oy = self.origin_for(game, width, height, free if frontier else (),
+                                 game.hex_of(focus) if focus is not None else None)
         self._drawn = (ox, oy)
         return draw(game, placed, width, height, ox, oy, free, focus, coords=frontier)
 
