@@ -22,9 +22,10 @@ def _shown_scores(panel: str, names: list[str]) -> dict[str, int]:
     scores = {}
     for line in panel.splitlines():
         for name in names:
-            m = re.match(rf"^..{re.escape(name)}\s+([BRGYOP])\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d)", line)
+            m = re.match(rf"^..{re.escape(name)}\s+([BRGYOP])\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+"
+                         r"(\d)/2", line)
             if m:
-                scores[name] = int(m.group(4))
+                scores[name] = int(m.group(5))
     return scores
 
 

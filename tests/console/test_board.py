@@ -124,3 +124,14 @@ def test_view_pans_and_recentres():
     view.pan(0, 2)
     view.recentre()
     assert view.render(game, 52, 21).text() == centred
+
+
+def test_a_board_larger_than_the_window_keeps_the_island_in_question_in_view():
+    game = _play("snap-full-1", 4, lambda g: False)
+    view = BoardView()
+    centred = view.render(game, 52, 21).text()
+    hidden = [t for t in game.islands() if TILES[t].name not in centred]
+    assert hidden, "every island fits: nothing to prove"
+    for tid in hidden:
+        text = BoardView().render(game, 52, 21, focus=tid).text()
+        assert TILES[tid].name in text.replace("_", " ")

@@ -87,6 +87,6 @@ async def test_lobby_without_network_says_so_and_offers_solo():
         inp.send_text("create Reef 4\r")  # needs the LAN: a clear one-line refusal
         await wait_until(lambda: "LAN disabled" in lobby.message)
         inp.send_text("solo 9\r")
-        await wait_until(lambda: "1 to 5 bots" in lobby.message)
+        await wait_until(lambda: "from 1 to 5" in lobby.message)
         inp.send_text("solo 2\r")
         assert await asyncio.wait_for(task, 30) == ("solo", 2)

@@ -22,23 +22,31 @@ pytestmark = [
 ]
 
 
+# A tmux server of this test run's own: the machine's default server may be shared.
+SOCKET = f"tgk-console-tests-{os.getpid()}"
+
+
+def tmux(*args: str) -> list[str]:
+    return [TMUX, "-L", SOCKET, *args]
+
+
 class Pane:
     def __init__(self, name: str, command: str, width: int, height: int, env: dict):
         self.name = name
-        subprocess.run([TMUX, "new-session", "-d", "-s", name, "-x", str(width), "-y", str(height),
+        subprocess.run([*tmux("new-session"), "-d", "-s", name, "-x", str(width), "-y", str(height),
                         "-c", str(REPO), command], check=True, env=env)
 
     def capture(self) -> str:
-        out = subprocess.run([TMUX, "capture-pane", "-p", "-t", self.name],
+        out = subprocess.run([*tmux("capture-pane"), "-p", "-t", self.name],
                              capture_output=True, text=True)
         return out.stdout
 
     def alive(self) -> bool:
-        return subprocess.run([TMUX, "has-session", "-t", self.name],
+        return subprocess.run([*tmux("has-session"), "-t", self.name],
                               capture_output=True).returncode == 0
 
     def send(self, *keys: str) -> None:
-        subprocess.run([TMUX, "send-keys", "-t", self.name, *keys], check=True)
+        subprocess.run([*tmux("send-keys"), "-t", self.name, *keys], check=True)
 
     def wait_for(self, predicate, timeout: float = 30.0, what: str = "") -> str:
         deadline = time.monotonic() + timeout
@@ -59,7 +67,7 @@ class Pane:
             time.sleep(0.02)
 
     def kill(self) -> None:
-        subprocess.run([TMUX, "kill-session", "-t", self.name], capture_output=True)
+        subprocess.run([*tmux("kill-session"), "-t", self.name], capture_output=True)
 
 
 def _status(screen: str) -> str:
@@ -97,7 +105,7 @@ def test_solo_shows_board_panel_and_the_effect_of_a_move(solo):
     screen = pane.wait_for(lambda s: "Tonga" in s and "Your decision" in s, what="the game screen")
     for name in ("Tester", "Hina", "Maui", "Kupe"):
         assert name in screen  # side panel: the four players
-    assert "Setup: put a ship on Tonga" in screen  # the pending decision, in words
+    assert "Your decision: put a ship on Tonga" in screen  # the pending decision, in words
     assert "3···NW" in screen  # Tonga's beach 3 is empty before the move
     pane.send("place Tonga 3", "Enter")
     screen = pane.wait_for(lambda s: re.search(r"3B[RGY·]{2}NW", s), what="our ship on beach 3")
@@ -110,22 +118,132 @@ def test_solo_shows_board_panel_and_the_effect_of_a_move(solo):
     assert [str(m) for m in rec.moves][:1] == ["place Tonga 3"]
 
 
-def test_solo_played_to_the_end_by_typed_commands(solo):
-    pane, record, exit_file = solo("tmux-full")
-    pane.wait_for(lambda s: "Your decision" in _status(s), what="our first decision")
-    moves = 0
-    while True:
+def _play_hints_until(pane, stop, limit: int = 1000) -> str:
+    """Take hints (typed `hint`, then Enter) at each of our decisions until `stop(screen)`."""
+    for _ in range(limit):
         screen = pane.wait_for(lambda s: "Your decision" in _status(s) or "Game over" in _status(s),
                                timeout=60, what="our decision or the end")
-        if "Game over" in _status(screen):
-            break
+        if stop(screen):
+            return screen
+        assert "Game over" not in _status(screen), "the game ended first"
         pane.send("C-u", "hint", "Enter")
         pane.wait_for(lambda s: "Hint:" in s, what="a hint")
         pane.send("Enter")
         pane.wait_for(lambda s: "Hint:" not in s, what="the hint to be played")
-        moves += 1
-        assert moves < 1000
+    raise AssertionError("too many moves")
+
+
+def _log(screen: str) -> str:
+    """The log pane's text (right of the map, below the panel's rule), rows joined."""
+    rows = [line.split("│", 1)[1] for line in screen.splitlines() if "│" in line]
+    start = next((i for i, r in enumerate(rows) if r.startswith("────")), 0)
+    return " ".join(" ".join(r.split()) for r in rows[start + 1:])
+
+
+def _moves_of_others_since_our_last(game, ours: int = 0) -> list[str]:
+    """The move texts, not tile reveals, that other seats made after our last move."""
+    from tongiaki_lan.engine import Game, Reveal
+
+    replay = Game(game.colours)
+    seats = []
+    for move in game.moves:
+        p = replay.pending
+        seats.append(p.seat if p is not None else None)
+        replay.apply(move)
+    last = max(i for i, seat in enumerate(seats) if seat == ours)
+    return [str(m) for i, m in enumerate(game.moves) if i > last
+            and seats[i] not in (None, ours) and not isinstance(m, Reveal)]
+
+
+def test_sail_option_shows_where_it_goes(solo):
+    pane, _, _ = solo("tmux-departure-4", width=80, height=24)
+    _play_hints_until(pane, lambda s: "sail ISLAND B PIER" in _status(s), limit=40)
+    pane.send("Tab")
+    screen = pane.wait_for(lambda s: "→ " in s, what="the departure preview in the menu")
+    assert re.search(r"sail \S+ \d (N|NE|SE|S|SW|NW)\s+→ (lands on|wrecked at|reveals a tile at|"
+                     r"leads back|turned back|lost at sea)", screen), screen
+    pane.send("Escape")
+    pane.send("C-u", "quit", "Enter")
+
+
+def test_landing_offer_survives_a_refusal(solo):
+    pane, _, _ = solo("tmux-landing-0", width=80, height=24)
+    screen = _play_hints_until(pane, lambda s: "Enter takes the offer" in _status(s), limit=60)
+    prompt = screen.rstrip("\n").splitlines()[-1]
+    assert prompt.startswith("> land "), prompt  # the engine's offer, on the line
+    pane.send("land 9:B", "Enter")  # typing replaces the offer; this one is refused
+    screen = pane.wait_for(lambda s: "land 9:B:" in s, what="the refusal")
+    pane.wait_for(lambda s: s.rstrip("\n").splitlines()[-1] == prompt, what="the offer again")
+    pane.send("Enter")
+    pane.wait_for(lambda s: "Enter takes the offer" not in _status(s), what="the landing")
+    pane.send("C-u", "quit", "Enter")
+
+
+def test_colony_asks_first(solo):
+    pane, _, _ = solo("tmux-colony", width=80, height=24)
+    _play_hints_until(pane, lambda s: "your turn" in _status(s), limit=20)
+    pane.send("colony", "Enter")
+    screen = pane.wait_for(lambda s: "Enter again to confirm" in s, what="the question")
+    assert "sets out for a New Colony" not in screen
+    pane.send("Enter")
+    pane.wait_for(lambda s: "sets out for a New Colony" in _log(s), what="the colony")
+    pane.send("C-u", "quit", "Enter")
+
+
+def test_small_terminal_says_so_until_it_grows(solo):
+    pane, _, _ = solo("tmux-small", width=40, height=12)
+    screen = pane.wait_for(lambda s: "needs at least 80×24" in " ".join(s.split()),
+                           what="the size warning")
+    assert "The terminal is 40×12" in screen
+    subprocess.run([*tmux("resize-window"), "-t", pane.name, "-x", "80", "-y", "24"], check=True)
+    pane.wait_for(lambda s: "Tonga" in s and "needs" not in s, what="the game screen")
+    pane.send("C-u", "quit", "Enter")
+
+
+def test_lobby_help_scrolls(tmp_path):
+    env = dict(os.environ, TERM="xterm-256color", HOME=str(tmp_path), PYTHONPATH=str(REPO))
+    pane = Pane(f"tongiaki-lobby-{os.getpid()}",
+                f"{sys.executable} -m tongiaki_lan --no-lan --name Tester", 80, 24, env)
+    try:
+        pane.wait_for(lambda s: "LAN lobby" in s, what="the lobby")
+        pane.send("help", "Enter")
+        pane.send("help", "Enter")
+        screen = pane.wait_for(lambda s: s.count("Commands (PgUp") >= 1 and
+                               "quit — leave tongiaki-lan" in s, what="the help")
+        assert "more line(s) below" not in screen
+        before = screen
+        pane.send("PageUp", "PageUp", "PageUp", "PageUp", "PageUp")
+        screen = pane.wait_for(lambda s: "more line(s) below" in s, what="scrolled back")
+        assert screen != before
+        rows = screen.splitlines()
+        rule = next(i for i, r in enumerate(rows) if r.startswith("────"))
+        assert "LAN disabled" in rows[rule + 1]  # the very first message is back in view
+        pane.send("PageDown", "PageDown", "PageDown", "PageDown", "PageDown")
+        pane.wait_for(lambda s: "more line(s) below" not in s and "quit — leave" in s,
+                      what="back at the newest")
+        pane.send("quit", "Enter")
+        pane.wait_for(lambda s: not pane.alive() or "LAN lobby" not in s, what="leaving")
+    finally:
+        pane.kill()
+
+
+def test_solo_played_to_the_end_by_typed_commands(solo):
+    pane, record, exit_file = solo("tmux-full", width=80, height=24)
+    pane.wait_for(lambda s: "Your decision" in _status(s), what="our first decision")
+    screen = _play_hints_until(pane, lambda s: "Game over" in _status(s))
     final = _status(screen)
+    # the board area shows the final table; the log the last round, move by move
+    assert "Final score: points per island" in screen
+    game = replay_record(read_record(record))
+    log = _log(screen)
+    pane.send("PageUp")  # and what a small log cannot hold is one page back
+    log += " " + _log(pane.wait_for(lambda s: "more line(s)" in s or "newer line" in s,
+                                    what="the log scrolled back"))
+    if "Since your last move" in log:
+        for text in _moves_of_others_since_our_last(game):
+            assert text in log, (text, log)
+    else:  # the game ended on our own move: nothing else happened since
+        assert _moves_of_others_since_our_last(game) == []
     pane.send("C-u", "quit", "Enter")
     Pane.wait_file(exit_file)
     assert exit_file.read_text().strip() == "0"

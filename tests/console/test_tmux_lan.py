@@ -102,3 +102,75 @@ def test_two_consoles_play_one_lan_game(netns, tmp_path):
     finally:
         for p in panes.values():
             p.kill()
+
+
+def test_a_player_who_quits_with_ctrl_c_resumes_from_the_lobby_and_the_game_finishes(
+        netns, tmp_path):
+    env = dict(os.environ, TERM="xterm-256color", HOME=str(tmp_path), PYTHONPATH=str(REPO))
+    panes = {}
+
+    def start(who: str, run: int) -> Pane:
+        cmd = (f"{IP} netns exec {netns} {sys.executable} -m tongiaki_lan --name {who} "
+               f"--hint-bot random --records {tmp_path / who} ; "
+               f"echo $? > {tmp_path / f'{who}{run}.exit'}")
+        panes[f"{who}{run}"] = pane = Pane(f"tgk-lanr-{os.getpid()}-{who}{run}", cmd, 100, 30,
+                                           env)
+        return pane
+
+    def play_turns(screens_of: dict, until) -> None:
+        turns = 0
+        while not until():
+            for p in screens_of.values():
+                s = p.capture()
+                if "Your decision" in _status(s):
+                    p.send("C-u", "hint", "Enter")
+                    p.wait_for(lambda s: "Hint:" in s, what="a hint")
+                    p.send("Enter")
+                    p.wait_for(lambda s: "Hint:" not in s, what="the hint to be played")
+                    turns += 1
+            assert turns < 3000
+
+    try:
+        ana, ben = start("Ana", 1), start("Ben", 1)
+        ana.wait_for(lambda s: "LAN lobby" in s, what="Ana's lobby")
+        ana.send("create Reef 2", "Enter")
+        ben.wait_for(lambda s: "Reef" in s and "1/2 seats" in s, what="Ben to see the game")
+        ben.send("join 1", "Enter")
+        ana.wait_for(lambda s: "Ben" in s and "2/2 seats" in s, what="Ben at Ana's table")
+        ana.send("ready", "Enter")
+        ben.send("ready", "Enter")
+        for p in (ana, ben):
+            p.wait_for(lambda s: "Your decision" in s or "Waiting for" in s, what="the game")
+        records = tmp_path / "Ben"
+        played = {"n": 0}
+
+        def some_moves() -> bool:
+            played["n"] += 1
+            return played["n"] > 6
+
+        play_turns({"Ana": ana, "Ben": ben}, some_moves)
+        ben.send("C-c")  # Ben quits in the middle of the game
+        Pane.wait_file(tmp_path / "Ben1.exit")
+        ben2 = start("Ben", 2)
+        ben2.wait_for(lambda s: "← yours" in s, timeout=60, what="Ben's game marked as his")
+        assert "You were playing Reef" in ben2.capture()
+        ben2.send("join 1", "Enter")
+        ben2.wait_for(lambda s: "Your decision" in s or "Waiting for" in s,
+                      what="Ben back in the game screen")
+        play_turns({"Ana": ana, "Ben": ben2},
+                   lambda: all("Game over" in _status(p.capture()) for p in (ana, ben2)))
+        for p in (ana, ben2):
+            p.send("C-u", "quit", "Enter")
+        Pane.wait_file(tmp_path / "Ana1.exit")
+        Pane.wait_file(tmp_path / "Ben2.exit")
+        digests = set()
+        for who in ("Ana", "Ben"):
+            (path,) = (tmp_path / who).glob("*.tgrec")
+            game = replay_record(read_record(path))
+            assert game.is_over
+            digests.add(game.digest())
+        assert len(digests) == 1
+        assert records.exists()
+    finally:
+        for p in panes.values():
+            p.kill()

@@ -160,7 +160,7 @@ def test_a_game_screen_in_italian_from_lang(tmp_path):
     term = Terminal("italian", command, env, str(tmp_path), width=100, height=30)
     try:
         screen = term.wait_for(lambda s: "Tocca a te" in s, "the Italian status line")
-        assert "giocatore" in screen and "Pila" in screen and "Nuova partita" in screen
+        assert "giocatore" in screen and "Restano" in screen and "Nuova partita" in screen
         term.send("rules", "Enter")
         screen = term.wait_for(lambda s: "S3  Preparazione:" in s, "the rule in Italian")
         assert "approdo" in screen
@@ -170,10 +170,10 @@ def test_a_game_screen_in_italian_from_lang(tmp_path):
         term.close()
 
 
-LOBBY = {"it": ("sala LAN", "LAN disattivata", "da 1 a 5 bot", "questo elenco"),
-         "fi": ("LAN-aula", "LAN poistettu käytöstä", "1–5 bottia", "tämä luettelo"),
-         "fr": ("salon LAN", "LAN désactivé", "de 1 à 5 bots", "cette liste"),
-         "de": ("LAN-Lobby", "LAN abgeschaltet", "1 bis 5 Bots", "diese Liste")}
+LOBBY = {"it": ("sala LAN", "LAN disattivata", "da 1 a 5", "questo elenco"),
+         "fi": ("LAN-aula", "LAN poistettu käytöstä", "väliltä 1–5", "tämä luettelo"),
+         "fr": ("salon LAN", "LAN désactivé", "de 1 à 5", "cette liste"),
+         "de": ("LAN-Lobby", "LAN abgeschaltet", "von 1 bis 5", "diese Liste")}
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from tongiaki_lan.bots import make_bot
 from tongiaki_lan.engine import Dealer, Game
-from tongiaki_lan.net.node import Node, bot_seed
+from tongiaki_lan.net.core import bot_seed
+from tongiaki_lan.net.node import Node
 from tongiaki_lan.records import read_record, replay_record
 
 
@@ -15,11 +16,12 @@ def clean_replay_digest(node: Node, autoplay: str = "random") -> bytes:
     seats = node.lobby.seats
     game = Game([s.colour for s in seats])
     dealer = Dealer(node.seed)
+    dealer.deal(game)
     while not game.is_over:
         d = game.pending
         kind = seats[d.seat].bot or autoplay
-        dealer.apply(game, make_bot(kind, seed=bot_seed(node.seed, d.seat, len(game.moves))).choose(
-            game.copy()))
+        dealer.apply(game, make_bot(kind, seed=bot_seed(node.seed, d.seat, len(game.moves)))
+                     .choose(game.copy()))
     return game.digest()
 
 

@@ -8,6 +8,7 @@ import random
 import msgpack
 
 from tongiaki_lan.net import codec as C
+from tongiaki_lan.net.identity import Identity
 
 
 class HostileDatagrams:
@@ -15,7 +16,7 @@ class HostileDatagrams:
     truncation and replay attacks."""
 
     KINDS = ("random", "truncated", "oversized", "garbage-msgpack", "wrong-types",
-             "stranger", "other-game", "deep-nesting")
+             "stranger", "other-game", "deep-nesting", "impersonation", "unsigned")
 
     def __init__(self, seed: int, game_id: bytes, members: list[bytes], key: bytes | None = None):
         self.rng = random.Random(seed)
@@ -23,9 +24,14 @@ class HostileDatagrams:
         self.members = members
         self.key = key
         self.pkt = 1 << 40
+        self.strangers = [Identity.generate() for _ in range(4)]
 
-    def _frame(self, obj, flags: int = 0) -> bytes:
-        return C.MAGIC + bytes([C.PROTOCOL_VERSION, flags]) + msgpack.packb(obj, use_bin_type=True)
+    def _frame(self, obj, flags: int = C.FLAG_SIGNED) -> bytes:
+        """Framed and signed by a stranger (so the node gets as far as parsing it)."""
+        data = C.MAGIC + bytes([C.PROTOCOL_VERSION, flags]) + msgpack.packb(obj,
+                                                                          use_bin_type=True)
+        ident = self.rng.choice(self.strangers)
+        return data + ident.public + ident.sign(data + ident.public)
 
     def _env(self, sender: bytes, msg: list, game: bytes | None = None) -> list:
         self.pkt += 1
@@ -56,21 +62,34 @@ class HostileDatagrams:
         elif kind == "wrong-types":
             sender = rng.choice(self.members)
             msg = rng.choice([
-                [30, "zero", [2, 7], bytes(32)], [30, 0, "expand Samoa", bytes(32)],
-                [30, 0, [2, 7], b"short"], [11, 1, "lobby"], [20, b"n", b"not 32 bytes"],
+                [30, "zero", [2, 7], bytes(32), []], [30, 0, "expand Samoa", bytes(32), []],
+                [30, 0, [2, 7], b"short", []], [11, 1, "lobby"], [20, b"n", b"not 32 bytes"],
                 [1, "playing", -1, 0, b""], [40, 42], [10, "", "blue"], [31, True],
                 [32, 0, 1, [[[2, 7], bytes(32)], [[2, 8], bytes(32)]]],
             ])
             data = self._frame(self._env(sender, msg))
         elif kind == "stranger":
-            # well formed, but from a node that is not in the game
+            # well formed and signed, but from a node that is not in the game
             msg = rng.choice([C.MoveMsg(rng.randrange(50), [2, 7], bytes(32)), C.Chat("hi"),
                               C.Fetch(0), C.Start(), C.Ready(True), C.Join("mallory", "")])
-            data = C.encode_datagram(C.Envelope(self.game_id, os.urandom(8), 1, 0, 1, 1, 0, 0,
-                                                msg), self.key)
+            ident = rng.choice(self.strangers)
+            data = C.encode_datagram(C.Envelope(self.game_id, ident.peer_id, 1, 0, 1, 1, 0, 0,
+                                                msg), self.key, ident)
+        elif kind == "impersonation":
+            # a member's peer id, signed with a stranger's key
+            msg = rng.choice([C.MoveMsg(rng.randrange(50), [2, 7], bytes(32)), C.Chat("hi"),
+                              C.Heartbeat("playing", 1, 999, bytes(32))])
+            data = C.encode_datagram(C.Envelope(self.game_id, rng.choice(self.members),
+                                                2**64 - 1, 0, 1, msg.RELIABLE * 1, 0, 0, msg),
+                                     self.key, rng.choice(self.strangers))
+        elif kind == "unsigned":
+            data = C.encode_datagram(C.Envelope(self.game_id, rng.choice(self.members), 1, 0,
+                                                1, 0, 0, 0, C.Heartbeat("lobby", 0, 0, b"")),
+                                     self.key)
         elif kind == "other-game":
-            data = C.encode_datagram(C.Envelope(os.urandom(8), rng.choice(self.members), 1, 0,
-                                                1, 1, 0, 0, C.Chat("x")))
+            ident = rng.choice(self.strangers)
+            data = C.encode_datagram(C.Envelope(os.urandom(8), ident.peer_id, 1, 0,
+                                                1, 1, 0, 0, C.Chat("x")), None, ident)
         else:  # deep-nesting: a msgpack bomb within the size limit
             inner = b"\x91" * 1000 + b"\x00"
             data = C.MAGIC + bytes([C.PROTOCOL_VERSION, 0]) + inner

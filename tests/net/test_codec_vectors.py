@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from tongiaki_lan.engine import COLOURS
 from tongiaki_lan.net import codec as C
 from tongiaki_lan.net.auth import derive_key
+from tongiaki_lan.net.identity import Identity, peer_id_of
 
 VECTORS = json.loads(
     (Path(__file__).parents[2] / "protocol" / "vectors" / "net" / "wire.json").read_text())
@@ -42,16 +43,26 @@ def test_valid_vector_encodes_to_exact_bytes_and_back(v):
     items = from_json(v["envelope"])
     env = C.Envelope(*items[:8], C.parse_message(items[8]))
     key = key_for(v)
-    data = C.encode_datagram(env, key)
+    data = C.encode_datagram(env, key, IDENTITY)
     assert data.hex() == v["datagram"]
     assert len(data) <= C.MAX_DATAGRAM
-    assert C.decode_datagram(data, key) == env
+    assert C.decode_datagram(data, key, require_signature=True) == env
+
+
+IDENTITY = Identity.from_seed(bytes.fromhex(VECTORS["identity"]["seed"]))
+
+
+def test_identity_vector():
+    v = VECTORS["identity"]
+    assert IDENTITY.public.hex() == v["public"]
+    assert peer_id_of(IDENTITY.public).hex() == IDENTITY.peer_id.hex() == v["peer"]
 
 
 @pytest.mark.parametrize("v", VECTORS["refused"], ids=lambda v: v["name"])
 def test_refused_vector_is_refused_with_its_reason(v):
     with pytest.raises(C.WireError) as err:
-        C.decode_datagram(bytes.fromhex(v["datagram"]), key_for(v))
+        C.decode_datagram(bytes.fromhex(v["datagram"]), key_for(v),
+                          require_signature=v.get("require_signature", False))
     assert str(err.value) == v["reason"]
 
 
@@ -78,11 +89,15 @@ GOOD = C.Envelope(bytes(8), bytes(range(8)), 1, 0, 1, 1, 0, 0, C.MoveMsg(0, [2, 
     (lambda w: [*w[:2], True, *w[3:]], "envelope.incarnation"),
     (lambda w: [w[0][:4], *w[1:]], "envelope.game: expected 8 bytes"),
     (lambda w: [*w[:8], [99]], "message: unknown type 99"),
-    (lambda w: [*w[:8], [30, "x", [2, 7], bytes(32)]], "move.index"),
-    (lambda w: [*w[:8], [30, 0, [2, 7.5], bytes(32)]], "move.move: unexpected element"),
-    (lambda w: [*w[:8], [30, 0, [[[[[[[[1]]]]]]]], bytes(32)]], "nested deeper"),
-    (lambda w: [*w[:8], [30, 0, list(range(250)), bytes(32)]], "more than 200"),
+    (lambda w: [*w[:8], [30, "x", [2, 7], bytes(32), []]], "move.index"),
+    (lambda w: [*w[:8], [30, 0, [2, 7.5], bytes(32), []]], "move.move: unexpected element"),
+    (lambda w: [*w[:8], [30, 0, [[[[[[[[1]]]]]]]], bytes(32), []]], "nested deeper"),
+    (lambda w: [*w[:8], [30, 0, list(range(250)), bytes(32), []]], "more than 200"),
     (lambda w: [*w[:8], [40, "bell\x07"]], "control characters"),
+    (lambda w: [*w[:8], [30, 1, [2, 7], bytes(32), [[[2, 7], bytes(32)]] * 2]],
+     "more moves than came before"),
+    (lambda w: [*w[:8], [30, 9, [2, 7], bytes(32), [[[2, 7], bytes(32)]] * 5]],
+     "more than 4"),
     (lambda w: [*w[:8], [11, 1, "lobby", "g", 1, False, [], [], b""]], "2 to 6 seats"),
     (lambda w: [*w[:8], [1, "dancing", 0, 0, b""]], "heartbeat.phase"),
     (lambda w: [*w[:8], {"a": 1}], "malformed msgpack"),
@@ -103,7 +118,7 @@ def test_random_bytes_never_raise_anything_but_wire_error(data):
     except C.WireError:
         pass
     try:
-        C.decode_datagram(C.MAGIC + bytes([1, 0]) + data)
+        C.decode_datagram(C.MAGIC + bytes([C.PROTOCOL_VERSION, 0]) + data)
     except C.WireError:
         pass
 
@@ -117,7 +132,7 @@ def test_truncated_datagrams_are_refused(cut):
 
 
 def test_seed_agreement_vectors():
-    from tongiaki_lan.net.node import bot_seed
+    from tongiaki_lan.net.core import bot_seed
     from tongiaki_lan.net.seed import combine, commitment, seed_check
 
     v = VECTORS["seed_agreement"]

@@ -105,7 +105,7 @@ async def test_a_node_that_reveals_another_secret_aborts_the_start_and_is_named(
 
     def swap_secret(ev):
         if ev.kind == "starting" and not aborts:
-            cheat._round.secret = os.urandom(32)  # committed to the old one
+            cheat.core._round.secret = os.urandom(32)  # committed to the old one
 
     cheat.add_listener(swap_secret)
     try:

@@ -140,3 +140,71 @@ async def test_a_quitting_node_vanishes_at_once_and_a_crashed_one_when_its_ttl_r
                   f"after the quit was seen")
         finally:
             await kill_all(procs)
+
+
+async def _power_cuts(tmp_path: Path, hosts: int, rounds: list[list[int]]) -> None:
+    """Every round kills the listed hosts at the same moment and restarts them with the
+    same command; the game must still finish with one digest, every record verifying."""
+    with Lan(hosts) as lan:
+        procs = [Proc(play_cmd(lan, i, tmp_path, "storm", hosts, "--bot-delay", "0.03"),
+                      tmp_path) for i in range(hosts)]
+        everyone = list(procs)
+        try:
+            for p in procs:
+                await p.start()
+            for k, victims in enumerate(rounds):
+                watch = procs[victims[0]]
+                await watch.wait(lambda w=watch, k=k: w.count("move") >= 15 * (k + 1), 120)
+                for i in victims:
+                    procs[i].kill(signal.SIGKILL)
+                for i in victims:
+                    await procs[i].finish(20)
+                for i in victims:
+                    procs[i] = Proc(procs[i].argv, tmp_path)
+                    everyone.append(procs[i])
+                    await procs[i].start()
+                for i in victims:
+                    await procs[i].wait(lambda p=procs[i]: p.count("game_start") >= 1, 30)
+            codes = [await p.finish(180) for p in procs]
+            assert codes == [0] * hosts, [p.stderr[-1500:] for p in procs]
+        finally:
+            await kill_all(everyone)
+        finals = [p.events[-1] for p in procs]
+        assert all(f["event"] == "game_over" for f in finals)
+        assert len({f["digest"] for f in finals}) == 1
+        for f in finals:
+            assert verify_record(f["record"]).hex() == f["digest"]
+        for i in {i for r in rounds for i in r}:
+            assert procs[i].events[0]["resume"] is True
+
+
+async def test_both_nodes_of_a_two_player_game_killed_at_once_restart_and_finish(tmp_path):
+    await _power_cuts(tmp_path, 2, [[0, 1]])
+
+
+async def test_every_node_of_a_four_player_game_killed_once_two_at_once_finishes(tmp_path):
+    await _power_cuts(tmp_path, 4, [[0, 1], [2], [3]])
+
+
+async def test_a_seat_whose_node_is_gone_for_good_goes_to_a_bot_and_the_game_finishes(
+        tmp_path):
+    with Lan(3) as lan:
+        procs = [Proc(play_cmd(lan, i, tmp_path, "drift", 3, "--handover", "2",
+                               "--bot-delay", "0.01"), tmp_path) for i in range(3)]
+        try:
+            for p in procs:
+                await p.start()
+            gone = procs[1]
+            await gone.wait(lambda: gone.count("move") >= 10, 120)
+            gone.kill(signal.SIGKILL)
+            codes = [await p.finish(180) for p in (procs[0], procs[2])]
+            assert codes == [0, 0], [p.stderr[-1500:] for p in procs]
+        finally:
+            await kill_all(procs)
+        finals = [procs[i].events[-1] for i in (0, 2)]
+        assert len({f["digest"] for f in finals}) == 1
+        for i in (0, 2):
+            handovers = [e for e in procs[i].events if e["event"] == "handover"]
+            assert [h["name"] for h in handovers] == ["host1"]
+        drivers = {e["driver"] for i in (0, 2) for e in procs[i].events if e["event"] == "handover"}
+        assert len(drivers) == 1

@@ -30,10 +30,12 @@ async def _main(args) -> int:
     from tongiaki_lan.console.screen import run_game_screen
     from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
     from tongiaki_lan.i18n import _
+    from tongiaki_lan.logfile import log_to_file
     from tongiaki_lan.records import default_record_dir, solo_record_path
 
     name = args.name or _login_name()
     records = args.records or default_record_dir()
+    log_to_file(records)  # the full-screen console owns the terminal
     lobby = LobbyScreen(name, args.colour, record_dir=records, host=args.host, port=args.port,
                         lan=not args.no_lan, colour_output=args.colour_output)
     result = await lobby.run()

@@ -46,6 +46,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "advertise nor browse")
     parser.add_argument("--quiet-refusals", action="store_true",
                         help="count refused datagrams instead of printing each one")
+    parser.add_argument("--handover", type=float, default=None, metavar="S",
+                        help="give the seat of a player away for S seconds to a bot (the "
+                             "player takes it back on return)")
+    parser.add_argument("--bot-delay", type=float, default=0.0, metavar="S",
+                        help="pause S seconds before each bot move (to watch a game)")
     parser.add_argument("--verbose", action="store_true", help="log to stderr")
 
 
@@ -102,7 +107,6 @@ async def _main(args: argparse.Namespace) -> int:
 
     record = Path(args.record) if args.record else _default_record(args)
     resume = False
-    peer_id = None
     if record.exists():
         try:
             side = read_sidecar(record) if has_sidecar(record) else None
@@ -111,7 +115,9 @@ async def _main(args: argparse.Namespace) -> int:
             _out({"event": "error", "reason": f"cannot resume from {record}: {exc}"})
             return 1
         if side is not None and not over:
-            resume, peer_id = True, side["peer"]
+            resume = True
+            if not args.port:  # the port it had, if still free: the others reach it at once
+                args.port = side.get("port", 0)
         else:
             n = 1
             while record.with_name(f"{record.stem}.{n}{record.suffix}").exists():
@@ -141,7 +147,8 @@ async def _main(args: argparse.Namespace) -> int:
                   "play by invite with --join / --no-discovery"})
             return 1
     node = Node(args.name, host=args.host, port=args.port, record_path=record,
-                autoplay=args.bot, peer_id=peer_id, discovery=disc)
+                autoplay=args.bot, discovery=disc,
+                handover_after=args.handover, bot_delay=args.bot_delay)
     final: dict = {}
     refused = 0
 

@@ -113,9 +113,10 @@ OUTLINES = {k: _outline(k) for k in ("hex", "hex.island", "hex.tonga", "hex.focu
 
 def _beach_fragments(tid: int, b: int, rot: int, ships: tuple[int, ...], spaced: bool) -> list:
     beach = TILES[tid].beaches[b]
-    frags: list[Fragment] = [("class:beach", str(b + 1))]
-    frags.extend((ship_style(c), LETTERS[c]) for c in ships)
     free = beach.berths - len(ships)
+    # a full beach is the one that departs next (M1): its number stands out
+    frags: list[Fragment] = [("class:beach.full" if free <= 0 else "class:beach", str(b + 1))]
+    frags.extend((ship_style(c), LETTERS[c]) for c in ships)
     if free > 0:
         frags.append(("class:berth", FREE * free))
     piers = " ".join(DIRECTION_NAMES[(p + rot) % 6] for p in beach.piers)
@@ -234,6 +235,7 @@ class BoardView:
     def __init__(self) -> None:
         self.offset: tuple[int, int] | None = None
         self._last_auto = (0, 0)
+        self._drawn: tuple[int, int] = (0, 0)  # origin of the last drawing, for clicks
 
     def recentre(self) -> None:
         self.offset = None
@@ -242,13 +244,22 @@ class BoardView:
         ox, oy = self.offset if self.offset is not None else self._last_auto
         self.offset = (ox + dx_hexes * STEP_X, oy + dy_hexes * STEP_Y)
 
-    def origin_for(self, game: Game, width: int, height: int, extra=()) -> tuple[int, int]:
+    def origin_for(self, game: Game, width: int, height: int, extra=(),
+                   focus: Hex | None = None) -> tuple[int, int]:
+        """Centred on the whole board; where the board is wider or taller than the
+        window, as much of it as fits around the hex the decision is about."""
         if self.offset is not None:
             return self.offset
         x0, y0, x1, y1 = board_extent([*game.placed_tiles(), *extra])
-        auto = ((x0 + x1) // 2 - width // 2, (y0 + y1) // 2 - height // 2)
-        self._last_auto = auto
-        return auto
+        ox, oy = (x0 + x1) // 2 - width // 2, (y0 + y1) // 2 - height // 2
+        if focus is not None:
+            fx, fy = hex_origin(focus)
+            if x1 - x0 > width:
+                ox = min(max(fx + HEX_W // 2 - width // 2, x0), x1 - width)
+            if y1 - y0 > height:
+                oy = min(max(fy + HEX_H // 2 - height // 2, y0), y1 - height)
+        self._last_auto = (ox, oy)
+        return ox, oy
 
     def render(
         self,
@@ -258,14 +269,66 @@ class BoardView:
         frontier: bool = False,
         focus: int | None = None,
     ) -> Canvas:
+        """`frontier` (a New Colony) draws the free hexes with their coordinates; at
+        other times they are drawn faintly, so a player sees where the board may grow."""
         placed = game.placed_tiles()
-        free: list[Hex] = game.frontier() if frontier else []
-        ox, oy = self.origin_for(game, width, height, free)
-        return draw(game, placed, width, height, ox, oy, free, focus)
+        free: list[Hex] = game.frontier()
+        ox, oy = self.origin_for(game, width, height, free if frontier else (),
+                                 game.hex_of(focus) if focus is not None else None)
+        self._drawn = (ox, oy)
+        return draw(game, placed, width, height, ox, oy, free, focus, coords=frontier)
+
+    def hit(self, game: Game, x: int, y: int) -> dict | None:
+        """What is under a cell of the last drawing: {"hex", "tile", "beach", "pier"}
+        (tile None on a free hex; beach and pier None where none was hit)."""
+        bx, by = x + self._drawn[0], y + self._drawn[1]
+        placed = game.placed_tiles()
+        for h in [*placed, *game.frontier()]:
+            x0, y0 = hex_origin(h)
+            dx, dy = bx - x0, by - y0
+            # rows 0..3 belong to this hex (row 4 is the title row of the one below)
+            if not 0 <= dy <= 3:
+                continue
+            lo, width = (HALF, TOP) if dy == 0 else (ROW_SPAN[dy - 1][0] - 1,
+                                                       ROW_SPAN[dy - 1][1] + 2)
+            if not lo <= dx < lo + width:
+                continue
+            cell = placed.get(h)
+            if cell is None:
+                return {"hex": h, "tile": None, "beach": None, "pier": None}
+            tid, rot = cell
+            beach, pier = None, None
+            if tid < 16 and game.king_of(tid) is None and dy:
+                beach, pier = _beach_at(game, tid, rot, dx, dy)
+            return {"hex": h, "tile": tid, "beach": beach, "pier": pier}
+        return None
+
+
+def _beach_at(game: Game, tid: int, rot: int, dx: int, dy: int) -> tuple[int | None, str | None]:
+    """The beach drawn on row dy of an island's face, and the pier word under column dx."""
+    segs = [s for s in tile_face(tid, rot, game.ships_on(tid), None) if s[1] == dy]
+    n = len(TILES[tid].beaches)
+    if tid == TONGA:
+        starts = [s[0] for s in segs if s[2].startswith("class:beach")]
+        beach = 2 * (dy - 1) + (1 if len(starts) > 1 and dx >= starts[1] else 0)
+    else:
+        first_row = 1 if n >= 3 else 2
+        beach = dy - first_row
+        if not 0 <= beach < n:
+            return None, None
+    pier = None
+    for sx, _row, style, text in segs:
+        if style == "class:pier" and sx <= dx < sx + len(text):
+            i = dx - sx
+            if text[i] != " ":
+                start = text.rfind(" ", 0, i) + 1
+                end = text.find(" ", i)
+                pier = text[start:end if end >= 0 else len(text)]
+    return beach, pier
 
 
 def draw(game: Game, placed, width: int, height: int, ox: int, oy: int,
-         free=(), focus: int | None = None) -> Canvas:
+         free=(), focus: int | None = None, coords: bool = True) -> Canvas:
     canvas = Canvas(width, height)
     put = canvas.put
     visible: list[tuple[int, int, Hex]] = []
@@ -295,6 +358,8 @@ def draw(game: Game, placed, width: int, height: int, ox: int, oy: int,
     for x, y, h in visible:
         cell = placed.get(h)
         if cell is None:
+            if not coords:
+                continue
             face = frontier_face(*h)
         else:
             tid, rot = cell

@@ -25,7 +25,9 @@ def seats_of(node) -> list[Seat]:
             kind = s.bot or "bot"
         else:
             kind = "human" if mine else "remote"
-        out.append(Seat(s.name, s.colour, kind, local=mine and s.kind != "bot",
+        if s.kind == "human" and s.bot:  # handed to a bot while its player is away
+            kind = s.bot
+        out.append(Seat(s.name, s.colour, kind, local=mine and s.kind != "bot" and not s.bot,
                         away=s.owner not in present))
     return out
 
@@ -60,8 +62,21 @@ class LanSession(GameSession):
             text = _("{name} is away.") if k == "away" else _("{name} is back.")
             self.lines.append(("info", text.format(name=d.get("name") or _("a peer"))))
         elif k == "waiting":
-            self.lines.append(("info", _("Waiting for {name} to come back…").format(
-                name=d.get("name", "?"))))
+            self.lines.append(("info", _("Waiting for {name} to come back… (replace {who} gives "
+                                         "the seat to a bot after a minute)").format(
+                name=d.get("name", "?"), who=d.get("name", "NAME"))))
+        elif k == "handover":
+            self.lines.append(("info", _("{name}'s seat is played by a bot ({bot}, on {driver}'s "
+                                         "laptop) until they are back.").format(
+                name=d["name"], bot=d["bot"], driver=d["driver_name"])))
+        elif k == "reclaimed":
+            self.lines.append(("info", _("{name} is back and plays their seat again.").format(
+                name=d["name"])))
+        elif k == "restarted":
+            self.lines.append(("info", _("{name} rejoined.").format(
+                name=d.get("name") or _("a peer"))))
+        elif k == "warning":
+            self.lines.append(("bad", d.get("text", "")))
         elif k == "mismatch":
             self.lines.append(("bad", _("Game stopped: {reason} (dump {dump})").format(
                 reason=d.get("reason"), dump=d.get("dump"))))
@@ -89,7 +104,20 @@ class LanSession(GameSession):
             self.node.chat(text.strip())
             return None
 
-        return {"say": (N_("say TEXT — chat with the table"), say)}
+        def replace(who: str):
+            if not who.strip():
+                return _("replace: whose seat? (a player's name or colour)")
+            try:
+                self.node.replace(who.strip())
+            except ValueError as exc:
+                return _("replace: {reason}").format(reason=exc)
+            self.lines.append(("info", _("Asked the table to give {name}'s seat to a bot.").format(
+                name=who.strip())))
+            return None
+
+        return {"say": (N_("say TEXT — chat with the table"), say),
+                "replace": (N_("replace NAME — a bot plays an absent player's seat until they "
+                               "are back"), replace)}
 
     async def close(self) -> None:
         await super().close()

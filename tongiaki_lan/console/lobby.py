@@ -16,10 +16,12 @@ import textwrap
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.completion import WordCompleter
+from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
-from prompt_toolkit.layout.processors import BeforeInput
+from prompt_toolkit.layout.dimension import Dimension
+from prompt_toolkit.layout.processors import BeforeInput, ConditionalProcessor, PasswordProcessor
 
 from tongiaki_lan.engine import COLOURS
 from tongiaki_lan.i18n import N_, _
@@ -29,18 +31,20 @@ from .theme import build_style, player_style
 
 COMMANDS = {
     "solo": N_("solo [BOTS] — play against bots on this machine"),
-    "create": N_("create NAME [SEATS] [PASSPHRASE] — open a LAN game (2-6 seats, default 4)"),
-    "join": N_("join N [PASSPHRASE] — take a seat in game N of the list"),
+    "create": N_("create NAME [SEATS] [lock] — open a LAN game (2-6 seats, default 4); "
+                 "lock asks for a passphrase (typed unseen)"),
+    "join": N_("join N — take a seat in game N of the list, or resume yours (asks for the "
+               "passphrase if it has one)"),
     "name": N_("name NAME — your name at the table"),
     "colour": N_("colour C — your colour (blue red green yellow orange purple)"),
     "bot": N_("bot [KIND] [COLOUR] — add a bot seat (driven by this laptop)"),
     "unbot": N_("unbot COLOUR — remove that bot seat"),
-    "ready": N_("ready / unready — the game starts when every seat is taken and ready"),
+    "ready": N_("ready / unready — a full table where everyone is ready starts by itself"),
     "unready": N_("unready — not ready after all"),
-    "start": N_("start — start now with the seats taken (everyone must be ready)"),
+    "start": N_("start — the table's creator starts with the seats taken (everyone ready)"),
     "say": N_("say TEXT — chat with your table"),
     "leave": N_("leave — leave this table"),
-    "help": N_("help — this list"),
+    "help": N_("help — this list (PgUp/PgDn scroll the messages)"),
     "quit": N_("quit — leave tongiaki-lan"),
 }
 
@@ -55,6 +59,14 @@ COLOUR_NAMES = {
 }
 
 
+def _count(word: str, what: str, lo: int, hi: int, example: str) -> int:
+    """A number typed as an argument, or a one-line reason naming the command."""
+    if not word.isdigit() or not lo <= int(word) <= hi:
+        raise ValueError(_("{what} is a number from {lo} to {hi}, e.g. {example}").format(
+            what=what, lo=lo, hi=hi, example=example))
+    return int(word)
+
+
 class LobbyScreen:
     def __init__(self, name: str, colour: str = "", record_dir=None, host: str = "0.0.0.0",
                  port: int = 0, lan: bool = True, colour_output: bool = True):
@@ -66,9 +78,12 @@ class LobbyScreen:
         self.want_lan = lan
         self.node = None
         self.discovery = None
+        self.yours: dict = {}  # game id -> Resumable: unfinished games this laptop played
         self.lan_error: str | None = None
         self.lines: list[tuple[str, str]] = []
         self.message = ""
+        self.log_scroll = 0  # lines scrolled back from the newest
+        self._secret: tuple[str, object] | None = None  # (prompt, coroutine fn) of a passphrase
         self._tasks: set[asyncio.Task] = set()
         self.buffer = Buffer(multiline=False, accept_handler=self._accept,
                              completer=WordCompleter(list(COMMANDS), sentence=True),
@@ -108,6 +123,19 @@ class LobbyScreen:
         self.discovery, self.node = disc, node
         disc.add_listener(self.app.invalidate)
         node.add_listener(self._on_node_event)
+        self._find_yours()
+
+    def _find_yours(self) -> None:
+        """Games this laptop left unfinished (a crash, Ctrl-C): offered for resuming."""
+        from tongiaki_lan.net.resumable import unfinished_games
+
+        if self.record_dir is None:
+            return
+        self.yours = unfinished_games(self.record_dir)
+        for r in self.yours.values():
+            self.lines.append(("info", _("You were playing {game} ({n} moves): it is marked "
+                                         "'yours' in the list; join N resumes your seat.").format(
+                game=r.name, n=r.moves)))
 
     async def close_network(self) -> None:
         if self.node is not None:
@@ -127,6 +155,8 @@ class LobbyScreen:
                 game=d.get("game"))))
         elif k in ("request_refused", "error"):
             self.lines.append(("bad", str(d.get("reason"))))
+        elif k == "warning":
+            self.lines.append(("bad", str(d.get("text"))))
         elif k == "abort":
             self.lines.append(("bad", _("Start aborted: {reason}").format(reason=d.get("reason"))))
         elif k == "starting":
@@ -167,6 +197,8 @@ class LobbyScreen:
                 lock = " " + _("[passphrase]") if g.passphrase else ""
                 mine = ("  " + _("← your table")
                         if self.node and g.game_id == self.node.game_id else "")
+                if not mine and g.game_id in self.yours:
+                    mine = "  " + _("← yours: join resumes your seat")
                 seats = _("{taken}/{total} seats").format(taken=g.taken, total=g.total)
                 phase = _(PHASE_NAMES.get(g.phase, g.phase))
                 out.append([("", f"  {i}. {g.name[:24]:<24} {seats}  {phase:<8}"),
@@ -202,11 +234,20 @@ class LobbyScreen:
         rows = []
         for style, text in self.lines:
             cls = f"class:log.{style}" if style else "class:log"
-            for part in textwrap.wrap(text, max(10, width - 1)) or [""]:
+            for part in textwrap.wrap(text, max(10, width - 2), subsequent_indent="   ") or [""]:
                 rows.append([(cls, " " + part)])
-        return rows[-height:] if height else []
+        if not height:
+            return []
+        self.log_scroll = min(self.log_scroll, max(0, len(rows) - height))
+        end = len(rows) - self.log_scroll
+        shown = rows[max(0, end - height):end]
+        if self.log_scroll and shown:
+            shown[-1] = [("class:rule", f" ── {self.log_scroll} more line(s) below: PgDn ──")]
+        return shown
 
     def status(self):
+        if self._secret is not None:
+            return [("class:status", f" {self._secret[0]} (typed unseen; empty cancels)")]
         if self.message:
             return [("class:message.error", " " + self.message)]
         if self.node is not None and self.node.lobby is not None:
@@ -223,14 +264,28 @@ class LobbyScreen:
         def _(event):
             event.app.exit(result=("quit",))
 
+        @kb.add("pageup")
+        def _(event):
+            self.log_scroll += 5
+
+        @kb.add("pagedown")
+        def _(event):
+            self.log_scroll = max(0, self.log_scroll - 5)
+
+        def top_height() -> Dimension:
+            want = len(self.draw_top(200, 100))
+            return Dimension(min=3, preferred=want, max=want)
+
+        secret = Condition(lambda: self._secret is not None)
         root = HSplit([
-            Window(CanvasControl(self.draw_top), wrap_lines=False),
+            Window(CanvasControl(self.draw_top), wrap_lines=False, height=top_height),
             Window(height=1, char="─", style="class:rule"),
-            Window(CanvasControl(self.draw_log), wrap_lines=False, height=8),
+            Window(CanvasControl(self.draw_log), wrap_lines=False,
+                   height=Dimension(min=5, weight=1)),
             Window(FormattedTextControl(self.status), height=1, style="class:status"),
-            Window(BufferControl(self.buffer,
-                                 input_processors=[BeforeInput("> ", style="class:prompt")]),
-                   height=1),
+            Window(BufferControl(self.buffer, input_processors=[
+                ConditionalProcessor(PasswordProcessor(), secret),
+                BeforeInput("> ", style="class:prompt")]), height=1),
         ])
         from prompt_toolkit.output import ColorDepth
 
@@ -243,6 +298,19 @@ class LobbyScreen:
     def _accept(self, buffer: Buffer) -> bool:
         text = buffer.text.strip()
         self.message = ""
+        self.log_scroll = 0
+        if self._secret is not None:
+            # a passphrase never reaches the history (Up would show it) nor the screen
+            buffer.set_document(buffer.document.__class__(""), True)
+            _, then = self._secret
+            self._secret = None
+            if text:
+                task = asyncio.ensure_future(self._guarded(then(text)))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+            else:
+                self.lines.append(("info", "Cancelled."))
+            return False
         if text:
             task = asyncio.ensure_future(self.command(text))
             self._tasks.add(task)
@@ -254,6 +322,18 @@ class LobbyScreen:
             await self._command(text)
         except Exception as exc:  # noqa: BLE001 - a typo must never end the lobby
             self.message = f"{text}: {exc}"
+        self.app.invalidate()
+
+    async def _guarded(self, coro) -> None:
+        try:
+            await coro
+        except Exception as exc:  # noqa: BLE001
+            self.message = str(exc)
+        self.app.invalidate()
+
+    def ask_secret(self, prompt: str, then) -> None:
+        """The next line typed is a passphrase: not echoed, not kept in the history."""
+        self._secret = (prompt, then)
         self.app.invalidate()
 
     def _need_lan(self):
@@ -276,11 +356,11 @@ class LobbyScreen:
         if verb in ("quit", "exit", "q"):
             self.app.exit(result=("quit",))
         elif verb == "help":
-            self.lines.extend(("info", _(h)) for h in COMMANDS.values())
+            self.lines.append(("info", _("Commands (PgUp/PgDn scroll this list):")))
+            self.lines.extend(("info", "  " + _(h)) for h in COMMANDS.values())
         elif verb == "solo":
-            bots = int(args[0]) if args else 3
-            if not 1 <= bots <= 5:
-                raise ValueError(_("solo: 1 to 5 bots"))
+            bots = (_count(args[0], _("solo: the number of bots"), 1, 5, "solo 3")
+                    if args else 3)
             if self.node is not None and self.node.lobby is not None:
                 await self.node.leave_game()
             self.app.exit(result=("solo", bots))
@@ -288,13 +368,21 @@ class LobbyScreen:
             node = self._need_lan()
             if not args:
                 raise ValueError(_("create: give the game a name, e.g. create Friday 4"))
-            seats = int(args[1]) if len(args) > 1 else 4
-            if not 2 <= seats <= 6:
-                raise ValueError(_("a game has 2 to 6 seats"))
-            if node.lobby is not None:
-                await node.leave_game()
-            await node.create_game(args[0][:24], seats, args[2] if len(args) > 2 else None,
-                                   self.colour)
+            seats = (_count(args[1], _("create: SEATS"), 2, 6, "create Friday 4")
+                     if len(args) > 1 else 4)
+            if len(args) > 3:
+                raise ValueError(_("create NAME [SEATS] [lock]: a name with spaces needs "
+                                   "quotes"))
+
+            async def create(passphrase: str | None) -> None:
+                if node.lobby is not None:
+                    await node.leave_game()
+                await node.create_game(args[0][:24], seats, passphrase, self.colour)
+
+            if len(args) > 2 and args[2].lower() == "lock":
+                self.ask_secret(_("Passphrase for {game}:").format(game=args[0][:24]), create)
+            else:  # a passphrase typed on the line still works, as it always did
+                await create(args[2] if len(args) > 2 else None)
         elif verb == "join":
             node = self._need_lan()
             games = self.games()
@@ -303,9 +391,24 @@ class LobbyScreen:
                     n=len(games)))
             info = games[int(args[0]) - 1]
             passphrase = args[1] if len(args) > 1 else None
+            mine = self.yours.get(info.game_id)
+            if mine is not None:
+                async def resume(secret: str | None) -> None:
+                    if node.lobby is not None:
+                        await node.leave_game()
+                    self.lines.append(("info", _("Resuming {game} from {record}…").format(
+                        game=info.name, record=mine.record)))
+                    await node.resume(mine.record, secret)  # game_start opens the game
+
+                if mine.passphrase and not passphrase:
+                    self.ask_secret(_("Passphrase for {game}:").format(game=info.name), resume)
+                    return
+                await resume(passphrase)
+                return
             if info.passphrase and not passphrase:
-                raise ValueError(_("{game} needs a passphrase: join {n} PASSPHRASE").format(
-                    game=info.name, n=args[0]))
+                self.ask_secret(_("Passphrase for {game}:").format(game=info.name),
+                                lambda secret: self._join(node, info, secret))
+                return
             await self._join(node, info, passphrase)
         elif verb == "name":
             if not args:
@@ -334,7 +437,15 @@ class LobbyScreen:
         elif verb in ("ready", "unready"):
             self._need_table().set_ready(verb == "ready")
         elif verb == "start":
-            self._need_table().start_game()
+            node = self._need_table()
+            lb = node.lobby
+            creator = lb.members[0].peer if lb.members else None
+            if node.coordinator() != node.peer_id:
+                who = next((x.name for x in lb.seats if x.owner == creator and x.kind == "human"),
+                           _("the creator"))
+                raise ValueError(_("{who} opened this table and starts it; a full table where "
+                                   "everyone is ready starts by itself").format(who=who))
+            node.start_game()
         elif verb == "say":
             node = self._need_table()
             node.chat(" ".join(args))

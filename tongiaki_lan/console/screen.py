@@ -39,8 +39,21 @@ from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl, 
 from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.layout.processors import BeforeInput
+from prompt_toolkit.mouse_events import MouseButton, MouseEvent, MouseEventType
 
-from tongiaki_lan.engine import LETTERS, IllegalMove, parse_move
+from tongiaki_lan.engine import (
+    LETTERS,
+    Colony,
+    Expand,
+    IllegalMove,
+    Move,
+    Place,
+    PlaceTile,
+    Royal,
+    Sail,
+    Take,
+    parse_move,
+)
 from tongiaki_lan.engine import decisions as D
 from tongiaki_lan.i18n import _, ngettext
 from tongiaki_lan.i18n import current as current_language
@@ -48,14 +61,17 @@ from tongiaki_lan.i18n import current as current_language
 from .board import OUTLINES as HEX_OUTLINES
 from .board import TOP as TOP_EDGE
 from .board import BoardView, Canvas, tile_face
+from .final import final_table
 from .rules import clause_text, rules_lines
 from .session import GameSession
 from .story import tile_label
 from .theme import build_style, player_style
-from .words import help_lines, pending_text
+from .words import help_lines, pending_text, preview_text
 
 COMPLETION_LIMIT = 24  # above this many matches, complete one word at a time
-META = ("help", "hint", "moves", "rules", "position", "centre", "quit")
+META = ("help", "hint", "moves", "rules", "position", "centre", "board", "quit")
+MIN_COLUMNS, MIN_ROWS = 80, 24  # below this the screen says so instead of drawing nonsense
+MIN_LOG_ROWS = 10  # a bot round must not scroll past unseen
 
 
 # ------------------------------------------------------------------ controls
@@ -64,8 +80,10 @@ META = ("help", "hint", "moves", "rules", "position", "centre", "quit")
 class CanvasControl(UIControl):
     """Shows whatever `draw(width, height)` returns; redrawn on every render."""
 
-    def __init__(self, draw):
+    def __init__(self, draw, on_click=None, on_scroll=None):
         self.draw = draw
+        self.on_click = on_click  # (x, y) of a left click, in the control's own cells
+        self.on_scroll = on_scroll  # +1 (wheel down) / -1 (wheel up)
 
     def create_content(self, width: int, height: int) -> UIContent:
         lines = self.draw(width, height)
@@ -74,6 +92,18 @@ class CanvasControl(UIControl):
 
     def is_focusable(self) -> bool:
         return False
+
+    def mouse_handler(self, mouse_event: MouseEvent):
+        kind = mouse_event.event_type
+        if (kind == MouseEventType.MOUSE_UP and self.on_click is not None
+                and mouse_event.button in (MouseButton.LEFT, MouseButton.UNKNOWN)):
+            self.on_click(mouse_event.position.x, mouse_event.position.y)
+            return None
+        if self.on_scroll is not None and kind in (MouseEventType.SCROLL_UP,
+                                                   MouseEventType.SCROLL_DOWN):
+            self.on_scroll(1 if kind == MouseEventType.SCROLL_DOWN else -1)
+            return None
+        return NotImplemented
 
 
 def wrap_fragments(lines, width: int) -> list[list[tuple[str, str]]]:
@@ -115,8 +145,12 @@ class MoveCompleter(Completer):
                 yield Completion(stem, start_position=-len(before), display=stem.strip(),
                                  display_meta=meta)
         else:
+            game = self.screen.session.game
+            by_text = self.screen.legal_by_text()
             for m in matches:
-                yield Completion(m, start_position=-len(before))
+                move = by_text.get(m)
+                meta = preview_text(game, move) if isinstance(move, Sail) else ""
+                yield Completion(m, start_position=-len(before), display_meta=meta)
         if low:
             for word in (*META, *self.screen.session.commands()):
                 if word.startswith(low) and word != low:
@@ -133,48 +167,75 @@ class GameScreen:
         self.view = BoardView()
         self.message: tuple[str, str] = ("", "")
         self.log_scroll = 0  # lines scrolled back from the newest
-        self._legal_cache: tuple[int, list[str]] = (-1, [])
-        self._prefill: str | None = None
+        self.show_board = False  # at the end: the map instead of the final table
+        self._legal_cache: tuple[int, list[Move], dict[str, Move]] = (-1, [], {})
+        self._prefill: str | None = None  # an offer on the line that typing replaces
+        self._confirm: tuple[int, str] | None = None  # (version, text) awaiting a 2nd Enter
+        self._decision_key: tuple | None = None
         self._hinting = False
+        self._setting = False
         self.buffer = Buffer(
             multiline=False,
             completer=MoveCompleter(self),
             complete_while_typing=True,
             accept_handler=self._accept,
+            on_text_changed=self._text_changed,
         )
         self.app = self._build_app(colour)
         session.subscribe(self._on_change)
 
     # ---------------------------------------------------------------- state for drawing
 
-    def legal_texts(self) -> list[str]:
+    def _legal(self) -> tuple[list[Move], dict[str, Move]]:
         s = self.session
         if not s.my_decision():
-            return []
+            return [], {}
         if self._legal_cache[0] != s.version:
-            self._legal_cache = (s.version, [str(m) for m in s.game.legal_moves()])
-        return self._legal_cache[1]
+            moves = s.game.legal_moves()
+            self._legal_cache = (s.version, moves, {str(m): m for m in moves})
+        return self._legal_cache[1], self._legal_cache[2]
+
+    def legal_texts(self) -> list[str]:
+        return list(self._legal()[1])
+
+    def legal_by_text(self) -> dict[str, Move]:
+        return self._legal()[1]
 
     def draw_board(self, width: int, height: int):
         g = self.session.game
         p = g.pending
+        if g.is_over and not self.show_board:
+            return self.final_lines(width)
         frontier = p is not None and p.kind == D.COLONY_TILE
         focus = p.island if p is not None else None
         return self.view.render(g, width, height, frontier=frontier, focus=focus).fragment_lines()
+
+    def final_lines(self, width: int) -> list[list[tuple[str, str]]]:
+        rows = final_table(self.session.game, self.session.names)
+        out = []
+        for i, row in enumerate(rows):
+            style = "class:final.head" if i in (0, 1, 2) else "class:final"
+            for part in textwrap.wrap(row, max(10, width - 2)) or [""]:
+                out.append([(style, " " + part)])
+        out.append([("", "")])
+        out.append([("class:panel.head",
+                     " " + _("(board — show the map · the log has the story)"))])
+        return out
 
     def panel_lines(self, width: int) -> list[list[tuple[str, str]]]:
         s = self.session
         g = s.game
         p = g.pending
         lines: list[list[tuple[str, str]]] = []
-        name_w = max(4, min(12, width - 18))
+        name_w = max(4, min(12, width - 24))
         title = _("{title} · turn {n}").format(title=_(s.title), n=g.turn + 1)
         if hasattr(s, "position_text"):
             title = f"{_(s.title)} · {s.position_text()}"
         lines.append([("class:panel.head", title[:width])])
-        # Column heads: reserve, islands present on, points, Royal Islands (kings) founded.
-        heads = f"{_('res'):>4.4}{_('isl'):>4.4}{_('pts'):>4.4}{_('K'):>2.2}"
-        lines.append([("class:panel.head", f"  {_('player'):<{name_w}.{name_w}}  {heads[1:]}")])
+        # Column heads: reserve, ships on the board, islands present on, points, Royal
+        # Islands (kings) founded of the 2 allowed.
+        heads = "".join(f"{h:>4.4}" for h in (_("res"), _("brd"), _("isl"), _("pts"), _("K/2")))
+        lines.append([("class:panel.head", f"  {_('player'):<{name_w}.{name_w}}  {heads}")])
         scores = g.scores()
         keys = g.ranking_keys()
         for seat, info in enumerate(s.seats):
@@ -191,20 +252,20 @@ class GameScreen:
                 (name_style, f"{name[:name_w]:<{name_w}}"),
                 ("", " "),
                 (player_style(colour), LETTERS[cid]),
-                ("", f"{g.reserve(seat):>4}{keys[colour][1]:>4}{scores[colour]:>4}"
-                     f"{g.royals_founded(seat):>2}"),
+                ("", f"{g.reserve(seat):>4}{g.on_board(seat):>4}{keys[colour][1]:>4}"
+                     f"{scores[colour]:>4}{g.royals_founded(seat):>2}/2"),
             ]
-            if info.kind not in ("human", "remote") and width >= 34:
-                row.append(("class:panel.head", f" {info.kind}"))
             lines.append(row)
         isl, sea = g.revealed_counts()
         left = g.unrevealed_tiles()
         left_isl = sum(1 for t in left if t < 16)
-        lines.append([("class:panel.head", _("Stack {n}: ").format(n=f"{g.stack_left():>2}")),
-                      ("", _("{islands} isl, {seas} sea").format(islands=left_isl,
-                                                                 seas=len(left) - left_isl))])
-        lines.append([("class:panel.head", _("Found   : ")),
-                      ("", _("{islands} isl, {seas} sea").format(islands=isl, seas=sea))])
+        lines.append([("class:panel.head", _("Left: ")),
+                      ("", _("{islands} islands, {seas} sea tiles").format(
+                          islands=left_isl, seas=len(left) - left_isl))])
+        if g.is_over:
+            lines.append([("class:panel.head", _("The game is over."))])
+        else:
+            lines.append([("class:panel.head", _("Ends when either kind runs out"))])
         removed = g.removed_tiles()
         if removed:
             lines.append([("class:panel.head", _("Removed: ")),
@@ -216,8 +277,8 @@ class GameScreen:
                 row.append((f"class:ship.{g.colours[g.seat_of_colour(c)]}", LETTERS[c] + " "))
             lines.append(row)
         if p is not None and p.kind == D.COLONY_TILE and p.tile is not None:
-            lines.append([("class:panel.head", _("In hand: ")), ("", tile_label(p.tile))])
-            lines.append([("class:panel.head", _(" as drawn, its red mark is S"))])
+            lines.append([("class:panel.head", _("In hand: ")), ("", tile_label(p.tile)),
+                          ("class:panel.head", _(" (red mark S)"))])
             lines.extend(self._tile_picture(p.tile))
         return lines
 
@@ -235,6 +296,13 @@ class GameScreen:
     def draw_panel(self, width: int, height: int):
         return self.panel_lines(width)[:height]
 
+    def _panel_height(self) -> Dimension:
+        """As tall as its content, but never so tall that the log gets under 10 lines."""
+        rows = self._size()[1]
+        want = len(self.panel_lines(self._side_columns()))
+        room = max(4, rows - 3 - 1 - MIN_LOG_ROWS)
+        return Dimension.exact(max(1, min(want, room)))
+
     def draw_log(self, width: int, height: int):
         # Wrap from the newest line backwards, only as far as the window can show:
         # a whole game's story is hundreds of lines and this runs on every redraw.
@@ -244,8 +312,15 @@ class GameScreen:
             lines[:0] = wrap_fragments([entry], width)
             if len(lines) >= need:
                 break
+        self.log_scroll = min(self.log_scroll, max(0, len(lines) - height))
         end = max(0, len(lines) - self.log_scroll)
-        return lines[max(0, end - height):end]
+        shown = lines[max(0, end - height):end]
+        if self.log_scroll and shown:
+            shown[-1] = [("class:rule", f"── {self.log_scroll} newer line(s): PgDn ──"[:width])]
+        return shown
+
+    def scroll_log(self, pages: int) -> None:
+        self.log_scroll = max(0, self.log_scroll - pages * 5)
 
     def status_fragments(self) -> StyleAndTextTuples:
         s = self.session
@@ -253,6 +328,11 @@ class GameScreen:
         if hasattr(s, "position_text"):
             style, text = "class:status", _("Replay {position} · {text}").format(
                 position=s.position_text(), text=text)
+        p = s.game.pending
+        if p is not None and p.kind == D.DEPARTURE and s.my_decision():
+            move = self.legal_by_text().get(self.buffer.text.strip())
+            if isinstance(move, Sail):
+                text = f"{move} {preview_text(s.game, move)}"
         return [(style, " " + text)]
 
     def message_fragments(self) -> StyleAndTextTuples:
@@ -269,13 +349,25 @@ class GameScreen:
 
     # ---------------------------------------------------------------- layout
 
-    def _side_width(self) -> Dimension:
+    def _size(self) -> tuple[int, int]:
         try:
-            cols = self.app.output.get_size().columns
+            size = self.app.output.get_size()
+            return size.columns, size.rows
         except Exception:  # pragma: no cover - no terminal attached
-            cols = 80
-        width = 27 if cols < 100 else min(48, cols // 3)
-        return Dimension.exact(width)
+            return 80, 24
+
+    def _side_columns(self) -> int:
+        cols = self._size()[0]
+        return 32 if cols < 100 else min(48, cols // 3)
+
+    def _side_width(self) -> Dimension:
+        return Dimension.exact(self._side_columns())
+
+    def _too_small_text(self):
+        cols, rows = self._size()
+        text = _("The terminal is {size}: Tongiaki needs at least {least}. Enlarge the window "
+                 "(quit leaves).").format(size=f"{cols}×{rows}", least=f"{MIN_COLUMNS}×{MIN_ROWS}")
+        return [("class:message.error", "\n".join(textwrap.wrap(text, max(10, cols - 1))))]
 
     def _build_app(self, colour: bool) -> Application:
         buffer_empty = Condition(lambda: not self.buffer.text)
@@ -298,14 +390,14 @@ class GameScreen:
             if hasattr(self.session, "step"):
                 self.session.step(-1)
             else:
-                self.log_scroll += 5
+                self.scroll_log(-1)
 
         @kb.add("pagedown")
         def _(event):
             if hasattr(self.session, "step"):
                 self.session.step(1)
             else:
-                self.log_scroll = max(0, self.log_scroll - 5)
+                self.scroll_log(1)
 
         @kb.add("c-c")
         def _(event):
@@ -315,13 +407,20 @@ class GameScreen:
         def _(event):
             event.app.exit(result=0)
 
-        board = Window(CanvasControl(self.draw_board), wrap_lines=False)
+        board = Window(CanvasControl(self.draw_board, on_click=self.click), wrap_lines=False)
         panel = Window(CanvasControl(self.draw_panel), wrap_lines=False,
-                       height=Dimension(min=4, preferred=10, max=24))
-        log = Window(CanvasControl(self.draw_log), wrap_lines=False)
+                       height=self._panel_height)
+        log = Window(CanvasControl(self.draw_log, on_scroll=self.scroll_log), wrap_lines=False)
         side = HSplit([panel, Window(height=1, char="─", style="class:rule"), log],
                       width=self._side_width)
-        body = VSplit([board, Window(width=1, char="│", style="class:rule"), side])
+        too_small = Condition(lambda: self._size()[0] < MIN_COLUMNS
+                              or self._size()[1] < MIN_ROWS)
+        body = HSplit([
+            ConditionalContainer(VSplit([board, Window(width=1, char="│", style="class:rule"),
+                                         side]), filter=~too_small),
+            ConditionalContainer(Window(FormattedTextControl(self._too_small_text),
+                                        wrap_lines=True), filter=too_small),
+        ])
         has_message = Condition(lambda: bool(self.message[1]))
         prompt = Window(
             BufferControl(self.buffer, input_processors=[BeforeInput("> ", style="class:prompt")]),
@@ -343,25 +442,119 @@ class GameScreen:
             key_bindings=kb,
             style=build_style(),
             full_screen=True,
-            mouse_support=False,
+            mouse_support=True,
             color_depth=None if colour else _monochrome(),
         )
         return app
+
+    # ---------------------------------------------------------------- the command line
+
+    def offer(self, text: str) -> None:
+        """Put a move on the line as an offer: Enter plays it, typing replaces it."""
+        self._setting = True
+        try:
+            self.buffer.set_document(self.buffer.document.__class__(text, len(text)), True)
+        finally:
+            self._setting = False
+        self._prefill = text
+
+    def _text_changed(self, buffer: Buffer) -> None:
+        if self._setting:
+            return
+        pre, self._prefill = self._prefill, None
+        text = buffer.text
+        if pre and text.startswith(pre) and len(text) > len(pre) \
+                and buffer.cursor_position == len(text):
+            # the first key typed over an offer starts a new line instead of appending
+            self._setting = True
+            try:
+                new = text[len(pre):]
+                self.buffer.set_document(self.buffer.document.__class__(new, len(new)), True)
+            finally:
+                self._setting = False
+
+    # ---------------------------------------------------------------- mouse
+
+    def click(self, x: int, y: int) -> None:
+        """A click on the map puts the move it means on the command line (not played)."""
+        s = self.session
+        if not s.my_decision():
+            return
+        hit = self.view.hit(s.game, x, y)
+        if hit is None:
+            return
+        text = self.move_for_click(hit)
+        if text is None:
+            return
+        self.offer(text)
+        if text.endswith(" "):
+            self.buffer.start_completion(select_first=False)
+        self.app.invalidate()
+
+    def move_for_click(self, hit: dict) -> str | None:
+        """The legal move (or the start of one) a click on this spot stands for."""
+        moves = self._legal()[0]
+        tid, beach, pier = hit["tile"], hit["beach"], hit["pier"]
+        if tid is None:
+            q, r = hit["hex"]
+            if any(isinstance(m, PlaceTile) and (m.q, m.r) == (q, r) for m in moves):
+                return f"tile {q},{r} "
+            return None
+        p = self.session.game.pending
+        if p.kind == D.EXPAND_BEACHES:
+            if beach is None:
+                return None
+            chosen = self.buffer.text.split()[1:] if self.buffer.text.startswith("beaches") else []
+            if str(beach + 1) not in chosen:
+                chosen.append(str(beach + 1))
+            return "beaches " + " ".join(chosen)
+
+        def fits(m: Move) -> bool:
+            if isinstance(m, Place):
+                return m.island == tid and (beach is None or beach in m.beaches)
+            if isinstance(m, (Expand, Royal)):
+                return m.island == tid
+            if isinstance(m, Take):
+                return m.island == tid and (beach is None or m.beach == beach)
+            if isinstance(m, Sail):
+                return (m.island == tid and (beach is None or m.beach == beach)
+                        and (pier is None or str(m).endswith(" " + pier)))
+            return False
+
+        texts = [str(m) for m in moves if fits(m)]
+        if not texts:
+            return None
+        if len(texts) == 1 or isinstance(moves[0], (Expand, Royal, Colony, Place)):
+            return texts[0]
+        common = texts[0]
+        for t in texts[1:]:
+            while not t.startswith(common):
+                common = common[:-1]
+        return common if common.endswith(" ") else common[: common.rfind(" ") + 1]
 
     # ---------------------------------------------------------------- behaviour
 
     def _on_change(self) -> None:
         s = self.session
+        g = s.game
+        p = g.pending
+        key = (len(g.moves), p)
+        if key != self._decision_key:
+            # a new decision: an old reason or a pending confirmation no longer applies
+            self._decision_key = key
+            if self.message[0] == "error" or self._confirm is not None:
+                self.message = ("", "")
+            self._confirm = None
         # Offer the default landing on the line, so Enter accepts it (and it can be edited).
-        p = s.game.pending
         want = None
         if s.my_decision() and p is not None and p.kind == D.LANDING:
-            want = str(s.game.default_landing())
+            want = str(g.default_landing())
         if want is not None and (not self.buffer.text or self.buffer.text == self._prefill):
-            self.buffer.set_document(self.buffer.document.__class__(want, len(want)), True)
-            self._prefill = want
+            self.offer(want)
         elif want is None and self._prefill is not None and self.buffer.text == self._prefill:
+            self._setting = True
             self.buffer.reset()
+            self._setting = False
             self._prefill = None
         self.log_scroll = 0
         self.app.invalidate()
@@ -382,13 +575,22 @@ class GameScreen:
             await self._command(text)
         except IllegalMove as exc:
             self.message = ("error", refusal_text(text, exc))
+            self._offer_again()
         except ValueError as exc:
             self.message = ("error", _("{command}: {reason} (Tab lists the legal moves)").format(
                 command=text, reason=exc))
+            self._offer_again()
         except Exception as exc:  # noqa: BLE001 - the console must survive anything
             self.message = ("error", _("{command}: internal error: {error}").format(
                 command=text, error=repr(exc)))
         self.app.invalidate()
+
+    def _offer_again(self) -> None:
+        """After a refused landing the engine's offer comes back on the empty line."""
+        s = self.session
+        p = s.game.pending
+        if s.my_decision() and p is not None and p.kind == D.LANDING and not self.buffer.text:
+            self.offer(str(s.game.default_landing()))
 
     async def _command(self, text: str) -> None:
         word, _sep, rest = text.partition(" ")
@@ -413,6 +615,9 @@ class GameScreen:
         if word in ("centre", "center"):
             self.view.recentre()
             return
+        if word == "board":
+            self.show_board = not self.show_board
+            return
         if word == "moves":
             moves = [str(m) for m in s.game.legal_moves()] if s.game.pending else []
             shown = ", ".join(moves[:30])
@@ -427,6 +632,9 @@ class GameScreen:
         if word == "position":  # the whole position as one line, for a bug report
             s.say(s.game.position())
             return
+        if word in ("start", "ready"):
+            self.message = ("", _("The game has started: it is on the screen now."))
+            return
         extra = s.commands()
         if word in extra:
             result = extra[word][1](rest)
@@ -440,12 +648,36 @@ class GameScreen:
                                        "commands)").format(command=text))
             return
         move = parse_move(text)
+        if isinstance(move, Colony) and s.my_decision() and s.game.is_legal(move) \
+                and self._confirm != (len(s.game.moves), "colony"):
+            self._ask_colony()
+            return
+        self._confirm = None
         await s.submit(move)
+
+    def _ask_colony(self) -> None:
+        """C1 takes every ship home: a slip of the keyboard must not cost a whole board."""
+        s = self.session
+        seat = s.game.pending.seat
+        ships = s.game.on_board(seat)
+        what = (_("your {n} ship(s) on the board go home").format(n=ships) if ships
+                else _("you have no ships on the board"))
+        self.message = ("", _("colony: {what} — Enter again to confirm").format(what=what))
+        self._confirm = (len(s.game.moves), "colony")
+        self.offer("colony")
 
     async def _hint(self) -> None:
         s = self.session
-        if s.game.pending is None:
+        p = s.game.pending
+        if p is None:
             self.message = ("", _("The game is over: no hint."))
+            return
+        if not s.can_play:
+            self.message = ("", _("A replay takes no moves: no hint."))
+            return
+        if not s.my_decision():
+            who = s.names[p.seat] if p.seat is not None else _("the dealer")
+            self.message = ("", _("It is {who}'s decision, not yours: no hint.").format(who=who))
             return
         if self._hinting:
             return
@@ -462,7 +694,12 @@ class GameScreen:
             return
         text = str(move)
         self.message = ("", _("Hint: {move} (Enter plays it)").format(move=text))
-        self.buffer.set_document(self.buffer.document.__class__(text, len(text)), True)
+        if isinstance(move, Colony):  # the hint's words are the confirmation
+            ships = s.game.on_board(p.seat)
+            self.message = ("", _("Hint: colony (Enter plays it: your {n} ship(s) on the board go "
+                                  "home)").format(n=ships))
+            self._confirm = (len(s.game.moves), "colony")
+        self.offer(text)
 
 
 def refusal_text(command: str, exc: IllegalMove) -> str:

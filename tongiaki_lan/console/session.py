@@ -71,6 +71,8 @@ class GameSession:
         self._seen_events = 0
         self._hint_count = 0
         self._tasks: set[asyncio.Task] = set()
+        self._snap: Game | None = None  # the game at this keyboard's last decision
+        self._snap_moves = 0
 
     # ---------------------------------------------------------------- seats
 
@@ -92,8 +94,41 @@ class GameSession:
 
     def changed(self) -> None:
         self.version += 1
+        self._summarise()
         for fn in list(self._listeners):
             fn()
+
+    def _summarise(self) -> None:
+        """When the decision comes back to this keyboard (or the game ends), one line per
+        player who moved since, listing their moves: a whole bot round fits a small log."""
+        g = self.game
+        n = len(g.moves)
+        if not (self.my_decision() or (g.is_over and self.can_play)):
+            return
+        if self._snap is None or self._snap_moves > n:
+            self._snap, self._snap_moves = g.copy(), n
+            return
+        if self._snap_moves == n:
+            return
+        snap, local = self._snap, self.local_seats()
+        turns: list[tuple[int, list[str]]] = []
+        for move in g.moves[self._snap_moves:]:
+            p = snap.pending
+            try:
+                snap.apply(move)
+            except IllegalMove:  # pragma: no cover - the moves were applied once already
+                break
+            if p is None or p.seat is None or p.seat in local or isinstance(move, Reveal):
+                continue
+            if turns and turns[-1][0] == p.seat:
+                turns[-1][1].append(str(move))
+            else:
+                turns.append((p.seat, [str(move)]))
+        self._snap, self._snap_moves = g.copy(), n
+        if turns:
+            self.lines.append(("summary", _("Since your last move:")))
+            for seat, texts in turns:
+                self.lines.append(("summary", f"  {self.seats[seat].name}: {', '.join(texts)}"))
 
     def say(self, text: str, style: str = "info") -> None:
         self.lines.append((style, text))

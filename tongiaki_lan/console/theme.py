@@ -45,6 +45,7 @@ def build_style() -> Style:
         ("title.tonga", "#ffd787 bold"),
         ("title.sea", "#5fafd7"),
         ("beach", "#bcbcbc bold"),
+        ("beach.full", "#000000 bg:#ffd75f bold"),
         ("berth", "#6c6c6c"),
         ("pier", "#87afd7"),
         ("route", "#5fafd7"),
@@ -61,6 +62,7 @@ def build_style() -> Style:
         ("log.bad", "#ff875f"),
         ("log.good", "#87d787"),
         ("log.info", "#87afd7"),
+        ("log.summary", "#ffd787"),
         ("status", "reverse"),
         ("status.mine", "bg:#005f00 #ffffff bold"),
         ("status.over", "bg:#5f005f #ffffff bold"),
@@ -70,6 +72,9 @@ def build_style() -> Style:
         ("rule", "#4e4e4e"),
         ("lobby.head", "bold underline"),
         ("lobby.sel", "reverse"),
+        ("offer", "underline"),
+        ("final", "#d7d7af"),
+        ("final.head", "#d7d7af bold"),
     ]
     for name, fg in PLAYER_FG.items():
         rules.append((f"ship.{name}", f"{fg} bold"))

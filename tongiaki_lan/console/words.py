@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tongiaki_lan.engine import LETTERS, TILES, Game
+from tongiaki_lan.engine import LETTERS, TILES, Game, Sail
 from tongiaki_lan.engine import decisions as D
 from tongiaki_lan.i18n import N_, _
 
@@ -20,23 +20,19 @@ def pending_text(game: Game, names: list[str], local: set[int]) -> tuple[str, st
     mine = p.seat in local
     who = f"{names[p.seat]} ({LETTERS[game.colour_ids()[p.seat]]})"
     island = TILES[p.island].name if p.island is not None else ""
-    if mine:
+    if mine:  # short enough for an 80-column status line; the panel says who you are
         tile = tile_label(p.tile) if p.tile is not None else ""
         text = {
-            D.SETUP: _("Setup: put a ship on Tonga — place Tonga BEACH"),
+            D.SETUP: _("put a ship on Tonga — place Tonga BEACH"),
             D.ACTION: _action_text(game, p.seat),
-            D.EXPAND_BEACHES: _("Expanding on {island}: choose {n} beach(es) — beaches B…"),
-            D.T1A_SOURCE: _("Reserve empty: bring one of your ships to {island} — take ISLAND "
-                            "B"),
-            D.DEPARTURE: _("A beach is full: choose the next departure — sail ISLAND BEACH "
-                           "PIER"),
-            D.LANDING: _("{ships} reach {island}: share out the berths — Enter takes the "
-                         "offer"),
-            D.COLONY_TILE: _("New Colony: place {tile} — tile Q,R DIR (DIR = where its red mark "
-                             "points)"),
-            D.COLONY_SHIP: _("New Colony: put your ship on {island} — place {island} BEACH"),
+            D.EXPAND_BEACHES: _("{n} new ship(s) on {island} — beaches B…"),
+            D.T1A_SOURCE: _("reserve empty: bring a ship to {island} — take ISLAND B"),
+            D.DEPARTURE: _("a beach is full: sail ISLAND B PIER — Tab shows where each goes"),
+            D.LANDING: _("{ships} reach {island}: Enter takes the offer"),
+            D.COLONY_TILE: _("New Colony: place {tile} — tile Q,R DIR (DIR: its red mark)"),
+            D.COLONY_SHIP: _("New Colony: a ship on {island} — place {island} BEACH"),
         }[p.kind].format(island=island, n=p.count, ships=ships_text(p.group), tile=tile)
-        return "class:status.mine", _("Your decision, {who}: {text}").format(who=who, text=text)
+        return "class:status.mine", _("Your decision: {text}").format(text=text)
     doing = {
         D.SETUP: _("placing a ship on Tonga"),
         D.ACTION: _("choosing an action"),
@@ -50,12 +46,32 @@ def pending_text(game: Game, names: list[str], local: set[int]) -> tuple[str, st
     return "class:status", _("Waiting for {who}: {doing}…").format(who=who, doing=doing)
 
 
+def preview_text(game: Game, move: Sail) -> str:
+    """Where a departure goes over the tiles already placed, in a few words."""
+    pv = game.preview(move)
+    if pv.outcome == "land":
+        return _("→ lands on {island}").format(island=TILES[pv.island].name)
+    if pv.outcome == "back":
+        if pv.royal is not None:
+            return _("→ turned back by the Royal Island {royal} to {island}").format(
+                royal=TILES[pv.royal].name, island=TILES[pv.island].name)
+        return _("→ leads back to {island}").format(island=TILES[pv.island].name)
+    if pv.outcome == "fail":
+        cell = game.tile_at(pv.hex)
+        where = TILES[cell[0]].name if cell else f"{pv.hex[0]},{pv.hex[1]}"
+        return _("→ wrecked at {where}: danger {danger}, the group has {colours} colour(s)").format(
+            where=where, danger=pv.danger, colours=pv.colours)
+    if pv.outcome == "lost":
+        return _("→ lost at sea: no tile is left to discover")
+    return _("→ reveals a tile at {hex}").format(hex=f"{pv.hex[0]},{pv.hex[1]}")
+
+
 def _action_text(game: Game, seat: int) -> str:
     moves = game.legal_moves()
     kinds = {str(m).split()[0] for m in moves}
     if "expand" in kinds:
         return _("your turn — expand ISLAND, royal ISLAND or colony")
-    return _("your turn, no ships on the board — place ISLAND B [B] (X1) or colony")
+    return _("your turn, no ships out — place ISLAND B [B] (X1) or colony")
 
 
 GENERAL_HELP = [

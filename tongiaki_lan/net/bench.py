@@ -61,11 +61,17 @@ async def _bench(peers: int, moves: int, record_dir: Path) -> dict:
 # JSON lines on stdin/stdout (multiprocessing's spawn would re-run the caller's __main__).
 
 
-async def _child_main(i: int, record_dir: Path) -> None:
+async def _child_main(i: int, record_dir: Path, loss: float = 0.0) -> None:
+    from tongiaki_lan.net.faults import FaultRule, FaultySocket
     from tongiaki_lan.net.node import GameRef, Node
 
     loop = asyncio.get_running_loop()
-    node = Node(f"p{i}", host="127.0.0.1", record_dir=record_dir / f"p{i}", autoplay="random")
+    wrap = None
+    if loss:  # the seeded lossy link: each datagram this node sends is lost with P = loss
+        rule = FaultRule(drop=loss, seed=1000 + i)
+        wrap = lambda s: FaultySocket(s, rule)  # noqa: E731
+    node = Node(f"p{i}", host="127.0.0.1", record_dir=record_dir / f"p{i}", autoplay="random",
+                wrap_socket=wrap)
     await node.start()
 
     def reply(obj) -> None:
@@ -102,9 +108,10 @@ async def _child_main(i: int, record_dir: Path) -> None:
         await node.close()
 
 
-def _bench_processes(peers: int, moves: int, record_dir: Path) -> dict:
+def _bench_processes(peers: int, moves: int, record_dir: Path, loss: float = 0.0) -> dict:
     procs = [subprocess.Popen(
-        [sys.executable, "-m", "tongiaki_lan.net.bench", "--child", str(i), str(record_dir)],
+        [sys.executable, "-m", "tongiaki_lan.net.bench", "--child", str(i), str(record_dir),
+         str(loss)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for i in range(peers)]
 
     def send(p, obj) -> None:
@@ -152,8 +159,10 @@ def _bench_processes(peers: int, moves: int, record_dir: Path) -> dict:
                 p.wait(10)
             except subprocess.TimeoutExpired:
                 p.kill()
-    return _summary(peers, moves, games, latencies, datagrams, bytes_sent, game_moves, retrans,
-                    time.perf_counter() - t0, "processes")
+    out = _summary(peers, moves, games, latencies, datagrams, bytes_sent, game_moves, retrans,
+                   time.perf_counter() - t0, "processes")
+    out["loss"] = loss
+    return out
 
 
 def _summary(peers, moves, games, latencies, datagrams, bytes_sent, game_moves, retrans, wall,
@@ -179,18 +188,21 @@ def _summary(peers, moves, games, latencies, datagrams, bytes_sent, game_moves, 
     }
 
 
-def run_bench_net(peers: int, moves: int, mode: str = "processes") -> dict:
+def run_bench_net(peers: int, moves: int, mode: str = "processes", loss: float = 0.0) -> dict:
     if not 2 <= peers <= 6:
         raise ValueError("peers must be 2 to 6")
+    if not 0.0 <= loss < 1.0:
+        raise ValueError("loss must be in [0, 1)")
     with tempfile.TemporaryDirectory(prefix="tongiaki-bench-") as tmp:
-        if mode == "processes":
-            return _bench_processes(peers, max(1, moves), Path(tmp))
+        if mode == "processes" or loss:
+            return _bench_processes(peers, max(1, moves), Path(tmp), loss)
         return asyncio.run(_bench(peers, max(1, moves), Path(tmp)))
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 4 and sys.argv[1] == "--child":
-        asyncio.run(_child_main(int(sys.argv[2]), Path(sys.argv[3])))
+    if len(sys.argv) in (4, 5) and sys.argv[1] == "--child":
+        asyncio.run(_child_main(int(sys.argv[2]), Path(sys.argv[3]),
+                                float(sys.argv[4]) if len(sys.argv) == 5 else 0.0))
     else:
         print(json.dumps(run_bench_net(int(sys.argv[1]) if len(sys.argv) > 1 else 6,
                                        int(sys.argv[2]) if len(sys.argv) > 2 else 300)))

@@ -15,9 +15,15 @@ from typing import Any, ClassVar
 
 import msgpack
 
+from tongiaki_lan.net.identity import peer_id_of, verify
+
 MAGIC = b"TK"
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 FLAG_MAC = 0x01
+FLAG_SIGNED = 0x02
+PUBLIC_LEN = 32
+SIGNATURE_LEN = 64
+SIGN_LEN = PUBLIC_LEN + SIGNATURE_LEN
 MAC_LEN = 32
 HEADER_LEN = 4
 MAX_DATAGRAM = 1200
@@ -30,6 +36,7 @@ MAX_TEXT = 300
 MAX_U64 = (1 << 64) - 1
 MAX_SEATS = 6
 MAX_MOVE_NODES = 200
+MAX_PREV = 4  # moves repeated in each MOVE
 MAX_MOVE_DEPTH = 6
 PHASES = ("lobby", "starting", "playing", "over")
 SEAT_KINDS = ("human", "bot")
@@ -478,24 +485,33 @@ class SeedOk(Message):
 
 @dataclass(frozen=True)
 class MoveMsg(Message):
-    """Move number `index` (0-based) and the state digest after applying it."""
+    """Move number `index` (0-based) and the state digest after applying it, plus the
+    moves just before it (`prev`, for `index - len(prev)` .. `index - 1`), so a peer that
+    lost one of those datagrams can go on at once instead of waiting for a resend."""
 
     TYPE: ClassVar[int] = 30
     index: int
     move: list = field(hash=False)
     digest: bytes = b""
+    prev: tuple = field(default=(), hash=False)  # ((move_wire, digest), ...)
 
     def body(self) -> list:
-        return [self.index, self.move, self.digest]
+        return [self.index, self.move, self.digest, [[m, d] for m, d in self.prev]]
 
     @classmethod
     def parse(cls, items: list) -> MoveMsg:
-        _arity(items, 3, "move")
-        return cls(
-            _uint(items[0], "move.index", 1 << 20),
-            check_move_wire(items[1], "move.move"),
-            _bin(items[2], "move.digest", DIGEST_LEN),
-        )
+        _arity(items, 4, "move")
+        index = _uint(items[0], "move.index", 1 << 20)
+        prev = []
+        for e in _list(items[3], "move.prev", MAX_PREV):
+            pair = _list(e, "move.prev entry", 2)
+            _arity(pair, 2, "move.prev entry")
+            prev.append((check_move_wire(pair[0], "move.prev"),
+                         _bin(pair[1], "move.prev digest", DIGEST_LEN)))
+        if len(prev) > index:
+            raise WireError("move.prev: more moves than came before")
+        return cls(index, check_move_wire(items[1], "move.move"),
+                   _bin(items[2], "move.digest", DIGEST_LEN), tuple(prev))
 
 
 @dataclass(frozen=True)
@@ -603,10 +619,14 @@ class Envelope:
                 self.ack, self.sack, self.message.to_wire()]
 
 
-def encode_datagram(env: Envelope, key: bytes | None = None) -> bytes:
+def encode_datagram(env: Envelope, key: bytes | None = None, identity=None) -> bytes:
+    """Frame, sign (with `identity`, a `net.identity.Identity`) and MAC (with `key`)."""
     body = msgpack.packb(env.to_wire(), use_bin_type=True)
-    head = MAGIC + bytes([PROTOCOL_VERSION, FLAG_MAC if key else 0])
-    data = head + body
+    flags = (FLAG_MAC if key else 0) | (FLAG_SIGNED if identity is not None else 0)
+    data = MAGIC + bytes([PROTOCOL_VERSION, flags]) + body
+    if identity is not None:
+        data += identity.public
+        data += identity.sign(data)
     if key:
         data += hmac.new(key, data, hashlib.sha256).digest()
     if len(data) > MAX_DATAGRAM:
@@ -614,8 +634,11 @@ def encode_datagram(env: Envelope, key: bytes | None = None) -> bytes:
     return data
 
 
-def decode_datagram(data: bytes, key: bytes | None = None) -> Envelope:
-    """Check and parse one datagram. With `key`, a datagram without a valid MAC is refused."""
+def decode_datagram(data: bytes, key: bytes | None = None,
+                    require_signature: bool = False) -> Envelope:
+    """Check and parse one datagram. With `key`, a datagram without a valid MAC is refused;
+    a signed datagram is refused unless its key hashes to the sender's peer id and its
+    signature holds; with `require_signature`, an unsigned one is refused too."""
     if len(data) > MAX_DATAGRAM:
         raise WireError(f"oversized datagram ({len(data)} bytes, limit {MAX_DATAGRAM})")
     if len(data) < HEADER_LEN + 1:
@@ -625,7 +648,7 @@ def decode_datagram(data: bytes, key: bytes | None = None) -> Envelope:
     if data[2] != PROTOCOL_VERSION:
         raise WireError(f"unsupported protocol version {data[2]}")
     flags = data[3]
-    if flags & ~FLAG_MAC:
+    if flags & ~(FLAG_MAC | FLAG_SIGNED):
         raise WireError(f"unknown flags {flags:#04x}")
     body_end = len(data)
     if flags & FLAG_MAC:
@@ -638,6 +661,13 @@ def decode_datagram(data: bytes, key: bytes | None = None) -> Envelope:
                 raise WireError("bad MAC (wrong or missing passphrase)")
     elif key is not None:
         raise WireError("unauthenticated datagram in a game that needs a passphrase")
+    signed_end = body_end
+    if flags & FLAG_SIGNED:
+        if body_end < HEADER_LEN + 1 + SIGN_LEN:
+            raise WireError("datagram too short for its signature")
+        body_end -= SIGN_LEN
+    elif require_signature:
+        raise WireError("unsigned datagram")
     try:
         obj = msgpack.unpackb(data[HEADER_LEN:body_end], raw=False, use_list=True,
                               strict_map_key=True, max_array_len=256, max_map_len=0,
@@ -646,7 +676,7 @@ def decode_datagram(data: bytes, key: bytes | None = None) -> Envelope:
         raise WireError(f"malformed msgpack ({type(exc).__name__})") from None
     items = _list(obj, "envelope", 9)
     _arity(items, 9, "envelope")
-    return Envelope(
+    env = Envelope(
         _bin(items[0], "envelope.game", ID_LEN),
         _bin(items[1], "envelope.sender", ID_LEN),
         _uint(items[2], "envelope.incarnation"),
@@ -657,6 +687,14 @@ def decode_datagram(data: bytes, key: bytes | None = None) -> Envelope:
         _uint(items[7], "envelope.sack"),
         parse_message(items[8]),
     )
+    if flags & FLAG_SIGNED:
+        public = bytes(data[body_end:body_end + PUBLIC_LEN])
+        if peer_id_of(public) != env.sender:
+            raise WireError("sender id does not belong to the signing key (impersonation?)")
+        if not verify(public, bytes(data[body_end + PUBLIC_LEN:signed_end]),
+                      bytes(data[:body_end + PUBLIC_LEN])):
+            raise WireError("bad signature")
+    return env
 
 
 def peek_game(data: bytes) -> bytes | None:

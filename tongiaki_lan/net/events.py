@@ -1,37 +1,258 @@
-"""What a node tells its user interface. One flat event type keeps the stream easy to print
-as JSON lines (`play --headless`) and easy to match on in a UI."""
+"""What a node tells its user interface: one frozen dataclass per kind of event.
+
+A UI may match on the class (`isinstance(ev, MoveApplied)`) or on `ev.kind`, and read the
+fields or `ev.data`; `ev.to_json()` gives one JSON line (`play --headless` prints them).
+Every field is JSON-serialisable. Events marked `internal` are requests from the protocol
+core to its asyncio glue (run a bot, write the record) and never reach a UI.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
-
-# kinds, for reference (docs/net-api.md describes each one's data)
-KINDS = (
-    "lobby",         # the lobby changed: data = lobby snapshot
-    "joined",        # this node is seated in a game
-    "refused",       # a datagram or message was refused: peer, addr, reason
-    "request_refused",  # the coordinator refused one of our lobby requests
-    "away", "back",  # a peer went silent / was heard again
-    "restarted",     # a peer came back with a new incarnation
-    "starting",      # commit-reveal began
-    "abort",         # the start was aborted (reason names the peer)
-    "game_start",    # seed agreed, game begins: seed, seats, record
-    "move",          # a move was applied: index, seat, colour, move, by
-    "reveal",        # the seed's dealer revealed a tile after a move: index, move
-    "waiting",       # the pending seat's node is away; the game waits
-    "your_turn",     # a human seat of this node must decide
-    "chat",
-    "game_over",     # digest, scores, winners, record
-    "mismatch",      # our state differs from a peer's: the game stops here
-    "error",
-)
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
 
 
 @dataclass(frozen=True)
 class NodeEvent:
-    kind: str
-    data: dict[str, Any] = field(default_factory=dict)
+    kind: ClassVar[str] = "event"
+    internal: ClassVar[bool] = False
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
     def to_json(self) -> dict[str, Any]:
         return {"event": self.kind, **self.data}
+
+
+@dataclass(frozen=True)
+class Joined(NodeEvent):
+    """This node got a seat (or created the game)."""
+
+    kind: ClassVar[str] = "joined"
+    game: str
+    game_id: str
+    created: bool
+    invite: str = ""
+
+
+@dataclass(frozen=True)
+class LobbyChanged(NodeEvent):
+    """The lobby changed; `lobby` is `Node.lobby_json()` (also spread into `data`)."""
+
+    kind: ClassVar[str] = "lobby"
+    lobby: dict
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return dict(self.lobby)
+
+
+@dataclass(frozen=True)
+class RequestRefused(NodeEvent):
+    kind: ClassVar[str] = "request_refused"
+    peer: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Starting(NodeEvent):
+    """Seed agreement began."""
+
+    kind: ClassVar[str] = "starting"
+    nonce: str
+    order: list
+
+
+@dataclass(frozen=True)
+class Aborted(NodeEvent):
+    """Seed agreement failed (the reason names the peer); back in the lobby."""
+
+    kind: ClassVar[str] = "abort"
+    reason: str
+
+
+@dataclass(frozen=True)
+class GameStarted(NodeEvent):
+    kind: ClassVar[str] = "game_start"
+    seed: str
+    seats: list
+    resumed: bool
+    moves: int
+    record: str = ""
+
+
+@dataclass(frozen=True)
+class YourTurn(NodeEvent):
+    """A human seat of this node must decide (no autoplay)."""
+
+    kind: ClassVar[str] = "your_turn"
+    index: int
+    seat: int
+    decision: str
+
+
+@dataclass(frozen=True)
+class MoveApplied(NodeEvent):
+    """A move was applied and checked (its digest compared) on this node."""
+
+    kind: ClassVar[str] = "move"
+    index: int
+    seat: int
+    colour: str
+    name: str
+    move: str
+    by: str | None
+
+
+@dataclass(frozen=True)
+class TileRevealed(NodeEvent):
+    """The seed's dealer revealed a tile after a move (every node deals it itself)."""
+
+    kind: ClassVar[str] = "reveal"
+    index: int
+    move: str
+
+
+@dataclass(frozen=True)
+class Waiting(NodeEvent):
+    """The pending seat's player is away: the game waits."""
+
+    kind: ClassVar[str] = "waiting"
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Away(NodeEvent):
+    kind: ClassVar[str] = "away"
+    peer: str
+    name: str
+    left: bool
+
+
+@dataclass(frozen=True)
+class Back(NodeEvent):
+    kind: ClassVar[str] = "back"
+    peer: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Restarted(NodeEvent):
+    """A member's node came back with a new incarnation."""
+
+    kind: ClassVar[str] = "restarted"
+    peer: str
+    name: str
+
+
+@dataclass(frozen=True)
+class SeatHandedOver(NodeEvent):
+    """A human seat whose player is away is played by a bot from now on; `driver` is the
+    node that plays it (every node computes the same one)."""
+
+    kind: ClassVar[str] = "handover"
+    seat: int
+    name: str
+    bot: str
+    driver: str
+    driver_name: str
+
+
+@dataclass(frozen=True)
+class SeatReclaimed(NodeEvent):
+    """The player of a handed-over seat is back and plays it again."""
+
+    kind: ClassVar[str] = "reclaimed"
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True)
+class ChatLine(NodeEvent):
+    kind: ClassVar[str] = "chat"
+    peer: str
+    name: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Refused(NodeEvent):
+    """A datagram or a message was refused; `what` names the message (None for datagrams)."""
+
+    kind: ClassVar[str] = "refused"
+    peer: str | None
+    sender: str
+    addr: str
+    reason: str
+    what: str | None = None
+
+
+@dataclass(frozen=True)
+class Mismatch(NodeEvent):
+    """This node's state differs from a peer's: the game stops here."""
+
+    kind: ClassVar[str] = "mismatch"
+    reason: str
+    record: str = ""
+    dump: str = ""
+
+
+@dataclass(frozen=True)
+class GameOver(NodeEvent):
+    """The end; sent once the record is complete on disk."""
+
+    kind: ClassVar[str] = "game_over"
+    digest: str
+    scores: list
+    winners: list
+    moves: int
+    record: str = ""
+
+
+@dataclass(frozen=True)
+class Error(NodeEvent):
+    kind: ClassVar[str] = "error"
+    reason: str
+
+
+@dataclass(frozen=True)
+class Notice(NodeEvent):
+    """Something the player should read in the log pane (never printed on the terminal)."""
+
+    kind: ClassVar[str] = "warning"
+    text: str
+
+
+# ------------------------------------------------------------ core -> glue requests
+
+
+@dataclass(frozen=True)
+class BotTurn(NodeEvent):
+    """Run bot `bot` for `seat` at move `index` with `seed`, then call `bot_move`."""
+
+    kind: ClassVar[str] = "bot_turn"
+    internal: ClassVar[bool] = True
+    seat: int
+    index: int
+    bot: str
+    seed: int
+
+
+@dataclass(frozen=True)
+class RecordMove(NodeEvent):
+    """Append this move (engine object) and its digest to the record."""
+
+    kind: ClassVar[str] = "record_move"
+    internal: ClassVar[bool] = True
+    index: int
+    move: Any
+    digest: bytes
+
+
+KINDS = tuple(c.kind for c in (
+    Joined, LobbyChanged, RequestRefused, Starting, Aborted, GameStarted, YourTurn, MoveApplied,
+    TileRevealed,
+    Waiting, Away, Back, Restarted, SeatHandedOver, SeatReclaimed, ChatLine, Refused, Mismatch,
+    GameOver, Error, Notice))

@@ -14,6 +14,7 @@ import logging
 import time
 
 from tongiaki_lan.net.discovery import Discovery, GameInfo
+from tongiaki_lan.net.events import RequestRefused
 from tongiaki_lan.net.node import GameRef, JoinRefused, Node
 
 log = logging.getLogger("tongiaki_lan.net.matchmaking")
@@ -77,8 +78,8 @@ async def join_or_create(node: Node, disc: Discovery, game: str, players: int,
                     joined = True
                     break
                 except JoinRefused as exc:
-                    node._emit("request_refused", peer=ref.peer.hex(),
-                               reason=f"join {target.name} ({target.game_id.hex()}): {exc}")
+                    node.notify(RequestRefused(
+                        ref.peer.hex(), f"join {target.name} ({target.game_id.hex()}): {exc}"))
             if joined:
                 node.set_ready(True)
             else:

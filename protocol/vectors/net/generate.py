@@ -11,12 +11,15 @@ from pathlib import Path
 
 from tongiaki_lan.net import codec as C
 from tongiaki_lan.net.auth import derive_key
-from tongiaki_lan.net.node import bot_seed
+from tongiaki_lan.net.core import bot_seed
+from tongiaki_lan.net.identity import Identity
 from tongiaki_lan.net.seed import combine, commitment, seed_check
 
 GAME = bytes.fromhex("0123456789abcdef")
-A = bytes.fromhex("a0a1a2a3a4a5a6a7")
-B = bytes.fromhex("b0b1b2b3b4b5b6b7")
+ID_A = Identity.from_seed(bytes(range(100, 132)))
+ID_B = Identity.from_seed(bytes(range(200, 232)))
+A = ID_A.peer_id
+B = ID_B.peer_id
 DIG = bytes(range(32))
 SEAT = C.Seat("human", "Ana", "blue", A, True)
 BOT = C.Seat("bot", "Maui (random)", "red", A, True, "random")
@@ -41,6 +44,7 @@ MESSAGES = [
     ("reveal", C.Reveal(bytes(range(8)), bytes(range(32, 64)))),
     ("abort", C.Abort(bytes(range(8)), "Ana (a0a1a2a3): reveal does not match its commitment")),
     ("move", C.MoveMsg(12, [2, 7], DIG)),
+    ("move-prev", C.MoveMsg(12, [2, 7], DIG, (([5, 1, [0, 2]], DIG), ([2, 3], DIG)))),
     ("fetch", C.Fetch(40)),
     ("log", C.Log(40, 42, (([2, 7], DIG), ([5, 1, [0, 2]], DIG)))),
     ("chat", C.Chat("malo e lelei 👋")),
@@ -49,12 +53,12 @@ MESSAGES = [
 
 BAD = [
     ("empty", b""),
-    ("bad-magic", b"XX\x01\x00\x99"),
+    ("bad-magic", b"XX\x02\x00\x99"),
     ("bad-version", b"TK\x09\x00\x99"),
-    ("unknown-flags", b"TK\x01\x80\x99"),
-    ("truncated-msgpack", b"TK\x01\x00\x99\xc4\x08\x01\x23"),
-    ("oversized", b"TK\x01\x00" + b"\x00" * 1300),
-    ("not-an-array", b"TK\x01\x00\xa3abc"),
+    ("unknown-flags", b"TK\x02\x80\x99"),
+    ("truncated-msgpack", b"TK\x02\x00\x99\xc4\x08\x01\x23"),
+    ("oversized", b"TK\x02\x00" + b"\x00" * 1300),
+    ("not-an-array", b"TK\x02\x00\xa3abc"),
 ]
 
 
@@ -77,7 +81,7 @@ def main() -> None:
                 "name": name + ("-mac" if k else ""),
                 "passphrase": "correct horse" if k else None,
                 "envelope": j(env.to_wire()),
-                "datagram": C.encode_datagram(env, k).hex(),
+                "datagram": C.encode_datagram(env, k, ID_A).hex(),
             })
     refused = []
     for name, data in BAD:
@@ -95,6 +99,16 @@ def main() -> None:
     plain = C.encode_datagram(env)
     refused.append({"name": "missing-mac", "datagram": plain.hex(), "passphrase": "correct horse",
                     "reason": "unauthenticated datagram in a game that needs a passphrase"})
+    signed = C.encode_datagram(env, None, ID_A)
+    refused.append({"name": "unsigned", "datagram": plain.hex(), "require_signature": True,
+                    "reason": "unsigned datagram"})
+    forged = C.encode_datagram(C.Envelope(GAME, B, 1, 0, 1, 1, 0, 0, C.Chat("hi")), None, ID_A)
+    refused.append({"name": "impersonation", "datagram": forged.hex(),
+                    "reason": "sender id does not belong to the signing key (impersonation?)"})
+    tampered = bytearray(signed)
+    tampered[-10] ^= 1  # a bit of the signature
+    refused.append({"name": "bad-signature", "datagram": bytes(tampered).hex(),
+                    "reason": "bad signature"})
     nonce = bytes.fromhex("1122334455667788")
     peers = [A, B, bytes.fromhex("c0c1c2c3c4c5c6c7")]
     secrets = [bytes([i]) * 32 for i in (1, 2, 3)]
@@ -112,6 +126,8 @@ def main() -> None:
     out = {
         "protocol": C.PROTOCOL_VERSION,
         "game_id": GAME.hex(),
+        "identity": {"seed": ID_A.seed().hex(), "public": ID_A.public.hex(),
+                     "peer": ID_A.peer_id.hex()},
         "kdf": {"passphrase": "correct horse", "game_id": GAME.hex(), "key": key.hex()},
         "valid": vectors,
         "refused": refused,
@@ -119,7 +135,7 @@ def main() -> None:
     path = Path(__file__).with_name("wire.json")
     lines = ["{"]
     out["seed_agreement"] = seed_vec
-    for k in ("protocol", "game_id", "kdf", "seed_agreement"):
+    for k in ("protocol", "game_id", "identity", "kdf", "seed_agreement"):
         lines.append(f" {json.dumps(k)}: {json.dumps(out[k])},")
     for k in ("valid", "refused"):
         lines.append(f" {json.dumps(k)}: [")

@@ -1,0 +1,239 @@
+"""What a player at the table notices: previews, offers, confirmations, clicks, the end.
+
+Every test drives the real prompt_toolkit Application through a pipe, as typed keys
+and terminal mouse reports, and looks at what the screen would show.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.completion import CompleteEvent
+from prompt_toolkit.document import Document
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from tongiaki_lan.bots import make_bot
+from tongiaki_lan.console.final import final_table, presence
+from tongiaki_lan.console.screen import GameScreen, MoveCompleter
+from tongiaki_lan.console.session import GameSession, Seat, SoloSession, seed_from_text, solo_seats
+from tongiaki_lan.engine import TILES, Colony, Dealer, Game, Sail
+
+from .conftest import wait_until
+
+KILL_LINE = "\x15"
+LANDING_SEED = "pipe-landing"
+
+
+def _game_at(predicate, seed: bytes = b"table", players: int = 3) -> Game:
+    game = Game(["blue", "red", "green", "yellow"][:players])
+    dealer = Dealer(hashlib.blake2b(seed, digest_size=32).digest())
+    bot = make_bot("random", seed=5)
+    while not game.is_over and not predicate(game):
+        dealer.apply(game, bot.choose(game))
+    assert predicate(game)
+    return game
+
+
+def _static_screen(game: Game, mine: bool = True) -> GameScreen:
+    seat = game.pending.seat if game.pending is not None else 0
+    names = ["Ana", "Ben", "Cy", "Di"][:game.n_seats]
+    seats = [Seat(n, c, local=(i == seat) == mine)
+             for i, (n, c) in enumerate(zip(names, game.colours, strict=True))]
+    return GameScreen(GameSession(game, seats), colour=False)
+
+
+async def _run(screen: GameScreen, session=None):
+    await (session or screen.session).start()
+    task = asyncio.ensure_future(screen.app.run_async())
+    await wait_until(lambda: screen.app.is_running, what="the application to start")
+    return task
+
+
+def _mouse(x: int, y: int) -> str:
+    """A left click at screen cell (x, y), as an xterm SGR mouse report (press, release)."""
+    return f"\x1b[<0;{x + 1};{y + 1}M\x1b[<0;{x + 1};{y + 1}m"
+
+
+def _find(screen: GameScreen, text: str) -> tuple[int, int]:
+    """Screen cell of `text` in the map as it is drawn now (the map is at the top left)."""
+    width, height = 80 - 33, 40 - 2
+    lines = ["".join(t for _, t in line) for line in screen.draw_board(width, height)]
+    for y, line in enumerate(lines):
+        x = line.find(text)
+        if x >= 0:
+            return x, y
+    raise AssertionError(f"{text!r} is not on the map:\n" + "\n".join(lines))
+
+
+def test_every_sail_option_says_where_it_goes():
+    game = _game_at(lambda g: g.pending is not None and g.pending.kind == "departure")
+    with create_app_session(output=DummyOutput()):
+        screen = _static_screen(game)
+        event = CompleteEvent(completion_requested=True)
+        offered = list(MoveCompleter(screen).get_completions(Document("sail"), event))
+        assert offered and len(offered) == len(game.legal_moves())
+        outcomes = set()
+        for c in offered:
+            meta = "".join(t for _, t in c.display_meta)
+            move = next(m for m in game.legal_moves() if str(m) == c.text)
+            pv = game.preview(move)
+            outcomes.add(pv.outcome)
+            assert meta.startswith("→ ")
+            if pv.outcome == "land":
+                assert meta == f"→ lands on {TILES[pv.island].name}"
+            elif pv.outcome == "fail":
+                assert f"danger {pv.danger}" in meta and f"{pv.colours} colour" in meta
+            elif pv.outcome == "reveal":
+                assert f"reveals a tile at {pv.hex[0]},{pv.hex[1]}" in meta
+        # the status line previews the option on the command line
+        screen.buffer.text = offered[0].text
+        meta = "".join(t for _, t in offered[0].display_meta)
+        assert screen.status_text() == f"{offered[0].text} {meta}"
+
+
+async def test_typing_replaces_an_offer_and_a_refused_landing_gets_it_back():
+    session = SoloSession(seed_from_text(LANDING_SEED), solo_seats(3, "Tester", "random"),
+                          record_path=None, pace=0, hint_kind="random")
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        screen = GameScreen(session, colour=False)
+        task = await _run(screen, session)
+        while True:
+            await wait_until(lambda: session.game.is_over or session.my_decision())
+            assert not session.game.is_over, "no landing in this game"
+            if session.game.pending.kind == "landing":
+                break
+            before = len(session.game.moves)
+            if before == 0:
+                inp.send_text(KILL_LINE + "hint\r")
+                await wait_until(lambda: screen.message[1].startswith("Hint:"))
+                inp.send_text("x")  # typing over the hint replaces it, it does not append
+                await wait_until(lambda: screen.buffer.text == "x", what="the hint replaced")
+            inp.send_text(KILL_LINE + "hint\r")
+            await wait_until(lambda: screen.message[1].startswith("Hint:")
+                             and screen.buffer.text not in ("", "x"), what="the hint again")
+            inp.send_text("\r")
+            await wait_until(lambda b=before: len(session.game.moves) > b)
+        offer = str(session.game.default_landing())
+        await wait_until(lambda: screen.buffer.text == offer, what="the landing offer")
+        moves = len(session.game.moves)
+        inp.send_text("l")
+        await wait_until(lambda: screen.buffer.text == "l", what="the offer replaced by typing")
+        inp.send_text("and 9:B\r")  # refused: no beach 9
+        await wait_until(lambda: screen.message[0] == "error", what="the refusal")
+        assert screen.message[1].startswith("land 9:B:")
+        await wait_until(lambda: screen.buffer.text == offer, what="the offer back on the line")
+        assert len(session.game.moves) == moves
+        inp.send_text("\r")  # and Enter still takes it
+        await wait_until(lambda: len(session.game.moves) > moves)
+        assert str(session.game.moves[moves]) == offer
+        inp.send_text("\x03")
+        assert await asyncio.wait_for(task, 30) == 0
+    await session.close()
+
+
+async def test_colony_asks_first_and_stale_errors_clear():
+    session = SoloSession(seed_from_text("pipe-colony"), solo_seats(2, "Tester", "random"),
+                          record_path=None, pace=0, hint_kind="random")
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        screen = GameScreen(session, colour=False)
+        task = await _run(screen, session)
+        while True:  # setup by hints, to our first action
+            await wait_until(session.my_decision)
+            if session.game.pending.kind == "action":
+                break
+            before = len(session.game.moves)
+            inp.send_text(KILL_LINE + "hint\r")
+            await wait_until(lambda: screen.message[1].startswith("Hint:"))
+            inp.send_text("\r")
+            await wait_until(lambda b=before: len(session.game.moves) > b)
+        inp.send_text(KILL_LINE + "frobnicate\r")
+        await wait_until(lambda: screen.message[0] == "error")
+        moves = len(session.game.moves)
+        inp.send_text("colony\r")
+        await wait_until(lambda: "Enter again to confirm" in screen.message[1])
+        assert "ship(s) on the board go home" in screen.message[1]
+        assert len(session.game.moves) == moves and screen.buffer.text == "colony"
+        inp.send_text("x")  # anything else cancels
+        await wait_until(lambda: screen.buffer.text == "x")
+        inp.send_text(KILL_LINE + "colony\r")
+        await wait_until(lambda: "Enter again to confirm" in screen.message[1])
+        assert len(session.game.moves) == moves
+        inp.send_text("\r")
+        await wait_until(lambda: len(session.game.moves) > moves, what="the colony played")
+        assert isinstance(session.game.moves[moves], Colony)
+        # the decision changed: the old reason is gone, a new one is not invented
+        assert screen.message[0] != "error"
+        inp.send_text("\x03")
+        assert await asyncio.wait_for(task, 30) == 0
+    await session.close()
+
+
+async def test_hint_on_someone_elses_decision_says_whose_it_is():
+    game = _game_at(lambda g: g.pending is not None and g.pending.kind == "action")
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        screen = _static_screen(game, mine=False)
+        task = await _run(screen)
+        inp.send_text("hint\r")
+        await wait_until(lambda: bool(screen.message[1]))
+        name = screen.session.names[game.pending.seat]
+        assert screen.message[1] == f"It is {name}'s decision, not yours: no hint."
+        assert screen.buffer.text == ""
+        inp.send_text("\x03")
+        assert await asyncio.wait_for(task, 30) == 0
+
+
+async def test_clicks_on_the_map_put_the_move_on_the_line():
+    game = Game(["blue", "red", "green"])
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        screen = _static_screen(game)
+        task = await _run(screen)
+        x, y = _find(screen, "3···")
+        inp.send_text(_mouse(x, y))  # Tonga's beach 3 during setup
+        await wait_until(lambda: screen.buffer.text == "place Tonga 3", what="the click's move")
+        inp.send_text("\x03")
+        assert await asyncio.wait_for(task, 30) == 0
+
+    game = _game_at(lambda g: g.pending is not None and g.pending.kind == "colony_tile")
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        screen = _static_screen(game)
+        task = await _run(screen)
+        q, r = game.legal_moves()[0].q, game.legal_moves()[0].r
+        x, y = _find(screen, f" {q},{r} ")
+        inp.send_text(_mouse(x + 1, y))  # a free hex during a New Colony
+        await wait_until(lambda: screen.buffer.text == f"tile {q},{r} ", what="the hex")
+        inp.send_text("\x03")
+        assert await asyncio.wait_for(task, 30) == 0
+
+    game = _game_at(lambda g: g.pending is not None and g.pending.kind == "departure"
+                    and any(m.island != 0 for m in g.legal_moves()))
+    sail = next(m for m in game.legal_moves() if isinstance(m, Sail) and m.island != 0)
+    island, beach, pier = TILES[sail.island].name, sail.beach + 1, str(sail).rsplit(" ", 1)[1]
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        screen = _static_screen(game)
+        task = await _run(screen)
+        tx, ty = _find(screen, island)
+        lines = ["".join(t for _, t in line) for line in screen.draw_board(47, 38)]
+        row = ty + (1 if len(TILES[sail.island].beaches) >= 3 else 2) + sail.beach
+        at = lines[row].find(f" {pier}", tx - 3) + 1
+        assert at > 0
+        inp.send_text(_mouse(at, row))  # the pier of the beach that departs
+        await wait_until(lambda: screen.buffer.text == str(sail), what="the sail move")
+        assert screen.buffer.text.endswith(f" {beach} {pier}")
+        inp.send_text("\x03")
+        assert await asyncio.wait_for(task, 30) == 0
+
+
+def test_final_table_adds_up_to_the_engine_scores():
+    game = _game_at(lambda g: g.is_over, seed=b"final", players=4)
+    names = ["Ana", "Ben", "Cy", "Di"]
+    rows = final_table(game, names)
+    points = rows[rows.index(next(r for r in rows if r.startswith("Points")))].split()[1:]
+    assert [int(p) for p in points] == [game.scores()[c] for c in game.colours]
+    for c, isl in presence(game).items():
+        seat = game.seat_of_colour(c)
+        assert sum(TILES[t].value for t in isl) == game.scores()[game.colours[seat]]
+    winner = names[game.colours.index(game.winners()[0])]
+    assert winner in rows[-1] and ("win" in rows[-1])

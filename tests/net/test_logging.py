@@ -1,0 +1,43 @@
+"""Under the full-screen console nothing may be printed on the terminal: log records go
+to a file next to the records, and the network layer's warnings reach the player as
+`Notice` events (the console's log pane)."""
+
+from __future__ import annotations
+
+import logging
+
+from tongiaki_lan.logfile import LOG_NAME, log_to_file
+from tongiaki_lan.net import Node, Notice
+
+
+async def test_warnings_go_to_the_log_file_and_the_log_pane_never_to_the_terminal(
+        tmp_path, capfd):
+    root = logging.getLogger()
+    saved = (list(root.handlers), root.level)
+    node = Node("Ana", host="127.0.0.1", record_dir=tmp_path)
+    try:
+        path = log_to_file(tmp_path)
+        await node.start()
+        seen = []
+        node.add_listener(lambda ev: seen.append(ev) if isinstance(ev, Notice) else None)
+        logging.getLogger("tongiaki_lan.net.discovery").warning("zeroconf publish failed: %s",
+                                                                "no route")
+        await node.wait_for(lambda: seen, 5)
+        assert seen[0].text == "zeroconf publish failed: no route"
+        assert seen[0].to_json() == {"event": "warning", "text": seen[0].text}
+        logging.getLogger("asyncio").error("Task exception was never retrieved")
+        for h in root.handlers:
+            h.flush()
+        text = path.read_text()
+        assert path.name == LOG_NAME and path.parent == tmp_path
+        assert "zeroconf publish failed: no route" in text and "never retrieved" in text
+        out, err = capfd.readouterr()
+        assert out == "" and err == ""
+    finally:
+        await node.close()
+        for h in list(root.handlers):
+            root.removeHandler(h)
+            h.close()
+        for h in saved[0]:
+            root.addHandler(h)
+        root.setLevel(saved[1])

@@ -1,0 +1,513 @@
+"""The protocol of one player in a LAN game, as a sans-I/O state machine.
+
+`NodeCore` holds the lobby coordination, the seed agreement, move sync with fetch, liveness
+and seat handover. It never reads a clock, never touches a socket, a file or a thread: it
+takes datagrams and the current time, and hands back datagrams to send
+(`datagrams_to_send`), typed events (`events`, see `net.events`) and the time it next
+wants to be woken (`get_timer` / `handle_timer`), as h11's `Connection` and aioquic's
+`QuicConnection` do. So the whole protocol runs unchanged over real sockets (`net.node`
+adds asyncio, the record file and the bot threads) and inside the tests' simulated network
+on a virtual clock (`net.simnet`).
+
+No node is special. During the lobby the first present member (the coordinator) orders
+requests; once the game runs the engine orders everything: only the seat whose decision is
+pending may move, every node checks every move with its own engine and compares digests.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+
+from tongiaki_lan.engine import Dealer, Game
+from tongiaki_lan.net import events as E
+from tongiaki_lan.net import lobby as L
+from tongiaki_lan.net.auth import derive_key
+from tongiaki_lan.net.codec import (
+    ID_LEN,
+    NO_GAME,
+    Abort,
+    AddBot,
+    Chat,
+    Commit,
+    Fetch,
+    Heartbeat,
+    Join,
+    Leave,
+    Lobby,
+    Log,
+    Message,
+    MoveMsg,
+    Ready,
+    Refuse,
+    RemoveBot,
+    Reveal,
+    SeedOk,
+    SetSeat,
+    Start,
+)
+from tongiaki_lan.net.handover import Handover, handed
+from tongiaki_lan.net.identity import Identity
+from tongiaki_lan.net.links import Links
+from tongiaki_lan.net.lobbysync import LobbySync
+from tongiaki_lan.net.movesync import MoveSync, bot_seed
+from tongiaki_lan.net.presence import Presence
+from tongiaki_lan.net.seed import SeedRound
+from tongiaki_lan.net.seeding import SeedAgreement
+from tongiaki_lan.net.settings import (
+    HANDOVER_BOT,
+    HEARTBEAT_S,
+    MAX_EVENTS,
+    START_TIMEOUT_S,
+    TICK_S,
+)
+
+log = logging.getLogger("tongiaki_lan.net.core")
+
+__all__ = ["NodeCore", "bot_seed", "handed"]
+
+REQUESTS = (Join, SetSeat, Ready, AddBot, RemoveBot, Leave, Start)
+
+
+class NodeCore(MoveSync, SeedAgreement, LobbySync, Handover):
+    """One player's node. Every public method that changes state takes `now` (seconds on
+    any monotonic clock); afterwards the caller collects `datagrams_to_send()` and
+    `events()` and arms a timer for `get_timer()`."""
+
+    def __init__(self, name: str, identity: Identity | None = None, *, incarnation: int = 1,
+                 autoplay: str | None = None, handover_after: float | None = None,
+                 handover_bot: str = HANDOVER_BOT, port: int = 0) -> None:
+        self.name = name
+        self.identity = identity or Identity.generate()
+        self.peer_id = self.identity.peer_id
+        self.incarnation = incarnation
+        self.autoplay = autoplay
+        # None: only on request (`replace`), after HANDOVER_AFTER_S; a number: this node
+        # also asks by itself once a player has been away that long (headless nodes)
+        self.handover_after = handover_after
+        self.handover_bot = handover_bot
+        self.port = port
+        self.links = Links(self.peer_id, incarnation, self._on_message, admit=self._admit,
+                           on_restart=self._on_restart, on_refused=self._on_refused,
+                           keep=self._keep_link, identity=self.identity,
+                           on_early=self._on_early_move, early_types=(MoveMsg,),
+                           urgent_types=(MoveMsg,))
+        self.presence = Presence()
+        self.new_round = SeedRound  # tests swap in a dishonest one
+        self.now = 0.0
+        self._events: list[E.NodeEvent] = []
+        self._reset_game_state()
+        self.game_id: bytes = NO_GAME
+        self.passphrase: str | None = None
+        self.refusals = 0
+        self.closing = False
+
+    # ================================================================== sans-I/O surface
+
+    def receive(self, data: bytes, addr: tuple, now: float) -> None:
+        self.now = now
+        self.links.receive(data, addr, now)
+
+    def datagrams_to_send(self) -> list[tuple[bytes, tuple[str, int]]]:
+        return self.links.datagrams_to_send()
+
+    def events(self) -> list[E.NodeEvent]:
+        out, self._events = self._events, []
+        return out
+
+    def get_timer(self) -> float | None:
+        t = self.links.get_timer()
+        if self.lobby is not None:
+            tick = self._last_tick + TICK_S
+            t = tick if t is None else min(t, tick)
+        return t
+
+    def handle_timer(self, now: float) -> None:
+        self.now = now
+        self.links.handle_timer(now)
+        if self.lobby is not None and now >= self._last_tick + TICK_S:
+            self._last_tick = now
+            try:
+                self._tick()
+            except Exception:
+                log.exception("tick failed")
+
+    def _emit(self, ev: E.NodeEvent) -> None:
+        if len(self._events) >= MAX_EVENTS:  # nobody collects: keep the newest
+            del self._events[: MAX_EVENTS // 10]
+        self._events.append(ev)
+
+    # ================================================================== game set-up
+
+    def _enter_game(self, game_id: bytes, passphrase: str | None) -> None:
+        self.game_id = game_id
+        self.passphrase = passphrase or None
+        key = derive_key(passphrase, game_id) if passphrase else None
+        self.links.set_game(game_id, key)
+
+    def create_game(self, game_name: str, seats: int, passphrase: str | None, colour: str,
+                    now: float, invite: str = "") -> bytes:
+        """Open a new game in the lobby phase, seated as its first player."""
+        self.now = now
+        self._reset_game_state()
+        self._enter_game(os.urandom(ID_LEN), passphrase)
+        self.lobby = L.new_lobby(game_name, seats, bool(passphrase), self.peer_id, self.name,
+                                 colour, self.port)
+        self._lobby_changed(None)
+        self._emit(E.Joined(game_name, self.game_id.hex(), True, invite))
+        return self.game_id
+
+    def begin_join(self, game_id: bytes, peer: bytes, addr: tuple[str, int],
+                   passphrase: str | None, colour: str, now: float) -> None:
+        """Ask a game for a seat; watch `seated()` and `join_refusal`."""
+        self.now = now
+        self._reset_game_state()
+        self._enter_game(game_id, passphrase)
+        self._joining = {peer}
+        self._join_sent = {peer}
+        self._join_colour = colour
+        self.links.send(peer, addr, Join(self.name, colour))
+
+    def abandon(self) -> None:
+        """Forget the current game (a failed join, or after leaving)."""
+        self._reset_game_state()
+        self.links.set_game(NO_GAME, None)
+        self.game_id = NO_GAME
+
+    def leave_game(self, now: float) -> None:
+        self.now = now
+        if self.lobby is not None:
+            self._broadcast(Leave())
+
+    def resume(self, game_id: bytes, passphrase: str | None, lobby: Lobby, seed: bytes,
+               game: Game, digests: list[bytes], now: float) -> None:
+        """Rejoin a game after a crash or restart, from our own record (replayed into `game`)
+        and the lobby saved at the start; the peers fill in the moves we missed."""
+        self.now = now
+        self._reset_game_state()
+        self._enter_game(game_id, passphrase)
+        self.lobby = lobby
+        self.seed = seed
+        self.game = game
+        self.dealer = Dealer(seed)
+        self._digest_list = list(digests)
+        self._deal()  # the crash may have come between a move and its reveals
+        self._emit(E.GameStarted(seed.hex(), self._seat_json(), True, len(game.moves)))
+        for m in lobby.members:
+            if m.peer != self.peer_id and m.host != "0.0.0.0":
+                self.links.send(m.peer, (m.host, m.port), self._heartbeat())
+        self._after_state_change()
+
+    def seated(self) -> bool:
+        return self.lobby is not None and L.is_member(self.lobby, self.peer_id)
+
+    def _reset_game_state(self) -> None:
+        self.lobby: Lobby | None = None
+        self.game: Game | None = None
+        self.dealer: Dealer | None = None
+        self.seed: bytes | None = None
+        self.stopped: str | None = None  # reason the game stopped on this node
+        self._round: SeedRound | None = None
+        self._early: list[tuple[bytes, Message]] = []
+        self._joining: set[bytes] = set()
+        self._join_sent: set[bytes] = set()
+        self._join_colour = ""
+        self.join_refusal: str | None = None
+        self._answered_join: set[bytes] = set()
+        self.presence = Presence()
+        self._progress: dict[bytes, int] = {}
+        self._buffer: dict[int, list[tuple[bytes, MoveMsg]]] = {}
+        self._digest_list: list[bytes] = []
+        self._fetch_at = -1e9
+        self._served: dict[tuple[bytes, int], float] = {}
+        self._thinking: int | None = None
+        self._your_turn: int | None = None
+        self._waiting_noted: int | None = None
+        self._last_hb = -1e9
+        self._last_tick = -1e9
+        self._lobby_sent: dict[bytes, float] = {}
+        self._start_seen = 0.0
+        self._handover_asked: dict[int, float] = {}
+        # when this node applied / sent each move index (the core's clock): for `bench`
+        self.move_times: dict[int, float] = {}
+        self.sent_at: dict[int, float] = {}
+
+    # ================================================================== UI requests
+
+    def set_seat(self, name: str, colour: str, now: float) -> None:
+        self.now = now
+        self.name = name
+        self._request(SetSeat(name, colour))
+
+    def set_ready(self, ready: bool, now: float) -> None:
+        self.now = now
+        self._request(Ready(ready))
+
+    def add_bot(self, kind: str, colour: str, now: float) -> None:
+        self.now = now
+        self._request(AddBot(kind, colour))
+
+    def remove_bot(self, colour: str, now: float) -> None:
+        self.now = now
+        self._request(RemoveBot(colour))
+
+    def start_game(self, now: float) -> None:
+        self.now = now
+        self._request(Start())
+
+    def chat(self, text: str, now: float) -> None:
+        self.now = now
+        self._broadcast(Chat(text))
+        self._emit(E.ChatLine(self.peer_id.hex(), self.name, text))
+
+    def learn_address(self, peer: bytes, addr: tuple[str, int], now: float) -> None:
+        """A member's current address from elsewhere (its zeroconf advert)."""
+        self.now = now
+        if self.lobby is None or not L.is_member(self.lobby, peer) or peer == self.peer_id:
+            return
+        lk = self.links.links.get(peer)
+        if lk is None:
+            self.links.link(peer, addr)
+            self.links.send(peer, addr, self._heartbeat())
+        elif lk.addr != tuple(addr) and self.presence.is_away(peer):
+            self.links.redirect(peer, addr)
+            self.links.send(peer, None, self._heartbeat())
+
+    def _request(self, msg: Message) -> None:
+        if self.lobby is None:
+            raise ValueError("not in a game")
+        coord = self.coordinator()
+        if coord == self.peer_id:
+            self._handle_request(self.peer_id, ("0.0.0.0", self.port), msg)
+        else:
+            self.links.send(coord, self._addr_of(coord), msg)
+
+    # ================================================================== views
+
+    def present(self) -> set[bytes]:
+        if self.lobby is None:
+            return {self.peer_id}
+        return {m.peer for m in self.lobby.members
+                if m.peer == self.peer_id or not self.presence.is_absent(m.peer)}
+
+    def coordinator(self) -> bytes:
+        return L.coordinator(self.lobby, self.present())
+
+    def _driver(self, seat: int) -> bytes:
+        """Who plays the seat now: its owner, except for bots and handed-over seats whose
+        driver is away (or, for a handed seat, always) — then the coordinator."""
+        s = self.lobby.seats[seat]
+        if handed(s):
+            present = self.present() - {s.owner}
+            return L.coordinator(self.lobby, present) if present else self.peer_id
+        if s.kind == "bot":
+            return L.bot_driver(self.lobby, seat, self.present())
+        return s.owner
+
+    def my_seats(self) -> list[int]:
+        if self.lobby is None:
+            return []
+        return [i for i, s in enumerate(self.lobby.seats) if s.owner == self.peer_id]
+
+    def _addr_of(self, peer: bytes) -> tuple[str, int] | None:
+        lk = self.links.links.get(peer)
+        if lk is not None:
+            return lk.addr
+        for m in self.lobby.members if self.lobby else ():
+            if m.peer == peer and m.host != "0.0.0.0":
+                return (m.host, m.port)
+        return None
+
+    def peer_name(self, peer: bytes | None) -> str:
+        if peer is None:
+            return "unknown sender"
+        if self.lobby is not None:
+            for s in self.lobby.seats:
+                if s.owner == peer and s.kind == "human":
+                    return f"{s.name} ({peer.hex()[:8]})"
+        return f"node {peer.hex()[:8]}"
+
+    def lobby_json(self) -> dict:
+        lb = self.lobby
+        if lb is None:
+            return {}
+        present = self.present()
+        return {
+            "game": lb.name, "game_id": self.game_id.hex(), "version": lb.version,
+            "phase": lb.phase, "seats_total": lb.total, "passphrase": lb.passphrase,
+            "seats": [{"name": s.name, "colour": s.colour, "kind": s.kind, "bot": s.bot,
+                       "ready": s.ready, "owner": s.owner.hex(), "mine": s.owner == self.peer_id,
+                       "away": s.owner not in present, "handed": handed(s)}
+                      for s in lb.seats],
+            "coordinator": self.coordinator().hex(),
+        }
+
+    def _seat_json(self) -> list[dict]:
+        return [{"name": s.name, "colour": s.colour, "kind": s.bot or "human"}
+                for s in self.lobby.seats]
+
+    def caught_up(self) -> bool:
+        """Every present peer reports at least as many moves as we have and nothing we sent
+        is unacknowledged: safe to exit after game over."""
+        if self.game is None:
+            return True
+        n = len(self.game.moves)
+        others = [m.peer for m in self.lobby.members if m.peer != self.peer_id]
+        present = self.present()
+        return self.links.idle() and all(
+            self._progress.get(p, -1) >= n for p in others if p in present)
+
+    # ================================================================== inbound
+
+    def _keep_link(self, peer: bytes) -> bool:
+        return peer in self._joining or (self.lobby is not None and L.is_member(self.lobby, peer))
+
+    def _admit(self, peer: bytes, msg: Message) -> str | None:
+        if self.lobby is not None and L.is_member(self.lobby, peer):
+            return None
+        if peer in self._joining:
+            return None
+        if isinstance(msg, Join):
+            if self.lobby is None:
+                return "join while this node is not in a game"
+            return None
+        return f"unknown node {peer.hex()[:8]} is not a member of this game"
+
+    def _on_refused(self, peer: bytes | None, addr: tuple, why: str) -> None:
+        self.refusals += 1
+        who = self.peer_name(peer)
+        log.info("refused datagram from %s at %s:%s: %s", who, addr[0], addr[1], why)
+        self._emit(E.Refused(peer.hex() if peer else None, who, f"{addr[0]}:{addr[1]}", why))
+
+    def _refuse_msg(self, peer: bytes, what: str, why: str) -> None:
+        self.refusals += 1
+        who = self.peer_name(peer)
+        addr = self._addr_of(peer) or ("?", 0)
+        log.info("refused %s from %s: %s", what, who, why)
+        self._emit(E.Refused(peer.hex(), who, f"{addr[0]}:{addr[1]}", why, what))
+
+    def _on_restart(self, peer: bytes) -> None:
+        self._progress.pop(peer, None)
+        if self.lobby is not None and L.is_member(self.lobby, peer):
+            self.presence.heard(peer, self.now)
+            self._emit(E.Restarted(peer.hex(), self.peer_name(peer)))
+            self._lobby_sent.pop(peer, None)
+            self._member_back(peer)
+
+    def _on_message(self, peer: bytes, addr: tuple, msg: Message, early: bool = False) -> None:
+        if self.closing:
+            return
+        if self.lobby is not None and L.is_member(self.lobby, peer):
+            if self.presence.heard(peer, self.now):
+                self._emit(E.Back(peer.hex(), self.peer_name(peer)))
+                self._member_back(peer)
+            self._note_address(peer, addr)
+        try:
+            if early:
+                self._on_move(peer, msg, early=True)
+            else:
+                self._dispatch(peer, addr, msg)
+        except Exception as exc:  # a bug or an unforeseen input must not kill the node
+            log.exception("internal error on %s from %s", type(msg).__name__, peer.hex())
+            self._refuse_msg(peer, type(msg).__name__, f"internal error: {exc}")
+
+    def _dispatch(self, peer: bytes, addr: tuple, msg: Message) -> None:
+        if isinstance(msg, Heartbeat):
+            self._on_heartbeat(peer, msg)
+        elif isinstance(msg, Lobby):
+            self._on_lobby(peer, addr, msg)
+        elif isinstance(msg, Refuse):
+            if peer in self._joining and not self.seated():
+                self.join_refusal = msg.reason
+            else:
+                self._emit(E.RequestRefused(peer.hex(), msg.reason))
+        elif isinstance(msg, REQUESTS):
+            self._handle_request(peer, addr, msg)
+        elif isinstance(msg, Commit | Reveal | Abort | SeedOk):
+            self._on_seed_message(peer, msg)
+        elif isinstance(msg, MoveMsg):
+            self._on_move(peer, msg)
+        elif isinstance(msg, Fetch):
+            self._on_fetch(peer, msg)
+        elif isinstance(msg, Log):
+            self._on_log(peer, msg)
+        elif isinstance(msg, Chat):
+            if self.lobby is not None and L.is_member(self.lobby, peer):
+                self._emit(E.ChatLine(peer.hex(), self.peer_name(peer), msg.text))
+
+    # ------------------------------------------------------------------ lobby
+
+    # ------------------------------------------------------------------ handover
+
+    # ------------------------------------------------------------------ seed
+
+    # ------------------------------------------------------------------ game
+
+    # ------------------------------------------------------------------ heartbeats
+
+    def _heartbeat(self) -> Heartbeat:
+        lb = self.lobby
+        g = self.game
+        phase = lb.phase if lb else "lobby"
+        if g is not None:
+            phase = "over" if g.is_over else "playing"
+        return Heartbeat(phase, lb.version if lb else 0, len(g.moves) if g else 0,
+                         g.digest() if g is not None and g.moves else b"")
+
+    def _on_heartbeat(self, peer: bytes, hb: Heartbeat) -> None:
+        if self.lobby is None or not L.is_member(self.lobby, peer):
+            return
+        self._progress[peer] = hb.n_moves
+        g = self.game
+        if g is not None and not self.stopped:
+            n = len(g.moves)
+            if hb.n_moves == n and hb.digest and hb.digest != g.digest():
+                self._stop(f"{self.peer_name(peer)} reached a different state after move "
+                           f"{n - 1}: theirs {hb.digest.hex()[:16]}, ours {g.digest().hex()[:16]}")
+            elif hb.n_moves > n:
+                self._fetch(peer, n)
+        if hb.lobby_version < self.lobby.version:
+            if self.now - self._lobby_sent.get(peer, -1e9) > 1.0:
+                self._lobby_sent[peer] = self.now
+                self.links.send(peer, None, self.lobby)
+
+    def _broadcast(self, msg: Message) -> None:
+        if self.lobby is None:
+            return
+        for m in self.lobby.members:
+            if m.peer == self.peer_id or self.presence.has_left(m.peer):
+                continue
+            self.links.send(m.peer, self._addr_of(m.peer), msg)
+
+    def _tick(self) -> None:
+        lb = self.lobby
+        now = self.now
+        if now - self._last_hb >= HEARTBEAT_S:
+            self._last_hb = now
+            self._broadcast(self._heartbeat())
+        others = [m.peer for m in lb.members if m.peer != self.peer_id]
+        changed = False
+        for peer, away in self.presence.update(others, now):
+            changed = True
+            if away:
+                self._emit(E.Away(peer.hex(), self.peer_name(peer), False))
+            else:
+                self._emit(E.Back(peer.hex(), self.peer_name(peer)))
+        if changed:
+            if self.game is None and self.coordinator() == self.peer_id:
+                if L.should_autostart(self.lobby):
+                    self._install_lobby(L.start(self.lobby), broadcast=True)
+            self._after_state_change()
+        if (lb.phase == "starting" and self._round is not None and self.game is None
+                and now - self._start_seen > START_TIMEOUT_S):
+            missing = [p for p in self._round.order if p not in self._round.reveals]
+            self._abort_start("no commitment/reveal from "
+                              + ", ".join(self.peer_name(p) for p in missing), tell=True)
+        g = self.game
+        if g is not None and not self.stopped:
+            ahead = [p for p, k in self._progress.items() if k > len(g.moves)]
+            if ahead:
+                self._fetch(ahead[0], len(g.moves))
+            if self.handover_after is not None and not g.is_over:
+                self._auto_handover()
+

@@ -1,0 +1,130 @@
+"""Seat handover of NodeCore: a player away long enough has their seat played by a
+bot, driven by a node every remaining node computes alike, until they are back.
+
+A part of `net.core.NodeCore` (which mixes the parts together and owns the state
+they share); kept apart so each concern reads on its own."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+
+from tongiaki_lan.net import events as E
+from tongiaki_lan.net import lobby as L
+from tongiaki_lan.net.codec import (
+    AddBot,
+    Lobby,
+    Refuse,
+)
+from tongiaki_lan.net.settings import (
+    HANDOVER_AFTER_S,
+    HANDOVER_BOT,
+)
+
+log = logging.getLogger("tongiaki_lan.net.handover")
+
+
+def handed(seat) -> bool:
+    """A human seat currently played by a bot because its player was away (`replace`)."""
+    return seat.kind == "human" and bool(seat.bot)
+
+
+
+class Handover:
+    def replace(self, who: str, now: float, bot: str | None = None) -> None:
+        """Give the seat of an absent player (`who`: name or colour) to a bot. Raises
+        ValueError with the reason when it cannot be done (yet)."""
+        self.now = now
+        if self.game is None or self.game.is_over:
+            raise ValueError("no game in progress")
+        want = who.strip().lower()
+        seat = next((i for i, s in enumerate(self.lobby.seats)
+                     if s.kind == "human" and want in (s.name.lower(), s.colour.lower())), None)
+        if seat is None:
+            raise ValueError(f"no player {who!r} at this table")
+        s = self.lobby.seats[seat]
+        if handed(s):
+            raise ValueError(f"{s.name}'s seat is already played by a bot")
+        if s.owner == self.peer_id:
+            raise ValueError("that is your own seat")
+        away = self.presence.away_for(s.owner, now)
+        limit = self.handover_after if self.handover_after is not None else HANDOVER_AFTER_S
+        if away is None:
+            raise ValueError(f"{s.name} is here: only an absent player's seat can be replaced")
+        if away < limit:
+            raise ValueError(f"{s.name} has been away {away:.0f} s; a seat can be replaced "
+                             f"after {limit:.0f} s")
+        self._ask_handover(seat, bot or self.handover_bot)
+
+    def _ask_handover(self, seat: int, bot: str) -> None:
+        colour = self.lobby.seats[seat].colour
+        self._handover_asked[seat] = self.now
+        coord = self.coordinator()
+        if coord == self.peer_id:
+            self._handover_request(self.peer_id, ("0.0.0.0", self.port), AddBot(bot, colour))
+        else:
+            self.links.send(coord, self._addr_of(coord), AddBot(bot, colour))
+
+    def _handover_request(self, peer: bytes, addr: tuple, msg: AddBot) -> None:
+        """ADD_BOT during a game: hand the away human seat of that colour to a bot."""
+        lb = self.lobby
+        seat = next((i for i, s in enumerate(lb.seats) if s.colour == msg.colour), None)
+        why = None
+        if self.coordinator() != self.peer_id:
+            why = "not the coordinator"
+        elif not L.is_member(lb, peer):
+            why = "not a member of this game"
+        elif seat is None or lb.seats[seat].kind != "human":
+            why = f"no player plays {msg.colour}"
+        elif handed(lb.seats[seat]):
+            return  # already done (two nodes asked)
+        elif lb.seats[seat].owner == peer or not self.presence.is_absent(lb.seats[seat].owner):
+            why = f"{lb.seats[seat].name} is here"
+        if why:
+            if peer == self.peer_id:
+                self._emit(E.RequestRefused(peer.hex(), why))
+            else:
+                self.links.send(peer, addr, Refuse(why))
+            return
+        seats = list(lb.seats)
+        seats[seat] = dataclasses.replace(seats[seat], bot=msg.bot or HANDOVER_BOT)
+        self._install_lobby(dataclasses.replace(lb, version=lb.version + 1, seats=tuple(seats)),
+                            broadcast=True)
+
+    def _announce_handovers(self, old: Lobby, new: Lobby) -> None:
+        for i, (a, b) in enumerate(zip(old.seats, new.seats, strict=False)):
+            if not handed(a) and handed(b):
+                driver = self._driver(i)
+                self._emit(E.SeatHandedOver(i, b.name, b.bot, driver.hex(),
+                                            self.peer_name(driver)))
+                log.info("%s's seat is played by a bot (%s) from now on", b.name, b.bot)
+            elif handed(a) and not handed(b):
+                self._emit(E.SeatReclaimed(i, b.name))
+                if b.owner == self.peer_id:
+                    self._your_turn = None
+
+    def _member_back(self, peer: bytes) -> None:
+        """A member is heard again: if a bot plays its seat, the coordinator gives it back."""
+        lb = self.lobby
+        if self.game is not None and self.coordinator() == self.peer_id:
+            seats = tuple(dataclasses.replace(s, bot="") if handed(s) and s.owner == peer else s
+                          for s in lb.seats)
+            if seats != lb.seats:
+                self._install_lobby(dataclasses.replace(lb, version=lb.version + 1, seats=seats),
+                                    broadcast=True)
+        self._after_state_change()
+
+    def _auto_handover(self) -> None:
+        """Headless nodes (`--handover S`) ask by themselves for a bot in the seat of a
+        player away for S seconds (again every S seconds until it is done)."""
+        for i, s in enumerate(self.lobby.seats):
+            if s.kind != "human" or handed(s) or s.owner == self.peer_id:
+                continue
+            away = self.presence.away_for(s.owner, self.now)
+            if away is None or away < self.handover_after:
+                continue
+            if self.now - self._handover_asked.get(i, -1e9) < max(1.0, self.handover_after):
+                continue
+            self._ask_handover(i, self.handover_bot)
+
+

@@ -1,0 +1,107 @@
+"""A node's identity: an Ed25519 key pair kept in its profile, and the peer id derived
+from the public key.
+
+Why: without it, anyone on the LAN could put a member's peer id on a datagram and speak
+for that member (play its pending decision, make it look present, "restart" it and take
+its traffic). Now every datagram carries the sender's public key and an Ed25519 signature
+(protocol/security.md), and the peer id *is* a hash of that key, so only the holder of the
+private key can send as that peer — a restarted node is recognised because it holds the
+same key, and nobody else can claim to be it. Ed25519 (RFC 8032) because signatures are
+small (64 bytes), deterministic and fast (tens of microseconds), and `cryptography`
+(OpenSSL underneath, the project's listed library for this) provides it; we write no
+cryptography ourselves.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from functools import lru_cache
+from pathlib import Path
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+    Ed25519PrivateKey,
+    Ed25519PublicKey,
+)
+
+PUBLIC_LEN = 32
+SIGNATURE_LEN = 64
+PEER_ID_PERSON = b"tongiaki-peer"
+ID_LEN = 8
+
+
+def peer_id_of(public: bytes) -> bytes:
+    """The 8-byte peer id of a public key: BLAKE2b-64 personalised 'tongiaki-peer'."""
+    return hashlib.blake2b(public, digest_size=ID_LEN, person=PEER_ID_PERSON).digest()
+
+
+@lru_cache(maxsize=256)
+def _public_key(public: bytes) -> Ed25519PublicKey:
+    return Ed25519PublicKey.from_public_bytes(public)
+
+
+def verify(public: bytes, signature: bytes, data: bytes) -> bool:
+    try:
+        _public_key(public).verify(signature, data)
+        return True
+    except (InvalidSignature, ValueError):
+        return False
+
+
+class Identity:
+    """A private key and what follows from it. `Identity.load_or_create(path)` keeps it
+    in the profile (mode 0600): a node that restarts with the same profile is the same
+    peer; anyone else is not."""
+
+    def __init__(self, private: Ed25519PrivateKey) -> None:
+        self._private = private
+        self.public = private.public_key().public_bytes_raw()
+        self.peer_id = peer_id_of(self.public)
+
+    @classmethod
+    def generate(cls) -> Identity:
+        return cls(Ed25519PrivateKey.generate())
+
+    @classmethod
+    def from_seed(cls, seed: bytes) -> Identity:
+        """For test vectors and simulations: a fixed 32-byte private key."""
+        return cls(Ed25519PrivateKey.from_private_bytes(seed))
+
+    def seed(self) -> bytes:
+        return self._private.private_bytes_raw()
+
+    def sign(self, data: bytes) -> bytes:
+        return self._private.sign(data)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> Identity:
+        raw = Path(path).read_bytes()
+        if len(raw) != 32:
+            raise ValueError(f"{path}: not an identity file")
+        return cls.from_seed(raw)
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Write the private key readable by its owner only (created 0600, never wider)."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            os.write(fd, self.seed())
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+
+    @classmethod
+    def load_or_create(cls, path: str | os.PathLike) -> Identity:
+        path = Path(path)
+        if path.exists():
+            return cls.load(path)
+        ident = cls.generate()
+        ident.save(path)
+        return ident
+
+    def __repr__(self) -> str:  # never the private key
+        return f"Identity(peer={self.peer_id.hex()})"

@@ -1,0 +1,43 @@
+"""How a player names a game to join without discovery: `tongiaki://HOST:PORT/GAME/PEER`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tongiaki_lan.net.codec import ID_LEN
+
+
+class JoinRefused(Exception):
+    """Joining a game did not work; str() says why in words."""
+
+
+@dataclass(frozen=True)
+class GameRef:
+    """Enough to contact a game: one member's address and peer id, and the game id."""
+
+    game_id: bytes
+    peer: bytes
+    host: str
+    port: int
+    passphrase: bool = False
+    name: str = ""
+
+    def invite(self) -> str:
+        """A text form to pass to another player (joining without discovery)."""
+        return f"tongiaki://{self.host}:{self.port}/{self.game_id.hex()}/{self.peer.hex()}"
+
+    @classmethod
+    def parse(cls, text: str) -> GameRef:
+        """Read an invite; raises ValueError with what is wrong."""
+        rest = text.strip()
+        if not rest.startswith("tongiaki://"):
+            raise ValueError("an invite starts with tongiaki://")
+        try:
+            hostport, gid, peer = rest[len("tongiaki://"):].split("/")
+            host, _, port = hostport.rpartition(":")
+            ref = cls(bytes.fromhex(gid), bytes.fromhex(peer), host, int(port))
+        except ValueError:
+            raise ValueError(f"not an invite: {text!r}") from None
+        if len(ref.game_id) != ID_LEN or len(ref.peer) != ID_LEN or not host:
+            raise ValueError(f"not an invite: {text!r}")
+        return ref

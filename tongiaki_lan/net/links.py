@@ -1,0 +1,472 @@
+"""Reliable, ordered, per-peer message delivery as a sans-I/O state machine
+(protocol/transport.md).
+
+Why our own: the game needs exactly-once, in-order delivery of a few small messages per
+move between 2-6 peers, with datagrams small enough never to fragment, and a MAC on every
+datagram. TCP would need N*(N-1)/2 connections and could not share the socket with
+connectionless joins; this layer is a few hundred lines instead.
+
+Why sans-I/O: `Links` never reads a clock and never touches a socket. It takes datagrams
+and the current time (`receive`, `handle_timer`), and hands back datagrams to send
+(`datagrams_to_send`) and the time it next wants to be woken (`get_timer`), like aioquic's
+`QuicConnection`. So the same object runs over a real UDP socket (`net.pump`) and over the
+simulated lossy network of the tests, on a virtual clock.
+
+Each peer link has: a send sequence (1, 2, ...) with a retransmission queue whose timeout
+follows the measured round trip; a receive cursor with a reorder buffer; a cumulative ack
+plus a 64-bit selective-ack bitmap carried on every datagram; an anti-replay window over the
+per-datagram packet counter; and the peer's incarnation, so a restarted peer is noticed
+and both directions start afresh.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from tongiaki_lan.net.codec import (
+    MAX_DATAGRAM,
+    NO_GAME,
+    Ack,
+    Envelope,
+    Message,
+    WireError,
+    decode_datagram,
+    encode_datagram,
+)
+
+log = logging.getLogger("tongiaki_lan.net.links")
+
+RTO_MIN = 0.02
+# a bare ACK waits this long for a message to ride on (the next move, a heartbeat),
+# keeping it off the critical path of the move that is being spread
+ACK_DELAY = 0.01
+RTO_MAX = 0.2
+RTO_INITIAL = 0.1
+# a LAN has few peers and short queues: back off gently, a lost resend costs the game time
+RTO_BACKOFF = 1.3
+RECV_WINDOW = 512
+REPLAY_WINDOW = 1024
+MAX_RETX_PER_TICK = 16
+MAX_UNACKED = 8192
+MAX_LINKS = 32
+MAX_COPIES = 4
+# incarnations are microseconds since the epoch at a node's start: one more than an hour
+# ahead of our own clock is a lie (a forged "restart" that would lock the real node out)
+MAX_CLOCK_AHEAD_US = 3600 * 1_000_000
+
+Addr = tuple[str, int]
+
+
+@dataclass
+class _Pending:
+    message: Message
+    first_sent: float
+    last_sent: float
+    rto: float
+    tries: int = 1
+    copies: int = 1
+
+
+@dataclass
+class Link:
+    """What this node knows about one peer's end of the conversation."""
+
+    peer: bytes
+    addr: Addr
+    their_inc: int = 0
+    send_next: int = 1
+    unacked: dict[int, _Pending] = field(default_factory=dict)
+    recv_next: int = 1
+    recv_buf: dict[int, Message] = field(default_factory=dict)
+    ack_due: float | None = None
+    last_heard: float = 0.0
+    max_pkt: int = 0
+    pkt_bits: int = 0  # bit i set: packet max_pkt - i seen
+    srtt: float = 0.0
+    rttvar: float = 0.0
+    loss: float = 0.0  # estimated share of our datagrams this peer does not get
+
+    def copies(self) -> int:
+        """How many copies of an urgent message to send at once so that this peer misses
+        all of them at most 2% of the time (1 on a clean link, at most MAX_COPIES)."""
+        k = 1
+        while k < MAX_COPIES and self.loss ** k > 0.02:
+            k += 1
+        return k
+
+    def note_delivery(self, p: _Pending) -> None:
+        """Learn the loss rate from how messages got through: a resend means every copy
+        was lost; a single copy acked at once means none was; several copies acked at once
+        tell little, so they only let the estimate decay slowly."""
+        if p.tries > 1:
+            self.loss += (1.0 - self.loss) / 16  # (one late ack under load is no storm)
+        elif p.copies == 1:
+            self.loss -= self.loss / 8
+        else:
+            self.loss -= self.loss / 64
+
+    def rto(self) -> float:
+        """RFC 6298's SRTT + 4·RTTVAR, floored for the peer's delayed acks: on a LAN the
+        round trip is well under a millisecond, so a loss is repaired within tens of ms."""
+        if self.srtt <= 0:
+            return RTO_INITIAL
+        return min(RTO_MAX, max(RTO_MIN, self.srtt + 4 * self.rttvar + ACK_DELAY))
+
+    def sample_rtt(self, sample: float) -> None:
+        if self.srtt <= 0:
+            self.srtt, self.rttvar = sample, sample / 2
+        else:
+            self.rttvar = 0.75 * self.rttvar + 0.25 * abs(self.srtt - sample)
+            self.srtt = 0.875 * self.srtt + 0.125 * sample
+
+    def reset(self, inc: int) -> None:
+        self.their_inc = inc
+        self.send_next = 1
+        self.unacked.clear()
+        self.recv_next = 1
+        self.recv_buf.clear()
+        self.max_pkt = 0
+        self.pkt_bits = 0
+        self.ack_due = None
+
+
+@dataclass
+class TransportStats:
+    datagrams_sent: int = 0
+    bytes_sent: int = 0
+    datagrams_received: int = 0
+    retransmissions: int = 0
+    redundant: int = 0  # extra copies of urgent messages sent on lossy links
+    refused: int = 0
+
+
+# (sender peer or None, address, reason)
+RefusalHook = Callable[[bytes | None, tuple, str], None]
+
+
+class Links:
+    """Every link of one node. Upper-layer callbacks run synchronously inside `receive`.
+
+    `on_message(peer, addr, message)` gets every message exactly once and in order per
+    peer; `admit(peer, message)` decides whether an unknown sender may open a link (the node
+    lets a JOIN in, nothing else); `on_restart(peer)` reports a peer that came back with a
+    new incarnation; `on_refused` receives each refused datagram with the reason.
+    """
+
+    def __init__(
+        self,
+        peer_id: bytes,
+        incarnation: int,
+        on_message: Callable[[bytes, tuple, Message], None],
+        *,
+        admit: Callable[[bytes, Message], str | None] | None = None,
+        on_restart: Callable[[bytes], None] | None = None,
+        on_refused: RefusalHook | None = None,
+        keep: Callable[[bytes], bool] | None = None,
+        identity=None,
+        urgent_types: tuple[type, ...] = (),
+        on_early: Callable[[bytes, tuple, Message], None] | None = None,
+        early_types: tuple[type, ...] = (),
+    ) -> None:
+        # messages of `early_types` that overtake a lost one are also shown to `on_early`
+        # at once (a MOVE need not wait for the resend of the message before it)
+        self.on_early = on_early
+        self.early_types = early_types
+        # reliable messages on the game's critical path (MOVE): sent in several copies at
+        # once on a lossy link, instead of waiting a round trip to learn one was lost
+        self.urgent_types = urgent_types
+        # with an identity every datagram is signed, and only signed ones are accepted
+        self.identity = identity
+        if identity is not None and identity.peer_id != peer_id:
+            raise ValueError("peer id does not belong to the identity")
+        self.peer_id = peer_id
+        self.incarnation = incarnation
+        self.on_message = on_message
+        self.admit = admit or (lambda peer, msg: None)
+        self.on_restart = on_restart or (lambda peer: None)
+        self.on_refused = on_refused or (lambda peer, addr, why: None)
+        self.keep = keep or (lambda peer: True)
+        self.game_id: bytes = NO_GAME
+        self.key: bytes | None = None
+        self.links: dict[bytes, Link] = {}
+        self.stats = TransportStats()
+        self.now = 0.0
+        self._t0: float | None = None  # `now` at the first call: our incarnation's moment
+        self._pkt = 0
+        self._out: list[tuple[bytes, Addr]] = []
+        self.closed = False
+
+    def set_game(self, game_id: bytes, key: bytes | None) -> None:
+        """Switch to another game: every link belongs to the old one and is forgotten."""
+        if game_id != self.game_id:
+            self.links.clear()
+        self.game_id = game_id
+        self.key = key
+
+    # ------------------------------------------------------------------ output
+
+    def datagrams_to_send(self) -> list[tuple[bytes, Addr]]:
+        """Everything queued since the last call, in order: (bytes, address)."""
+        out, self._out = self._out, []
+        return out
+
+    def get_timer(self) -> float | None:
+        """When `handle_timer` must next run (a retransmission or a delayed ack is due)."""
+        best: float | None = None
+        for lk in self.links.values():
+            if lk.ack_due is not None and (best is None or lk.ack_due < best):
+                best = lk.ack_due
+            for p in lk.unacked.values():
+                due = p.last_sent + p.rto
+                if best is None or due < best:
+                    best = due
+                break  # the oldest message is due first (RTOs only grow)
+        return best
+
+    def handle_timer(self, now: float) -> None:
+        self.now = now
+        for lk in list(self.links.values()):
+            if lk.ack_due is not None and lk.ack_due <= now:
+                self._emit(lk, 0, Ack())
+            n = 0
+            for seq, p in list(lk.unacked.items()):
+                if n >= MAX_RETX_PER_TICK:
+                    break
+                n += 1
+                if p.last_sent + p.rto <= now:
+                    p.tries += 1
+                    p.last_sent = now
+                    p.rto = min(RTO_MAX, p.rto * RTO_BACKOFF)
+                    self.stats.retransmissions += 1
+                    self._emit(lk, seq, p.message)
+
+    # ------------------------------------------------------------------ sending
+
+    def link(self, peer: bytes, addr: Addr) -> Link:
+        lk = self.links.get(peer)
+        if lk is None:
+            lk = self.links[peer] = Link(peer, tuple(addr), last_heard=self.now)
+        return lk
+
+    def forget(self, peer: bytes) -> None:
+        self.links.pop(peer, None)
+
+    def send(self, peer: bytes, addr: Addr | None, message: Message) -> None:
+        """Queue `message` for `peer` (reliable types are retransmitted until acked)."""
+        if self.closed:
+            return
+        if self._t0 is None:
+            self._t0 = self.now
+        lk = self.links.get(peer)
+        if lk is None:
+            if addr is None:
+                return
+            lk = self.link(peer, addr)
+        elif addr is not None and lk.their_inc == 0:
+            lk.addr = tuple(addr)
+        if message.RELIABLE:
+            if len(lk.unacked) >= MAX_UNACKED:
+                log.warning("dropping link to %s: %d unacked messages", peer.hex(), MAX_UNACKED)
+                self.links.pop(peer, None)
+                return
+            seq = lk.send_next
+            lk.send_next += 1
+            copies = lk.copies() if isinstance(message, self.urgent_types) else 1
+            lk.unacked[seq] = _Pending(message, self.now, self.now, lk.rto(), copies=copies)
+            for _ in range(copies):
+                self._emit(lk, seq, message)
+            self.stats.redundant += copies - 1
+        else:
+            self._emit(lk, 0, message)
+
+    def redirect(self, peer: bytes, addr: Addr) -> None:
+        """A member's current address learnt from elsewhere (an advert, another member):
+        use it at once, and resend what is waiting for an ack there."""
+        lk = self.links.get(peer)
+        if lk is None or tuple(addr) == lk.addr:
+            return
+        lk.addr = tuple(addr)
+        for p in lk.unacked.values():
+            p.last_sent = self.now - p.rto  # due now
+
+    def _emit(self, lk: Link, seq: int, message: Message) -> None:
+        self._pkt += 1
+        ack, sack = self._ack_fields(lk)
+        env = Envelope(self.game_id, self.peer_id, self.incarnation, lk.their_inc, self._pkt,
+                       seq, ack, sack, message)
+        try:
+            data = encode_datagram(env, self.key, self.identity)
+        except WireError as exc:
+            log.error("cannot send %s to %s: %s", type(message).__name__, lk.peer.hex(), exc)
+            return
+        lk.ack_due = None
+        self.stats.datagrams_sent += 1
+        self.stats.bytes_sent += len(data)
+        self._out.append((data, lk.addr))
+
+    def send_raw(self, data: bytes, addr: Addr) -> None:
+        """For tests and tools: put arbitrary bytes on the wire from this node."""
+        self._out.append((data, tuple(addr)))
+
+    @staticmethod
+    def _ack_fields(lk: Link) -> tuple[int, int]:
+        ack = lk.recv_next - 1
+        sack = 0
+        for seq in lk.recv_buf:
+            bit = seq - ack - 2
+            if 0 <= bit < 64:
+                sack |= 1 << bit
+        return ack, sack
+
+    # ------------------------------------------------------------------ receiving
+
+    def _refuse(self, peer: bytes | None, addr: tuple, why: str) -> None:
+        self.stats.refused += 1
+        self.on_refused(peer, addr, why)
+
+    def _plausible(self, incarnation: int) -> bool:
+        if self._t0 is None:
+            self._t0 = self.now
+        wall_us = self.incarnation + int((self.now - self._t0) * 1_000_000)
+        return incarnation <= wall_us + MAX_CLOCK_AHEAD_US
+
+    def receive(self, data: bytes, addr: tuple, now: float) -> None:
+        self.now = now
+        if self._t0 is None:
+            self._t0 = now
+        self.stats.datagrams_received += 1
+        addr = tuple(addr[:2])
+        if len(data) > MAX_DATAGRAM:
+            self._refuse(None, addr, f"oversized datagram ({len(data)} bytes)")
+            return
+        if self.game_id == NO_GAME:
+            self._refuse(None, addr, "datagram while not in a game")
+            return
+        try:
+            env = decode_datagram(data, self.key, require_signature=self.identity is not None)
+        except WireError as exc:
+            self._refuse(None, addr, str(exc))
+            return
+        peer = env.sender
+        if env.game != self.game_id:
+            self._refuse(peer, addr, f"datagram for another game {env.game.hex()}")
+            return
+        if peer == self.peer_id:
+            self._refuse(peer, addr, "datagram claims to come from this node")
+            return
+        msg = env.message
+        if msg.RELIABLE != (env.seq > 0):
+            self._refuse(peer, addr, f"{type(msg).__name__} with sequence number {env.seq}")
+            return
+        if not self._plausible(env.incarnation):
+            self._refuse(peer, addr, f"incarnation {env.incarnation} is from the future")
+            return
+        lk = self.links.get(peer)
+        if lk is None:
+            why = self.admit(peer, msg)
+            if why is None and len(self.links) >= MAX_LINKS and not self._evict_stranger():
+                why = "too many peers"
+            if why is not None:
+                self._refuse(peer, addr, why)
+                return
+            lk = self.link(peer, addr)
+        if lk.their_inc == 0:
+            lk.their_inc = env.incarnation
+        elif env.incarnation < lk.their_inc:
+            self._refuse(peer, addr, "datagram from an earlier run of this peer (replay?)")
+            return
+        elif env.incarnation > lk.their_inc:
+            log.info("peer %s restarted (incarnation %d -> %d)", peer.hex(), lk.their_inc,
+                     env.incarnation)
+            lk.reset(env.incarnation)
+            lk.addr = addr
+            self.on_restart(peer)
+            if self.links.get(peer) is not lk:
+                return
+        if env.dest_inc not in (0, self.incarnation):
+            # meant for a previous run of this node; the sender learns our new incarnation
+            # from our next datagram. Not a sign of life: it may be a replay.
+            return
+        if not self._fresh_packet(lk, env.pkt):
+            self._refuse(peer, addr, f"replayed or duplicated datagram (packet {env.pkt})")
+            return
+        lk.addr = addr
+        lk.last_heard = now
+        if env.dest_inc == self.incarnation:
+            self._process_acks(lk, env.ack, env.sack)
+        if env.seq == 0:
+            if not isinstance(msg, Ack):
+                self.on_message(peer, addr, msg)
+            return
+        if lk.ack_due is None:
+            lk.ack_due = now + ACK_DELAY
+        if env.seq < lk.recv_next or env.seq in lk.recv_buf:
+            return  # retransmission of something already delivered: just re-ack
+        if env.seq >= lk.recv_next + RECV_WINDOW:
+            self._refuse(peer, addr, f"sequence number {env.seq} too far ahead")
+            return
+        lk.recv_buf[env.seq] = msg
+        if env.seq > lk.recv_next and self.on_early is not None and isinstance(
+                msg, self.early_types):
+            self.on_early(peer, lk.addr, msg)
+            if self.links.get(peer) is not lk:
+                return
+        while lk.recv_next in lk.recv_buf:
+            m = lk.recv_buf.pop(lk.recv_next)
+            lk.recv_next += 1
+            self.on_message(peer, lk.addr, m)
+            if self.links.get(peer) is not lk:
+                return
+
+    def _evict_stranger(self) -> bool:
+        """Make room by forgetting the longest-silent link the node does not need (a
+        stranger's refused JOIN, say), so strangers cannot crowd out a real joiner."""
+        spare = [lk for lk in self.links.values() if not self.keep(lk.peer)]
+        if not spare:
+            return False
+        victim = min(spare, key=lambda lk: lk.last_heard)
+        del self.links[victim.peer]
+        return True
+
+    @staticmethod
+    def _fresh_packet(lk: Link, pkt: int) -> bool:
+        if pkt > lk.max_pkt:
+            shift = pkt - lk.max_pkt
+            lk.pkt_bits = ((lk.pkt_bits << min(shift, REPLAY_WINDOW)) | 1) & (
+                (1 << REPLAY_WINDOW) - 1)
+            lk.max_pkt = pkt
+            return True
+        back = lk.max_pkt - pkt
+        if back >= REPLAY_WINDOW or lk.pkt_bits >> back & 1:
+            return False
+        lk.pkt_bits |= 1 << back
+        return True
+
+    def _process_acks(self, lk: Link, ack: int, sack: int) -> None:
+        if not lk.unacked:
+            return
+        now = self.now
+        done = [s for s in lk.unacked if s <= ack or (s > ack + 1 and sack >> (s - ack - 2) & 1)]
+        newest = None
+        for s in done:
+            p = lk.unacked.pop(s)
+            lk.note_delivery(p)
+            if p.tries == 1 and (newest is None or p.first_sent > newest):
+                newest = p.first_sent
+        if newest is not None:
+            # Karn: only first transmissions measure the round trip; and only the newest
+            # message acked, since an ack that was lost makes the older ones look slow
+            lk.sample_rtt(now - newest)
+        head = lk.unacked.get(ack + 1)
+        if sack and head is not None and now - head.last_sent > max(0.005, 1.5 * lk.srtt):
+            # the peer holds later messages but not this one: it was lost, resend at once
+            head.tries += 1
+            head.last_sent = now
+            self.stats.retransmissions += 1
+            self._emit(lk, ack + 1, head.message)
+
+    def idle(self) -> bool:
+        """True when nothing is waiting for an acknowledgement."""
+        return all(not lk.unacked for lk in self.links.values())

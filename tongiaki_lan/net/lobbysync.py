@@ -1,0 +1,140 @@
+"""Lobby coordination of NodeCore: requests applied by the coordinator, lobbies
+adopted from others, members' current addresses published after a restart.
+
+A part of `net.core.NodeCore` (which mixes the parts together and owns the state
+they share); kept apart so each concern reads on its own."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+
+from tongiaki_lan.net import events as E
+from tongiaki_lan.net import lobby as L
+from tongiaki_lan.net.codec import (
+    AddBot,
+    Join,
+    Leave,
+    Lobby,
+    Member,
+    Message,
+    Refuse,
+)
+
+log = logging.getLogger("tongiaki_lan.net.lobbysync")
+
+
+def _same_table(a, b) -> bool:
+    """Seats equal but for who plays a human seat meanwhile (handover)."""
+    return len(a) == len(b) and all(
+        dataclasses.replace(x, bot="") == dataclasses.replace(y, bot="") if x.kind == "human"
+        else x == y for x, y in zip(a, b, strict=True))
+
+
+
+class LobbySync:
+    def _note_address(self, peer: bytes, addr: tuple) -> None:
+        """A member speaks from another address than the lobby lists (it restarted on
+        another port): the coordinator publishes it, so members that restarted too, and
+        only know the old one, find it again."""
+        lb = self.lobby
+        if lb.phase == "lobby" or self.coordinator() != self.peer_id:
+            return
+        for m in lb.members:
+            if m.peer == peer and (m.host, m.port) != tuple(addr[:2]):
+                members = tuple(Member(x.peer, addr[0], addr[1]) if x.peer == peer else x
+                                for x in lb.members)
+                self._install_lobby(dataclasses.replace(lb, version=lb.version + 1,
+                                                        members=members), broadcast=True)
+                return
+
+    def _handle_request(self, peer: bytes, addr: tuple, msg: Message) -> None:
+        if self.lobby is None:
+            return
+        if isinstance(msg, Leave) and peer != self.peer_id:
+            self.presence.left(peer, self.now)
+            self._emit(E.Away(peer.hex(), self.peer_name(peer), True))
+        if (isinstance(msg, Join) and self.lobby.phase != "lobby"
+                and not L.is_member(self.lobby, peer)):
+            why = f"game {self.lobby.name!r} has already started"
+            self._refuse_msg(peer, "join", why)
+            self.links.send(peer, addr, Refuse(why))
+            self.links.forget(peer)  # a stranger's link is not worth keeping
+            return
+        if isinstance(msg, AddBot) and self.lobby.phase == "playing":
+            self._handover_request(peer, addr, msg)
+            return
+        if self.coordinator() != self.peer_id:
+            if isinstance(msg, Join) and peer not in self._answered_join:
+                self._answered_join.add(peer)
+                self.links.send(peer, addr, self.lobby)  # the joiner finds the coordinator
+            return
+        result = L.apply_request(self.lobby, peer, addr, msg)
+        if isinstance(result, str):
+            if peer == self.peer_id:
+                self._emit(E.RequestRefused(peer.hex(), result))
+            elif not isinstance(msg, Leave):
+                self.links.send(peer, addr, Refuse(result))
+            return
+        if isinstance(msg, Join) and result is self.lobby:
+            self.links.send(peer, addr, self.lobby)  # a repeated join: resend the lobby
+            return
+        if result is not self.lobby:
+            self._install_lobby(result, broadcast=True)
+
+    def _install_lobby(self, new: Lobby, broadcast: bool) -> None:
+        old = self.lobby
+        self.lobby = new
+        if broadcast:
+            self._broadcast(new)
+        self._lobby_changed(old)
+
+    def _on_lobby(self, peer: bytes, addr: tuple, msg: Lobby) -> None:
+        # the sender's own entry carries a placeholder address: use where it came from
+        members = tuple(Member(m.peer, addr[0], addr[1]) if m.peer == peer else m
+                        for m in msg.members)
+        msg = dataclasses.replace(msg, members=members)
+        if not L.is_member(msg, peer):
+            self._refuse_msg(peer, "lobby", "lobby from a node that is not in it")
+            return
+        cur = self.lobby
+        if cur is None:
+            if peer not in self._joining:
+                self._refuse_msg(peer, "lobby", "unsolicited lobby")
+                return
+        elif msg.version <= cur.version:
+            return
+        elif self.game is not None and not _same_table(msg.seats, cur.seats):
+            self._refuse_msg(peer, "lobby", "lobby with other seats after the game started")
+            return
+        if not L.is_member(msg, self.peer_id) and not self.seated():
+            # not seated yet: ask the coordinator (and anyone we have not asked) for a seat
+            self.lobby = None
+            for m in msg.members:
+                if m.peer not in self._join_sent:
+                    self._join_sent.add(m.peer)
+                    self._joining.add(m.peer)
+                    self.links.send(m.peer, (m.host, m.port), Join(self.name, self._join_colour))
+            return
+        if cur is not None:
+            for m in msg.members:  # addresses the others learnt (a restarted member's)
+                if m.peer != self.peer_id and m.peer != peer and m.host != "0.0.0.0":
+                    old = next((x for x in cur.members if x.peer == m.peer), None)
+                    if old is not None and (old.host, old.port) != (m.host, m.port):
+                        self.links.redirect(m.peer, (m.host, m.port))
+        self._install_lobby(msg, broadcast=False)
+
+    def _lobby_changed(self, old: Lobby | None) -> None:
+        lb = self.lobby
+        self._emit(E.LobbyChanged(self.lobby_json()))
+        if old is not None and self.game is not None:
+            self._announce_handovers(old, lb)
+        if lb.phase == "starting" and (self._round is None or self._round.nonce != lb.start_nonce):
+            self._begin_seed_round()
+        if lb.phase == "lobby" and self._round is not None:
+            self._round = None
+        if self.coordinator() == self.peer_id and L.should_autostart(lb):
+            self._install_lobby(L.start(lb), broadcast=True)
+        if self.game is not None:
+            self._after_state_change()
+

@@ -1,0 +1,58 @@
+"""Who of a game's members is here, as seen by one node (protocol/transport.md, Liveness).
+
+A member is *away* once nothing from it has been accepted for AWAY_AFTER_S, *gone* once
+it said LEAVE, and back as soon as anything from it is accepted again. Only messages that
+passed every check count (the transport refuses replays before they get here), so nobody
+can make an absent player look present by resending old datagrams. Pure bookkeeping over
+times passed in by the caller.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+AWAY_AFTER_S = 3.0
+
+
+class Presence:
+    def __init__(self, away_after: float = AWAY_AFTER_S) -> None:
+        self.away_after = away_after
+        self._last: dict[bytes, float] = {}
+        self._absent_since: dict[bytes, float] = {}
+        self._left: set[bytes] = set()
+
+    def heard(self, peer: bytes, now: float) -> bool:
+        """An accepted message from `peer`; True if it was away or gone until now."""
+        self._last[peer] = now
+        self._left.discard(peer)
+        return self._absent_since.pop(peer, None) is not None
+
+    def left(self, peer: bytes, now: float) -> None:
+        self._left.add(peer)
+        self._absent_since.setdefault(peer, now)
+
+    def is_absent(self, peer: bytes) -> bool:
+        return peer in self._absent_since
+
+    is_away = is_absent
+
+    def has_left(self, peer: bytes) -> bool:
+        return peer in self._left
+
+    def away_for(self, peer: bytes, now: float) -> float | None:
+        """Seconds since `peer` went away or left, None when it is here."""
+        since = self._absent_since.get(peer)
+        return None if since is None else now - since
+
+    def update(self, members: Iterable[bytes], now: float) -> list[tuple[bytes, bool]]:
+        """Re-check silence; returns the (peer, away) transitions, in member order."""
+        out = []
+        for peer in members:
+            if peer in self._left:
+                continue
+            last = self._last.setdefault(peer, now)
+            silent = now - last > self.away_after
+            if silent and peer not in self._absent_since:
+                self._absent_since[peer] = last + self.away_after
+                out.append((peer, True))
+        return out

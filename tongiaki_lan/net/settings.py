@@ -1,0 +1,12 @@
+"""Timings and limits of the protocol (protocol/transport.md), in one place."""
+
+HEARTBEAT_S = 0.5
+TICK_S = 0.1
+FETCH_RETRY_S = 1.0
+START_TIMEOUT_S = 15.0
+HANDOVER_AFTER_S = 60.0
+HANDOVER_BOT = "greedy"
+LOG_CHUNK_BYTES = 900
+MAX_EARLY = 64
+PREV_MOVES = 3  # earlier moves repeated in every MOVE (protocol/transport.md, Loss)
+MAX_EVENTS = 10_000

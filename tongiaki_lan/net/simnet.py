@@ -1,0 +1,212 @@
+"""A simulated LAN for protocol cores: seeded loss, latency and a virtual clock.
+
+Several `NodeCore`s are wired together here exactly as `net.node` wires one to a socket,
+but every datagram goes through a seeded lossy link and time only moves when the network
+has nothing left to do before the next timer. A whole game with losses, crashes,
+restarts and handovers then runs in milliseconds of real time; which datagrams are lost
+and when they arrive follows from the seed (identities and seed secrets stay random, as
+on real laptops). The tests of the protocol logic use it, with no sockets and no sleeps.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from tongiaki_lan.bots import make_bot
+from tongiaki_lan.engine import Game
+from tongiaki_lan.net import events as E
+from tongiaki_lan.net.core import NodeCore
+
+Addr = tuple[str, int]
+
+
+@dataclass
+class SimNode:
+    """One laptop: its core, where it listens, and everything it told its UI and disk."""
+
+    core: NodeCore
+    addr: Addr
+    events: list[E.NodeEvent] = field(default_factory=list)
+    record: list[tuple[object, bytes]] = field(default_factory=list)  # (move, digest)
+    sidecar: object = None  # the lobby saved when the game started, as `<record>.net` holds
+    alive: bool = True
+
+    def kinds(self, *kinds: str) -> list[E.NodeEvent]:
+        return [e for e in self.events if e.kind in kinds]
+
+    @property
+    def game(self) -> Game | None:
+        return self.core.game
+
+
+class SimNet:
+    def __init__(self, seed: int = 0, *, loss: float = 0.0, latency: float = 0.0003,
+                 jitter: float = 0.0002, think: float = 0.001) -> None:
+        self.rng = random.Random(seed)
+        self.loss = loss
+        self.latency = latency
+        self.jitter = jitter
+        self.think = think  # how long a bot takes to decide (virtual seconds)
+        self.now = 1000.0
+        self.nodes: dict[Addr, SimNode] = {}
+        self._queue: list[tuple[float, int, str, object]] = []
+        self._n = 0
+        self._started = 0
+        self.blocked: set[Addr] = set()  # addresses whose datagrams are all lost
+        self.delivered = 0
+        self.dropped = 0
+        self.taps: list[Callable[[bytes, Addr, Addr], None]] = []
+        # (data, src, dest) -> True to lose that datagram (targeted losses in tests)
+        self.lose: Callable[[bytes, Addr, Addr], bool] | None = None
+
+    # ------------------------------------------------------------------ nodes
+
+    def add(self, name: str, host: str, port: int = 7000, **kw) -> SimNode:
+        self._started += 1  # microseconds since the epoch differ between any two runs
+        inc = int(self.now * 1_000_000) + self._started
+        core = NodeCore(name, kw.pop("identity", None), incarnation=inc, port=port, **kw)
+        node = SimNode(core, (host, port))
+        self.nodes[node.addr] = node
+        return node
+
+    def kill(self, node: SimNode) -> None:
+        """SIGKILL: the node stops at once; datagrams to it are lost."""
+        node.alive = False
+        self.nodes.pop(node.addr, None)
+
+    def restart(self, old: SimNode, port: int | None = None, **kw) -> SimNode:
+        """The same player's node started again with the same profile: same peer id, a
+        newer incarnation, its game replayed from its own record."""
+        self.kill(old)
+        self.now += 0.001
+        host = old.addr[0]
+        new = self.add(old.core.name, host, port if port is not None else old.addr[1],
+                       identity=old.core.identity, autoplay=old.core.autoplay,
+                       handover_after=old.core.handover_after, **kw)
+        lb, seed = old.core.lobby, old.core.seed
+        game = Game([s.colour for s in lb.seats])
+        for move, _ in old.record:
+            game.apply(move)
+        new.record = list(old.record)
+        new.sidecar = old.sidecar
+        new.core.resume(old.core.game_id, old.core.passphrase, old.sidecar, seed, game,
+                        [d for _, d in old.record], self.now)
+        self._collect(new)
+        return new
+
+    # ------------------------------------------------------------------ actions
+
+    def act(self, node: SimNode, fn: Callable[..., object], *args) -> object:
+        """Call a UI request on a node's core at the current virtual time."""
+        result = fn(*args, self.now)
+        self._collect(node)
+        return result
+
+    def inject(self, data: bytes, to: Addr, src: Addr = ("10.9.9.9", 6666)) -> None:
+        """A stranger's datagram, delivered like any other."""
+        self._push(self.now + self.latency, "dgram", (data, src, to))
+
+    # ------------------------------------------------------------------ the loop
+
+    def _push(self, t: float, kind: str, payload: object) -> None:
+        self._n += 1
+        heapq.heappush(self._queue, (t, self._n, kind, payload))
+
+    def _collect(self, node: SimNode) -> None:
+        core = node.core
+        for ev in core.events():
+            if isinstance(ev, E.RecordMove):
+                node.record.append((ev.move, ev.digest))
+            elif isinstance(ev, E.GameStarted) and not ev.resumed:
+                node.sidecar = core.lobby
+                node.events.append(ev)
+            elif isinstance(ev, E.BotTurn):
+                move = make_bot(ev.bot, seed=ev.seed).choose(core.game.copy())
+                self._push(self.now + self.think, "bot", (node, ev.index, move))
+            else:
+                node.events.append(ev)
+        for data, dest in core.datagrams_to_send():
+            for tap in self.taps:
+                tap(data, node.addr, tuple(dest))
+            if (node.addr in self.blocked or tuple(dest) in self.blocked
+                    or (self.lose is not None and self.lose(data, node.addr, tuple(dest)))):
+                self.dropped += 1
+                continue
+            if self.rng.random() < self.loss:
+                self.dropped += 1
+                continue
+            delay = self.latency + self.rng.random() * self.jitter
+            self._push(self.now + delay, "dgram", (data, node.addr, tuple(dest)))
+
+    def step(self) -> bool:
+        """Run the next thing that happens (a delivery, a bot's move or a timer)."""
+        t_timer, timer_node = None, None
+        for node in self.nodes.values():
+            t = node.core.get_timer()
+            if t is not None and (t_timer is None or t < t_timer):
+                t_timer, timer_node = t, node
+        t_queue = self._queue[0][0] if self._queue else None
+        if t_queue is None and t_timer is None:
+            return False
+        if t_queue is not None and (t_timer is None or t_queue <= t_timer):
+            t, _, kind, payload = heapq.heappop(self._queue)
+            self.now = max(self.now, t)
+            if kind == "dgram":
+                data, src, dest = payload
+                node = self.nodes.get(dest)
+                if node is not None:
+                    self.delivered += 1
+                    node.core.receive(data, src, self.now)
+                    self._collect(node)
+            else:
+                node, index, move = payload
+                if node.alive:
+                    node.core.bot_move(index, move, self.now)
+                    self._collect(node)
+            return True
+        self.now = max(self.now, t_timer)
+        timer_node.core.handle_timer(self.now)
+        self._collect(timer_node)
+        return True
+
+    def run_until(self, cond: Callable[[], bool], timeout: float = 600.0) -> None:
+        """Advance virtual time until `cond()` holds; AssertionError after `timeout`
+        virtual seconds."""
+        end = self.now + timeout
+        while not cond():
+            if self.now > end or not self.step():
+                raise AssertionError(f"not reached within {timeout} virtual seconds "
+                                     f"(now {self.now - 1000.0:.2f})")
+
+    def run_for(self, seconds: float) -> None:
+        end = self.now + seconds
+        while self.now < end and self.step():
+            pass
+        self.now = max(self.now, end)
+
+    # ------------------------------------------------------------------ set-up helpers
+
+    def table(self, n: int, *, bots: int = 0, passphrase: str | None = None,
+              autoplay: str | None = "random", **kw) -> list[SimNode]:
+        """`n` nodes seated in one game on hosts 10.0.0.1.., all ready: it starts."""
+        nodes = [self.add(f"p{i}", f"10.0.0.{i + 1}", autoplay=autoplay, **kw)
+                 for i in range(n)]
+        first = nodes[0]
+        self.act(first, first.core.create_game, "sim", n + bots, passphrase, "")
+        for nd in nodes[1:]:
+            self.act(nd, nd.core.begin_join, first.core.game_id, first.core.peer_id,
+                     first.addr, passphrase, "")
+            self.run_until(nd.core.seated, 30)
+        for _ in range(bots):
+            self.act(first, first.core.add_bot, "random", "")
+        for nd in nodes:
+            self.act(nd, nd.core.set_ready, True)
+        self.run_until(lambda: all(nd.game is not None for nd in nodes), 60)
+        return nodes
+
+    def play_to_end(self, nodes: list[SimNode], timeout: float = 3600.0) -> None:
+        self.run_until(lambda: all(nd.game is not None and (nd.game.is_over or nd.core.stopped)
+                                   for nd in nodes), timeout)
