@@ -26,6 +26,7 @@ from prompt_toolkit.completion import Completer, Completion
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import (
     ConditionalContainer,
     Float,
@@ -386,6 +387,10 @@ class GameScreen:
             else:
                 self.scroll_log(1)
 
+        untouched_offer = Condition(lambda: self._prefill is not None
+                                    and self.buffer.text == self._prefill)
+        kb.add(Keys.Any, filter=untouched_offer)(self._type_over_offer)
+
         @kb.add("c-c")
         def _(event):
             event.app.exit(result=0)
@@ -446,19 +451,21 @@ class GameScreen:
         self._prefill = text
 
     def _text_changed(self, buffer: Buffer) -> None:
-        if self._setting:
-            return
-        pre, self._prefill = self._prefill, None
-        text = buffer.text
-        if pre and text.startswith(pre) and len(text) > len(pre) \
-                and buffer.cursor_position == len(text):
-            # the first key typed over an offer starts a new line instead of appending
-            self._setting = True
-            try:
-                new = text[len(pre):]
-                self.buffer.set_document(self.buffer.document.__class__(new, len(new)), True)
-            finally:
-                self._setting = False
+        if not self._setting and buffer.text != self._prefill:
+            self._prefill = None  # edited (or completed): no longer an untouched offer
+
+    def _type_over_offer(self, event) -> None:
+        """The first character typed over an untouched offer starts a new line, the way
+        typing over selected text does; Backspace, arrows and Enter keep the offer."""
+        if len(event.data) != 1 or not event.data.isprintable():
+            return  # a key with no binding of its own (F5…): nothing to type
+        self._setting = True
+        try:
+            self.buffer.set_document(self.buffer.document.__class__(""), True)
+        finally:
+            self._setting = False
+        self._prefill = None
+        self.buffer.insert_text(event.data)
 
     # ---------------------------------------------------------------- mouse
 
