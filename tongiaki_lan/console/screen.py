@@ -518,12 +518,14 @@ class GameScreen:
         texts = [str(m) for m in moves if fits(m)]
         if not texts:
             return None
-        if len(texts) == 1 or isinstance(moves[0], (Expand, Royal, Colony, Place)):
-            return texts[0]
+        if len(texts) == 1 or all(t.split()[0] in ("expand", "royal") for t in texts):
+            return texts[0]  # an island on your turn: expand it (royal is one word away)
         common = texts[0]
         for t in texts[1:]:
             while not t.startswith(common):
                 common = common[:-1]
+        if common in texts:  # `place Samoa 2` among `place Samoa 2 …`
+            return common
         return common if common.endswith(" ") else common[: common.rfind(" ") + 1]
 
     # ---------------------------------------------------------------- behaviour
