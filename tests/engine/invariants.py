@@ -1,31 +1,29 @@
-"""Checks every reachable position must pass (the rules digest's always-true checks)."""
+"""Checks every reachable position must pass (the rules digest's always-true checks).
+
+The checks themselves live in the engine (`Game.status()`); the few here recompute what
+they can from the public API, independently, so a bug in `status()` cannot hide itself.
+"""
 
 from __future__ import annotations
 
 from tongiaki_lan.engine import Game
 from tongiaki_lan.engine import decisions as D
-from tongiaki_lan.engine.game import BERTHS
 from tongiaki_lan.engine.hexgrid import neighbour
 from tongiaki_lan.engine.tiles import TILES
 
 
 def check(g: Game) -> None:
+    assert g.status() == [], g.position()
     for seat in range(g.n_seats):
         cid = g.colour_ids()[seat]
-        on = sum(b.count(cid) for t in g._ships for b in g.ships_on(t))
+        on = sum(b.count(cid) for t in g.islands() for b in g.ships_on(t))
         kings = sum(1 for c in g.kings().values() if c == cid)
         total = g.reserve(seat) + on + kings + g.group_at_sea().count(cid)
         assert total == 15, f"{g.colours[seat]} has {total} ships"
-        assert g.reserve(seat) >= 0
-    for t in g._ships:
-        for b, ships in enumerate(g.ships_on(t)):
-            assert len(ships) <= BERTHS[t][b], f"{TILES[t].name} beach {b + 1} overfull"
     if g.pending is not None and g.pending.kind == D.ACTION:
-        for t in g._ships:
+        for t in g.islands():
             for b, ships in enumerate(g.ships_on(t)):
-                assert len(ships) < BERTHS[t][b], "a full beach between turns"
-    for t in g.kings():
-        assert all(not b for b in g.ships_on(t)), "ships on a Royal Island's beaches"
+                assert len(ships) < TILES[t].beaches[b].berths, "a full beach between turns"
 
 
 def check_new_events(g: Game, start: int) -> None:
@@ -34,7 +32,7 @@ def check_new_events(g: Game, start: int) -> None:
         if e.kind == "reveal":
             tile, q, r, rot = e.data
             attached = neighbour((q, r), rot)  # where the red mark points
-            assert attached in g._placed or attached in _ever_placed(g), (
+            assert attached in g.placed_tiles() or attached in _ever_placed(g), (
                 f"{TILES[tile].name} at {q},{r}: red mark points at an empty hex"
             )
 
@@ -51,7 +49,7 @@ def recomputed_scores(g: Game) -> dict[str, int]:
     out = {}
     for seat, colour in enumerate(g.colours):
         cid = g.colour_ids()[seat]
-        held = {t for t in g._ships if any(cid in b for b in g.ships_on(t))}
+        held = {t for t in g.islands() if any(cid in b for b in g.ships_on(t))}
         held |= {t for t, c in g.kings().items() if c == cid}
         out[colour] = sum(TILES[t].value for t in held)
     return out

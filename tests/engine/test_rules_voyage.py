@@ -68,6 +68,21 @@ def test_M3_worked_example_with_a_blue_instead_of_a_yellow_it_crosses():
     assert g.pending.kind == D.LANDING and g.pending.island == tid("Samoa")
 
 
+def test_M3a_a_failed_crossing_ends_only_its_own_departure():
+    """Decision (001, 003, 004; 000 alone ends the turn): the other full beach still sails."""
+    g = build(colours=FIVE, tiles={(0, -2): ("Tuamotu", 0), (0, -3): ("S07", 0)},
+              ships={"Tonga": ["GGB", "", "", "", "", ""], "Tuamotu": ["YYOR", ""]},
+              migrate=True)
+    assert {"sail Tuamotu 1 N", "sail Tonga 1 S"} <= {str(m) for m in g.legal_moves()}
+    g.apply(parse_move("sail Tuamotu 1 N"))  # three colours fail S07's danger 4
+    kinds = [e.kind for e in g.events]
+    assert "fail" in kinds
+    # the turn goes on: Tonga's full beach sails next (its only option, so at once)
+    departs = [e.data[:2] for e in g.events if e.kind == "depart"]
+    assert departs == [(tid("Tuamotu"), 0), (0, 0)] and kinds.index("fail") < len(kinds) - 1
+    assert beach(g, "Tonga", 0) == ""
+
+
 def test_M4_a_landing_that_fills_beaches_sets_off_a_chain_reaction():
     g = build(tiles={(0, -1): ("Tubuai", 0), (-1, -1): ("Nauru", 0)},
               ships={"Tonga": ["G", "", "", "", "", ""], "Tubuai": ["BBR", ""],

@@ -36,10 +36,7 @@ class Dealer:
             self.order = shuffled_stack(seed)
 
     def tile_for(self, game: Game) -> int:
-        left = game.unrevealed_tiles()
-        k = game.draws()
-        if k < len(self.order) and self.order[k] in left:  # dealt by us from the start
-            return self.order[k]
+        left = set(game.unrevealed_tiles())
         for t in self.order:
             if t in left:
                 return t

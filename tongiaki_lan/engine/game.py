@@ -417,7 +417,12 @@ class Game:
         out: list[Move] = []
         if self._on_beaches(seat) > 0:
             ships = self._ships
-            mine = [t for t in sorted(ships) if any(cid in b for b in ships[t])]
+            mine = []
+            for t in sorted(ships):
+                for b in ships[t]:
+                    if cid in b:
+                        mine.append(t)
+                        break
             out.extend(Expand(t) for t in mine)  # T1
             if self.royals_founded(seat) < MAX_ROYALS:  # K1
                 for t in mine:
@@ -797,12 +802,7 @@ class Game:
         self._sail_from(q - _DQ[d], r - _DR[d], d)  # re-enter the hex, now placed
 
     def _put_tile(self, h: Hex, tid: int, rot: int) -> None:
-        memo = self._frontier_memo
-        if memo is not None:  # C2: keep the frontier up to date rather than rebuild it
-            q, r = h
-            around = [(q + dq, r + dr) for dq, dr in DIRECTIONS]
-            self._frontier_memo = sorted(
-                {*(x for x in memo if x != h), *(x for x in around if x not in self._placed)})
+        self._frontier_memo = None  # rebuilt when a New Colony next asks for it (C2)
         self._placed[h] = (tid, rot)
         if _is_island(tid):
             self._where[tid] = h
