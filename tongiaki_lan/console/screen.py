@@ -286,10 +286,14 @@ class GameScreen:
         return self.panel_lines(width)[:height]
 
     def _panel_height(self) -> Dimension:
-        """As tall as its content, but never so tall that the log gets under 10 lines."""
+        """As tall as its content, but never so tall that the log gets under 10 lines
+        (except while you place a New Colony tile, whose picture must show whole)."""
         rows = self._size()[1]
         want = len(self.panel_lines(self._side_columns()))
         room = max(4, rows - 3 - 1 - MIN_LOG_ROWS)
+        p = self.session.game.pending
+        if p is not None and p.kind == D.COLONY_TILE and self.session.my_decision():
+            room = max(room, rows - 3 - 1 - 4)  # the tile in hand matters more just now
         return Dimension.exact(max(1, min(want, room)))
 
     def draw_log(self, width: int, height: int):
