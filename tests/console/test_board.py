@@ -135,3 +135,25 @@ def test_a_board_larger_than_the_window_keeps_the_island_in_question_in_view():
     for tid in hidden:
         text = BoardView().render(game, 52, 21, focus=tid).text()
         assert TILES[tid].name in text.replace("_", " ")
+
+
+def test_free_hexes_drawn_faintly_and_full_beaches_stand_out():
+    # a departure decision: some beach is full
+    game = _play("snap-full-1", 4,
+                 lambda g: g.pending is not None and g.pending.kind == "departure")
+    canvas = BoardView().render(game, 300, 80)
+    styles = {st for row in canvas.styles for st in row}
+    assert "class:hex.frontier" in styles  # the hexes where the board may grow
+    q, r = game.frontier()[0]
+    assert f"{q},{r}" not in canvas.text()  # coordinates only during a New Colony
+    full = [(t, b) for t in game.islands() for b, ships in enumerate(game.ships_on(t))
+            if ships and len(ships) == TILES[t].beaches[b].berths]
+    empty = [(t, b) for t in game.islands() for b, ships in enumerate(game.ships_on(t))
+             if not ships and game.king_of(t) is None]
+    assert full and empty
+    for tid, beach in full + empty:
+        tile, rot = game.placed_tiles()[game.hex_of(tid)]
+        face = tile_face(tile, rot, game.ships_on(tid), game.king_of(tid))
+        number = [s for s in face if s[2].startswith("class:beach") and s[3] == str(beach + 1)]
+        want = "class:beach.full" if (tid, beach) in full else "class:beach"
+        assert number and number[0][2] == want

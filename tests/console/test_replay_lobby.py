@@ -86,7 +86,42 @@ async def test_lobby_without_network_says_so_and_offers_solo():
         assert "LAN disabled" in top and "solo" in top
         inp.send_text("create Reef 4\r")  # needs the LAN: a clear one-line refusal
         await wait_until(lambda: "LAN disabled" in lobby.message)
+        inp.send_text("solo abc\r")  # a word where a number belongs: a reason, no Python error
+        await wait_until(lambda: "solo: the number of bots is a number from 1 to 5"
+                         in lobby.message)
+        assert "invalid literal" not in lobby.message
         inp.send_text("solo 9\r")
         await wait_until(lambda: "from 1 to 5" in lobby.message)
         inp.send_text("solo 2\r")
         assert await asyncio.wait_for(task, 30) == ("solo", 2)
+
+
+async def test_a_passphrase_is_typed_unseen_and_kept_out_of_the_history():
+    import io
+
+    from prompt_toolkit.data_structures import Size
+    from prompt_toolkit.output.vt100 import Vt100_Output
+
+    sink = io.StringIO()
+    output = Vt100_Output(sink, lambda: Size(rows=24, columns=80), term="xterm")
+    got = []
+
+    async def then(secret):
+        got.append(secret)
+
+    with create_pipe_input() as inp, create_app_session(input=inp, output=output):
+        lobby = LobbyScreen("Tester", lan=False, colour_output=False)
+        task = asyncio.ensure_future(lobby.run())
+        await wait_until(lambda: lobby.app.is_running)
+        lobby.ask_secret("Passphrase for Reef:", then)
+        inp.send_text("kumara7")
+        await wait_until(lambda: lobby.buffer.text == "kumara7")
+        await wait_until(lambda: "*******" in sink.getvalue(), what="the stars drawn")
+        inp.send_text("\r")
+        await wait_until(lambda: got == ["kumara7"], what="the passphrase handed on")
+        inp.send_text("help\r")
+        await wait_until(lambda: any("Commands" in t for _, t in lobby.lines))
+        inp.send_text("\x03")
+        await asyncio.wait_for(task, 30)
+    assert "kumara7" not in sink.getvalue()  # never drawn
+    assert "kumara7" not in list(lobby.buffer.history.get_strings())  # Up cannot bring it back

@@ -237,3 +237,21 @@ def test_final_table_adds_up_to_the_engine_scores():
         assert sum(TILES[t].value for t in isl) == game.scores()[game.colours[seat]]
     winner = names[game.colours.index(game.winners()[0])]
     assert winner in rows[-1] and ("win" in rows[-1])
+
+
+async def test_completing_a_clicked_hex_keeps_what_was_offered():
+    """The offer `tile Q,R ` from a click is completed, not replaced, by the menu."""
+    game = _game_at(lambda g: g.pending is not None and g.pending.kind == "colony_tile")
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        screen = _static_screen(game)
+        task = await _run(screen)
+        first = game.legal_moves()[0]
+        x, y = _find(screen, f" {first.q},{first.r} ")
+        inp.send_text(_mouse(x + 1, y))
+        await wait_until(lambda: screen.buffer.complete_state is not None, what="the menu")
+        inp.send_text("\t")  # the first direction from the menu
+        await wait_until(lambda: screen.buffer.text.startswith(f"tile {first.q},{first.r} ")
+                         and len(screen.buffer.text.split()) == 3, what="a completed move")
+        assert screen.buffer.text in {str(m) for m in game.legal_moves()}
+        inp.send_text("\x03")
+        assert await asyncio.wait_for(task, 30) == 0

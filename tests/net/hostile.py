@@ -31,7 +31,8 @@ class HostileDatagrams:
         data = C.MAGIC + bytes([C.PROTOCOL_VERSION, flags]) + msgpack.packb(obj,
                                                                           use_bin_type=True)
         ident = self.rng.choice(self.strangers)
-        return data + ident.public + ident.sign(data + ident.public)
+        signed = data + ident.public + C.NO_KX
+        return signed + ident.sign(signed)
 
     def _env(self, sender: bytes, msg: list, game: bytes | None = None) -> list:
         self.pkt += 1

@@ -43,13 +43,28 @@ def test_valid_vector_encodes_to_exact_bytes_and_back(v):
     items = from_json(v["envelope"])
     env = C.Envelope(*items[:8], C.parse_message(items[8]))
     key = key_for(v)
-    data = C.encode_datagram(env, key, IDENTITY)
+    data = C.encode_datagram(env, key, IDENTITY, bytes.fromhex(VECTORS["identity"]["kx"]))
     assert data.hex() == v["datagram"]
     assert len(data) <= C.MAX_DATAGRAM
     assert C.decode_datagram(data, key, require_signature=True) == env
 
 
 IDENTITY = Identity.from_seed(bytes.fromhex(VECTORS["identity"]["seed"]))
+
+
+def test_a_link_keyed_datagram_round_trips_and_the_pair_derives_one_key():
+    from tongiaki_lan.net.identity import KeyExchange
+
+    a, b = KeyExchange(), KeyExchange()
+    ka = a.link_key(b"A" * 8, b"B" * 8, b.public)
+    kb = b.link_key(b"B" * 8, b"A" * 8, a.public)
+    assert ka == kb and len(ka) == 32
+    assert KeyExchange().link_key(b"C" * 8, b"B" * 8, b.public) != ka
+    env = C.Envelope(bytes(8), bytes(range(8)), 1, 0, 1, 1, 0, 0, C.Chat("hi"))
+    data = C.encode_datagram(env, None, link_key=ka)
+    assert C.decode_datagram(data, None, True, link_key=lambda s, i: kb) == env
+    with pytest.raises(C.WireError, match="without a link key"):
+        C.decode_datagram(data, None, True, link_key=lambda s, i: None)
 
 
 def test_identity_vector():
@@ -61,8 +76,10 @@ def test_identity_vector():
 @pytest.mark.parametrize("v", VECTORS["refused"], ids=lambda v: v["name"])
 def test_refused_vector_is_refused_with_its_reason(v):
     with pytest.raises(C.WireError) as err:
+        link = bytes.fromhex(v["link_key"]) if "link_key" in v else None
         C.decode_datagram(bytes.fromhex(v["datagram"]), key_for(v),
-                          require_signature=v.get("require_signature", False))
+                          require_signature=v.get("require_signature", False),
+                          link_key=lambda sender, inc: link)
     assert str(err.value) == v["reason"]
 
 

@@ -11,7 +11,7 @@ import pytest
 from tongiaki_lan.bots import make_bot
 from tongiaki_lan.engine import Dealer, Game
 from tongiaki_lan.net import events as E
-from tongiaki_lan.net.codec import Envelope, Heartbeat, MoveMsg, decode_datagram, encode_datagram
+from tongiaki_lan.net.codec import Envelope, Heartbeat, MoveMsg, encode_datagram, peek_envelope
 from tongiaki_lan.net.core import bot_seed
 from tongiaki_lan.net.seed import SeedRound
 from tongiaki_lan.net.simnet import SimNet, SimNode
@@ -325,7 +325,7 @@ def test_decoding_a_captured_datagram_shows_who_sent_it():
     a, b = net.table(2)
     got = _capture(net, a, b)
     net.run_for(1)
-    assert got and decode_datagram(got[0], None).sender == a.core.peer_id
+    assert got and peek_envelope(got[0]).sender == a.core.peer_id
     assert isinstance(a.kinds("game_start")[0], E.GameStarted)
 
 
@@ -347,7 +347,7 @@ def test_a_lost_move_is_recovered_from_the_next_one_without_waiting_for_a_resend
             """Every copy of one MOVE to c, until a later MOVE has gone to c."""
             if dest != c.addr:
                 return False
-            msg = decode_datagram(data, None).message
+            msg = peek_envelope(data).message
             if not isinstance(msg, M):
                 return False
             if not lost and msg.index >= len(c.game.moves):
@@ -371,3 +371,24 @@ def test_a_lost_move_is_recovered_from_the_next_one_without_waiting_for_a_resend
     assert together >= 3
     net.play_to_end([a, b, c])
     assert one_digest([a, b, c]) == clean_digest(a)
+
+
+def test_after_one_signed_exchange_members_use_their_pair_key_and_recover_a_lost_one():
+    """Signatures open each link (Ed25519 + X25519 key); then each datagram carries an
+    HMAC under the pair's key. A node that lost the key gets it again from the next
+    signed datagram (a resend, or the periodic one) and the game goes on."""
+    from tongiaki_lan.net import codec as C
+
+    net = SimNet(seed=59)
+    a, b, c = net.table(3)
+    flags: list[int] = []
+    net.taps.append(lambda data, s, d: flags.append(data[3]))
+    net.run_until(lambda: len(a.game.moves) > 20)
+    keyed = sum(1 for f in flags if f & C.FLAG_LINK_MAC)
+    assert keyed > 0.8 * len(flags)
+    lk = b.core.links.links[a.core.peer_id]
+    lk.key = lk.their_kx = None  # b loses the key it shares with a
+    net.play_to_end([a, b, c])
+    assert one_digest([a, b, c]) == clean_digest(a)
+    assert b.core.links.links[a.core.peer_id].key == a.core.links.links[b.core.peer_id].key
+    assert not any("bad link MAC" in e.reason for nd in (a, b, c) for e in nd.kinds("refused"))

@@ -189,7 +189,7 @@ async def test_every_node_of_a_four_player_game_killed_once_two_at_once_finishes
 async def test_a_seat_whose_node_is_gone_for_good_goes_to_a_bot_and_the_game_finishes(
         tmp_path):
     with Lan(3) as lan:
-        procs = [Proc(play_cmd(lan, i, tmp_path, "drift", 3, "--handover", "2",
+        procs = [Proc(play_cmd(lan, i, tmp_path, "drift", 3, "--handover", "5",
                                "--bot-delay", "0.01"), tmp_path) for i in range(3)]
         try:
             for p in procs:

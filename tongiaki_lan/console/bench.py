@@ -74,7 +74,9 @@ def measure_screen(game: Game, columns: int, rows: int, repeat: int) -> float:
             seats = [Seat(n, c) for n, c in zip(names, game.colours, strict=True)]
             session = GameSession(game, seats)
             session.lines = tell_all(game, names, game.events)
-            app = GameScreen(session).app
+            screen = GameScreen(session)
+            screen.show_board = True  # the map, not the final table, is the heavy part
+            app = screen.app
             with set_app(app):
                 for _ in range(repeat):
                     app.renderer.reset()  # draw everything, not just what changed

@@ -439,10 +439,10 @@ class LobbyScreen:
         elif verb == "start":
             node = self._need_table()
             lb = node.lobby
-            creator = lb.members[0].peer if lb.members else None
-            if node.coordinator() != node.peer_id:
-                who = next((x.name for x in lb.seats if x.owner == creator and x.kind == "human"),
-                           _("the creator"))
+            host = node.coordinator()  # the creator, or who took over when they left
+            if host != node.peer_id:
+                who = next((x.name for x in lb.seats if x.owner == host and x.kind == "human"),
+                           _("the table's creator"))
                 raise ValueError(_("{who} opened this table and starts it; a full table where "
                                    "everyone is ready starts by itself").format(who=who))
             node.start_game()

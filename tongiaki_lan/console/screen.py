@@ -26,6 +26,7 @@ from prompt_toolkit.completion import Completer, Completion
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import (
     ConditionalContainer,
     Float,
@@ -297,10 +298,14 @@ class GameScreen:
         return self.panel_lines(width)[:height]
 
     def _panel_height(self) -> Dimension:
-        """As tall as its content, but never so tall that the log gets under 10 lines."""
+        """As tall as its content, but never so tall that the log gets under 10 lines
+        (except while you place a New Colony tile, whose picture must show whole)."""
         rows = self._size()[1]
         want = len(self.panel_lines(self._side_columns()))
         room = max(4, rows - 3 - 1 - MIN_LOG_ROWS)
+        p = self.session.game.pending
+        if p is not None and p.kind == D.COLONY_TILE and self.session.my_decision():
+            room = max(room, rows - 3 - 1 - 4)  # the tile in hand matters more just now
         return Dimension.exact(max(1, min(want, room)))
 
     def draw_log(self, width: int, height: int):
@@ -399,6 +404,10 @@ class GameScreen:
             else:
                 self.scroll_log(1)
 
+        untouched_offer = Condition(lambda: self._prefill is not None
+                                    and self.buffer.text == self._prefill)
+        kb.add(Keys.Any, filter=untouched_offer)(self._type_over_offer)
+
         @kb.add("c-c")
         def _(event):
             event.app.exit(result=0)
@@ -459,19 +468,21 @@ class GameScreen:
         self._prefill = text
 
     def _text_changed(self, buffer: Buffer) -> None:
-        if self._setting:
-            return
-        pre, self._prefill = self._prefill, None
-        text = buffer.text
-        if pre and text.startswith(pre) and len(text) > len(pre) \
-                and buffer.cursor_position == len(text):
-            # the first key typed over an offer starts a new line instead of appending
-            self._setting = True
-            try:
-                new = text[len(pre):]
-                self.buffer.set_document(self.buffer.document.__class__(new, len(new)), True)
-            finally:
-                self._setting = False
+        if not self._setting and buffer.text != self._prefill:
+            self._prefill = None  # edited (or completed): no longer an untouched offer
+
+    def _type_over_offer(self, event) -> None:
+        """The first character typed over an untouched offer starts a new line, the way
+        typing over selected text does; Backspace, arrows and Enter keep the offer."""
+        if len(event.data) != 1 or not event.data.isprintable():
+            return  # a key with no binding of its own (F5…): nothing to type
+        self._setting = True
+        try:
+            self.buffer.set_document(self.buffer.document.__class__(""), True)
+        finally:
+            self._setting = False
+        self._prefill = None
+        self.buffer.insert_text(event.data)
 
     # ---------------------------------------------------------------- mouse
 
@@ -524,12 +535,14 @@ class GameScreen:
         texts = [str(m) for m in moves if fits(m)]
         if not texts:
             return None
-        if len(texts) == 1 or isinstance(moves[0], (Expand, Royal, Colony, Place)):
-            return texts[0]
+        if len(texts) == 1 or all(t.split()[0] in ("expand", "royal") for t in texts):
+            return texts[0]  # an island on your turn: expand it (royal is one word away)
         common = texts[0]
         for t in texts[1:]:
             while not t.startswith(common):
                 common = common[:-1]
+        if common in texts:  # `place Samoa 2` among `place Samoa 2 …`
+            return common
         return common if common.endswith(" ") else common[: common.rfind(" ") + 1]
 
     # ---------------------------------------------------------------- behaviour

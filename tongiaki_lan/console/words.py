@@ -82,9 +82,12 @@ GENERAL_HELP = [
        "map"),
     N_("  quit — leave (the record is saved)"),
     N_("  position — the whole position as one line of text (paste it into a bug report)"),
+    N_("  board — at the end, switch between the final table and the map"),
     N_("Keys: arrows pan the map while the line is empty (Shift+arrows always), Home "
        "re-centres,"),
-    N_("  PgUp/PgDn scroll the log, Tab completes, Ctrl-C or Ctrl-D leaves."),
+    N_("  PgUp/PgDn scroll the log, Tab completes (a sail option says where it goes),"),
+    N_("  Ctrl-C or Ctrl-D leaves. Text put on the line for you is replaced by what you type."),
+    N_("Mouse: click a beach, an island, a pier or a free hex to put its move on the line."),
     N_("Map: a beach is its number, ships as colour letters, · a free berth, then its piers"),
     N_("  (N NE SE S SW NW). Sea: 'N-S 4' is a route from N to S with danger 4 (needs 4"),
     N_("  colours in the group); no number = any group crosses."),

@@ -72,6 +72,14 @@ async def _child_main(i: int, record_dir: Path, loss: float = 0.0) -> None:
         wrap = lambda s: FaultySocket(s, rule)  # noqa: E731
     node = Node(f"p{i}", host="127.0.0.1", record_dir=record_dir / f"p{i}", autoplay="random",
                 wrap_socket=wrap)
+    aborts = []
+
+    def ready_again(ev) -> None:  # as a player would after "start aborted"
+        if ev.kind == "abort":
+            aborts.append(ev.data["reason"])
+            loop.call_soon(lambda: node.lobby is not None and node.set_ready(True))
+
+    node.add_listener(ready_again)
     await node.start()
 
     def reply(obj) -> None:
@@ -101,6 +109,10 @@ async def _child_main(i: int, record_dir: Path, loss: float = 0.0) -> None:
             await node.wait_for(lambda: node.game is not None and node.game.is_over, 300)
             await node.wait_for(node.caught_up, 10, raise_on_timeout=False)
             await node.flush_record()
+            if aborts:
+                print(f"bench node {i}: start aborted {len(aborts)}x: {aborts[-1]}",
+                      file=sys.stderr)
+                aborts.clear()
             reply(["done", i, node.sent_at, node.move_times, stats.datagrams_sent - d0,
                    stats.bytes_sent - b0, stats.retransmissions - r0,
                    node.game.digest().hex(), len(node.game.moves)])

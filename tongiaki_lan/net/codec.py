@@ -21,9 +21,13 @@ MAGIC = b"TK"
 PROTOCOL_VERSION = 2
 FLAG_MAC = 0x01
 FLAG_SIGNED = 0x02
+FLAG_LINK_MAC = 0x04
 PUBLIC_LEN = 32
+KX_LEN = 32
 SIGNATURE_LEN = 64
-SIGN_LEN = PUBLIC_LEN + SIGNATURE_LEN
+SIGN_LEN = PUBLIC_LEN + KX_LEN + SIGNATURE_LEN
+LINK_MAC_LEN = 32
+NO_KX = bytes(KX_LEN)
 MAC_LEN = 32
 HEADER_LEN = 4
 MAX_DATAGRAM = 1200
@@ -619,13 +623,23 @@ class Envelope:
                 self.ack, self.sack, self.message.to_wire()]
 
 
-def encode_datagram(env: Envelope, key: bytes | None = None, identity=None) -> bytes:
-    """Frame, sign (with `identity`, a `net.identity.Identity`) and MAC (with `key`)."""
+def encode_datagram(env: Envelope, key: bytes | None = None, identity=None,
+                    kx_public: bytes = NO_KX, link_key: bytes | None = None) -> bytes:
+    """Frame a datagram and authenticate its sender: with `link_key` (the key this pair
+    of nodes agreed) by an HMAC, else with `identity` (a `net.identity.Identity`) by a
+    signature block carrying its public key and `kx_public` (its X25519 key for this
+    run); then the passphrase MAC with `key`."""
     body = msgpack.packb(env.to_wire(), use_bin_type=True)
-    flags = (FLAG_MAC if key else 0) | (FLAG_SIGNED if identity is not None else 0)
+    flags = FLAG_MAC if key else 0
+    if link_key is not None:
+        flags |= FLAG_LINK_MAC
+    elif identity is not None:
+        flags |= FLAG_SIGNED
     data = MAGIC + bytes([PROTOCOL_VERSION, flags]) + body
-    if identity is not None:
-        data += identity.public
+    if link_key is not None:
+        data += hmac.new(link_key, data, hashlib.sha256).digest()
+    elif identity is not None:
+        data += identity.public + kx_public
         data += identity.sign(data)
     if key:
         data += hmac.new(key, data, hashlib.sha256).digest()
@@ -634,11 +648,13 @@ def encode_datagram(env: Envelope, key: bytes | None = None, identity=None) -> b
     return data
 
 
-def decode_datagram(data: bytes, key: bytes | None = None,
-                    require_signature: bool = False) -> Envelope:
-    """Check and parse one datagram. With `key`, a datagram without a valid MAC is refused;
-    a signed datagram is refused unless its key hashes to the sender's peer id and its
-    signature holds; with `require_signature`, an unsigned one is refused too."""
+def decode_datagram(data: bytes, key: bytes | None = None, require_signature: bool = False,
+                    link_key=None, signer: dict | None = None) -> Envelope:
+    """Check and parse one datagram. With `key`, a datagram without a valid passphrase MAC
+    is refused. A signed datagram is refused unless its key hashes to the sender's peer id
+    and its signature holds (the signer's keys then go into `signer`); a link-MACed one
+    unless `link_key(sender, incarnation)` gives the key and the MAC holds; with
+    `require_signature`, a datagram that is neither is refused too."""
     if len(data) > MAX_DATAGRAM:
         raise WireError(f"oversized datagram ({len(data)} bytes, limit {MAX_DATAGRAM})")
     if len(data) < HEADER_LEN + 1:
@@ -648,7 +664,8 @@ def decode_datagram(data: bytes, key: bytes | None = None,
     if data[2] != PROTOCOL_VERSION:
         raise WireError(f"unsupported protocol version {data[2]}")
     flags = data[3]
-    if flags & ~(FLAG_MAC | FLAG_SIGNED):
+    if flags & ~(FLAG_MAC | FLAG_SIGNED | FLAG_LINK_MAC) or (
+            flags & FLAG_SIGNED and flags & FLAG_LINK_MAC):
         raise WireError(f"unknown flags {flags:#04x}")
     body_end = len(data)
     if flags & FLAG_MAC:
@@ -661,11 +678,15 @@ def decode_datagram(data: bytes, key: bytes | None = None,
                 raise WireError("bad MAC (wrong or missing passphrase)")
     elif key is not None:
         raise WireError("unauthenticated datagram in a game that needs a passphrase")
-    signed_end = body_end
+    auth_end = body_end
     if flags & FLAG_SIGNED:
         if body_end < HEADER_LEN + 1 + SIGN_LEN:
             raise WireError("datagram too short for its signature")
         body_end -= SIGN_LEN
+    elif flags & FLAG_LINK_MAC:
+        if body_end < HEADER_LEN + 1 + LINK_MAC_LEN:
+            raise WireError("datagram too short for its link MAC")
+        body_end -= LINK_MAC_LEN
     elif require_signature:
         raise WireError("unsigned datagram")
     try:
@@ -691,10 +712,29 @@ def decode_datagram(data: bytes, key: bytes | None = None,
         public = bytes(data[body_end:body_end + PUBLIC_LEN])
         if peer_id_of(public) != env.sender:
             raise WireError("sender id does not belong to the signing key (impersonation?)")
-        if not verify(public, bytes(data[body_end + PUBLIC_LEN:signed_end]),
-                      bytes(data[:body_end + PUBLIC_LEN])):
+        kx_end = body_end + PUBLIC_LEN + KX_LEN
+        if not verify(public, bytes(data[kx_end:auth_end]), bytes(data[:kx_end])):
             raise WireError("bad signature")
+        if signer is not None:
+            signer["public"] = public
+            signer["kx"] = bytes(data[body_end + PUBLIC_LEN:kx_end])
+    elif flags & FLAG_LINK_MAC:
+        k = link_key(env.sender, env.incarnation) if link_key is not None else None
+        if k is None:
+            raise WireError("link-MACed datagram from a sender without a link key")
+        want = hmac.new(k, data[:body_end], hashlib.sha256).digest()
+        if not hmac.compare_digest(want, data[body_end:auth_end]):
+            raise WireError("bad link MAC")
     return env
+
+
+def peek_envelope(data: bytes) -> Envelope:
+    """The envelope of a well-formed datagram WITHOUT checking who sent it: for tools and
+    tests that watch the wire, never for accepting anything."""
+    flags = data[3] if len(data) > 3 else 0
+    end = len(data) - (MAC_LEN if flags & FLAG_MAC else 0)
+    end -= SIGN_LEN if flags & FLAG_SIGNED else LINK_MAC_LEN if flags & FLAG_LINK_MAC else 0
+    return decode_datagram(data[:3] + bytes([0]) + data[4:end])
 
 
 def peek_game(data: bytes) -> bytes | None:

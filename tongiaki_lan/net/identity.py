@@ -24,6 +24,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PrivateKey,
     Ed25519PublicKey,
 )
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
 PUBLIC_LEN = 32
 SIGNATURE_LEN = 64
@@ -47,6 +48,30 @@ def verify(public: bytes, signature: bytes, data: bytes) -> bool:
         return True
     except (InvalidSignature, ValueError):
         return False
+
+
+LINK_KEY_PERSON = b"tongiaki-link"
+
+
+class KeyExchange:
+    """One run's X25519 key: a node signs its public half into its first datagrams to a
+    peer, and the two derive a key only they hold, so afterwards each datagram needs an
+    HMAC (microseconds) instead of a signature (a tenth of a millisecond to check)."""
+
+    def __init__(self) -> None:
+        self._private = X25519PrivateKey.generate()
+        self.public = self._private.public_key().public_bytes_raw()
+
+    def link_key(self, my_id: bytes, their_id: bytes, their_kx: bytes) -> bytes | None:
+        """The pair's key, the same on both sides: BLAKE2b-256 keyed by the X25519 shared
+        secret over both (peer id, X25519 key) pairs in a fixed order."""
+        try:
+            shared = self._private.exchange(X25519PublicKey.from_public_bytes(their_kx))
+        except ValueError:  # a low-order point or a malformed key
+            return None
+        a, b = sorted([my_id + self.public, their_id + their_kx])
+        return hashlib.blake2b(a + b, key=shared, digest_size=32,
+                               person=LINK_KEY_PERSON).digest()
 
 
 class Identity:

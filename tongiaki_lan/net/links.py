@@ -35,6 +35,7 @@ from tongiaki_lan.net.codec import (
     decode_datagram,
     encode_datagram,
 )
+from tongiaki_lan.net.identity import KeyExchange
 
 log = logging.getLogger("tongiaki_lan.net.links")
 
@@ -52,6 +53,9 @@ MAX_RETX_PER_TICK = 16
 MAX_UNACKED = 8192
 MAX_LINKS = 32
 MAX_COPIES = 4
+# even on a keyed link, sign a datagram this often: a peer that lost the key (it forgot
+# the link) gets it back from the signed X25519 key within this time
+RESIGN_S = 2.0
 # incarnations are microseconds since the epoch at a node's start: one more than an hour
 # ahead of our own clock is a lie (a forged "restart" that would lock the real node out)
 MAX_CLOCK_AHEAD_US = 3600 * 1_000_000
@@ -87,19 +91,28 @@ class Link:
     srtt: float = 0.0
     rttvar: float = 0.0
     loss: float = 0.0  # estimated share of our datagrams this peer does not get
+    # the pair's key (net.identity.KeyExchange) once both have each other's X25519 key:
+    # `key` from the peer's signed datagram, `mac_ok` once the peer has shown it got ours
+    their_kx: bytes | None = None
+    key: bytes | None = None
+    mac_ok: bool = False
+    last_signed: float = -1e9
 
     def copies(self) -> int:
         """How many copies of an urgent message to send at once so that this peer misses
         all of them at most 2% of the time (1 on a clean link, at most MAX_COPIES)."""
-        k = 1
+        if self.loss < 0.05:  # one late ack is no storm: it decays again after two clean ones
+            return 1
+        k = 2
         while k < MAX_COPIES and self.loss ** k > 0.02:
             k += 1
         return k
 
-    def note_delivery(self, p: _Pending) -> None:
+    def note_delivery(self, p: _Pending, now: float) -> None:
         """Learn the loss rate from how messages got through: a resend means every copy
-        was lost; a single copy acked at once means none was; several copies acked at once
-        tell little, so they only let the estimate decay slowly."""
+        was lost (or its ack was: on a LAN the two are alike); a single copy acked at once
+        means none was; several copies acked at once tell little, so they only let the
+        estimate decay slowly."""
         if p.tries > 1:
             self.loss += (1.0 - self.loss) / 16  # (one late ack under load is no storm)
         elif p.copies == 1:
@@ -130,6 +143,9 @@ class Link:
         self.max_pkt = 0
         self.pkt_bits = 0
         self.ack_due = None
+        self.their_kx = None
+        self.key = None
+        self.mac_ok = False
 
 
 @dataclass
@@ -179,6 +195,7 @@ class Links:
         self.urgent_types = urgent_types
         # with an identity every datagram is signed, and only signed ones are accepted
         self.identity = identity
+        self.kx = KeyExchange() if identity is not None else None
         if identity is not None and identity.peer_id != peer_id:
             raise ValueError("peer id does not belong to the identity")
         self.peer_id = peer_id
@@ -297,7 +314,14 @@ class Links:
         env = Envelope(self.game_id, self.peer_id, self.incarnation, lk.their_inc, self._pkt,
                        seq, ack, sack, message)
         try:
-            data = encode_datagram(env, self.key, self.identity)
+            if self.identity is None:
+                data = encode_datagram(env, self.key)
+            elif (lk.key is not None and lk.mac_ok and self._first_try(lk, seq)
+                  and self.now - lk.last_signed < RESIGN_S):
+                data = encode_datagram(env, self.key, link_key=lk.key)
+            else:  # not keyed yet, a resend (the peer may have lost the key) or a refresh
+                data = encode_datagram(env, self.key, self.identity, self.kx.public)
+                lk.last_signed = self.now
         except WireError as exc:
             log.error("cannot send %s to %s: %s", type(message).__name__, lk.peer.hex(), exc)
             return
@@ -305,6 +329,11 @@ class Links:
         self.stats.datagrams_sent += 1
         self.stats.bytes_sent += len(data)
         self._out.append((data, lk.addr))
+
+    @staticmethod
+    def _first_try(lk: Link, seq: int) -> bool:
+        p = lk.unacked.get(seq)
+        return p is None or p.tries == 1
 
     def send_raw(self, data: bytes, addr: Addr) -> None:
         """For tests and tools: put arbitrary bytes on the wire from this node."""
@@ -344,8 +373,10 @@ class Links:
         if self.game_id == NO_GAME:
             self._refuse(None, addr, "datagram while not in a game")
             return
+        signer: dict = {}
         try:
-            env = decode_datagram(data, self.key, require_signature=self.identity is not None)
+            env = decode_datagram(data, self.key, require_signature=self.identity is not None,
+                                  link_key=self._link_key, signer=signer)
         except WireError as exc:
             self._refuse(None, addr, str(exc))
             return
@@ -394,7 +425,13 @@ class Links:
             return
         lk.addr = addr
         lk.last_heard = now
+        if signer and self.kx is not None and signer["kx"] != lk.their_kx:
+            lk.their_kx = signer["kx"]
+            lk.key = self.kx.link_key(self.peer_id, peer, signer["kx"])
         if env.dest_inc == self.incarnation:
+            # it knows our incarnation, so it got one of our signed datagrams: our X25519
+            # key with it (a keyed datagram from it proves the same)
+            lk.mac_ok = True
             self._process_acks(lk, env.ack, env.sack)
         if env.seq == 0:
             if not isinstance(msg, Ack):
@@ -419,6 +456,12 @@ class Links:
             self.on_message(peer, lk.addr, m)
             if self.links.get(peer) is not lk:
                 return
+
+    def _link_key(self, sender: bytes, incarnation: int) -> bytes | None:
+        lk = self.links.get(sender)
+        if lk is None or lk.their_inc != incarnation:
+            return None
+        return lk.key
 
     def _evict_stranger(self) -> bool:
         """Make room by forgetting the longest-silent link the node does not need (a
@@ -452,7 +495,7 @@ class Links:
         newest = None
         for s in done:
             p = lk.unacked.pop(s)
-            lk.note_delivery(p)
+            lk.note_delivery(p, now)
             if p.tries == 1 and (newest is None or p.first_sent > newest):
                 newest = p.first_sent
         if newest is not None:

@@ -19,6 +19,7 @@ GAME = bytes.fromhex("0123456789abcdef")
 ID_A = Identity.from_seed(bytes(range(100, 132)))
 ID_B = Identity.from_seed(bytes(range(200, 232)))
 A = ID_A.peer_id
+KX_A = bytes(range(64, 96))  # an X25519 public key as it travels (opaque to the codec)
 B = ID_B.peer_id
 DIG = bytes(range(32))
 SEAT = C.Seat("human", "Ana", "blue", A, True)
@@ -81,7 +82,7 @@ def main() -> None:
                 "name": name + ("-mac" if k else ""),
                 "passphrase": "correct horse" if k else None,
                 "envelope": j(env.to_wire()),
-                "datagram": C.encode_datagram(env, k, ID_A).hex(),
+                "datagram": C.encode_datagram(env, k, ID_A, KX_A).hex(),
             })
     refused = []
     for name, data in BAD:
@@ -99,7 +100,10 @@ def main() -> None:
     plain = C.encode_datagram(env)
     refused.append({"name": "missing-mac", "datagram": plain.hex(), "passphrase": "correct horse",
                     "reason": "unauthenticated datagram in a game that needs a passphrase"})
-    signed = C.encode_datagram(env, None, ID_A)
+    signed = C.encode_datagram(env, None, ID_A, KX_A)
+    link = C.encode_datagram(env, None, link_key=bytes(range(32)))
+    refused.append({"name": "bad-link-mac", "datagram": link.hex(), "link_key": "00" * 32,
+                    "reason": "bad link MAC"})
     refused.append({"name": "unsigned", "datagram": plain.hex(), "require_signature": True,
                     "reason": "unsigned datagram"})
     forged = C.encode_datagram(C.Envelope(GAME, B, 1, 0, 1, 1, 0, 0, C.Chat("hi")), None, ID_A)
@@ -127,7 +131,7 @@ def main() -> None:
         "protocol": C.PROTOCOL_VERSION,
         "game_id": GAME.hex(),
         "identity": {"seed": ID_A.seed().hex(), "public": ID_A.public.hex(),
-                     "peer": ID_A.peer_id.hex()},
+                     "peer": ID_A.peer_id.hex(), "kx": KX_A.hex()},
         "kdf": {"passphrase": "correct horse", "game_id": GAME.hex(), "key": key.hex()},
         "valid": vectors,
         "refused": refused,

@@ -1,0 +1,43 @@
+"""A player's identity lives in their profile, readable by them only, and only that
+identity can take their seat back after a restart."""
+
+from __future__ import annotations
+
+import stat
+
+import pytest
+
+from tongiaki_lan.net import Node
+from tongiaki_lan.net.identity import Identity, peer_id_of
+from tongiaki_lan.net.loopback import close_all, make_table
+
+
+def test_identity_file_is_private_and_gives_the_same_peer_every_run(tmp_path):
+    path = tmp_path / "prof" / "Ana.identity"
+    first = Identity.load_or_create(path)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    again = Identity.load_or_create(path)
+    assert again.peer_id == first.peer_id == peer_id_of(first.public)
+    assert "seed" not in repr(first) and first.seed().hex() not in repr(first)
+
+
+async def test_a_record_can_only_be_resumed_with_the_identity_that_played_it(tmp_path):
+    nodes = await make_table(2, tmp_path)
+    try:
+        await nodes[0].wait_for(lambda: nodes[0].game is not None
+                                and len(nodes[0].game.moves) > 5, 30)
+        record = nodes[0].record_path
+        profile = nodes[0].profile
+        assert stat.S_IMODE(profile.stat().st_mode) == 0o600
+    finally:
+        await close_all(nodes)
+    other = Node("Mallory", host="127.0.0.1", record_dir=tmp_path)  # another profile
+    same = Node("p0", host="127.0.0.1", record_dir=tmp_path)  # p0's profile again
+    try:
+        await other.start()
+        with pytest.raises(ValueError, match="only the same identity"):
+            await other.resume(record)
+        assert same.peer_id == nodes[0].peer_id
+    finally:
+        await other.close()
+        await same.close()
