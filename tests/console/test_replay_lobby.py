@@ -69,6 +69,9 @@ async def test_replay_steps_forwards_and_backwards(tmp_path):
         assert render_text(session.game) == positions[session.index]
         inp.send_text("place Tonga 1\r")  # a replay takes no moves: a reason, not a crash
         await wait_until(lambda: "replay takes no moves" in screen.message[1])
+        inp.send_text("hint\r")  # nobody decides in a replay: no suggestion to play
+        await wait_until(lambda: screen.message[1] == "A replay takes no moves: no hint.")
+        assert screen.buffer.text == ""
         inp.send_text("last\r")
         await wait_until(lambda: session.index == total)
         assert render_text(session.game) == positions[total]

@@ -196,3 +196,34 @@ async def test_the_lobby_in_each_language(lang):
         await wait_until(lambda: any(help_line in t for _, t in lobby.lines), what="the help")
         inp.send_text("quit\r")
         assert await asyncio.wait_for(task, 30) == ("quit",)
+
+
+@pytest.mark.parametrize("lang", ["en", *LANGS])
+def test_the_status_line_of_every_own_decision_fits_80_columns(lang):
+    """At 80x24 the status line is the one place that says what to type (and where a
+    typed sail goes): cut off, the command's shape is lost. Every decision of a few whole
+    games, as the deciding player's own, and every sail option, in every language."""
+    import hashlib
+
+    from tongiaki_lan.bots import make_bot
+    from tongiaki_lan.console.words import pending_text, preview_text
+    from tongiaki_lan.engine import Dealer, Game, Sail
+
+    i18n.use(lang)
+    kinds: set[str] = set()
+    for n in (2, 4):
+        game = Game(["blue", "red", "green", "yellow"][:n])
+        dealer = Dealer(hashlib.blake2b(f"status {n}".encode(), digest_size=32).digest())
+        bot = make_bot("random", seed=n)
+        while not game.is_over:
+            p = game.pending
+            if p.seat is not None:
+                kinds.add(p.kind)
+                _style, text = pending_text(game, ["Somebody"] * n, {p.seat})
+                assert len(" " + text) <= 80, text
+            for move in game.legal_moves() if p.kind == "departure" else ():
+                if isinstance(move, Sail):  # the line typed shows where it goes instead
+                    text = f"{move} {preview_text(game, move)}"
+                    assert len(" " + text) <= 80, text
+            dealer.apply(game, bot.choose(game))
+    assert {"setup", "action", "departure", "landing", "colony_tile"} <= kinds

@@ -29,7 +29,7 @@ def pending_text(game: Game, names: list[str], local: set[int]) -> tuple[str, st
             D.T1A_SOURCE: _("reserve empty: bring a ship to {island} — take ISLAND B"),
             D.DEPARTURE: _("a beach is full: sail ISLAND B PIER — Tab shows where each goes"),
             D.LANDING: _("{ships} reach {island}: Enter takes the offer"),
-            D.COLONY_TILE: _("New Colony: place {tile} — tile Q,R DIR (DIR: its red mark)"),
+            D.COLONY_TILE: _("New Colony: place {tile} — tile Q,R DIR (its red mark)"),
             D.COLONY_SHIP: _("New Colony: a ship on {island} — place {island} BEACH"),
         }[p.kind].format(island=island, n=p.count, ships=ships_text(p.group), tile=tile)
         return "class:status.mine", _("Your decision: {text}").format(text=text)
