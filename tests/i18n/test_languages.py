@@ -227,3 +227,35 @@ def test_the_status_line_of_every_own_decision_fits_80_columns(lang):
                     assert len(" " + text) <= 80, text
             dealer.apply(game, bot.choose(game))
     assert {"setup", "action", "departure", "landing", "colony_tile"} <= kinds
+
+
+@pytest.mark.parametrize("lang", ["en", *LANGS])
+def test_the_panel_fits_its_32_columns_in_every_language(lang):
+    """The side panel is 32 columns at 80x24 and clips what does not fit: every line of
+    it (heads, tiles left, the end condition, the tile in hand) must be whole."""
+    import hashlib
+
+    from tongiaki_lan.bots import make_bot
+    from tongiaki_lan.console.session import GameSession, Seat
+    from tongiaki_lan.engine import TILES, Dealer, Game
+
+    i18n.use(lang)
+    longest = max((t.name for t in TILES), key=len)
+    game = Game(["blue", "red", "green", "yellow"])
+    dealer = Dealer(hashlib.blake2b(b"panel", digest_size=32).digest())
+    bot = make_bot("random", seed=7)
+    seen = set()
+    while True:
+        p = game.pending
+        if p is None or p.seat is not None and p.kind not in seen:
+            seen.add(p.kind if p is not None else "over")
+            seats = [Seat(longest, c, local=(p is not None and i == p.seat))
+                     for i, c in enumerate(game.colours)]
+            screen = GameScreen(GameSession(game, seats), colour=False)
+            for line in screen.panel_lines(32):
+                text = "".join(t for _, t in line)
+                assert len(text) <= 32, text
+        if p is None:
+            break
+        dealer.apply(game, bot.choose(game))
+    assert {"colony_tile", "over"} <= seen

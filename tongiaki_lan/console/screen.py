@@ -278,8 +278,12 @@ class GameScreen:
                 row.append((f"class:ship.{g.colours[g.seat_of_colour(c)]}", LETTERS[c] + " "))
             lines.append(row)
         if p is not None and p.kind == D.COLONY_TILE and p.tile is not None:
-            lines.append([("class:panel.head", _("In hand: ")), ("", tile_label(p.tile)),
-                          ("class:panel.head", _(" (red mark S)"))])
+            row = [("class:panel.head", _("In hand: ")), ("", tile_label(p.tile))]
+            note = ("class:panel.head", _(" (red mark S)"))
+            if sum(len(t) for _s, t in row) + len(note[1]) <= width:
+                lines.append([*row, note])
+            else:  # a long island name: the note on a line of its own
+                lines.extend([row, [note]])
             lines.extend(self._tile_picture(p.tile))
         return lines
 
