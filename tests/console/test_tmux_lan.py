@@ -55,10 +55,13 @@ def test_two_consoles_play_one_lan_game(netns, tmp_path):
         ben.wait_for(lambda s: "Reef" in s and "1/2 seats" in s, what="Ben to see the game")
         ben.send("join 1", "Enter")
         ana.wait_for(lambda s: "Ben" in s and "2/2 seats" in s, what="Ben at Ana's table")
+        ben.send("start", "Enter")  # only the table's creator starts it, and Ben is told so
+        ben.wait_for(lambda s: "Ana opened this table and starts it" in " ".join(s.split()),
+                     what="who may start")
         ben.send("say kia ora", "Enter")
         ana.wait_for(lambda s: "kia ora" in s, what="Ben's chat on Ana's screen")
         ana.send("ready", "Enter")
-        ben.send("ready", "Enter")
+        ben.send("ready", "Enter")  # a full table where everyone is ready starts by itself
         for p in (ana, ben):
             p.wait_for(lambda s: "Tonga" in s and ("Your decision" in s or "Waiting for" in s),
                        what="the game screen")
