@@ -259,3 +259,10 @@ def test_the_panel_fits_its_32_columns_in_every_language(lang):
             break
         dealer.apply(game, bot.choose(game))
     assert {"colony_tile", "over"} <= seen
+    # the final table's row heads are 14 columns: each must be there whole
+    from tongiaki_lan.console.final import final_table
+
+    rows = final_table(game, [longest] * game.n_seats)
+    for head in (i18n._("Island"), i18n._("Points"), i18n._("Islands"),
+                 i18n._("Ships on board")):
+        assert len(head) <= 14 and any(r.startswith(head) for r in rows), head
