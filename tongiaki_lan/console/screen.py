@@ -219,8 +219,9 @@ class GameScreen:
             for part in textwrap.wrap(row, max(10, width - 2)) or [""]:
                 out.append([(style, " " + part)])
         out.append([("", "")])
-        out.append([("class:panel.head",
-                     " " + _("(board — show the map · the log has the story)"))])
+        note = _("(board — show the map · the log has the story)")
+        out.extend([("class:panel.head", " " + part)]
+                   for part in textwrap.wrap(note, max(10, width - 2)))
         return out
 
     def panel_lines(self, width: int) -> list[list[tuple[str, str]]]:
