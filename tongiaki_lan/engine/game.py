@@ -149,6 +149,8 @@ class Game:
     def _clear_caches(self) -> None:
         self._legal: list[Move] | None = None
         self._frontier_memo: list[Hex] | None = None
+        # empty hexes next to a placed tile, kept up to date tile by tile (C2)
+        self._frontier_set: frozenset[Hex] | None = None
         self._departures: list[Sail] | None = None
         self._pos_key: bytes | None = None
 
@@ -366,7 +368,7 @@ class Game:
         if self._kind == D.COLONY_TILE:
             return (
                 isinstance(move, PlaceTile)
-                and (move.q, move.r) in self._frontier_cached()
+                and (self._frontier_cached() and (move.q, move.r) in self._frontier_set)
                 and 0 <= move.rotation < 6
             )
         if self._legal is None:
@@ -375,7 +377,9 @@ class Game:
 
     def _frontier_cached(self) -> list[Hex]:
         if self._frontier_memo is None:
-            self._frontier_memo = self._frontier()
+            if self._frontier_set is None:
+                self._frontier_set = frozenset(self._frontier())
+            self._frontier_memo = sorted(self._frontier_set)
         return self._frontier_memo
 
     def _generate(self) -> list[Move]:
@@ -656,7 +660,8 @@ class Game:
             self.events.append(Event("take", (cid, move.island, move.beach)))
             self._ask_expansion_beaches(self._island, 1)
         elif kind == D.DEPARTURE:
-            self._seen = (*self._seen, (self._pos_key, move))
+            key = self._pos_key or self.position_key()  # the position is still the offer's
+            self._seen = (*self._seen, (key, move))
             self._depart(move)
         elif kind == D.LANDING:
             self._land(move)
@@ -802,8 +807,13 @@ class Game:
         self._sail_from(q - _DQ[d], r - _DR[d], d)  # re-enter the hex, now placed
 
     def _put_tile(self, h: Hex, tid: int, rot: int) -> None:
-        self._frontier_memo = None  # rebuilt when a New Colony next asks for it (C2)
         self._placed[h] = (tid, rot)
+        self._frontier_memo = None  # sorted again when a New Colony next asks for it (C2)
+        if self._frontier_set is not None:
+            q, r = h
+            placed = self._placed
+            self._frontier_set = (self._frontier_set - {h}) | {
+                n for n in ((q + dq, r + dr) for dq, dr in DIRECTIONS) if n not in placed}
         if _is_island(tid):
             self._where[tid] = h
             self._ships[tid] = _EMPTY[tid]
@@ -839,10 +849,12 @@ class Game:
 
     def _offer_departures(self, full: list[tuple[int, int]]) -> bool:
         """X2d then X2a: the options of this departure decision; False when none is left."""
-        key = self.position_key()
-        chosen = [opt for k, opt in self._seen if k == key]
         options = [Sail(t, b, p) for t, b in full for p in self._piers(t, b)]
-        options = [o for o in options if o not in chosen]
+        key = None
+        if self._seen:  # the key is only needed once the turn has a record to look in
+            key = self.position_key()
+            chosen = [opt for k, opt in self._seen if k == key]
+            options = [o for o in options if o not in chosen]
         if not options:
             return False
         onward = [o for o in options if self.preview(o).outcome != "back"]  # X2a
@@ -919,7 +931,7 @@ class Game:
             del self._ships[tid]
             h = self._where.pop(tid)
             del self._placed[h]
-            self._frontier_memo = None
+            self._frontier_memo = self._frontier_set = None
             self._free_rot = self._free_rot - {h}
             self._removed = tuple(sorted((*self._removed, tid)))
             self.events.append(Event("removed", (tid, tuple(sorted(returned)))))
