@@ -59,6 +59,31 @@ def use_language(args: argparse.Namespace) -> bool:
     return True
 
 
+def record_position(command: str, path, at: int | None, err=None):
+    """The game of a record after its first `at` moves (all by default), every move and
+    reveal checked; or, having said why on `err` (stderr), the exit code. Shared by the
+    commands that show one position of a record (`position`, `export`)."""
+    from tongiaki_lan.records import RecordError, read_record, replay_record
+
+    err = err or sys.stderr
+    try:
+        record = read_record(path)
+    except RecordError as exc:
+        print(f"{command}: {path}: {exc}", file=err)
+        return 1
+    total = len(record.moves)
+    at = total if at is None else at
+    if not 0 <= at <= total:
+        print(f"{command}: --at must be 0..{total} (the record holds {total} moves)", file=err)
+        return 2
+    try:
+        game = replay_record(record, upto=at)
+    except RecordError as exc:
+        print(f"{command}: {path}: {exc}", file=err)
+        return 1
+    return record, game, at
+
+
 def _epilog() -> str:
     from tongiaki_lan.records import SUFFIX, default_record_dir
 

@@ -19,30 +19,18 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
-    from tongiaki_lan.cli import use_language
+    from tongiaki_lan.cli import record_position, use_language
     from tongiaki_lan.i18n import _
-    from tongiaki_lan.records import RecordError, read_record, replay_record
     from tongiaki_lan.svgboard import board_svg
 
     if not use_language(args):
         return 2
 
-    try:
-        record = read_record(args.record)
-    except RecordError as exc:
-        print(f"export: {args.record}: {exc}", file=sys.stderr)
-        return 1
+    loaded = record_position("export", args.record, args.at)
+    if isinstance(loaded, int):
+        return loaded
+    record, game, at = loaded
     total = len(record.moves)
-    at = total if args.at is None else args.at
-    if not 0 <= at <= total:
-        print(f"export: --at must be 0..{total} (the record holds {total} moves)",
-              file=sys.stderr)
-        return 2
-    try:
-        game = replay_record(record, upto=at)
-    except RecordError as exc:
-        print(f"export: {args.record}: {exc}", file=sys.stderr)
-        return 1
     names = {s.colour: s.name for s in record.header.seats}
     if game.is_over:
         state = _("final position")

@@ -4,8 +4,7 @@ to paste into a bug report (`Game.from_position` reads it back)."""
 from __future__ import annotations
 
 import argparse
-
-from tongiaki_lan.records import RecordError, read_record
+import sys
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -15,22 +14,10 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
-    try:
-        record = read_record(args.record)
-    except RecordError as exc:
-        print(f"position: {args.record}: {exc}")
-        return 1
-    total = len(record.moves)
-    at = total if args.at is None else args.at
-    if not 0 <= at <= total:
-        print(f"position: --at must be between 0 and {total} (the record has {total} moves)")
-        return 1
-    game = record.header.new_game()
-    for i, move in enumerate(record.moves[:at]):
-        try:
-            game.apply(move)
-        except ValueError as exc:
-            print(f"position: {args.record}: move {i} ({move}) is refused by the rules: {exc}")
-            return 1
-    print(game.position())
+    from tongiaki_lan.cli import record_position
+
+    loaded = record_position("position", args.record, args.at, err=sys.stdout)
+    if isinstance(loaded, int):
+        return loaded
+    print(loaded[1].position())
     return 0
