@@ -242,19 +242,25 @@ class Node:
     async def wait_for(self, cond: Callable[[], bool], timeout: float,
                        raise_on_timeout: bool = True) -> bool:
         """Wait until `cond()` holds; re-checked on every node change and at least every
-        50 ms (acks change state without an event)."""
-        async def loop():
-            while not cond():
-                self._changed.clear()
-                with contextlib.suppress(asyncio.TimeoutError):
-                    await asyncio.wait_for(self._changed.wait(), 0.05)
-        try:
-            await asyncio.wait_for(loop(), timeout)
-            return True
-        except asyncio.TimeoutError:
-            if raise_on_timeout:
-                raise
-            return False
+        50 ms (acks change state without an event).
+
+        One level of `asyncio.wait_for` only, against a deadline: on Python before 3.12 a
+        `wait_for` around another one can lose the outer cancellation when both time out
+        together (the inner timeout swallows it), and the wait then never ends — a headless
+        node once hung for minutes after its game was over that way."""
+        deadline = time.monotonic() + timeout
+        while not cond():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                if raise_on_timeout:
+                    raise asyncio.TimeoutError(f"condition not met within {timeout:.1f} s")
+                return False
+            self._changed.clear()
+            try:
+                await asyncio.wait_for(self._changed.wait(), min(0.05, left))
+            except asyncio.TimeoutError:
+                pass
+        return True
 
     @staticmethod
     def _now() -> float:
