@@ -47,6 +47,10 @@ class Chain:
         self.length = length
 
     @property
+    def secret(self) -> bytes:
+        return self._values[0]
+
+    @property
     def commitment(self) -> bytes:
         return self._values[-1]
 
@@ -93,39 +97,57 @@ class DrawBook:
     def __post_init__(self) -> None:
         self.last = list(self.commitments)
         self.last_draw = [-1] * len(self.commitments)
+        self.left: dict[int, int] = {}  # contributor -> first draw it took no part in
+
+    def remember(self, draw: int, values: Sequence[tuple[int, bytes]]) -> None:
+        """Take a draw already checked (a record replayed on resume) as the latest."""
+        taking = {i for i, _ in values}
+        for i, v in values:
+            self.last[i], self.last_draw[i] = v, draw
+        for i in range(len(self.commitments)):
+            if i not in taking:
+                self.left.setdefault(i, draw)
 
     def check(self, draw: int, values: Sequence[tuple[int, bytes]],
               unrevealed: Sequence[int], tile: int | None = None) -> str | None:
         """`values`: (contributor index, v_draw) in contributor order. Returns why the draw
         is refused, or None (and then remembers the values)."""
         indices = [i for i, _ in values]
+        if not indices:
+            return f"draw {draw} has no contributor's value"
         if indices != sorted(set(indices)):
             return "contributors must be listed once each, in the agreed order"
         for i, v in values:
             if not 0 <= i < len(self.commitments):
                 return f"contributor {i} is not one of the {len(self.commitments)}"
+            if i in self.left:
+                return (f"contributor {i} was left out of the draws from draw {self.left[i]} "
+                        "on and cannot come back")
             if not preimage_ok(self.last[i], self.last_draw[i], v, draw):
                 return (f"contributor {i}'s value for draw {draw} does not hash to the value "
                         "it committed to")
         got = draw_tile(self.seed, draw, [v for _, v in values], unrevealed)
         if tile is not None and got != tile:
             return f"the values of draw {draw} choose tile {got}, not {tile}"
-        for i, v in values:
-            self.last[i], self.last_draw[i] = v, draw
+        self.remember(draw, values)
         return None
 
 
 class ChainDealer(Dealer):
     """Deals with every contributor's chain at hand: for tests, vectors and a table whose
-    nodes all run in one process. Draw k uses contributors `active(k)` (all by default)."""
+    nodes all run in one process. `dropped` lists (contributor, first draw without it),
+    as the lobby of a LAN game does."""
 
-    def __init__(self, seed: bytes, chains: Sequence[Chain]):
+    def __init__(self, seed: bytes, chains: Sequence[Chain],
+                 dropped: Sequence[tuple[int, int]] = ()):
         self.seed = bytes(seed)
         self.chains = tuple(chains)
+        self.dropped = tuple(dropped)
         self.order = ()
 
     def values(self, draw: int) -> list[tuple[int, bytes]]:
-        return [(i, c.preimage(draw)) for i, c in enumerate(self.chains)]
+        gone = {i for i, first in self.dropped if first <= draw}
+        return [(i, c.preimage(draw)) for i, c in enumerate(self.chains) if i not in gone]
 
     def tile_for(self, game: Game) -> int:
         k = game.draws()

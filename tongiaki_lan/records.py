@@ -170,7 +170,7 @@ class RecordWriter:
                fsync: bool = True) -> RecordWriter:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        fh = open(path, "xb")  # never clobber an existing record
+        fh = open(path, "x+b")  # never clobber an existing record (read back by `rewind`)
         writer = cls(path, fh, 0, fsync)
         writer._write(msgpack.packb(header.to_wire(), use_bin_type=True))
         return writer
@@ -189,6 +189,25 @@ class RecordWriter:
                proof: list[tuple[int, bytes]] | None = None) -> None:
         self._write(encode_entry(self.next_index, move, digest, proof))
         self.next_index += 1
+
+    def rewind(self, keep: int) -> None:
+        """Cut the record to its first `keep` moves: the only time a record shrinks, when
+        a node that was cut off finds the table went on without moves it had played
+        (protocol/draws.md, A node that stops revealing)."""
+        with self._lock:
+            self._fh.flush()
+            self._fh.seek(0)
+            unpacker = msgpack.Unpacker(raw=False, strict_map_key=False,
+                                        max_buffer_size=MAX_RECORD_BYTES)
+            unpacker.feed(self._fh.read())
+            for _ in range(keep + 1):  # the header, then `keep` entries
+                unpacker.unpack()
+            end = unpacker.tell()
+            self._fh.truncate(end)
+            self._fh.seek(end)
+            self.next_index = keep
+        if self._fsync:
+            self.sync()
 
     def _write(self, data: bytes) -> None:
         with self._lock:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tongiaki_lan.bots import make_bot
-from tongiaki_lan.engine import Dealer, Game
+from tongiaki_lan.engine import Game
 from tongiaki_lan.net.core import bot_seed
 from tongiaki_lan.net.node import Node
 from tongiaki_lan.records import read_record, replay_record
@@ -11,17 +11,19 @@ from tongiaki_lan.records import read_record, replay_record
 
 def clean_replay_digest(node: Node, autoplay: str = "random") -> bytes:
     """The final digest the game must have if no move was changed, dropped or injected:
-    every seat's bot is seeded by (seed, seat, move index), so the whole game follows from
-    the agreed seed alone."""
+    every seat's bot is seeded by (seed, seat, move index), so each decision follows from
+    the agreed seed and the tiles drawn so far. The tiles come from the node's own game
+    (fair draws: no single node could have dealt them; `verify_record` checks them)."""
     seats = node.lobby.seats
     game = Game([s.colour for s in seats])
-    dealer = Dealer(node.seed)
-    dealer.deal(game)
-    while not game.is_over:
+    for i, move in enumerate(node.game.moves):
         d = game.pending
-        kind = seats[d.seat].bot or autoplay
-        dealer.apply(game, make_bot(kind, seed=bot_seed(node.seed, d.seat, len(game.moves)))
-                     .choose(game.copy()))
+        if d.seat is not None:
+            kind = seats[d.seat].bot or autoplay
+            want = make_bot(kind, seed=bot_seed(node.seed, d.seat, i)).choose(game.copy())
+            assert move == want, f"move {i} is {move}, the seat's bot plays {want}"
+        game.apply(move)
+    assert game.is_over
     return game.digest()
 
 

@@ -42,7 +42,9 @@ class Recorder:
 
 
 def in_step(nodes) -> bool:
-    return len({len(nd.game.moves) for nd in nodes}) == 1
+    """Every node at the same move, and no tile waiting for its draw values."""
+    return (len({len(nd.game.moves) for nd in nodes}) == 1
+            and not any(nd.game.awaiting_reveal for nd in nodes))
 
 
 def play_one(nodes) -> None:
@@ -77,7 +79,7 @@ async def test_ten_thousand_hostile_datagrams_and_a_cheating_member(tmp_path):
             """The cheating member (a real seat) sends moves for others and illegal moves."""
             nonlocal cheats
             g = cheat.game
-            if g.is_over:
+            if g.is_over or g.awaiting_reveal:
                 return
             d = g.pending
             n = len(g.moves)

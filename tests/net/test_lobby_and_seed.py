@@ -85,9 +85,13 @@ def test_seed_needs_every_secret_and_a_wrong_reveal_is_caught():
     # every node confirms the seed it holds; a node told other secrets is caught
     r = rounds[A]
     assert not r.confirmed()
-    assert r.add_ok(B, seed_check(r.seed())) is None and not r.confirmed()
-    assert r.add_ok(C, seed_check(r.seed())) is None and r.confirmed()
+    assert r.add_ok(B, seed_check(r.seed(), r.chain_heads())) is None and not r.confirmed()
+    assert r.add_ok(C, seed_check(r.seed(), r.chain_heads())) is None and r.confirmed()
     assert "different seed" in r.add_ok(C, seed_check(bytes(32)))
+    # a node that told its peers different fair-draw chain heads is caught the same way
+    heads = list(r.chain_heads())
+    heads[1] = bytes([7]) * 32
+    assert "different seed" in r.add_ok(C, seed_check(r.seed(), heads))
     # a different secret for the same commitment is caught, naming nothing else
     fresh = SeedRound(gid, nonce, A, [A, B])
     fresh.add_commit(B, commitment(gid, nonce, B, bytes(32)))

@@ -18,7 +18,7 @@ import msgpack
 from tongiaki_lan.net.identity import peer_id_of, verify
 
 MAGIC = b"TK"
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3  # 3: fair draws (protocol/draws.md)
 FLAG_MAC = 0x01
 FLAG_SIGNED = 0x02
 FLAG_LINK_MAC = 0x04
@@ -42,6 +42,7 @@ MAX_SEATS = 6
 MAX_MOVE_NODES = 200
 MAX_PREV = 4  # moves repeated in each MOVE
 MAX_MOVE_DEPTH = 6
+MAX_DRAW = 63  # draws are numbered 0..30; a chain has 32 links
 PHASES = ("lobby", "starting", "playing", "over")
 SEAT_KINDS = ("human", "bot")
 NO_GAME = bytes(ID_LEN)
@@ -100,6 +101,39 @@ def _choice(v: Any, what: str, options: tuple[str, ...]) -> str:
     if v not in options or type(v) is not str:
         raise WireError(f"{what}: expected one of {', '.join(options)}, got {_show(v)}")
     return v
+
+
+def _values(v: Any, what: str) -> tuple[tuple[int, bytes], ...]:
+    """A draw's values: [[contributor, 32-byte preimage], ...], contributors increasing."""
+    out = []
+    for e in _list(v, what, MAX_SEATS):
+        pair = _list(e, what, 2)
+        _arity(pair, 2, what)
+        out.append((_uint(pair[0], f"{what} contributor", MAX_SEATS - 1),
+                    _bin(pair[1], f"{what} value", DIGEST_LEN)))
+    if [i for i, _ in out] != sorted({i for i, _ in out}):
+        raise WireError(f"{what}: contributors must be listed once each, in order")
+    return tuple(out)
+
+
+def _entries(v: Any, what: str, max_len: int) -> tuple:
+    """Moves of the log as they ride in MOVE and LOG: [move, digest] or, for a fair draw's
+    reveal, [move, digest, values] (so a peer that missed the values learns them here)."""
+    out = []
+    for e in _list(v, what, max_len):
+        items = _list(e, f"{what} entry", 3)
+        if len(items) not in (2, 3):
+            raise WireError(f"{what} entry: expected 2 or 3 fields, got {len(items)}")
+        entry = (check_move_wire(items[0], what), _bin(items[1], f"{what} digest", DIGEST_LEN))
+        if len(items) == 3:
+            entry = (*entry, _values(items[2], f"{what} values"))
+        out.append(entry)
+    return tuple(out)
+
+
+def _entries_wire(entries: tuple) -> list:
+    return [[e[0], e[1], [[i, v] for i, v in e[2]]] if len(e) == 3 else [e[0], e[1]]
+            for e in entries]
 
 
 def _show(v: Any) -> str:
@@ -282,17 +316,19 @@ class Lobby(Message):
     seats: tuple[Seat, ...]
     members: tuple[Member, ...]
     start_nonce: bytes = b""  # set when phase == "starting" / "playing"
+    # contributors left out of the fair draws: (contributor, first draw without it)
+    dropped: tuple[tuple[int, int], ...] = ()
 
     def body(self) -> list:
         return [
             self.version, self.phase, self.name, self.total, self.passphrase,
             [s.to_wire() for s in self.seats], [m.to_wire() for m in self.members],
-            self.start_nonce,
+            self.start_nonce, [[i, k] for i, k in self.dropped],
         ]
 
     @classmethod
     def parse(cls, items: list) -> Lobby:
-        _arity(items, 8, "lobby")
+        _arity(items, 9, "lobby")
         total = _uint(items[3], "lobby.total", MAX_SEATS)
         if total < 2:
             raise WireError("lobby.total: a game has 2 to 6 seats")
@@ -301,10 +337,18 @@ class Lobby(Message):
             raise WireError("lobby.seats: more seats than the game has")
         members = tuple(Member.parse(m) for m in _list(items[6], "lobby.members", MAX_SEATS))
         nonce = _bin(items[7], "lobby.start_nonce", max_len=16)
+        dropped = []
+        for e in _list(items[8], "lobby.dropped", MAX_SEATS):
+            pair = _list(e, "lobby.dropped entry", 2)
+            _arity(pair, 2, "lobby.dropped entry")
+            dropped.append((_uint(pair[0], "lobby.dropped contributor", MAX_SEATS - 1),
+                            _uint(pair[1], "lobby.dropped draw", MAX_DRAW)))
+        if len({i for i, _ in dropped}) != len(dropped):
+            raise WireError("lobby.dropped: a contributor is listed twice")
         return cls(
             _uint(items[0], "lobby.version"), _choice(items[1], "lobby.phase", PHASES),
             _str(items[2], "lobby.name", MAX_NAME, allow_empty=False), total,
-            _bool(items[4], "lobby.passphrase"), seats, members, nonce,
+            _bool(items[4], "lobby.passphrase"), seats, members, nonce, tuple(dropped),
         )
 
 
@@ -418,19 +462,23 @@ class Refuse(Message):
 
 @dataclass(frozen=True)
 class Commit(Message):
+    """A seed commitment and the head of the sender's hash chain for the fair draws."""
+
     TYPE: ClassVar[int] = 20
     nonce: bytes
     commitment: bytes
+    chain: bytes
 
     def body(self) -> list:
-        return [self.nonce, self.commitment]
+        return [self.nonce, self.commitment, self.chain]
 
     @classmethod
     def parse(cls, items: list) -> Commit:
-        _arity(items, 2, "commit")
+        _arity(items, 3, "commit")
         return cls(
             _bin(items[0], "commit.nonce", max_len=16),
             _bin(items[1], "commit.commitment", DIGEST_LEN),
+            _bin(items[2], "commit.chain", DIGEST_LEN),
         )
 
 
@@ -497,25 +545,20 @@ class MoveMsg(Message):
     index: int
     move: list = field(hash=False)
     digest: bytes = b""
-    prev: tuple = field(default=(), hash=False)  # ((move_wire, digest), ...)
+    prev: tuple = field(default=(), hash=False)  # ((move_wire, digest[, values]), ...)
 
     def body(self) -> list:
-        return [self.index, self.move, self.digest, [[m, d] for m, d in self.prev]]
+        return [self.index, self.move, self.digest, _entries_wire(self.prev)]
 
     @classmethod
     def parse(cls, items: list) -> MoveMsg:
         _arity(items, 4, "move")
         index = _uint(items[0], "move.index", 1 << 20)
-        prev = []
-        for e in _list(items[3], "move.prev", MAX_PREV):
-            pair = _list(e, "move.prev entry", 2)
-            _arity(pair, 2, "move.prev entry")
-            prev.append((check_move_wire(pair[0], "move.prev"),
-                         _bin(pair[1], "move.prev digest", DIGEST_LEN)))
+        prev = _entries(items[3], "move.prev", MAX_PREV)
         if len(prev) > index:
             raise WireError("move.prev: more moves than came before")
         return cls(index, check_move_wire(items[1], "move.move"),
-                   _bin(items[2], "move.digest", DIGEST_LEN), tuple(prev))
+                   _bin(items[2], "move.digest", DIGEST_LEN), prev)
 
 
 @dataclass(frozen=True)
@@ -539,25 +582,42 @@ class Log(Message):
     TYPE: ClassVar[int] = 32
     start: int
     total: int
-    entries: tuple = field(hash=False)  # ((move_wire, digest), ...)
+    entries: tuple = field(hash=False)  # ((move_wire, digest[, values]), ...)
 
     def body(self) -> list:
-        return [self.start, self.total, [[m, d] for m, d in self.entries]]
+        return [self.start, self.total, _entries_wire(self.entries)]
 
     @classmethod
     def parse(cls, items: list) -> Log:
         _arity(items, 3, "log")
-        entries = []
-        for e in _list(items[2], "log.entries", 64):
-            pair = _list(e, "log.entry", 2)
-            _arity(pair, 2, "log.entry")
-            entries.append((check_move_wire(pair[0], "log.move"),
-                            _bin(pair[1], "log.digest", DIGEST_LEN)))
+        entries = _entries(items[2], "log", 64)
         start = _uint(items[0], "log.start", 1 << 20)
         total = _uint(items[1], "log.total", 1 << 20)
         if start + len(entries) > total:
             raise WireError("log: entries run past total")
-        return cls(start, total, tuple(entries))
+        return cls(start, total, entries)
+
+
+@dataclass(frozen=True)
+class Draw(Message):
+    """Contributors' chain values for fair draw `draw` (protocol/draws.md). A node sends
+    its own value only once it has applied the move that needs the draw; values prove
+    themselves against the chain commitments, so any member may pass them on."""
+
+    TYPE: ClassVar[int] = 33
+    draw: int
+    values: tuple = field(hash=False)  # ((contributor, value), ...)
+
+    def body(self) -> list:
+        return [self.draw, [[i, v] for i, v in self.values]]
+
+    @classmethod
+    def parse(cls, items: list) -> Draw:
+        _arity(items, 2, "draw")
+        values = _values(items[1], "draw.values")
+        if not values:
+            raise WireError("draw.values: no value")
+        return cls(_uint(items[0], "draw.draw", MAX_DRAW), values)
 
 
 @dataclass(frozen=True)
@@ -577,7 +637,7 @@ class Chat(Message):
 MESSAGE_TYPES: dict[int, type[Message]] = {
     cls.TYPE: cls
     for cls in (Heartbeat, Ack, Join, Lobby, SetSeat, Ready, AddBot, RemoveBot, Leave, Start,
-                Refuse, Commit, Reveal, Abort, SeedOk, MoveMsg, Fetch, Log, Chat)
+                Refuse, Commit, Reveal, Abort, SeedOk, MoveMsg, Fetch, Log, Draw, Chat)
 }
 
 

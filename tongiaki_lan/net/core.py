@@ -19,7 +19,8 @@ from __future__ import annotations
 import logging
 import os
 
-from tongiaki_lan.engine import Dealer, Game
+from tongiaki_lan.draws import Chain
+from tongiaki_lan.engine import Game
 from tongiaki_lan.net import events as E
 from tongiaki_lan.net import lobby as L
 from tongiaki_lan.net.auth import derive_key
@@ -30,6 +31,7 @@ from tongiaki_lan.net.codec import (
     AddBot,
     Chat,
     Commit,
+    Draw,
     Fetch,
     Heartbeat,
     Join,
@@ -46,6 +48,7 @@ from tongiaki_lan.net.codec import (
     SetSeat,
     Start,
 )
+from tongiaki_lan.net.drawsync import DrawSync
 from tongiaki_lan.net.handover import Handover, handed
 from tongiaki_lan.net.identity import Identity
 from tongiaki_lan.net.links import Links
@@ -69,7 +72,7 @@ __all__ = ["NodeCore", "bot_seed", "handed"]
 REQUESTS = (Join, SetSeat, Ready, AddBot, RemoveBot, Leave, Start)
 
 
-class NodeCore(MoveSync, SeedAgreement, LobbySync, Handover):
+class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
     """One player's node. Every public method that changes state takes `now` (seconds on
     any monotonic clock); afterwards the caller collects `datagrams_to_send()` and
     `events()` and arms a timer for `get_timer()`."""
@@ -90,8 +93,8 @@ class NodeCore(MoveSync, SeedAgreement, LobbySync, Handover):
         self.links = Links(self.peer_id, incarnation, self._on_message, admit=self._admit,
                            on_restart=self._on_restart, on_refused=self._on_refused,
                            keep=self._keep_link, identity=self.identity,
-                           on_early=self._on_early_move, early_types=(MoveMsg,),
-                           urgent_types=(MoveMsg,))
+                           on_early=self._on_early_move, early_types=(MoveMsg, Draw),
+                           urgent_types=(MoveMsg, Draw))
         self.presence = Presence()
         self.new_round = SeedRound  # tests swap in a dishonest one
         self.now = 0.0
@@ -180,17 +183,28 @@ class NodeCore(MoveSync, SeedAgreement, LobbySync, Handover):
             self._broadcast(Leave())
 
     def resume(self, game_id: bytes, passphrase: str | None, lobby: Lobby, seed: bytes,
-               game: Game, digests: list[bytes], now: float) -> None:
-        """Rejoin a game after a crash or restart, from our own record (replayed into `game`)
-        and the lobby saved at the start; the peers fill in the moves we missed."""
+               game: Game, digests: list[bytes], now: float, *,
+               contributors: list[bytes], heads: tuple[bytes, ...],
+               chain_secret: bytes | None, proofs: list | None = None) -> None:
+        """Rejoin a game after a crash or restart, from our own record (replayed into `game`,
+        with each draw's values in `proofs`) and the lobby and chain secret saved at the
+        start; the peers fill in the moves we missed."""
         self.now = now
         self._reset_game_state()
         self._enter_game(game_id, passphrase)
         self.lobby = lobby
         self.seed = seed
         self.game = game
-        self.dealer = Dealer(seed)
         self._digest_list = list(digests)
+        used, k = {}, 0
+        for i, values in enumerate(proofs or ()):
+            if values is not None:
+                self._proof_of[i] = tuple(tuple(v) for v in values)
+                used[k] = self._proof_of[i]
+                k += 1
+        self._setup_draws(contributors, heads,
+                          Chain(chain_secret) if chain_secret is not None else None, used)
+        self._resumed_at = now
         self._deal()  # the crash may have come between a move and its reveals
         self._emit(E.GameStarted(seed.hex(), self._seat_json(), True, len(game.moves)))
         for m in lobby.members:
@@ -198,13 +212,31 @@ class NodeCore(MoveSync, SeedAgreement, LobbySync, Handover):
                 self.links.send(m.peer, (m.host, m.port), self._heartbeat())
         self._after_state_change()
 
+    @property
+    def chain_secret(self) -> bytes | None:
+        """Our fair-draw chain's secret: the glue keeps it (mode 0600) so a restarted node
+        goes on revealing."""
+        return self._chain.secret if self._chain is not None else None
+
     def seated(self) -> bool:
         return self.lobby is not None and L.is_member(self.lobby, self.peer_id)
 
     def _reset_game_state(self) -> None:
         self.lobby: Lobby | None = None
         self.game: Game | None = None
-        self.dealer: Dealer | None = None
+        self.contributors: list[bytes] = []  # fair draws: the nodes whose chains decide
+        self.draw_book = None
+        self._chain: Chain | None = None
+        self._draw_pool: dict[int, dict[int, bytes]] = {}  # draw -> contributor -> value
+        self._draw_used: dict[int, tuple] = {}  # draw -> the values it was dealt with
+        self._proof_of: dict[int, tuple] = {}  # move index of a reveal -> its values
+        self._draw_wait: tuple[int, float] | None = None  # the draw we wait for, since when
+        self._draw_resent = -1e9
+        self._drop_asked: tuple[int, int] | None = None
+        self._deferred_lobby: tuple | None = None
+        self._early_draws: list[tuple[bytes, Draw]] = []
+        self._resumed_at: float | None = None
+        self._back_at: dict[bytes, float] = {}  # when each member was last heard again
         self.seed: bytes | None = None
         self.stopped: str | None = None  # reason the game stopped on this node
         self._round: SeedRound | None = None
@@ -399,6 +431,7 @@ class NodeCore(MoveSync, SeedAgreement, LobbySync, Handover):
             return
         if self.lobby is not None and L.is_member(self.lobby, peer):
             if self.presence.heard(peer, self.now):
+                self._back_at[peer] = self.now
                 self._emit(E.Back(peer.hex(), self.peer_name(peer)))
                 self._member_back(peer)
             self._note_address(peer, addr)
@@ -431,6 +464,8 @@ class NodeCore(MoveSync, SeedAgreement, LobbySync, Handover):
             self._on_fetch(peer, msg)
         elif isinstance(msg, Log):
             self._on_log(peer, msg)
+        elif isinstance(msg, Draw):
+            self._on_draw(peer, msg)
         elif isinstance(msg, Chat):
             if self.lobby is not None and L.is_member(self.lobby, peer):
                 self._emit(E.ChatLine(peer.hex(), self.peer_name(peer), msg.text))
@@ -461,7 +496,8 @@ class NodeCore(MoveSync, SeedAgreement, LobbySync, Handover):
         g = self.game
         if g is not None and not self.stopped:
             n = len(g.moves)
-            if hb.n_moves == n and hb.digest and hb.digest != g.digest():
+            if (hb.n_moves == n and hb.digest and hb.digest != g.digest()
+                    and hb.lobby_version <= self.lobby.version):  # (a newer lobby may rewind us)
                 self._stop(f"{self.peer_name(peer)} reached a different state after move "
                            f"{n - 1}: theirs {hb.digest.hex()[:16]}, ours {g.digest().hex()[:16]}")
             elif hb.n_moves > n:
@@ -510,4 +546,5 @@ class NodeCore(MoveSync, SeedAgreement, LobbySync, Handover):
                 self._fetch(ahead[0], len(g.moves))
             if self.handover_after is not None and not g.is_over:
                 self._auto_handover()
+            self._draw_tick()
 

@@ -115,6 +115,30 @@ class TileRevealed(NodeEvent):
 
 
 @dataclass(frozen=True)
+class ContributorDropped(NodeEvent):
+    """A node stopped revealing its draw values for longer than the handover time: the
+    others left it out of the fair draws from draw `draw` on (protocol/draws.md)."""
+
+    kind: ClassVar[str] = "draw_dropped"
+    contributor: int
+    peer: str
+    name: str
+    draw: int
+
+
+@dataclass(frozen=True)
+class Rewound(NodeEvent):
+    """This node was cut off while the table left its draw value out: the moves from
+    `index` on (`undone` of them, from draw `draw`) never counted for the others and are
+    taken back; the record is cut to `index` entries and the game follows the table."""
+
+    kind: ClassVar[str] = "rewound"
+    index: int
+    undone: int
+    draw: int
+
+
+@dataclass(frozen=True)
 class Waiting(NodeEvent):
     """The pending seat's player is away: the game waits."""
 
@@ -249,10 +273,11 @@ class RecordMove(NodeEvent):
     index: int
     move: Any
     digest: bytes
+    proof: list | None = None  # a fair draw's values, [[contributor, value], ...]
 
 
 KINDS = tuple(c.kind for c in (
     Joined, LobbyChanged, RequestRefused, Starting, Aborted, GameStarted, YourTurn, MoveApplied,
-    TileRevealed,
+    TileRevealed, ContributorDropped, Rewound,
     Waiting, Away, Back, Restarted, SeatHandedOver, SeatReclaimed, ChatLine, Refused, Mismatch,
     GameOver, Error, Notice))

@@ -215,6 +215,14 @@ class Links:
         self._out: list[tuple[bytes, Addr]] = []
         self.closed = False
 
+    def rebirth(self) -> None:
+        """Go on as a new incarnation without a restart (a node that took moves back): what
+        is still queued for the old state is dropped, and peers refuse any copy of it
+        still on its way, as from an earlier run."""
+        self.incarnation += 1
+        for lk in self.links.values():
+            lk.reset(lk.their_inc)
+
     def set_game(self, game_id: bytes, key: bytes | None) -> None:
         """Switch to another game: every link belongs to the old one and is forgotten."""
         if game_id != self.game_id:

@@ -11,6 +11,7 @@ import logging
 
 from tongiaki_lan.net import events as E
 from tongiaki_lan.net import lobby as L
+from tongiaki_lan.net.drawsync import DEFER
 from tongiaki_lan.net.codec import (
     AddBot,
     Join,
@@ -107,6 +108,15 @@ class LobbySync:
         elif self.game is not None and not _same_table(msg.seats, cur.seats):
             self._refuse_msg(peer, "lobby", "lobby with other seats after the game started")
             return
+        elif self.game is not None and msg.dropped != cur.dropped:
+            why = self._drops_refused(peer, cur, msg)
+            if why == DEFER:  # not waited long enough here yet: look again later
+                if self._deferred_lobby is None or self._deferred_lobby[2].version < msg.version:
+                    self._deferred_lobby = (peer, addr, msg)
+                return
+            if why:
+                self._refuse_msg(peer, "lobby", why)
+                return
         if not L.is_member(msg, self.peer_id) and not self.seated():
             # not seated yet: ask the coordinator (and anyone we have not asked) for a seat
             self.lobby = None
@@ -129,6 +139,12 @@ class LobbySync:
         self._emit(E.LobbyChanged(self.lobby_json()))
         if old is not None and self.game is not None:
             self._announce_handovers(old, lb)
+            if old.dropped != lb.dropped:
+                self._announce_drops(old, lb)
+                self._rewind_to_drops()
+                if self._deal():
+                    self._after_reveals()
+                    return
         if lb.phase == "starting" and (self._round is None or self._round.nonce != lb.start_nonce):
             self._begin_seed_round()
         if lb.phase == "lobby" and self._round is not None:

@@ -12,14 +12,17 @@ import logging
 
 import msgpack
 
-from tongiaki_lan.engine import Dealer, Game, IllegalMove, Move, move_from_wire
+from tongiaki_lan.draws import Chain
+from tongiaki_lan.engine import Game, IllegalMove, Move, move_from_wire
 from tongiaki_lan.net import events as E
 from tongiaki_lan.net import lobby as L
 from tongiaki_lan.net.codec import (
+    Draw,
     Fetch,
     Log,
     MoveMsg,
 )
+from tongiaki_lan.net.drawsync import WAITING
 from tongiaki_lan.net.handover import handed
 from tongiaki_lan.net.settings import (
     FETCH_RETRY_S,
@@ -37,19 +40,19 @@ def bot_seed(seed: bytes, seat: int, index: int) -> int:
     return int.from_bytes(h.digest(), "big")
 
 
-def log_chunks(moves, digests, start: int, max_chunks: int = 32):
-    """LOG messages holding moves start.. in order, each under LOG_CHUNK_BYTES."""
-    total = len(moves)
+def log_chunks(entry, total: int, start: int, max_chunks: int = 32):
+    """LOG messages holding moves start.. in order (`entry(i)` as `DrawSync._entry`),
+    each under LOG_CHUNK_BYTES."""
     i = start
     sent = 0
     while i < total and sent < max_chunks:
         entries, size = [], 0
         while i < total:
-            w = moves[i].to_wire()
-            sz = len(msgpack.packb(w)) + 36
+            e = entry(i)
+            sz = len(msgpack.packb(e[0])) + 36 + (36 * len(e[2]) if len(e) == 3 else 0)
             if entries and size + sz > LOG_CHUNK_BYTES:
                 break
-            entries.append((w, digests[i]))
+            entries.append(e)
             size += sz
             i += 1
         yield Log(i - len(entries), total, tuple(entries))
@@ -86,14 +89,16 @@ class MoveSync:
         except (IllegalMove, ValueError) as exc:
             self._emit(E.Error(f"bot chose an illegal move: {exc}"))
 
-    def _begin_game(self, seed: bytes) -> None:
+    def _begin_game(self, seed: bytes, contributors: list[bytes], heads: tuple[bytes, ...],
+                    chain: Chain) -> None:
         lb = self.lobby
         self.seed = seed
         self.game = Game([s.colour for s in lb.seats])
-        self.dealer = Dealer(seed)
+        self._setup_draws(contributors, heads, chain)
         self.lobby = dataclasses.replace(lb, phase="playing")
         self._emit(E.GameStarted(seed.hex(), self._seat_json(), False, 0))
         self._deal()
+        self._replay_early_draws()
         if self.coordinator() == self.peer_id:
             self._install_lobby(dataclasses.replace(self.lobby, version=lb.version + 1),
                                 broadcast=True)
@@ -144,35 +149,23 @@ class MoveSync:
         self._digest_list.append(digest)
         self._emit(E.RecordMove(idx, move, digest))
         self.move_times[idx] = self.sent_at[idx] = self.now
-        prev = tuple((g.moves[i].to_wire(), self._digest_list[i])
-                     for i in range(max(0, idx - PREV_MOVES), idx))
+        prev = tuple(self._entry(i) for i in range(max(0, idx - PREV_MOVES), idx))
         self._broadcast(MoveMsg(idx, move.to_wire(), digest, prev))
         self._applied(idx, seat, move, by=self.peer_id)
-
-    def _deal(self) -> None:
-        """Reveal the tiles the last move calls for. Until fair draws (issue 10) every peer
-        deals the same tiles from the agreed seed, so reveals are never sent; each is
-        recorded like a move."""
-        def on_reveal(move: Move) -> None:
-            digest = self.game.digest()
-            idx = len(self.game.moves) - 1
-            self._digest_list.append(digest)
-            self._emit(E.RecordMove(idx, move, digest))
-            self.move_times.setdefault(idx, self.now)
-            self._emit(E.TileRevealed(idx, str(move)))
-
-        self.dealer.deal(self.game, on_reveal)
 
     def _applied(self, idx: int, seat: int, move: Move, by: bytes) -> None:
         s = self.lobby.seats[seat]
         self._emit(E.MoveApplied(idx, seat, s.colour, s.name, str(move), by.hex()))
         self._deal()
         if self.game.is_over:
-            self._broadcast(self._heartbeat())  # tell everyone at once that we are done
-            g = self.game
-            self._emit(E.GameOver(g.digest().hex(), g.scores(), g.winners(), len(g.moves)))
+            self._game_over()
         else:
             self._after_state_change()
+
+    def _game_over(self) -> None:
+        self._broadcast(self._heartbeat())  # tell everyone at once that we are done
+        g = self.game
+        self._emit(E.GameOver(g.digest().hex(), g.scores(), g.winners(), len(g.moves)))
 
     def _stop(self, reason: str) -> None:
         """Our state differs from a peer's: stop playing (the glue keeps the evidence)."""
@@ -191,14 +184,17 @@ class MoveSync:
             lines.append(f"digest after last move {self.game.digest().hex()}")
         return lines
 
-    def _on_early_move(self, peer: bytes, addr: tuple, msg: MoveMsg) -> None:
-        """A MOVE that overtook an earlier message of its link (that one was lost): use it
-        now rather than after the resend. The in-order copy later finds it played."""
+    def _on_early_move(self, peer: bytes, addr: tuple, msg: MoveMsg | Draw) -> None:
+        """A MOVE or DRAW that overtook an earlier message of its link (that one was lost):
+        use it now rather than after the resend. The in-order copy later finds it used."""
         if self.closing or self.game is None or self.lobby is None:
             return
-        if not L.is_member(self.lobby, peer) or msg.index < len(self.game.moves):
+        if not L.is_member(self.lobby, peer):
             return
-        self._on_message(peer, addr, msg, early=True)
+        if isinstance(msg, Draw):  # values prove themselves and may come in any order
+            self._on_message(peer, addr, msg)
+        elif msg.index >= len(self.game.moves):
+            self._on_message(peer, addr, msg, early=True)
 
     def _on_move(self, peer: bytes, msg: MoveMsg, early: bool = False) -> None:
         g = self.game
@@ -209,6 +205,9 @@ class MoveSync:
             self._refuse_msg(peer, f"move {msg.index}", "no game in progress here")
             return
         n = len(g.moves)
+        if self._forked(msg):
+            self._keep(peer, msg)  # the table's lobby, coming, tells us what to take back
+            return
         if msg.index < n:
             if g.moves[msg.index].to_wire() != msg.move:
                 self._refuse_msg(peer, f"move {msg.index}",
@@ -216,10 +215,12 @@ class MoveSync:
             return
         start = msg.index - len(msg.prev)
         if msg.index > n and start <= n:  # the moves we missed ride along: relayed moves,
-            for k, (wire, digest) in enumerate(msg.prev):  # checked like a LOG's
+            for k, entry in enumerate(msg.prev):  # checked like a LOG's
                 if start + k < len(g.moves):
                     continue
-                why = self._check_and_apply(peer, wire, digest, check_sender=False)
+                why = self._check_and_apply(peer, *entry, check_sender=False)
+                if why == WAITING:
+                    break
                 if why:
                     self._refuse_msg(peer, f"move {start + k}", why)
                     return
@@ -233,9 +234,28 @@ class MoveSync:
                 self._fetch(peer, n)
             return
         why = self._check_and_apply(peer, msg.move, msg.digest, check_sender=True)
-        if why:
+        if why == WAITING:
+            self._keep(peer, msg)
+        elif why:
             self._refuse_msg(peer, f"move {msg.index}", why)
         self._drain_buffer()
+
+    def _may_have_forked(self, peer: bytes) -> bool:
+        """Were we lately cut off from `peer` (or restarted), so that the table may have
+        left a draw value of ours out while we dealt with it? Then a differing digest is
+        a fork the coming lobby settles, not a broken engine."""
+        window = 2 * self.drop_after()
+        return (self.now - self._back_at.get(peer, -1e9) <= window
+                or (self._resumed_at is not None and self.now - self._resumed_at <= window))
+
+    def _forked(self, msg: MoveMsg) -> bool:
+        """The moves this MOVE repeats end in another state than ours: its sender's game
+        went another way before it (a node cut off while the table left its draw value
+        out). Playing it on top would only stop the game; the lobby that says which draw
+        lost a contributor comes, and then one of the two takes its moves back."""
+        start = msg.index - len(msg.prev)
+        return any(start + k < len(self._digest_list) and e[1] != self._digest_list[start + k]
+                   for k, e in enumerate(msg.prev))
 
     def _keep(self, peer: bytes, msg: MoveMsg) -> None:
         """Hold a move that came early. Several candidates per index are kept, so a forged
@@ -254,16 +274,24 @@ class MoveSync:
             slot = self._buffer.pop(n, None)
             if slot is None:
                 return
+            if all(self._forked(msg) for _, msg in slot):
+                self._buffer[n] = slot
+                return
             for peer, msg in slot:
                 if len(self.game.moves) != n:
                     break
+                if self._forked(msg):
+                    continue
                 why = self._check_and_apply(peer, msg.move, msg.digest, check_sender=True)
+                if why == WAITING:
+                    self._buffer[n] = slot
+                    return
                 if why:
                     self._refuse_msg(peer, f"move {msg.index}", why)
             if len(self.game.moves) == n:
                 return
 
-    def _check_and_apply(self, peer: bytes, wire: list, digest: bytes,
+    def _check_and_apply(self, peer: bytes, wire: list, digest: bytes, values=None, *,
                          check_sender: bool) -> str | None:
         g = self.game
         if self.stopped:
@@ -273,7 +301,9 @@ class MoveSync:
         idx = len(g.moves)
         d = g.pending
         if d is None or d.seat is None:
-            return "a tile reveal is dealt by every node itself, never sent"
+            if check_sender:
+                return "a tile reveal is dealt from the draw values, never sent as a move"
+            return self._reveal_entry(peer, wire, digest, values)
         seat = self.lobby.seats[d.seat]
         if check_sender:
             if seat.kind == "human" and not handed(seat) and seat.owner != peer:
@@ -292,6 +322,9 @@ class MoveSync:
         except ValueError as exc:
             return f"illegal move {move} for {seat.name}: {exc}"
         mine = g.digest()
+        if mine != digest and self._may_have_forked(peer):
+            g.pop()  # rather than stop: the lobby that settles it is on its way
+            return WAITING
         self.move_times[idx] = self.now  # applied and verified
         self._digest_list.append(mine)
         self._emit(E.RecordMove(idx, move, mine))
@@ -305,7 +338,8 @@ class MoveSync:
         if self.now - self._fetch_at < FETCH_RETRY_S:
             return
         self._fetch_at = self.now
-        self.links.send(peer, self._addr_of(peer), Fetch(start))
+        # from one move before: the overlap shows whether our games went different ways
+        self.links.send(peer, self._addr_of(peer), Fetch(max(0, start - 1)))
 
     def _on_fetch(self, peer: bytes, msg: Fetch) -> None:
         g = self.game
@@ -316,21 +350,25 @@ class MoveSync:
         self._served[(peer, msg.start)] = self.now
         if len(self._served) > 4096:
             self._served.clear()
-        for chunk in log_chunks(g.moves, self._digest_list, msg.start):
+        for chunk in log_chunks(self._entry, len(g.moves), msg.start):
             self.links.send(peer, None, chunk)
 
     def _on_log(self, peer: bytes, msg: Log) -> None:
         g = self.game
         if g is None:
             return
-        for k, (wire, digest) in enumerate(msg.entries):
+        for k, entry in enumerate(msg.entries):
             idx = msg.start + k
             n = len(g.moves)
             if idx < n:
+                if entry[1] != self._digest_list[idx]:
+                    return  # our games went different ways: see `_forked`
                 continue
             if idx > n or self.stopped:
                 return
-            why = self._check_and_apply(peer, wire, digest, check_sender=False)
+            why = self._check_and_apply(peer, *entry, check_sender=False)
+            if why == WAITING:
+                return
             if why:
                 self._refuse_msg(peer, f"logged move {idx}", why)
                 return

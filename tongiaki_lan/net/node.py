@@ -283,7 +283,11 @@ class Node:
 
     def _handle(self, ev: E.NodeEvent) -> None:
         if isinstance(ev, E.RecordMove):
-            self._record(ev.move, ev.digest)
+            self._record(ev.move, ev.digest, ev.proof)
+        elif isinstance(ev, E.Rewound):
+            if self._writer is not None:
+                self._writer.rewind(ev.index)
+            self.notify(ev)
         elif isinstance(ev, E.BotTurn):
             task = asyncio.get_running_loop().create_task(self._think(ev))
             self._tasks.add(task)
@@ -339,7 +343,7 @@ class Node:
         header = RecordHeader(self.seed, tuple(SeatInfo(s.name, s.colour, s.bot or "human")
                                                for s in lb.seats),
                               created=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                              game_name=lb.name)
+                              game_name=lb.name, commitments=self.core.draw_book.commitments)
         path = self.record_path or self._default_record_path()
         if path.exists():
             path = path.with_name(f"{path.stem}-{self.incarnation}{path.suffix}")
@@ -349,7 +353,9 @@ class Node:
             self._writer = RecordWriter.create(path, header, fsync=False)
             self._writer.sync()
             write_sidecar(path, peer=self.peer_id, game_id=self.game_id, lobby=lb,
-                          passphrase=bool(self.passphrase), port=self.address[1])
+                          passphrase=bool(self.passphrase), port=self.address[1],
+                          contributors=self.core.contributors,
+                          chain_secret=self.core.chain_secret)
         except OSError as exc:
             log.error("cannot write record %s: %s", path, exc)
             self.notify(E.Error(f"cannot write record {path}: {exc}"))
@@ -364,12 +370,12 @@ class Node:
             with contextlib.suppress(RuntimeError):  # executor already shut down
                 self._io.submit(self._writer.close)
 
-    def _record(self, move: Move, digest: bytes) -> None:
+    def _record(self, move: Move, digest: bytes, proof: list | None = None) -> None:
         writer = self._writer
         if writer is None:
             return
         try:
-            writer.append(move, digest)  # in the OS's hands now: survives a crash
+            writer.append(move, digest, proof)  # in the OS's hands now: survives a crash
         except Exception as exc:  # disk full, removed directory...
             log.error("cannot write record %s: %s", writer.path, exc)
             self.notify(E.Error(f"cannot write record {writer.path}: {exc}"))
@@ -487,7 +493,9 @@ class Node:
         game = replay_record(record)
         self._writer = RecordWriter.open_append(record_path, fsync=False)
         self.core.resume(side["game_id"], passphrase, side["lobby"], record.header.seed, game,
-                         list(record.digests), self._now())
+                         list(record.digests), self._now(), contributors=side["contributors"],
+                         heads=record.header.commitments, chain_secret=side["chain_secret"],
+                         proofs=record.proofs)
         self._step()
         if self.discovery is not None:
             self._learn_from_adverts()
@@ -579,7 +587,8 @@ class Node:
 
 def write_node_sidecar(record_path: Path, node: Node) -> None:
     write_sidecar(record_path, peer=node.peer_id, game_id=node.game_id, lobby=node.lobby,
-                  passphrase=bool(node.passphrase), port=node.address[1])
+                  passphrase=bool(node.passphrase), port=node.address[1],
+                  contributors=node.core.contributors, chain_secret=node.core.chain_secret)
 
 
 __all__ = ["GameRef", "JoinRefused", "Node", "bot_seed", "encode_datagram", "has_sidecar",

@@ -37,17 +37,18 @@ def combine(game_id: bytes, nonce: bytes, secrets_in_order: list[bytes]) -> byte
     return h.digest()
 
 
-def seed_check(seed: bytes) -> bytes:
-    """What SEED_OK carries: proves which seed a node computed without revealing it (it is
-    public by then anyway, but a hash keeps the message short and the meaning clear)."""
-    return hashlib.blake2b(CHECK_DOMAIN + seed, digest_size=32).digest()
+def seed_check(seed: bytes, chains: list[bytes] | tuple[bytes, ...] = ()) -> bytes:
+    """What SEED_OK carries: proves which seed and which chain commitments (in contributor
+    order) a node holds, so a node that told different peers different chain heads is
+    caught before the first draw."""
+    return hashlib.blake2b(CHECK_DOMAIN + seed + b"".join(chains), digest_size=32).digest()
 
 
 class SeedRound:
     """One start attempt as seen by one node: collects commits, then reveals."""
 
     def __init__(self, game_id: bytes, nonce: bytes, me: bytes, order: list[bytes],
-                 secret: bytes | None = None) -> None:
+                 secret: bytes | None = None, chain: bytes = bytes(32)) -> None:
         self.game_id = game_id
         self.nonce = nonce
         self.me = me
@@ -55,6 +56,8 @@ class SeedRound:
         self.secret = secret if secret is not None else new_secret()
         self.commits: dict[bytes, bytes] = {me: commitment(game_id, nonce, me, self.secret)}
         self.reveals: dict[bytes, bytes] = {me: self.secret}
+        # each node's hash-chain head for the fair draws (protocol/draws.md)
+        self.chains: dict[bytes, bytes] = {me: chain}
         self.revealed = False
         self.oks: dict[bytes, bytes] = {}
         self.ok_sent = False
@@ -63,14 +66,15 @@ class SeedRound:
     def my_commitment(self) -> bytes:
         return self.commits[self.me]
 
-    def add_commit(self, peer: bytes, value: bytes) -> str | None:
-        """Record a commitment; returns a refusal reason or None."""
+    def add_commit(self, peer: bytes, value: bytes, chain: bytes = bytes(32)) -> str | None:
+        """Record a commitment and chain head; returns a refusal reason or None."""
         if peer not in self.order:
             return "commitment from a node that is not seated"
         old = self.commits.get(peer)
-        if old is not None and old != value:
+        if old is not None and (old, self.chains.get(peer)) != (value, chain):
             return "second, different commitment"
         self.commits[peer] = value
+        self.chains[peer] = chain
         return None
 
     def all_committed(self) -> bool:
@@ -94,7 +98,7 @@ class SeedRound:
         if peer not in self.order:
             return "seed confirmation from a node that is not seated"
         self.oks[peer] = check
-        if self.complete() and check != seed_check(self.seed()):
+        if self.complete() and check != self.check():
             return "confirmed a different seed (different reveals were sent to different nodes)"
         return None
 
@@ -102,8 +106,15 @@ class SeedRound:
         """Every participant, this node included, holds the same seed."""
         if not self.complete():
             return False
-        mine = seed_check(self.seed())
+        mine = self.check()
         return all(self.oks.get(p) == mine for p in self.order if p != self.me)
 
     def seed(self) -> bytes:
         return combine(self.game_id, self.nonce, [self.reveals[p] for p in self.order])
+
+    def chain_heads(self) -> tuple[bytes, ...]:
+        """The contributors' chain commitments, in contributor (seed) order."""
+        return tuple(self.chains[p] for p in self.order)
+
+    def check(self) -> bytes:
+        return seed_check(self.seed(), self.chain_heads())

@@ -16,7 +16,7 @@ from tongiaki_lan.net.codec import (
     Reveal,
     SeedOk,
 )
-from tongiaki_lan.net.seed import seed_check
+from tongiaki_lan.draws import Chain
 from tongiaki_lan.net.settings import (
     MAX_EARLY,
 )
@@ -27,10 +27,13 @@ log = logging.getLogger("tongiaki_lan.net.seeding")
 class SeedAgreement:
     def _begin_seed_round(self) -> None:
         lb = self.lobby
-        self._round = self.new_round(self.game_id, lb.start_nonce, self.peer_id, L.seed_order(lb))
+        self._chain = Chain()  # fresh for every start attempt: its secret never leaves us
+        self._round = self.new_round(self.game_id, lb.start_nonce, self.peer_id, L.seed_order(lb),
+                                     chain=self._chain.commitment)
         self._start_seen = self.now
         self._emit(E.Starting(lb.start_nonce.hex(), [p.hex() for p in self._round.order]))
-        self._broadcast(Commit(lb.start_nonce, self._round.my_commitment))
+        self._broadcast(Commit(lb.start_nonce, self._round.my_commitment,
+                               self._chain.commitment))
         early, self._early = self._early, []
         for peer, msg in early:
             self._on_seed_message(peer, msg)
@@ -53,7 +56,7 @@ class SeedAgreement:
                 self._abort_start(f"{self.peer_name(peer)}: {why}", tell=True)
                 return
         elif isinstance(msg, Commit):
-            why = rnd.add_commit(peer, msg.commitment)
+            why = rnd.add_commit(peer, msg.commitment, msg.chain)
             if why:
                 self._refuse_msg(peer, "commit", why)
                 return
@@ -79,9 +82,9 @@ class SeedAgreement:
                 if why:
                     self._abort_start(f"{self.peer_name(p)}: {why}", tell=True)
                     return
-            self._broadcast(SeedOk(rnd.nonce, seed_check(rnd.seed())))
+            self._broadcast(SeedOk(rnd.nonce, rnd.check()))
         if rnd.ok_sent and rnd.confirmed() and self.game is None:
-            self._begin_game(rnd.seed())
+            self._begin_game(rnd.seed(), list(rnd.order), rnd.chain_heads(), self._chain)
 
     def _abort_start(self, reason: str, tell: bool) -> None:
         rnd = self._round

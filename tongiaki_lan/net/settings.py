@@ -10,3 +10,4 @@ LOG_CHUNK_BYTES = 900
 MAX_EARLY = 64
 PREV_MOVES = 3  # earlier moves repeated in every MOVE (protocol/transport.md, Loss)
 MAX_EVENTS = 10_000
+DRAW_RESEND_S = 1.0  # a draw still waiting: send the values we hold again this often

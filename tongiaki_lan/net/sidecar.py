@@ -1,6 +1,8 @@
 """`<record>.net`: what a restarted node needs besides its record — who it is (peer id),
-which game, the lobby at the start, and the UDP port it had (reused when free, so the
-others reach it again at once)."""
+which game, the lobby at the start, the UDP port it had (reused when free, so the others
+reach it again at once), the order of the fair draws' contributors and this node's chain
+secret (protocol/draws.md). The secret decides tiles yet to come, so the file is private to
+the player (mode 0600), like the identity."""
 
 from __future__ import annotations
 
@@ -19,11 +21,17 @@ def sidecar_path(record_path: str | os.PathLike) -> Path:
 
 
 def write_sidecar(record_path: Path, *, peer: bytes, game_id: bytes, lobby: Lobby,
-                  passphrase: bool, port: int) -> None:
+                  passphrase: bool, port: int, contributors: list[bytes] = (),
+                  chain_secret: bytes | None = None) -> None:
     data = {"peer": peer, "game_id": game_id, "lobby": lobby.to_wire(),
-            "passphrase": passphrase, "port": port}
+            "passphrase": passphrase, "port": port, "contributors": list(contributors),
+            "chain": chain_secret}
     tmp = record_path.with_name(record_path.name + SIDECAR_SUFFIX + ".tmp")
-    tmp.write_bytes(msgpack.packb(data, use_bin_type=True))
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(msgpack.packb(data, use_bin_type=True))
+        fh.flush()
+        os.fsync(fh.fileno())
     os.replace(tmp, sidecar_path(record_path))
 
 
@@ -32,8 +40,12 @@ def read_sidecar(record_path: str | os.PathLike) -> dict:
     lobby = parse_message(raw["lobby"])
     if not isinstance(lobby, Lobby):
         raise ValueError("sidecar: not a lobby")
+    chain = raw.get("chain")
+    if chain is not None and (not isinstance(chain, bytes) or len(chain) != 32):
+        raise ValueError("sidecar: the chain secret must be 32 bytes")
     return {"peer": raw["peer"], "game_id": raw["game_id"], "lobby": lobby,
-            "passphrase": raw.get("passphrase", False), "port": raw.get("port", 0)}
+            "passphrase": raw.get("passphrase", False), "port": raw.get("port", 0),
+            "contributors": list(raw.get("contributors", [])), "chain_secret": chain}
 
 
 def has_sidecar(record_path: str | os.PathLike) -> bool:

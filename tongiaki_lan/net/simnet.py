@@ -30,8 +30,10 @@ class SimNode:
     core: NodeCore
     addr: Addr
     events: list[E.NodeEvent] = field(default_factory=list)
-    record: list[tuple[object, bytes]] = field(default_factory=list)  # (move, digest)
-    sidecar: object = None  # the lobby saved when the game started, as `<record>.net` holds
+    # (move, digest, a draw's values or None), as the record file holds them
+    record: list[tuple[object, bytes, list | None]] = field(default_factory=list)
+    # what `<record>.net` holds: the lobby at the start, contributors, our chain secret
+    sidecar: dict | None = None
     alive: bool = True
 
     def kinds(self, *kinds: str) -> list[E.NodeEvent]:
@@ -88,12 +90,14 @@ class SimNet:
                        handover_after=old.core.handover_after, **kw)
         lb, seed = old.core.lobby, old.core.seed
         game = Game([s.colour for s in lb.seats])
-        for move, _ in old.record:
+        for move, _, _ in old.record:
             game.apply(move)
         new.record = list(old.record)
-        new.sidecar = old.sidecar
-        new.core.resume(old.core.game_id, old.core.passphrase, old.sidecar, seed, game,
-                        [d for _, d in old.record], self.now)
+        side = new.sidecar = old.sidecar
+        new.core.resume(old.core.game_id, old.core.passphrase, side["lobby"], seed, game,
+                        [d for _, d, _ in old.record], self.now,
+                        contributors=side["contributors"], heads=side["heads"],
+                        chain_secret=side["chain_secret"], proofs=[p for _, _, p in old.record])
         self._collect(new)
         return new
 
@@ -119,9 +123,14 @@ class SimNet:
         core = node.core
         for ev in core.events():
             if isinstance(ev, E.RecordMove):
-                node.record.append((ev.move, ev.digest))
+                node.record.append((ev.move, ev.digest, ev.proof))
+            elif isinstance(ev, E.Rewound):
+                del node.record[ev.index:]
+                node.events.append(ev)
             elif isinstance(ev, E.GameStarted) and not ev.resumed:
-                node.sidecar = core.lobby
+                node.sidecar = {"lobby": core.lobby, "contributors": list(core.contributors),
+                                "heads": core.draw_book.commitments,
+                                "chain_secret": core.chain_secret}
                 node.events.append(ev)
             elif isinstance(ev, E.BotTurn):
                 move = make_bot(ev.bot, seed=ev.seed).choose(core.game.copy())

@@ -22,6 +22,7 @@ A = ID_A.peer_id
 KX_A = bytes(range(64, 96))  # an X25519 public key as it travels (opaque to the codec)
 B = ID_B.peer_id
 DIG = bytes(range(32))
+VAL = bytes(range(200, 232))  # a chain value of a fair draw
 SEAT = C.Seat("human", "Ana", "blue", A, True)
 BOT = C.Seat("bot", "Maui (random)", "red", A, True, "random")
 
@@ -34,6 +35,8 @@ MESSAGES = [
                       (C.Member(A, "0.0.0.0", 40000), C.Member(B, "10.0.0.7", 40001)))),
     ("lobby-starting", C.Lobby(5, "starting", "Friday night", 2, True, (SEAT, BOT),
                                (C.Member(A, "0.0.0.0", 40000),), bytes(range(8)))),
+    ("lobby-dropped", C.Lobby(9, "playing", "Friday night", 2, False, (SEAT, BOT),
+                              (C.Member(A, "0.0.0.0", 40000),), bytes(range(8)), ((1, 4),))),
     ("set", C.SetSeat("Tevita", "yellow")),
     ("ready", C.Ready(True)),
     ("add-bot", C.AddBot("random", "")),
@@ -41,13 +44,16 @@ MESSAGES = [
     ("leave", C.Leave()),
     ("start", C.Start()),
     ("refuse", C.Refuse("game 'Friday night' is full")),
-    ("commit", C.Commit(bytes(range(8)), DIG)),
+    ("commit", C.Commit(bytes(range(8)), DIG, bytes(range(100, 132)))),
     ("reveal", C.Reveal(bytes(range(8)), bytes(range(32, 64)))),
     ("abort", C.Abort(bytes(range(8)), "Ana (a0a1a2a3): reveal does not match its commitment")),
     ("move", C.MoveMsg(12, [2, 7], DIG)),
     ("move-prev", C.MoveMsg(12, [2, 7], DIG, (([5, 1, [0, 2]], DIG), ([2, 3], DIG)))),
     ("fetch", C.Fetch(40)),
     ("log", C.Log(40, 42, (([2, 7], DIG), ([5, 1, [0, 2]], DIG)))),
+    ("log-reveal", C.Log(40, 42, (([2, 7], DIG), ([10, 17], DIG, ((0, VAL), (2, VAL)))))),
+    ("move-prev-reveal", C.MoveMsg(13, [2, 7], DIG, (([10, 17], DIG, ((0, VAL),)),))),
+    ("draw", C.Draw(4, ((1, VAL),))),
     ("chat", C.Chat("malo e lelei 👋")),
     ("seed-ok", C.SeedOk(bytes(range(8)), DIG)),
 ]
@@ -56,10 +62,10 @@ BAD = [
     ("empty", b""),
     ("bad-magic", b"XX\x02\x00\x99"),
     ("bad-version", b"TK\x09\x00\x99"),
-    ("unknown-flags", b"TK\x02\x80\x99"),
-    ("truncated-msgpack", b"TK\x02\x00\x99\xc4\x08\x01\x23"),
-    ("oversized", b"TK\x02\x00" + b"\x00" * 1300),
-    ("not-an-array", b"TK\x02\x00\xa3abc"),
+    ("unknown-flags", b"TK\x03\x80\x99"),
+    ("truncated-msgpack", b"TK\x03\x00\x99\xc4\x08\x01\x23"),
+    ("oversized", b"TK\x03\x00" + b"\x00" * 1300),
+    ("not-an-array", b"TK\x03\x00\xa3abc"),
 ]
 
 

@@ -1,0 +1,315 @@
+"""Fair draws of NodeCore (protocol/draws.md): every tile is decided by the chain values
+of all contributing nodes, each sent only once its sender has applied the move that
+needs the draw, so no node — not even a modified one — knows a tile before the last
+value is out.
+
+A part of `net.core.NodeCore` (which mixes the parts together and owns the state they
+share); kept apart so each concern reads on its own. The draw itself is pure and lives
+in `tongiaki_lan.draws`; this part decides when values are sent, collects them, deals
+the tile when they are all in, and agrees with the others to leave out a contributor
+that stops revealing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+
+from tongiaki_lan.draws import Chain, DrawBook, draw_tile, preimage_ok
+from tongiaki_lan.engine import Game, Reveal
+from tongiaki_lan.net import events as E
+from tongiaki_lan.net import lobby as L
+from tongiaki_lan.net.codec import Draw, Lobby
+from tongiaki_lan.net.settings import DRAW_RESEND_S, HANDOVER_AFTER_S
+
+log = logging.getLogger("tongiaki_lan.net.drawsync")
+
+WAITING = "waiting for the values of a draw"  # not a refusal: the entry comes again later
+DEFER = "defer"
+
+
+class DrawSync:
+    def _setup_draws(self, contributors: list[bytes], heads: tuple[bytes, ...],
+                     chain: Chain | None, used: dict[int, tuple] | None = None) -> None:
+        """The contributors (in seed order), their chain heads, and our own chain."""
+        self.contributors = list(contributors)
+        self.draw_book = DrawBook(self.seed, tuple(heads))
+        self._chain = chain
+        self._draw_used = {}
+        for k, values in sorted((used or {}).items()):
+            self.draw_book.remember(k, values)
+            self._draw_used[k] = tuple(values)
+
+    @property
+    def my_contributor(self) -> int | None:
+        me = self.peer_id
+        return self.contributors.index(me) if me in self.contributors else None
+
+    def _active(self, k: int, dropped: tuple = ()) -> list[int]:
+        """Contributors whose value draw k needs."""
+        dropped = dropped or self.lobby.dropped
+        gone = {i for i, first in dropped if first <= k}
+        return [i for i in range(len(self.contributors)) if i not in gone]
+
+    def _entry(self, i: int) -> tuple:
+        """Move i as it rides in MOVE and LOG: with its draw's values when it is a reveal."""
+        values = self._proof_of.get(i)
+        wire, digest = self.game.moves[i].to_wire(), self._digest_list[i]
+        return (wire, digest, values) if values is not None else (wire, digest)
+
+    # ------------------------------------------------------------------ dealing
+
+    def _deal(self) -> int:
+        """Deal every reveal the game awaits whose values are all in; send our own value
+        for the draw we have reached (never earlier). Returns how many tiles it dealt."""
+        g = self.game
+        dealt = 0
+        while g.awaiting_reveal and not self.stopped:
+            k = g.draws()
+            if self._draw_wait is None or self._draw_wait[0] != k:
+                self._draw_wait = (k, self.now)
+            pool = self._draw_pool.setdefault(k, {})
+            me = self.my_contributor
+            active = self._active(k)
+            if me is not None and me in active and me not in pool:
+                pool[me] = self._chain.preimage(k)
+                self._broadcast(Draw(k, ((me, pool[me]),)))
+            if any(i not in pool for i in active):
+                self._check_deferred()
+                return dealt
+            values = tuple((i, pool[i]) for i in active)
+            unrevealed = g.unrevealed_tiles()
+            why = self.draw_book.check(k, values, unrevealed)
+            if why:  # each value was checked on arrival, so this is a bug or a bad lobby
+                self._stop(f"draw {k}: {why}")
+                return dealt
+            tile = draw_tile(self.seed, k, [v for _, v in values], unrevealed)
+            move = Reveal(tile)
+            g.apply(move)
+            idx = len(g.moves) - 1
+            digest = g.digest()
+            self._digest_list.append(digest)
+            self._proof_of[idx] = values
+            self._draw_used[k] = values
+            self._draw_pool.pop(k, None)
+            self._draw_wait = None
+            self._emit(E.RecordMove(idx, move, digest, [list(v) for v in values]))
+            self.move_times.setdefault(idx, self.now)
+            self._emit(E.TileRevealed(idx, str(move)))
+            dealt += 1
+        return dealt
+
+    def _after_reveals(self) -> None:
+        """What follows a tile dealt outside a move (values that came in, a drop)."""
+        self._drain_buffer()
+        if self.game.is_over:
+            self._game_over()
+        else:
+            self._after_state_change()
+
+    def _take_values(self, peer: bytes, k: int, values) -> str | None:
+        """Keep the values of draw k that prove themselves; why not, naming the value."""
+        g = self.game
+        if k < g.draws():
+            return None  # dealt already
+        pool = self._draw_pool.setdefault(k, {})
+        book = self.draw_book
+        for i, v in values:
+            if i >= len(self.contributors):
+                return f"draw {k}: there is no contributor {i}"
+            if i in pool:
+                continue
+            if not preimage_ok(book.last[i], book.last_draw[i], v, k):
+                who = self.peer_name(self.contributors[i])
+                return (f"draw {k}: the value given for contributor {i} ({who}) does not hash "
+                        "to the value it committed to")
+            pool[i] = v
+        return None
+
+    def _on_draw(self, peer: bytes, msg: Draw) -> None:
+        g = self.game
+        if g is None:
+            if len(self._early_draws) < 64:
+                self._early_draws.append((peer, msg))  # overtook our own seed confirmation
+            return
+        if self.stopped or g.is_over:
+            return
+        why = self._take_values(peer, msg.draw, msg.values)
+        if why:
+            self._refuse_msg(peer, f"draw {msg.draw}", why)
+            return
+        if msg.draw == g.draws() and self._deal():
+            self._after_reveals()
+
+    def _reveal_entry(self, peer: bytes, wire: list, digest: bytes, values) -> str | None:
+        """A reveal that came in a LOG or in a MOVE's `prev`: its values join ours and we
+        deal it ourselves; the tile and the digest must then be the sender's."""
+        g = self.game
+        if values is None:
+            return "a reveal must come with its draw's values"
+        why = self._take_values(peer, g.draws(), values)
+        if why:
+            return why
+        if [i for i, _ in values] != self._active(g.draws()):
+            return WAITING  # dealt without a contributor our lobby still has: it is coming
+        n = len(g.moves)
+        self._deal()
+        if len(g.moves) == n:
+            return WAITING
+        if g.moves[n].to_wire() != wire:
+            return f"the values of draw {g.draws() - 1} reveal {g.moves[n]}, not {wire}"
+        if self._digest_list[n] != digest:
+            self._stop(f"digest mismatch after the reveal {n} ({g.moves[n]}) from "
+                       f"{self.peer_name(peer)}")
+        self._after_reveals()
+        return None
+
+    def _replay_early_draws(self) -> None:
+        early, self._early_draws = self._early_draws, []
+        for peer, msg in early:
+            self._on_draw(peer, msg)
+
+    # ------------------------------------------------------------------ a node that stops revealing
+
+    def drop_after(self) -> float:
+        return self.handover_after if self.handover_after is not None else HANDOVER_AFTER_S
+
+    def _draw_tick(self) -> None:
+        """While a draw waits: send what we hold again now and then (a peer that restarted
+        lost it), and after `drop_after` the deciding node leaves out whoever is missing."""
+        g = self.game
+        if g is None or self.stopped or g.is_over or not g.awaiting_reveal:
+            self._check_deferred()
+            return
+        if self._draw_wait is None:
+            return
+        k, since = self._draw_wait
+        pool = self._draw_pool.get(k, {})
+        active = self._active(k)
+        missing = [i for i in active if i not in pool]
+        if not missing:
+            return
+        waited = self.now - since
+        if waited >= DRAW_RESEND_S and self.now - self._draw_resent >= DRAW_RESEND_S and pool:
+            self._draw_resent = self.now
+            self._broadcast(Draw(k, tuple(sorted(pool.items()))))
+        self._check_deferred()
+        if waited < self.drop_after() or len(missing) == len(active):
+            return
+        gone = {self.contributors[i] for i in missing}
+        here = self.present() - gone
+        if L.coordinator(self.lobby, here) != self.peer_id:
+            return
+        if len(here) < 2 and len(self.lobby.members) > 2:
+            return  # alone: more likely cut off ourselves than everyone else gone
+        if self._drop_asked == (k, self.lobby.version):
+            return
+        self._drop_asked = (k, self.lobby.version)
+        dropped = tuple(sorted((*self.lobby.dropped, *((i, k) for i in missing))))
+        self._install_lobby(dataclasses.replace(self.lobby, version=self.lobby.version + 1,
+                                                dropped=dropped), broadcast=True)
+
+    def _drops_refused(self, peer: bytes, cur: Lobby, new: Lobby) -> str | None:
+        """Whether to take a lobby from `peer` that leaves out contributors: None (yes),
+        DEFER (not yet), or the reason. A node takes a drop only of a contributor whose
+        value it has waited for itself, and its own only when it was cut off from the
+        sender or down (restarted) meanwhile: so no member can leave the honest nodes out
+        of the draws to steer them."""
+        old = set(cur.dropped)
+        added = [d for d in new.dropped if d not in old]
+        if not old <= set(new.dropped):
+            return "it lets a dropped contributor back into the draws"
+        if not added:
+            return None
+        g = self.game
+        if len({i for i, _ in new.dropped}) >= len(self.contributors):
+            return "it leaves no contributor for the draws"
+        now_k = g.draws()
+        window = 2 * self.drop_after()
+        cut_off = self.now - self._back_at.get(peer, -1e9) <= window
+        restarted = self._resumed_at is not None and self.now - self._resumed_at <= window
+        for i, k in added:
+            if i >= len(self.contributors):
+                return f"it drops contributor {i} of {len(self.contributors)}"
+            if k < now_k:
+                used = self._draw_used.get(k)
+                if used is not None and any(j == i for j, _ in used) and not (
+                        cut_off or restarted):
+                    return (f"it drops {self.peer_name(self.contributors[i])} from draw {k}, "
+                            "which this node dealt with that node's value")
+                continue  # (cut off meanwhile: the table went on without us; we rewind)
+            if k > now_k or not g.awaiting_reveal or self._draw_wait is None:
+                return DEFER
+            waited = self.now - self._draw_wait[1]
+            if i == self.my_contributor:
+                if not (cut_off or restarted):
+                    return ("it drops this node from the draws, but this node has been here "
+                            "revealing its values all along")
+                continue
+            if i in self._draw_pool.get(k, {}):
+                self._broadcast(Draw(k, tuple(sorted(self._draw_pool[k].items()))))
+                return (f"it drops {self.peer_name(self.contributors[i])} from draw {k}, "
+                        "whose value this node holds (sent on)")
+            if waited < self.drop_after() / 2:
+                return DEFER
+        return None
+
+    def _check_deferred(self) -> None:
+        held = self._deferred_lobby
+        if held is None or self.lobby is None:
+            return
+        peer, addr, msg = held
+        if msg.version <= self.lobby.version:
+            self._deferred_lobby = None
+            return
+        if self._drops_refused(peer, self.lobby, msg) != DEFER:
+            self._deferred_lobby = None
+            self._on_lobby(peer, addr, msg)
+
+    def _rewind_to_drops(self) -> None:
+        """Draws this node dealt with a value the table left out (it was cut off when the
+        others dropped that contributor): take the game back to before the first such
+        reveal, so it follows the table again. Only moves that never counted for the
+        others are taken back; the record is cut to match."""
+        dropped = dict(self.lobby.dropped)
+        bad = [k for k, values in self._draw_used.items()
+               if any(dropped.get(i, 99) <= k for i, _ in values)]
+        if not bad:
+            return
+        first = min(bad)
+        n = next(i for i, values in sorted(self._proof_of.items())
+                 if self._draw_used.get(first) == values)
+        g = self.game
+        kept = g.moves[:n]
+        fresh = Game(g.colours)
+        for m in kept:
+            fresh.apply(m)
+        undone = len(g.moves) - n
+        self.game = fresh
+        del self._digest_list[n:]
+        self._proof_of = {i: v for i, v in self._proof_of.items() if i < n}
+        self._draw_used = {k: v for k, v in self._draw_used.items() if k < first}
+        self.draw_book = DrawBook(self.seed, self.draw_book.commitments)
+        for k, values in sorted(self._draw_used.items()):
+            self.draw_book.remember(k, values)
+        self._draw_pool = {}
+        self._draw_wait = None
+        self._buffer.clear()
+        self._thinking = self._your_turn = None
+        for table in (self.move_times, self.sent_at):
+            for i in [i for i in table if i >= n]:
+                del table[i]
+        log.warning("the table went on without this node's draw %d: %d move(s) taken back",
+                    first, undone)
+        self.links.rebirth()  # nothing sent from the taken-back moves may still arrive
+        self._broadcast(self._heartbeat())
+        self._emit(E.Rewound(n, undone, first))
+
+    def _announce_drops(self, old: Lobby, new: Lobby) -> None:
+        for i, k in new.dropped:
+            if (i, k) in old.dropped:
+                continue
+            peer = self.contributors[i] if i < len(self.contributors) else b""
+            name = self.peer_name(peer)
+            log.info("%s no longer takes part in the draws, from draw %d on", name, k)
+            self._emit(E.ContributorDropped(i, peer.hex(), name, k))
