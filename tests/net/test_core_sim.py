@@ -9,10 +9,17 @@ import os
 import pytest
 
 from tongiaki_lan.bots import make_bot
-from tongiaki_lan.draws import Chain, ChainDealer
+from tongiaki_lan.draws import Chain, ChainDealer, DrawBook, draw_tile
 from tongiaki_lan.engine import Game
 from tongiaki_lan.net import events as E
-from tongiaki_lan.net.codec import Envelope, Heartbeat, MoveMsg, encode_datagram, peek_envelope
+from tongiaki_lan.net.codec import (
+    Draw,
+    Envelope,
+    Heartbeat,
+    MoveMsg,
+    encode_datagram,
+    peek_envelope,
+)
 from tongiaki_lan.net.core import bot_seed
 from tongiaki_lan.net.seed import SeedRound
 from tongiaki_lan.net.simnet import SimNet, SimNode
@@ -409,3 +416,87 @@ def test_after_one_signed_exchange_members_use_their_pair_key_and_recover_a_lost
     assert one_digest([a, b, c]) == clean_digest([a, b, c])
     assert b.core.links.links[a.core.peer_id].key == a.core.links.links[b.core.peer_id].key
     assert not any("bad link MAC" in e.reason for nd in (a, b, c) for e in nd.kinds("refused"))
+
+
+# ------------------------------------------------------------------ fair draws (issue 10)
+
+
+def test_every_tile_is_drawn_from_every_nodes_chain_and_the_records_prove_it():
+    """Each reveal in every node's record carries the values of all three contributors,
+    each hashing back to that node's chain commitment (what `verify` re-checks)."""
+    net = SimNet(seed=11)
+    nodes = net.table(3)
+    net.play_to_end(nodes)
+    one_digest(nodes)
+    for nd in nodes:
+        reveals = [proof for move, _, proof in nd.record if proof is not None]
+        assert len(reveals) == nd.game.draws() > 0
+        assert all([i for i, _ in proof] == [0, 1, 2] for proof in reveals)
+        book = DrawBook(nd.core.seed, nd.core.draw_book.commitments)
+        game = Game([s.colour for s in nd.core.lobby.seats])
+        for move, _, proof in nd.record:
+            if proof is not None:
+                assert book.check(game.draws(), proof, game.unrevealed_tiles(), move.tile) is None
+            game.apply(move)
+
+
+def test_a_node_that_stops_revealing_is_left_out_after_the_handover_time_and_the_game_ends():
+    """A modified client that stays present but never sends its draw values: after the
+    handover time the others leave it out of the draws, every log says so, and the game
+    finishes with one digest among the honest nodes."""
+    net = SimNet(seed=13)
+    nodes = net.table(3, handover_after=5.0)
+    cheat = nodes[2]
+    core = cheat.core
+    send, entry = core._broadcast, core._entry
+    # never a DRAW, no log served, and no value riding along in its MOVEs
+    core._broadcast = lambda msg: None if isinstance(msg, Draw) else send(msg)
+    core._on_fetch = lambda peer, msg: None
+    core._entry = lambda i: entry(i)[:2]
+    honest = nodes[:2]
+    net.run_until(lambda: all(nd.kinds("draw_dropped") for nd in honest), 120)
+    for nd in honest:
+        (ev,) = nd.kinds("draw_dropped")
+        assert ev.contributor == 2 and ev.peer == cheat.core.peer_id.hex()
+    net.play_to_end(honest)
+    assert len({nd.game.digest() for nd in honest}) == 1
+    assert all(nd.game.is_over and not nd.core.stopped for nd in honest)
+    for nd in honest:  # from the drop on, draws use the two honest chains only
+        k = nd.kinds("draw_dropped")[0].draw
+        proofs = [p for _, _, p in nd.record if p is not None]
+        assert all([i for i, _ in p] == [0, 1] for p in proofs[k:])
+        assert all([i for i, _ in p] == [0, 1, 2] for p in proofs[:k])
+
+
+def test_a_forged_draw_value_is_refused_naming_the_sender_and_changes_nothing():
+    net = SimNet(seed=17)
+    a, b, c = net.table(3)
+    net.run_until(lambda: a.game.awaiting_reveal)
+    k = a.game.draws() + 1  # the next draw but one: nobody can have dealt it yet
+    forged = Draw(k, ((0, bytes(32)),))  # "contributor 0's value", made up by c
+    net.act(c, lambda now: (setattr(c.core, "now", now), c.core._broadcast(forged)))
+    net.run_until(lambda: a.kinds("refused") and b.kinds("refused"), 10)
+    for nd in (a, b):
+        ev = nd.kinds("refused")[-1]
+        assert ev.peer == c.core.peer_id.hex() and ev.what == f"draw {k}"
+        assert "does not hash" in ev.reason
+    net.play_to_end([a, b, c])
+    assert one_digest([a, b, c]) == clean_digest([a, b, c])
+
+
+def test_what_one_node_knows_does_not_fix_the_next_tile():
+    """Everything one node holds when a draw begins — its own secret, every message it
+    received, its record — leaves the tile open: another node's chain secret still
+    decides it (two runs differing only there draw different tiles)."""
+    net = SimNet(seed=19)
+    nodes = net.table(3)
+    net.run_until(lambda: nodes[0].game.awaiting_reveal)
+    core = nodes[0].core
+    k, unrevealed = core.game.draws(), core.game.unrevealed_tiles()
+    mine = core.chain_secret
+    tiles = set()
+    for n in range(40):  # node 1's secret as any value it could have had
+        values = [Chain(mine).preimage(k), Chain(bytes([n]) * 32).preimage(k),
+                  Chain(nodes[2].core.chain_secret).preimage(k)]
+        tiles.add(draw_tile(core.seed, k, values, unrevealed))
+    assert len(tiles) > 10

@@ -330,10 +330,10 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
         driver is away (or, for a handed seat, always) — then the coordinator."""
         s = self.lobby.seats[seat]
         if handed(s):
-            present = self.present() - {s.owner}
+            present = self.present() - {s.owner} - self.dropped_peers()
             return L.coordinator(self.lobby, present) if present else self.peer_id
         if s.kind == "bot":
-            return L.bot_driver(self.lobby, seat, self.present())
+            return L.bot_driver(self.lobby, seat, self.present() - self.dropped_peers())
         return s.owner
 
     def my_seats(self) -> list[int]:

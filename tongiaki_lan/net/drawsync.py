@@ -206,8 +206,21 @@ class DrawSync:
             return
         self._drop_asked = (k, self.lobby.version)
         dropped = tuple(sorted((*self.lobby.dropped, *((i, k) for i in missing))))
+        # a node still here that withholds on purpose loses its seat to a bot too: its own
+        # moves no longer fit the table's game. An absent one's seat waits as any absent
+        # player's does (`replace`), and it takes part again in the game when it is back
+        withholding = {p for p in gone if not self.presence.is_absent(p)}
+        seats = tuple(dataclasses.replace(s, bot=self.handover_bot)
+                      if s.kind == "human" and not s.bot and s.owner in withholding else s
+                      for s in self.lobby.seats)
         self._install_lobby(dataclasses.replace(self.lobby, version=self.lobby.version + 1,
-                                                dropped=dropped), broadcast=True)
+                                                dropped=dropped, seats=seats), broadcast=True)
+
+    def dropped_peers(self) -> set[bytes]:
+        """Nodes left out of the draws: they drive no bot seat any more."""
+        if self.lobby is None or not self.contributors:
+            return set()
+        return {self.contributors[i] for i, _ in self.lobby.dropped}
 
     def _drops_refused(self, peer: bytes, cur: Lobby, new: Lobby) -> str | None:
         """Whether to take a lobby from `peer` that leaves out contributors: None (yes),
