@@ -360,7 +360,7 @@ def test_a_lost_move_is_recovered_from_the_next_one_without_waiting_for_a_resend
     a, b, c = net.table(3)
     net.run_until(lambda: len(a.game.moves) > 10)
     together = 0
-    for _ in range(12):
+    for _ in range(30):
         if c.game.is_over:
             break
         lost: list[int] = []
