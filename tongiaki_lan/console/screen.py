@@ -542,13 +542,16 @@ class GameScreen:
             return None
         if len(texts) == 1 or all(t.split()[0] in ("expand", "royal") for t in texts):
             return texts[0]  # an island on your turn: expand it (royal is one word away)
-        common = texts[0]
-        for t in texts[1:]:
-            while not t.startswith(common):
-                common = common[:-1]
+        # The words all these moves share: whole words, since `sail Tokelau 3 S` and
+        # `sail Tokelau 3 SE` share the letter S but not a pier.
+        split = [t.split(" ") for t in texts]
+        n = 0
+        while all(len(w) > n and w[n] == split[0][n] for w in split):
+            n += 1
+        common = " ".join(split[0][:n])
         if common in texts:  # `place Samoa 2` among `place Samoa 2 …`
             return common
-        return common if common.endswith(" ") else common[: common.rfind(" ") + 1]
+        return common + " " if common else None
 
     # ---------------------------------------------------------------- behaviour
 
