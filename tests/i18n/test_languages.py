@@ -255,6 +255,10 @@ def test_the_panel_fits_its_32_columns_in_every_language(lang):
             for line in screen.panel_lines(32):
                 text = "".join(t for _, t in line)
                 assert len(text) <= 32, text
+            # the column heads are clipped to fit, so check that each one is whole
+            head = "".join(t for _, t in screen.panel_lines(32)[1])
+            assert head.split() == [i18n._(h) for h in ("player", "res", "brd", "isl", "pts",
+                                                         "K/2")], head
         if p is None:
             break
         dealer.apply(game, bot.choose(game))

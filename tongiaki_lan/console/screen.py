@@ -236,8 +236,11 @@ class GameScreen:
         lines.append([("class:panel.head", title[:width])])
         # Column heads: reserve, ships on the board, islands present on, points, Royal
         # Islands (kings) founded of the 2 allowed.
+        # The player head may run over the colour letter's two columns (" B" in the rows),
+        # one space kept before "res": `giocatore` is whole at 32 columns.
         heads = "".join(f"{h:>4.4}" for h in (_("res"), _("brd"), _("isl"), _("pts"), _("K/2")))
-        lines.append([("class:panel.head", f"  {_('player'):<{name_w}.{name_w}}  {heads}")])
+        player = _("player")
+        lines.append([("class:panel.head", f"  {player:<{name_w + 2}.{name_w + 1}}{heads}")])
         scores = g.scores()
         keys = g.ranking_keys()
         for seat, info in enumerate(s.seats):
