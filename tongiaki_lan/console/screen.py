@@ -175,6 +175,7 @@ class GameScreen:
         self._decision_key: tuple | None = None
         self._hinting = False
         self._setting = False
+        self._panel_cache: tuple[tuple, list] = ((), [])
         self.buffer = Buffer(
             multiline=False,
             completer=MoveCompleter(self),
@@ -225,6 +226,15 @@ class GameScreen:
         return out
 
     def panel_lines(self, width: int) -> list[list[tuple[str, str]]]:
+        """The side panel; built once per redraw (the layout asks for it several times:
+        its height, then its content), keyed on anything that could change it."""
+        s = self.session
+        key = (self.app.render_counter, s.version, len(s.game.moves), width, current_language())
+        if self._panel_cache[0] != key:
+            self._panel_cache = (key, self._panel_lines(width))
+        return self._panel_cache[1]
+
+    def _panel_lines(self, width: int) -> list[list[tuple[str, str]]]:
         s = self.session
         g = s.game
         p = g.pending
