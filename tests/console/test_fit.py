@@ -141,3 +141,27 @@ async def test_clicks_on_the_compact_board_put_the_right_move_on_the_line():
                 assert offered == set(sails)
             inp.send_text("\x03")
             assert await asyncio.wait_for(task, 30) == 0
+
+
+async def test_a_new_colony_on_a_late_board_shows_every_free_hex_and_a_click_picks_one():
+    """With its ring of free hexes the board fits no drawing whole: the tiles are drawn
+    compact and the ring as far as it fits, every hex the tile may go to labelled."""
+    game = _play("fit-3", lambda g: len(g.moves) >= 120 and g.pending.kind == "colony_tile")
+    assert game.pending.kind == "colony_tile" and len(game.placed_tiles()) >= 29
+    hexes = sorted({(m.q, m.r) for m in game.legal_moves()})
+    with create_pipe_input() as inp, create_app_session(input=inp, output=_session_output()):
+        screen = _screen(game)
+        task = await _run(screen, inp, lambda rows: any("Tonga" in r for r in rows))
+        assert screen.view.geometry is COMPACT
+        rows = [r[:MAP_COLUMNS] for r in _rows(screen)]
+        where = {}
+        for q, r in hexes:
+            label = f"|{f'{q},{r}':^6}|"  # a compact free hex's label between its walls
+            found = [(row.find(label), y) for y, row in enumerate(rows) if label in row]
+            assert found, f"{q},{r} is not on the map"
+            where[q, r] = found[0]
+        (q, r), (x, y) = hexes[len(hexes) // 2], where[hexes[len(hexes) // 2]]
+        inp.send_text(_mouse(x + 3, y))
+        await wait_until(lambda: screen.buffer.text == f"tile {q},{r} ", what="the free hex")
+        inp.send_text("\x03")
+        assert await asyncio.wait_for(task, 30) == 0

@@ -414,6 +414,10 @@ class BoardView:
         geo = FULL
         if self.offset is None:
             geo = fitting_geometry([*placed, *extra], width, height)
+            if geo is FULL and extra and fitting_geometry(placed, width, height) is COMPACT:
+                # a New Colony on a late board: every tile in compact hexes, the ring of
+                # free hexes around it as far as it fits (centred, so it is cut evenly)
+                geo = COMPACT
             self._last_auto = self.origin_for(game, width, height, extra, focus_hex)
         ox, oy = self.origin_for(game, width, height, extra, focus_hex, geo)
         self.geometry = geo
