@@ -102,3 +102,24 @@ async def test_a_refusal_from_the_host_is_drawn_in_italian():
         inp.send_text("\x03")
         await asyncio.wait_for(task, 30)
     assert "is full" not in ANSI.sub("", sink.getvalue())
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_replace_refusals_in_a_game_read_in_the_players_language(lang):
+    """`replace NAME` during a LAN game (on a simulated LAN, no sockets): the reasons the
+    node gives a player who asks too early or for the wrong seat."""
+    from tongiaki_lan.net.simnet import SimNet
+
+    net = SimNet(seed=5)
+    nodes = net.table(3)
+    net.run_until(lambda: nodes[0].game is not None and len(nodes[0].game.moves) > 3)
+    core = nodes[0].core
+    reasons = []
+    for who in ("p1", "p0", "Zed"):  # present, our own seat, nobody of that name
+        with pytest.raises(ValueError) as refused:
+            core.replace(who, net.now)
+        reasons.append(str(refused.value))
+    i18n.use(lang)
+    for reason, keep in zip(reasons, ["p1", "", "'Zed'"], strict=True):
+        shown = net_reason(reason)
+        assert shown != reason and keep in shown, (lang, reason, shown)

@@ -111,7 +111,7 @@ class LanSession(GameSession):
             try:
                 self.node.replace(who.strip())
             except ValueError as exc:
-                return _("replace: {reason}").format(reason=exc)
+                return _("replace: {reason}").format(reason=net_reason(exc))
             self.lines.append(("info", _("Asked the table to give {name}'s seat to a bot.").format(
                 name=who.strip())))
             return None

@@ -134,7 +134,7 @@ def net_reason(text: object) -> str:
     from tongiaki_lan.i18n import translate_known
 
     try:
-        from tongiaki_lan.net.lobby import REFUSALS
+        from tongiaki_lan.net import handover, lobby
     except ImportError:  # the network extras are missing: nothing from the net to translate
         return str(text)
-    return translate_known(str(text), REFUSALS)
+    return translate_known(str(text), (*lobby.REFUSALS, *handover.REFUSALS))
