@@ -9,7 +9,18 @@ from pathlib import Path
 import pytest
 
 from tongiaki_lan.bots import make_bot
-from tongiaki_lan.console.board import ROW_SPAN, BoardView, render_text, tile_face
+from tongiaki_lan.console.board import (
+    C_W,
+    COMPACT,
+    FULL,
+    ROW_SPAN,
+    BoardView,
+    board_extent,
+    compact_face,
+    compact_title,
+    render_text,
+    tile_face,
+)
 from tongiaki_lan.engine import TILES, Dealer, Game, parse_move
 from tongiaki_lan.engine.hexgrid import DIRECTION_NAMES
 
@@ -113,7 +124,7 @@ def test_every_tile_face_fits_in_every_rotation(tid):
 
 
 def test_view_pans_and_recentres():
-    game = _play("snap-mid", 4, lambda g: len(g.placed_tiles()) >= 12)
+    game = _play("snap-full-1", 4, lambda g: False)  # fits neither drawing: full size, scrolled
     view = BoardView()
     centred = view.render(game, 52, 21).text()
     view.pan(1, 0)
@@ -124,6 +135,19 @@ def test_view_pans_and_recentres():
     view.pan(0, 2)
     view.recentre()
     assert view.render(game, 52, 21).text() == centred
+
+
+def test_a_pan_on_the_compact_board_shows_full_size_hexes_and_home_brings_it_back():
+    """The compact board has no piers: panning is how a player reads them."""
+    game = _play("snap-mid", 4, lambda g: len(g.placed_tiles()) >= 12)
+    view = BoardView()
+    fitted = view.render(game, 52, 21).text()
+    assert view.geometry is COMPACT and "Tonga" in fitted
+    view.pan(1, 0)
+    panned = view.render(game, 52, 21).text()
+    assert view.geometry is FULL and "/" in panned and panned != fitted
+    view.recentre()
+    assert view.render(game, 52, 21).text() == fitted
 
 
 def test_a_board_larger_than_the_window_keeps_the_island_in_question_in_view():
@@ -157,3 +181,51 @@ def test_free_hexes_drawn_faintly_and_full_beaches_stand_out():
         number = [s for s in face if s[2].startswith("class:beach") and s[3] == str(beach + 1)]
         want = "class:beach.full" if (tid, beach) in full else "class:beach"
         assert number and number[0][2] == want
+
+
+def _late_board() -> Game:
+    """A whole 31-tile board that is wider than a 120x40 screen's map at full size."""
+    game = _play("fit-3", 4, lambda g: False)
+    assert len(game.placed_tiles()) == 31
+    return game
+
+
+def test_snapshot_compact_whole_board():
+    game = _late_board()
+    text = render_text(game, compact=True)
+    x0, y0, x1, y1 = board_extent(game.placed_tiles(), FULL)
+    assert x1 - x0 > 79  # the full-size drawing does not fit the map of a 120x40 screen
+    lines = text.splitlines()
+    assert len(lines) <= 38 and max(len(x) for x in lines) <= 79
+    for tid, _rot in game.placed_tiles().values():
+        assert compact_title(tid) in text
+    _check("full_board_compact", text)
+
+
+def test_compact_titles_tell_every_tile_apart():
+    titles = [compact_title(t) for t in range(len(TILES))]
+    assert len(set(titles)) == len(TILES) and all(len(t) <= C_W for t in titles)
+
+
+@pytest.mark.parametrize("tid", range(len(TILES)))
+def test_every_compact_face_fits_in_every_rotation(tid):
+    """Inside the walls: the title, every beach full of ships, every route and danger."""
+    tile = TILES[tid]
+    for rot in range(6) if tid else [0]:
+        ships = tuple(tuple([0] * b.berths) for b in tile.beaches)
+        face = compact_face(tid, rot, ships, None)
+        rows: dict[int, str] = {}
+        for dx, dy, _, text in face:
+            assert 1 <= dx and dx + len(text) <= 1 + C_W, (tile.name, rot, text)
+            rows[dy] = rows.get(dy, "") + text
+        assert rows[0] == compact_title(tid)
+        if tid == 0:
+            assert [rows[r] for r in (1, 2, 3)] == ["BBBBBB"] * 3
+        elif tile.is_island:
+            for b, beach in enumerate(tile.beaches):
+                assert f"{b + 1}{'B' * beach.berths}" in rows.values()
+        else:
+            for route in tile.routes:
+                a, b = DIRECTION_NAMES[(route.a + rot) % 6], DIRECTION_NAMES[(route.b + rot) % 6]
+                danger = str(route.danger) if route.danger else ""
+                assert any(v.replace(" ", "") == f"{a}-{b}{danger}" for v in rows.values())

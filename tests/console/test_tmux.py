@@ -252,3 +252,45 @@ def test_solo_played_to_the_end_by_typed_commands(solo):
     names = {"blue": "Tester", "red": "Hina", "green": "Maui", "yellow": "Kupe"}
     for colour, points in game.scores().items():
         assert f"{names[colour]} {points}" in final
+
+
+def test_a_whole_late_board_in_a_120x40_terminal(tmp_path):
+    """`replay RECORD --at N` on the last decision of a 31-tile game: in a real 120x40
+    terminal every tile is on the map (compact hexes: abbreviated names), none cut off."""
+    import hashlib
+
+    from tongiaki_lan.bots import make_bot
+    from tongiaki_lan.console.board import compact_title
+    from tongiaki_lan.engine import Dealer, Game
+    from tongiaki_lan.records import RecordHeader, RecordWriter, SeatInfo
+
+    seed = hashlib.blake2b(b"fit-3", digest_size=32).digest()
+    colours = ["blue", "red", "green", "yellow"]
+    game = Game(colours)
+    dealer = Dealer(seed)
+    bot = make_bot("random", seed=7)
+    path = tmp_path / "late.tgrec"
+    header = RecordHeader(seed, tuple(SeatInfo(n, c, "random")
+                                      for n, c in zip("ABCD", colours, strict=True)))
+    with RecordWriter.create(path, header) as writer:
+        while not game.is_over:
+            dealer.apply(game, bot.choose(game),
+                         lambda move: writer.append(move, game.digest()))
+    assert len(game.placed_tiles()) == 31
+    total = len(read_record(path).moves)
+    env = dict(os.environ, TERM="xterm-256color", HOME=str(tmp_path), PYTHONPATH=str(REPO))
+    # one entry before the end: the game is not over, so the map (not the final table) shows
+    pane = Pane(f"tongiaki-e2e-fit-{os.getpid()}",
+                f"{sys.executable} -m tongiaki_lan replay {path} --at {total - 1}", 120, 40, env)
+    try:
+        screen = pane.wait_for(lambda s: "Tonga" in s, what="the board")
+        final = replay_record(read_record(path), upto=total - 1)
+        map_area = "\n".join(line[:79] for line in screen.splitlines())
+        for tid, _rot in final.placed_tiles().values():
+            assert compact_title(tid) in map_area, (compact_title(tid), screen)
+        walls = [line[:80] for line in screen.splitlines() if "│" in line[:80]]
+        assert walls and all(line[79] == "│" for line in walls)  # the map ends at column 79
+        pane.send("q", "u", "i", "t", "Enter")
+        pane.wait_for(lambda s: not pane.alive() or "Tonga" not in s, what="leaving")
+    finally:
+        pane.kill()

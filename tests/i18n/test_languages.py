@@ -255,6 +255,10 @@ def test_the_panel_fits_its_32_columns_in_every_language(lang):
             for line in screen.panel_lines(32):
                 text = "".join(t for _, t in line)
                 assert len(text) <= 32, text
+            # the column heads are clipped to fit, so check that each one is whole
+            head = "".join(t for _, t in screen.panel_lines(32)[1])
+            assert head.split() == [i18n._(h) for h in ("player", "res", "brd", "isl", "pts",
+                                                         "K/2")], head
         if p is None:
             break
         dealer.apply(game, bot.choose(game))
@@ -269,3 +273,15 @@ def test_the_panel_fits_its_32_columns_in_every_language(lang):
     for line in screen.final_lines(47):  # the map area of an 80-column terminal
         text = "".join(t for _, t in line)
         assert len(text) <= 47, text
+
+
+@pytest.mark.parametrize("lang", ["en", *LANGS])
+def test_a_royal_island_reads_whole_on_the_compact_board(lang):
+    """A compact hex is 6 columns wide: the king's word and colour letter must fit it."""
+    from tongiaki_lan.console.board import C_W, compact_face
+
+    i18n.use(lang)
+    word = i18n._("King {colour}").format(colour="Y")
+    assert len(word) <= C_W, word
+    face = compact_face(15, 0, ((), (), ()), 3)  # Samoa, a yellow king
+    assert word in ["".join(t for _, y, _s, t in face if y == row) for row in (1, 2, 3)]

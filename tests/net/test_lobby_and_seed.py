@@ -44,6 +44,27 @@ def test_start_needs_everyone_ready_and_freezes_seats():
     assert L.apply_request(started, C, ADDR, Join("late", "")) == "game 'g' has already started"
 
 
+def test_only_the_host_starts_and_the_next_present_member_hosts_while_the_creator_is_away():
+    lb = lobby_with(B, C)
+    for p in (A, B, C):
+        lb = L.apply_request(lb, p, ADDR, Ready(True))
+    # a START from a member who did not open the table is refused, naming the host
+    why = L.apply_request(lb, B, ADDR, Start())
+    assert why == ("only the host starts the table: Ana (a full table where everyone is "
+                   "ready starts by itself)")
+    assert L.apply_request(lb, B, ADDR, Start(), present={A, B, C}) == why
+    # the creator is away: Bo (first present in join order) hosts, Cy still may not start
+    away = {B, C}
+    assert L.host(lb, away) == L.coordinator(lb, away) == B
+    assert L.apply_request(lb, C, ADDR, Start(), present=away).endswith(
+        "host starts the table: P0 (a full table where everyone is ready starts by itself)")
+    started = L.apply_request(lb, B, ADDR, Start(), present=away)
+    assert started.phase == "starting"
+    # the host's START still needs everyone ready (the reason the host then reads)
+    unready = L.apply_request(lb, C, ADDR, Ready(False))
+    assert L.apply_request(unready, A, ADDR, Start()) == "not ready yet: P1"
+
+
 def test_bots_are_added_removed_and_handed_over_when_their_node_leaves():
     lb = lobby_with(B, total=4)
     lb = L.apply_request(lb, B, ADDR, AddBot("random", "orange"))

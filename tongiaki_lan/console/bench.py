@@ -15,7 +15,7 @@ import time
 from tongiaki_lan.bots import make_bot
 from tongiaki_lan.engine import Dealer, Game
 
-from .board import HEX_H, HEX_W, BoardView, board_extent, tile_face
+from .board import COMPACT, FULL, HEX_H, HEX_W, BoardView, board_extent, tile_face
 
 
 def full_board(min_tiles: int = 31, tries: int = 400) -> Game:
@@ -99,12 +99,19 @@ def main(argv=None) -> int:
     game = full_board()
     x0, y0, x1, y1 = board_extent(game.placed_tiles())
     whole = (x1 - x0 + HEX_W, y1 - y0 + HEX_H)
-    result = {"tiles": len(game.placed_tiles()), "board_chars": list(whole)}
-    for label, (w, h) in {"whole_board": whole, "80x24_map": (52, 21),
+    cx0, cy0, cx1, cy1 = board_extent(game.placed_tiles(), COMPACT)
+    result = {"tiles": len(game.placed_tiles()), "board_chars": list(whole),
+              "compact_board_chars": [cx1 - cx0, cy1 - cy0]}
+    # the map of a 120x40 screen is 79x37: there this board is drawn compact
+    view = BoardView()
+    view.render(game, 79, 37)
+    result["120x40_map_geometry"] = view.geometry.name
+    assert view.geometry in (FULL, COMPACT)
+    for label, (w, h) in {"whole_board": whole, "80x24_map": (47, 21), "120x40_map": (79, 37),
                           "200x60_map": (150, 57)}.items():
         result[f"{label}_ms_p50"] = round(measure(game, w, h, args.repeat, cold=False), 3)
         result[f"{label}_cold_ms_p50"] = round(measure(game, w, h, args.repeat, cold=True), 3)
-    for cols, rows in ((80, 24), (200, 60)):
+    for cols, rows in ((80, 24), (120, 40), (200, 60)):
         result[f"screen_{cols}x{rows}_ms_p50"] = round(
             measure_screen(game, cols, rows, max(5, args.repeat // 5)), 3)
     if args.json:

@@ -14,10 +14,24 @@ Sea tiles list their routes as compass pairs with the danger number (none = any
 group crosses). Everything a tile shows depends only on (tile, rotation, ships,
 king), so that text is built once and cached: a full board costs little more than
 copying characters into a grid.
+
+A late board (ten or more hex columns) does not fit even a 120x40 window at that size,
+so there is a second, compact drawing (docs/console.md): 6 columns by 3 rows inside
+straight walls, columns still offset by half a hex, so the six neighbours touch as on
+the table.
+
+     Samo 5       abbreviated name and value on the top wall
+    |1BR···|      one beach per row: number, ships, free berths (no piers)
+    |2···  |      a sea tile: routes as `SW-NW3` (danger after the pair)
+    |3Y··· |      Tonga: beaches 1|2, 3|4, 5|6, three berths each, side by side
+     ______
+
+The view uses it only where the full drawing does not fit and the compact one does.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 from tongiaki_lan.engine import LETTERS, TILES, TONGA, Game
@@ -44,6 +58,28 @@ def hex_origin(h: Hex) -> tuple[int, int]:
     """Board-space column and row of a hex's bounding box top-left corner."""
     q, r = h
     return STEP_X * q, STEP_Y * r + HALF * q
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """Where hexes go for one of the two drawings: a hex's box and the steps between
+    neighbours (a column to the right sits `half` rows lower)."""
+
+    name: str
+    step_x: int
+    step_y: int
+    half: int
+    box_w: int
+    box_h: int
+
+    def origin(self, h: Hex) -> tuple[int, int]:
+        q, r = h
+        return self.step_x * q, self.step_y * r + self.half * q
+
+
+C_W = 6  # interior columns of a compact hex (and the length of its top wall)
+FULL = Geometry("full", STEP_X, STEP_Y, HALF, HEX_W, HEX_H)
+COMPACT = Geometry("compact", C_W + 1, 4, 2, C_W + 2, 5)
 
 
 class Canvas:
@@ -210,31 +246,132 @@ def frontier_face(q: int, r: int) -> tuple:
     return ((dx + (width - len(label)) // 2, 2, "class:coord", label),)
 
 
+# ------------------------------------------------------------------ compact faces
+
+
+def _compact_outline(kind: str) -> tuple[Segment, ...]:
+    """Straight walls: the top wall (row 0) carries the title, the bottom one (row 4)
+    is the top wall of the hex below, each side wall is shared with two neighbours."""
+    style = f"class:{kind}"
+    bar = "_" * C_W
+    walls = [(x, y, style, "|") for y in (1, 2, 3) for x in (0, C_W + 1)]
+    return ((1, 0, style, bar), *walls, (1, 4, style, bar))
+
+
+COMPACT_OUTLINES = {k: _compact_outline(k) for k in OUTLINES}
+
+
+def compact_title(tid: int) -> str:
+    """An island's first four letters and its value (`Samo 5`, `Rapa 3`): the four
+    letters tell the sixteen islands apart; a sea tile keeps its name (`S07`)."""
+    tile = TILES[tid]
+    if tid == TONGA or tile.is_sea:
+        return tile.name
+    return f"{tile.name.replace(' ', '')[:4]} {tile.value}"
+
+
+def _compact_row(row: int, frags: list[Fragment]) -> list[Segment]:
+    out, dx = [], 1
+    for style, text in frags:
+        text = text[: 1 + C_W - dx]
+        if text:
+            out.append((dx, row, style, text))
+            dx += len(text)
+    return out
+
+
+def compact_face(tid: int, rot: int, ships: tuple[tuple[int, ...], ...],
+                 king: int | None) -> tuple:
+    """Everything drawn inside one placed tile of the compact board."""
+    return _compact_face(tid, rot, ships, king, current_language())
+
+
+@lru_cache(maxsize=4096)
+def _compact_face(tid: int, rot: int, ships: tuple[tuple[int, ...], ...], king: int | None,
+                  language: str) -> tuple:
+    tile = TILES[tid]
+    title = compact_title(tid)
+    style = "class:title.sea" if tile.is_sea else (
+        "class:title.tonga" if tid == TONGA else "class:title")
+    if king is not None:
+        style = king_style(king)
+    segs: list[Segment] = [(1 + (C_W - len(title)) // 2, 0, style, title)]
+    if tile.is_sea:
+        for i, route in enumerate(tile.routes):
+            pair = f"{DIRECTION_NAMES[(route.a + rot) % 6]}-{DIRECTION_NAMES[(route.b + rot) % 6]}"
+            frags = [("class:route", pair)]
+            if route.danger:  # `S-SW 3`, or `SW-NW3` where the space does not fit
+                frags.append(("class:danger", (" " if len(pair) < C_W - 1 else "")
+                              + str(route.danger)))
+            segs += _compact_row(i + 1, frags)
+        return tuple(segs)
+    if king is not None:
+        # "King B": the king's colour letter; a translation must keep to 6 characters
+        word = _("King {colour}").format(colour="")[: C_W - 1]
+        segs += _compact_row(2, [("class:royal", word), (king_style(king), LETTERS[king])])
+        return tuple(segs)
+    if tid == TONGA:  # two beaches of three berths to a row, numbers by position
+        for row in range(3):
+            frags: list[Fragment] = []
+            for b in (2 * row, 2 * row + 1):
+                beach_ships = ships[b]
+                free = tile.beaches[b].berths - len(beach_ships)
+                frags.extend((ship_style(c), LETTERS[c]) for c in beach_ships)
+                if free > 0:
+                    frags.append(("class:berth", FREE * free))
+            segs += _compact_row(row + 1, frags)
+        return tuple(segs)
+    first_row = 1 if len(tile.beaches) >= 3 else 2
+    for b in range(len(tile.beaches)):
+        frags = _beach_fragments(tid, b, rot, ships[b], spaced=True)[:-1]  # no piers
+        segs += _compact_row(first_row + b, frags)
+    return tuple(segs)
+
+
+@lru_cache(maxsize=512)
+def compact_frontier_face(q: int, r: int) -> tuple:
+    label = f"{q},{r}"[:C_W]
+    return ((1 + (C_W - len(label)) // 2, 2, "class:coord", label),)
+
+
 # ------------------------------------------------------------------ the view
 
 
-def board_extent(hexes) -> tuple[int, int, int, int]:
+def board_extent(hexes, geo: Geometry = FULL) -> tuple[int, int, int, int]:
     """Board-space bounding box (x0, y0, x1, y1), exclusive ends, of some hexes."""
     xs, ys = [], []
     for h in hexes:
-        x, y = hex_origin(h)
+        x, y = geo.origin(h)
         xs.append(x)
         ys.append(y)
     if not xs:
-        return 0, 0, HEX_W, HEX_H
-    return min(xs), min(ys), max(xs) + HEX_W, max(ys) + HEX_H
+        return 0, 0, geo.box_w, geo.box_h
+    return min(xs), min(ys), max(xs) + geo.box_w, max(ys) + geo.box_h
+
+
+def fitting_geometry(hexes, width: int, height: int) -> Geometry:
+    """The full drawing where the whole board fits the window, else the compact one
+    where that fits; else the full one again, which the view then scrolls around the
+    decision (its piers matter more than the far side of the board)."""
+    for geo in (FULL, COMPACT):
+        x0, y0, x1, y1 = board_extent(hexes, geo)
+        if x1 - x0 <= width and y1 - y0 <= height:
+            return geo
+    return FULL
 
 
 class BoardView:
     """A window onto the board: where it looks (pan state) and how it draws.
 
-    Until the player pans, the view keeps the whole archipelago centred as it grows;
-    after a pan it stays put until re-centred.
+    Until the player pans, the view keeps the whole archipelago centred as it grows,
+    compact where only that fits; a pan shows the full-size hexes (the way to read a
+    compact board's piers) and stays put until re-centred.
     """
 
     def __init__(self) -> None:
         self.offset: tuple[int, int] | None = None
-        self._last_auto = (0, 0)
+        self.geometry: Geometry = FULL  # of the last drawing
+        self._last_auto = (0, 0)  # the full-size origin a first pan starts from
         self._drawn: tuple[int, int] = (0, 0)  # origin of the last drawing, for clicks
 
     def recentre(self) -> None:
@@ -245,20 +382,19 @@ class BoardView:
         self.offset = (ox + dx_hexes * STEP_X, oy + dy_hexes * STEP_Y)
 
     def origin_for(self, game: Game, width: int, height: int, extra=(),
-                   focus: Hex | None = None) -> tuple[int, int]:
+                   focus: Hex | None = None, geo: Geometry = FULL) -> tuple[int, int]:
         """Centred on the whole board; where the board is wider or taller than the
         window, as much of it as fits around the hex the decision is about."""
         if self.offset is not None:
             return self.offset
-        x0, y0, x1, y1 = board_extent([*game.placed_tiles(), *extra])
+        x0, y0, x1, y1 = board_extent([*game.placed_tiles(), *extra], geo)
         ox, oy = (x0 + x1) // 2 - width // 2, (y0 + y1) // 2 - height // 2
         if focus is not None:
-            fx, fy = hex_origin(focus)
+            fx, fy = geo.origin(focus)
             if x1 - x0 > width:
-                ox = min(max(fx + HEX_W // 2 - width // 2, x0), x1 - width)
+                ox = min(max(fx + geo.box_w // 2 - width // 2, x0), x1 - width)
             if y1 - y0 > height:
-                oy = min(max(fy + HEX_H // 2 - height // 2, y0), y1 - height)
-        self._last_auto = (ox, oy)
+                oy = min(max(fy + geo.box_h // 2 - height // 2, y0), y1 - height)
         return ox, oy
 
     def render(
@@ -273,24 +409,38 @@ class BoardView:
         other times they are drawn faintly, so a player sees where the board may grow."""
         placed = game.placed_tiles()
         free: list[Hex] = game.frontier()
-        ox, oy = self.origin_for(game, width, height, free if frontier else (),
-                                 game.hex_of(focus) if focus is not None else None)
+        extra = free if frontier else ()
+        focus_hex = game.hex_of(focus) if focus is not None else None
+        geo = FULL
+        if self.offset is None:
+            geo = fitting_geometry([*placed, *extra], width, height)
+            if geo is FULL and extra and fitting_geometry(placed, width, height) is COMPACT:
+                # a New Colony on a late board: every tile in compact hexes, the ring of
+                # free hexes around it as far as it fits (centred, so it is cut evenly)
+                geo = COMPACT
+            self._last_auto = self.origin_for(game, width, height, extra, focus_hex)
+        ox, oy = self.origin_for(game, width, height, extra, focus_hex, geo)
+        self.geometry = geo
         self._drawn = (ox, oy)
-        return draw(game, placed, width, height, ox, oy, free, focus, coords=frontier)
+        return draw(game, placed, width, height, ox, oy, free, focus, coords=frontier, geo=geo)
 
     def hit(self, game: Game, x: int, y: int) -> dict | None:
         """What is under a cell of the last drawing: {"hex", "tile", "beach", "pier"}
         (tile None on a free hex; beach and pier None where none was hit)."""
         bx, by = x + self._drawn[0], y + self._drawn[1]
         placed = game.placed_tiles()
+        compact = self.geometry is COMPACT
         for h in [*placed, *game.frontier()]:
-            x0, y0 = hex_origin(h)
+            x0, y0 = self.geometry.origin(h)
             dx, dy = bx - x0, by - y0
             # rows 0..3 belong to this hex (row 4 is the title row of the one below)
             if not 0 <= dy <= 3:
                 continue
-            lo, width = (HALF, TOP) if dy == 0 else (ROW_SPAN[dy - 1][0] - 1,
-                                                       ROW_SPAN[dy - 1][1] + 2)
+            if compact:
+                lo, width = 1, C_W
+            else:
+                lo, width = (HALF, TOP) if dy == 0 else (ROW_SPAN[dy - 1][0] - 1,
+                                                           ROW_SPAN[dy - 1][1] + 2)
             if not lo <= dx < lo + width:
                 continue
             cell = placed.get(h)
@@ -299,9 +449,21 @@ class BoardView:
             tid, rot = cell
             beach, pier = None, None
             if tid < 16 and game.king_of(tid) is None and dy:
-                beach, pier = _beach_at(game, tid, rot, dx, dy)
+                if compact:
+                    beach = _compact_beach_at(tid, dx, dy)
+                else:
+                    beach, pier = _beach_at(game, tid, rot, dx, dy)
             return {"hex": h, "tile": tid, "beach": beach, "pier": pier}
         return None
+
+
+def _compact_beach_at(tid: int, dx: int, dy: int) -> int | None:
+    """The beach drawn on row dy of a compact island (Tonga: left or right half)."""
+    if tid == TONGA:
+        return 2 * (dy - 1) + (1 if dx - 1 >= 3 else 0)
+    n = len(TILES[tid].beaches)
+    beach = dy - (1 if n >= 3 else 2)
+    return beach if 0 <= beach < n else None
 
 
 def _beach_at(game: Game, tid: int, rot: int, dx: int, dy: int) -> tuple[int | None, str | None]:
@@ -328,15 +490,20 @@ def _beach_at(game: Game, tid: int, rot: int, dx: int, dy: int) -> tuple[int | N
 
 
 def draw(game: Game, placed, width: int, height: int, ox: int, oy: int,
-         free=(), focus: int | None = None, coords: bool = True) -> Canvas:
+         free=(), focus: int | None = None, coords: bool = True,
+         geo: Geometry = FULL) -> Canvas:
+    compact = geo is COMPACT
+    outlines = COMPACT_OUTLINES if compact else OUTLINES
+    face_of = compact_face if compact else tile_face
+    free_face = compact_frontier_face if compact else frontier_face
     canvas = Canvas(width, height)
     put = canvas.put
     visible: list[tuple[int, int, Hex]] = []
     for h in [*free, *placed]:
-        x, y = hex_origin(h)
+        x, y = geo.origin(h)
         x -= ox
         y -= oy
-        if x + HEX_W <= 0 or y + HEX_H <= 0 or x >= width or y >= height:
+        if x + geo.box_w <= 0 or y + geo.box_h <= 0 or x >= width or y >= height:
             continue
         visible.append((x, y, h))
     # Borders first (shared between neighbours), then every face on top of them.
@@ -350,40 +517,43 @@ def draw(game: Game, placed, width: int, height: int, ox: int, oy: int,
             if tid == focus:
                 focus_at = (x, y)
             kind = "hex.tonga" if tid == TONGA else ("hex.island" if tid < 16 else "hex")
-        for dx, dy, style, text in OUTLINES[kind]:
+        for dx, dy, style, text in outlines[kind]:
             put(x + dx, y + dy, text, style)
     if focus_at is not None:
-        for dx, dy, style, text in OUTLINES["hex.focus"]:
+        for dx, dy, style, text in outlines["hex.focus"]:
             put(focus_at[0] + dx, focus_at[1] + dy, text, style)
     for x, y, h in visible:
         cell = placed.get(h)
         if cell is None:
             if not coords:
                 continue
-            face = frontier_face(*h)
+            face = free_face(*h)
         else:
             tid, rot = cell
             if tid < 16:
-                face = tile_face(tid, rot, game.ships_on(tid), game.king_of(tid))
+                face = face_of(tid, rot, game.ships_on(tid), game.king_of(tid))
             else:
-                face = tile_face(tid, rot, (), None)
+                face = face_of(tid, rot, (), None)
         for dx, dy, style, text in face:
             put(x + dx, y + dy, text, style)
     return canvas
 
 
-def render_text(game: Game, width: int = 0, height: int = 0, frontier: bool = False) -> str:
+def render_text(game: Game, width: int = 0, height: int = 0, frontier: bool = False,
+                compact: bool = False) -> str:
     """The whole board (or a window of the given size), colour-free: for snapshots,
     logs and anyone piping the output."""
+    geo = COMPACT if compact else FULL
     placed = game.placed_tiles()
     free: list[Hex] = game.frontier() if frontier else []
-    x0, y0, x1, y1 = board_extent([*placed, *free])
+    x0, y0, x1, y1 = board_extent([*placed, *free], geo)
     if not width or not height:
         width, height = x1 - x0, y1 - y0
         ox, oy = x0, y0
     else:
         ox, oy = (x0 + x1) // 2 - width // 2, (y0 + y1) // 2 - height // 2
-    return draw(game, placed, width, height, ox, oy, free).text()
+    return draw(game, placed, width, height, ox, oy, free, geo=geo).text()
 
 
 tile_face.cache_clear = _tile_face.cache_clear  # type: ignore[attr-defined]
+compact_face.cache_clear = _compact_face.cache_clear  # type: ignore[attr-defined]

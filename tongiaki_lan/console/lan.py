@@ -13,6 +13,7 @@ from tongiaki_lan.engine import IllegalMove, Move
 from tongiaki_lan.i18n import N_, _
 
 from .session import GameSession, Seat
+from .words import net_reason
 
 
 def seats_of(node) -> list[Seat]:
@@ -81,10 +82,10 @@ class LanSession(GameSession):
             self.lines.append(("bad", _("Game stopped: {reason} (dump {dump})").format(
                 reason=d.get("reason"), dump=d.get("dump"))))
         elif k in ("error", "request_refused"):
-            self.lines.append(("bad", str(d.get("reason", d))))
+            self.lines.append(("bad", net_reason(d.get("reason", d))))
         elif k == "refused":
             self.lines.append(("bad", _("refused from {peer}: {reason}").format(
-                peer=d.get("peer") or d.get("addr"), reason=d.get("reason"))))
+                peer=d.get("peer") or d.get("addr"), reason=net_reason(d.get("reason")))))
         if self.node.lobby is not None:
             self.seats = seats_of(self.node)
         self.changed()
@@ -110,7 +111,7 @@ class LanSession(GameSession):
             try:
                 self.node.replace(who.strip())
             except ValueError as exc:
-                return _("replace: {reason}").format(reason=exc)
+                return _("replace: {reason}").format(reason=net_reason(exc))
             self.lines.append(("info", _("Asked the table to give {name}'s seat to a bot.").format(
                 name=who.strip())))
             return None

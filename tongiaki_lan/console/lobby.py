@@ -28,6 +28,7 @@ from tongiaki_lan.i18n import N_, _
 
 from .screen import CanvasControl
 from .theme import build_style, player_style
+from .words import net_reason
 
 COMMANDS = {
     "solo": N_("solo [BOTS] — play against bots on this machine"),
@@ -154,11 +155,12 @@ class LobbyScreen:
             self.lines.append(("info", _("You are at the table {game}.").format(
                 game=d.get("game"))))
         elif k in ("request_refused", "error"):
-            self.lines.append(("bad", str(d.get("reason"))))
+            self.lines.append(("bad", net_reason(d.get("reason"))))
         elif k == "warning":
             self.lines.append(("bad", str(d.get("text"))))
         elif k == "abort":
-            self.lines.append(("bad", _("Start aborted: {reason}").format(reason=d.get("reason"))))
+            self.lines.append(("bad", _("Start aborted: {reason}").format(
+                reason=net_reason(d.get("reason")))))
         elif k == "starting":
             self.lines.append(("info", _("Everyone is ready: agreeing on the seed…")))
         elif k in ("away", "back"):
@@ -469,7 +471,7 @@ class LobbyScreen:
                 await node.join_game(ref, passphrase, self.colour, timeout=4.0)
                 return
             except JoinRefused as exc:
-                last = str(exc)
+                last = net_reason(exc)
         raise ValueError(_("could not join {game}: {reason}").format(game=info.name, reason=last))
 
     async def run(self):

@@ -175,6 +175,7 @@ class GameScreen:
         self._decision_key: tuple | None = None
         self._hinting = False
         self._setting = False
+        self._panel_cache: tuple[tuple, list] = ((), [])
         self.buffer = Buffer(
             multiline=False,
             completer=MoveCompleter(self),
@@ -225,6 +226,15 @@ class GameScreen:
         return out
 
     def panel_lines(self, width: int) -> list[list[tuple[str, str]]]:
+        """The side panel; built once per redraw (the layout asks for it several times:
+        its height, then its content), keyed on anything that could change it."""
+        s = self.session
+        key = (self.app.render_counter, s.version, len(s.game.moves), width, current_language())
+        if self._panel_cache[0] != key:
+            self._panel_cache = (key, self._panel_lines(width))
+        return self._panel_cache[1]
+
+    def _panel_lines(self, width: int) -> list[list[tuple[str, str]]]:
         s = self.session
         g = s.game
         p = g.pending
@@ -236,8 +246,11 @@ class GameScreen:
         lines.append([("class:panel.head", title[:width])])
         # Column heads: reserve, ships on the board, islands present on, points, Royal
         # Islands (kings) founded of the 2 allowed.
+        # The player head may run over the colour letter's two columns (" B" in the rows),
+        # one space kept before "res": `giocatore` is whole at 32 columns.
         heads = "".join(f"{h:>4.4}" for h in (_("res"), _("brd"), _("isl"), _("pts"), _("K/2")))
-        lines.append([("class:panel.head", f"  {_('player'):<{name_w}.{name_w}}  {heads}")])
+        player = _("player")
+        lines.append([("class:panel.head", f"  {player:<{name_w + 2}.{name_w + 1}}{heads}")])
         scores = g.scores()
         keys = g.ranking_keys()
         for seat, info in enumerate(s.seats):
@@ -542,13 +555,16 @@ class GameScreen:
             return None
         if len(texts) == 1 or all(t.split()[0] in ("expand", "royal") for t in texts):
             return texts[0]  # an island on your turn: expand it (royal is one word away)
-        common = texts[0]
-        for t in texts[1:]:
-            while not t.startswith(common):
-                common = common[:-1]
+        # The words all these moves share: whole words, since `sail Tokelau 3 S` and
+        # `sail Tokelau 3 SE` share the letter S but not a pier.
+        split = [t.split(" ") for t in texts]
+        n = 0
+        while all(len(w) > n and w[n] == split[0][n] for w in split):
+            n += 1
+        common = " ".join(split[0][:n])
         if common in texts:  # `place Samoa 2` among `place Samoa 2 …`
             return common
-        return common if common.endswith(" ") else common[: common.rfind(" ") + 1]
+        return common + " " if common else None
 
     # ---------------------------------------------------------------- behaviour
 

@@ -123,3 +123,18 @@ def help_lines(topic: str = "") -> list[str]:
                                                             topics=", ".join(MOVE_HELP))]
     moves = " · ".join(_(MOVE_HELP[k]).split(" — ")[0] for k in MOVE_HELP)
     return [_(line) for line in GENERAL_HELP] + [_("Moves: {moves}").format(moves=moves)]
+
+
+def net_reason(text: object) -> str:
+    """A reason the network layer gave (a REFUSE from the host, a failed join) in the
+    player's language where it is one of the lobby's known refusals; else as it came.
+
+    The net layer keeps its reasons English (the wire and scripts read them); it marks
+    the templates, and the console matches the text against them here."""
+    from tongiaki_lan.i18n import translate_known
+
+    try:
+        from tongiaki_lan.net import handover, lobby
+    except ImportError:  # the network extras are missing: nothing from the net to translate
+        return str(text)
+    return translate_known(str(text), (*lobby.REFUSALS, *handover.REFUSALS))

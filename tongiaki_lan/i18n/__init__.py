@@ -19,6 +19,9 @@ from __future__ import annotations
 
 import gettext
 import os
+import re
+from collections.abc import Iterable
+from functools import lru_cache
 from pathlib import Path
 
 DOMAIN = "tongiaki_lan"
@@ -85,3 +88,41 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 def N_(message: str) -> str:
     """Marks a text for translation where it is defined; `_()` translates it where shown."""
     return message
+
+
+# Values that are words of ours, not names: a console translates them inside a reason.
+_WORD_FIELDS = ("phase",)
+
+
+@lru_cache(maxsize=256)
+def _pattern(template: str) -> re.Pattern[str]:
+    parts = re.split(r"\{(\w+)\}", template)
+    regex = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)"
+                    for i, p in enumerate(parts))
+    return re.compile(f"^{regex}$", re.DOTALL)
+
+
+def translate_known(text: str, templates: Iterable[str]) -> str:
+    """`text`, if it was made by formatting one of `templates` (English, marked with
+    `N_()`), in the player's language with the same values; any other text as it is.
+
+    This is how a reason that crossed the network (a REFUSE's English text, which every
+    peer and script reads the same) is shown translated: the wire needs no codes, and a
+    reason from a peer that words it differently simply stays English. Of several
+    matching templates the one with the most fixed text wins.
+    """
+    if _code == "en":
+        return text
+    best: tuple[int, str, dict[str, str]] | None = None
+    for template in templates:
+        m = _pattern(template).match(text)
+        if m is None:
+            continue
+        fixed = len(re.sub(r"\{\w+\}", "", template))
+        if best is None or fixed > best[0]:
+            best = (fixed, template, m.groupdict())
+    if best is None:
+        return text
+    _fixed, template, values = best
+    values = {k: (_(v) if k in _WORD_FIELDS else v) for k, v in values.items()}
+    return _(template).format(**values)

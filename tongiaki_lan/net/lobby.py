@@ -2,8 +2,14 @@
 
 One node at a time, the coordinator, applies requests and broadcasts the result with a
 higher version; every node can compute who the coordinator is (the first member in join
-order that is present), so when it leaves, the next one simply carries on. Nothing here
-does I/O, so the rules are tested without sockets.
+order that is present), so when it leaves, the next one simply carries on. The same
+node is the table's host: the only one whose START is taken. Nothing here does I/O, so
+the rules are tested without sockets.
+
+A refusal is an English text (REFUSE carries it as it is; a script reads it) made from
+one of the templates in `REFUSALS`. They are marked for translation so that a console
+can show them in its player's language by matching the text against them
+(`tongiaki_lan.i18n.translate_known`): the wire stays the same for every peer.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ import os
 from collections.abc import Collection
 
 from tongiaki_lan.engine import COLOURS
+from tongiaki_lan.i18n import N_
 from tongiaki_lan.net.codec import (
     AddBot,
     Join,
@@ -28,6 +35,35 @@ from tongiaki_lan.net.codec import (
 )
 
 BOT_NAMES = ("Maui", "Hina", "Tangaroa", "Rongo", "Tane", "Tu")
+
+# Why a lobby request is refused. Placeholders hold names and colours as they are sent;
+# {phase} holds a phase word (a console translates it too).
+ALREADY_STARTED = N_("game {name} has already started")
+FULL = N_("game {name} is full")
+UNKNOWN_COLOUR = N_("unknown colour {colour}")
+NO_COLOUR_LEFT = N_("no colour left")
+NO_SEAT = N_("no seat")
+NOT_MEMBER = N_("not a member of this game")
+ALREADY_PHASE = N_("the game is already {phase}")
+YOU_HAVE_NO_SEAT = N_("you have no seat")
+COLOUR_TAKEN = N_("colour {colour} is taken")
+NO_SEAT_FOR_BOT = N_("no free seat for a bot")
+NO_SUCH_BOT = N_("no bot plays {colour}")
+TOO_FEW_SEATS = N_("at least 2 seats must be taken")
+NOT_READY = N_("not ready yet: {names}")
+NOT_HOST = N_("only the host starts the table: {host} (a full table where everyone is "
+              "ready starts by itself)")
+# Why a join fails on the joiner's side (Node.join_game): nobody answered, which with a
+# passphrase most often means a wrong one (its datagrams fail the MAC and are dropped).
+NO_ANSWER = N_("no answer from the game")
+NO_ANSWER_PASSPHRASE = N_("no answer from the game (wrong passphrase?)")
+NO_ANSWER_WITHIN = N_("no answer from the game within {seconds} s")
+NO_ANSWER_WITHIN_PASSPHRASE = N_("no answer from the game within {seconds} s (wrong or "
+                                 "missing passphrase?)")
+REFUSALS = (ALREADY_STARTED, FULL, UNKNOWN_COLOUR, NO_COLOUR_LEFT, NO_SEAT, NOT_MEMBER,
+            ALREADY_PHASE, YOU_HAVE_NO_SEAT, COLOUR_TAKEN, NO_SEAT_FOR_BOT, NO_SUCH_BOT,
+            TOO_FEW_SEATS, NOT_READY, NOT_HOST, NO_ANSWER, NO_ANSWER_PASSPHRASE,
+            NO_ANSWER_WITHIN, NO_ANSWER_WITHIN_PASSPHRASE)
 
 
 def new_lobby(name: str, total: int, passphrase: bool, creator: bytes, player: str,
@@ -71,6 +107,13 @@ def coordinator(lobby: Lobby, present: Collection[bytes]) -> bytes:
     return lobby.members[0].peer
 
 
+def host(lobby: Lobby, present: Collection[bytes] | None = None) -> bytes:
+    """Who may start the table: the coordinator, i.e. the creator, or while the creator is
+    away or gone the next member in join order that is present. `present` None counts
+    every member as present (the creator then hosts)."""
+    return coordinator(lobby, [m.peer for m in lobby.members] if present is None else present)
+
+
 def seed_order(lobby: Lobby) -> list[bytes]:
     """Nodes taking part in the seed, ordered by their first seat."""
     order: list[bytes] = []
@@ -93,12 +136,12 @@ def bot_driver(lobby: Lobby, seat: int, present: Collection[bytes]) -> bytes:
 
 def can_start(lobby: Lobby) -> str | None:
     if lobby.phase != "lobby":
-        return f"the game is already {lobby.phase}"
+        return ALREADY_PHASE.format(phase=lobby.phase)
     if len(lobby.seats) < 2:
-        return "at least 2 seats must be taken"
+        return TOO_FEW_SEATS
     waiting = [s.name for s in lobby.seats if s.kind == "human" and not s.ready]
     if waiting:
-        return "not ready yet: " + ", ".join(waiting)
+        return NOT_READY.format(names=", ".join(waiting))
     return None
 
 
@@ -112,8 +155,12 @@ def _with_seat(lobby: Lobby, i: int, **changes) -> tuple[Seat, ...]:
     return tuple(seats)
 
 
-def apply_request(lobby: Lobby, peer: bytes, addr: tuple[str, int], msg: Message) -> Lobby | str:
-    """The coordinator's rules: the new lobby, or the reason the request is refused."""
+def apply_request(lobby: Lobby, peer: bytes, addr: tuple[str, int], msg: Message,
+                  present: Collection[bytes] | None = None) -> Lobby | str:
+    """The coordinator's rules: the new lobby, or the reason the request is refused.
+
+    `present` is who the coordinator hears (itself included): it decides who the host
+    is (`host`), the only member whose START is taken."""
     if isinstance(msg, Join):
         if is_member(lobby, peer):
             i = human_seat(lobby, peer)
@@ -121,21 +168,21 @@ def apply_request(lobby: Lobby, peer: bytes, addr: tuple[str, int], msg: Message
                             for m in lobby.members)
             if members != lobby.members:
                 return _bump(lobby, members=members)
-            return lobby if i is not None else "no seat"
+            return lobby if i is not None else NO_SEAT
         if lobby.phase != "lobby":
-            return f"game {lobby.name!r} has already started"
+            return ALREADY_STARTED.format(name=repr(lobby.name))
         if len(lobby.seats) >= lobby.total:
-            return f"game {lobby.name!r} is full"
+            return FULL.format(name=repr(lobby.name))
         if msg.colour and msg.colour not in COLOURS:
-            return f"unknown colour {msg.colour!r}"
+            return UNKNOWN_COLOUR.format(colour=repr(msg.colour))
         colour = free_colour(lobby, msg.colour)
         if colour is None:
-            return "no colour left"
+            return NO_COLOUR_LEFT
         seats = (*lobby.seats, Seat("human", msg.name, colour, peer, False))
         members = (*lobby.members, Member(peer, addr[0], addr[1]))
         return _bump(lobby, seats=seats, members=members)
     if not is_member(lobby, peer):
-        return "not a member of this game"
+        return NOT_MEMBER
     if isinstance(msg, Leave):
         if lobby.phase != "lobby":
             return lobby  # seats are fixed once started; the node is shown as away
@@ -147,29 +194,29 @@ def apply_request(lobby: Lobby, peer: bytes, addr: tuple[str, int], msg: Message
             return "last member cannot leave through the coordinator"
         return _bump(lobby, seats=seats, members=members)
     if lobby.phase != "lobby":
-        return f"the game is already {lobby.phase}"
+        return ALREADY_PHASE.format(phase=lobby.phase)
     i = human_seat(lobby, peer)
     if isinstance(msg, SetSeat):
         if i is None:
-            return "you have no seat"
+            return YOU_HAVE_NO_SEAT
         colour = msg.colour or lobby.seats[i].colour
         if colour not in COLOURS:
-            return f"unknown colour {colour!r}"
+            return UNKNOWN_COLOUR.format(colour=repr(colour))
         if any(s.colour == colour for j, s in enumerate(lobby.seats) if j != i):
-            return f"colour {colour} is taken"
+            return COLOUR_TAKEN.format(colour=colour)
         return _bump(lobby, seats=_with_seat(lobby, i, name=msg.name, colour=colour, ready=False))
     if isinstance(msg, Ready):
         if i is None:
-            return "you have no seat"
+            return YOU_HAVE_NO_SEAT
         return _bump(lobby, seats=_with_seat(lobby, i, ready=msg.ready))
     if isinstance(msg, AddBot):
         if len(lobby.seats) >= lobby.total:
-            return "no free seat for a bot"
+            return NO_SEAT_FOR_BOT
         if msg.colour and msg.colour not in COLOURS:
-            return f"unknown colour {msg.colour!r}"
+            return UNKNOWN_COLOUR.format(colour=repr(msg.colour))
         colour = free_colour(lobby, msg.colour)
         if colour is None:
-            return "no colour left"
+            return NO_COLOUR_LEFT
         n_bots = sum(1 for s in lobby.seats if s.kind == "bot")
         name = f"{BOT_NAMES[n_bots % len(BOT_NAMES)]} ({msg.bot})"
         seats = (*lobby.seats, Seat("bot", name, colour, peer, True, msg.bot))
@@ -177,9 +224,14 @@ def apply_request(lobby: Lobby, peer: bytes, addr: tuple[str, int], msg: Message
     if isinstance(msg, RemoveBot):
         idx = [j for j, s in enumerate(lobby.seats) if s.kind == "bot" and s.colour == msg.colour]
         if not idx:
-            return f"no bot plays {msg.colour}"
+            return NO_SUCH_BOT.format(colour=msg.colour)
         return _bump(lobby, seats=tuple(s for j, s in enumerate(lobby.seats) if j != idx[0]))
     if isinstance(msg, Start):
+        starter = host(lobby, present)
+        if peer != starter:  # the console asks first; this is the rule every peer keeps
+            name = next((s.name for s in lobby.seats if s.owner == starter and s.kind == "human"),
+                        starter.hex()[:8])
+            return NOT_HOST.format(host=name)
         why = can_start(lobby)
         if why:
             return why

@@ -70,7 +70,7 @@ class LobbySync:
                 self._answered_join.add(peer)
                 self.links.send(peer, addr, self.lobby)  # the joiner finds the coordinator
             return
-        result = L.apply_request(self.lobby, peer, addr, msg)
+        result = L.apply_request(self.lobby, peer, addr, msg, present=self.present())
         if isinstance(result, str):
             if peer == self.peer_id:
                 self._emit(E.RequestRefused(peer.hex(), result))

@@ -21,6 +21,7 @@ from pathlib import Path
 from tongiaki_lan.bots import make_bot
 from tongiaki_lan.engine import Move
 from tongiaki_lan.net import events as E
+from tongiaki_lan.net import lobby as L
 from tongiaki_lan.net.codec import NO_GAME, Message, encode_datagram
 from tongiaki_lan.net.core import NodeCore, bot_seed
 from tongiaki_lan.net.identity import Identity
@@ -455,12 +456,11 @@ class Node:
         if core.seated():
             self.notify(E.Joined(self.lobby.name, self.game_id.hex(), False, self.invite()))
             return
-        reason = core.join_refusal or (
-            "no answer from the game" + (" (wrong passphrase?)" if passphrase or ref.passphrase
-                                         else ""))
+        locked = bool(passphrase or ref.passphrase)
+        reason = core.join_refusal or (L.NO_ANSWER_PASSPHRASE if locked else L.NO_ANSWER)
         if not ok:
-            reason = f"no answer from the game within {timeout:.0f} s" + (
-                " (wrong or missing passphrase?)" if ref.passphrase or passphrase else "")
+            reason = (L.NO_ANSWER_WITHIN_PASSPHRASE if locked else L.NO_ANSWER_WITHIN).format(
+                seconds=f"{timeout:.0f}")
         core.abandon()
         raise JoinRefused(reason)
 
