@@ -461,9 +461,11 @@ class NodeCore(MoveSync, SeedAgreement, LobbySync, Handover):
         g = self.game
         if g is not None and not self.stopped:
             n = len(g.moves)
-            if hb.n_moves == n and hb.digest and hb.digest != g.digest():
-                self._stop(f"{self.peer_name(peer)} reached a different state after move "
-                           f"{n - 1}: theirs {hb.digest.hex()[:16]}, ours {g.digest().hex()[:16]}")
+            k = hb.n_moves - 1
+            if (0 <= k < len(self._digest_list) and k < n and hb.digest
+                    and hb.digest != self._digest_list[k]):
+                self._forked(peer, k, f"their state after move {k} is {hb.digest.hex()[:16]}, "
+                             f"ours {self._digest_list[k].hex()[:16]}")
             elif hb.n_moves > n:
                 self._fetch(peer, n)
         if hb.lobby_version < self.lobby.version:

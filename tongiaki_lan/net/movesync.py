@@ -211,10 +211,19 @@ class MoveSync:
         n = len(g.moves)
         if msg.index < n:
             if g.moves[msg.index].to_wire() != msg.move:
+                # refused only: one MOVE is no proof of a fork (a member may send anything);
+                # the state digests of heartbeats and LOGs are compared for that
                 self._refuse_msg(peer, f"move {msg.index}",
                                  f"conflicts with the move already played ({g.moves[msg.index]})")
             return
         start = msg.index - len(msg.prev)
+        known = max(0, min(n, len(self._digest_list)) - start)
+        for k, (_, digest) in enumerate(msg.prev[:known]):
+            if start + k >= 0 and digest != self._digest_list[start + k]:
+                self._forked(peer, start + k, f"their state after move {start + k} is "
+                             f"{digest.hex()[:16]}, ours "
+                             f"{self._digest_list[start + k].hex()[:16]}")
+                return
         if msg.index > n and start <= n:  # the moves we missed ride along: relayed moves,
             for k, (wire, digest) in enumerate(msg.prev):  # checked like a LOG's
                 if start + k < len(g.moves):
@@ -305,7 +314,8 @@ class MoveSync:
         if self.now - self._fetch_at < FETCH_RETRY_S:
             return
         self._fetch_at = self.now
-        self.links.send(peer, self._addr_of(peer), Fetch(start))
+        # from the move before: its digest, compared with ours, shows a forked game
+        self.links.send(peer, self._addr_of(peer), Fetch(max(0, start - 1)))
 
     def _on_fetch(self, peer: bytes, msg: Fetch) -> None:
         g = self.game
@@ -327,6 +337,10 @@ class MoveSync:
             idx = msg.start + k
             n = len(g.moves)
             if idx < n:
+                if idx < len(self._digest_list) and digest != self._digest_list[idx]:
+                    self._forked(peer, idx, f"their state after move {idx} is "
+                                 f"{digest.hex()[:16]}, ours {self._digest_list[idx].hex()[:16]}")
+                    return
                 continue
             if idx > n or self.stopped:
                 return
