@@ -73,13 +73,13 @@ async def test_replayed_datagram_is_refused_and_not_delivered_twice():
     refusals = []
     b.on_refused = lambda peer, addr, why: (refusals.append(why), changed.set())
     sent = []
-    orig = a._sock.send
+    orig = a._sock.send_nowait
 
-    async def capture(data, addr):
+    def capture(data, addr):
         sent.append(data)
-        await orig(data, addr)
+        return orig(data, addr)
 
-    a._sock.send = capture
+    a._sock.send_nowait = capture
     try:
         a.send(b.peer_id, b.address, Chat("once"))
         await _wait(lambda: got[b.peer_id] and a.idle(), changed)

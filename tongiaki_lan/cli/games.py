@@ -10,12 +10,18 @@ import signal
 import sys
 import time
 
+# a lost question or answer (a lossy Wi-Fi) must not make an empty list: with nothing
+# heard by the end of --wait, listen (and ask, see Discovery.hurry) this much longer
+EXTRA_WAIT_S = 3.0
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON object per game")
     parser.add_argument("--wait", type=float, default=None,
-                        help="seconds to listen before printing (default 1; with --watch: "
-                             "how long to watch, default until interrupted)")
+                        help="seconds to listen before printing (default 1; when no game "
+                             f"was heard of by then, up to {EXTRA_WAIT_S:.0f} s more, asking "
+                             "again; with --watch: how long to watch, default until "
+                             "interrupted)")
     parser.add_argument("--watch", action="store_true",
                         help="keep listening and print the whole list again whenever it "
                              "changes (with --json: one line {\"games\": [...]} per change)")
@@ -62,10 +68,17 @@ async def _main(args: argparse.Namespace) -> int:
         if args.watch:
             await _watch(disc, args, started)
             return 0
-        end = time.monotonic() + max(0.0, 1.0 if args.wait is None else args.wait)
+        wait = max(0.0, 1.0 if args.wait is None else args.wait)
+        end = time.monotonic() + wait
         while (left := end - time.monotonic()) > 0:
             await disc.wait_changed(left)
         games = disc.games()
+        if not games and wait > 0:
+            disc.hurry(EXTRA_WAIT_S)
+            end += EXTRA_WAIT_S
+            while not games and (left := end - time.monotonic()) > 0:
+                await disc.wait_changed(left)
+                games = disc.games()
     finally:
         await disc.close()
     if args.json:

@@ -151,6 +151,19 @@ async def _main(args: argparse.Namespace) -> int:
                 handover_after=args.handover, bot_delay=args.bot_delay)
     final: dict = {}
     refused = 0
+    # join-or-create: the table is shown (joined, lobby) only once it is settled, and only
+    # if it is still ours then — a duplicate table this node left is never shown
+    held: list[tuple[bytes, dict]] | None = (
+        [] if disc is not None and not resume and ref is None else None)
+
+    def show_table() -> None:
+        nonlocal held
+        if held is None:
+            return
+        keep = [obj for gid, obj in held if gid == node.game_id]
+        held = None
+        for obj in keep:
+            _out(obj)
 
     def on_event(ev) -> None:
         nonlocal refused
@@ -161,6 +174,12 @@ async def _main(args: argparse.Namespace) -> int:
             refused += 1
             if args.quiet_refusals:
                 return
+        if held is not None:
+            if ev.kind in ("joined", "lobby"):
+                held.append((node.game_id, ev.to_json()))
+                return
+            if ev.kind in ("starting", "game_start"):
+                show_table()
         _out(ev.to_json())
 
     node.add_listener(on_event)
@@ -182,7 +201,8 @@ async def _main(args: argparse.Namespace) -> int:
                 node.set_ready(True)
             else:
                 await join_or_create(node, disc, args.game, args.players, args.passphrase,
-                                     args.wait, args.colour, timeout=args.timeout)
+                                     args.wait, args.colour, timeout=args.timeout,
+                                     on_settled=show_table)
             await wait_game(node, args.timeout)
 
         task = asyncio.create_task(play())

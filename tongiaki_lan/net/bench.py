@@ -96,6 +96,7 @@ async def _child_main(i: int, record_dir: Path, loss: float = 0.0) -> None:
                 return
             stats = node.transport.stats
             d0, b0, r0 = stats.datagrams_sent, stats.bytes_sent, stats.retransmissions
+            cpu0 = time.process_time()  # every thread of this node: its work for the game
             if node.lobby is not None:
                 await node.leave_game(0.2)
             if cmd[0] == "create":
@@ -115,7 +116,8 @@ async def _child_main(i: int, record_dir: Path, loss: float = 0.0) -> None:
                 aborts.clear()
             reply(["done", i, node.sent_at, node.move_times, stats.datagrams_sent - d0,
                    stats.bytes_sent - b0, stats.retransmissions - r0,
-                   node.game.digest().hex(), len(node.game.moves)])
+                   node.game.digest().hex(), len(node.game.moves),
+                   time.process_time() - cpu0])
     finally:
         await node.close()
 
@@ -138,6 +140,7 @@ def _bench_processes(peers: int, moves: int, record_dir: Path, loss: float = 0.0
 
     latencies: list[float] = []
     datagrams = bytes_sent = retrans = game_moves = games = 0
+    cpu = 0.0
     t0 = time.perf_counter()
     try:
         while len(latencies) < moves:
@@ -155,6 +158,7 @@ def _bench_processes(peers: int, moves: int, record_dir: Path, loss: float = 0.0
                 datagrams += d[4]
                 bytes_sent += d[5]
                 retrans += d[6]
+                cpu += d[9]
             for k in map(str, range(n)):
                 sender = [d for d in done if k in d[2]]
                 if not sender:
@@ -174,6 +178,9 @@ def _bench_processes(peers: int, moves: int, record_dir: Path, loss: float = 0.0
     out = _summary(peers, moves, games, latencies, datagrams, bytes_sent, game_moves, retrans,
                    time.perf_counter() - t0, "processes")
     out["loss"] = loss
+    # CPU seconds of all nodes per game move (reveals included): a figure that, unlike
+    # the latencies, hardly depends on what else the machine is running
+    out["cpu_ms_per_move"] = round(cpu * 1000 / max(1, game_moves), 3)
     return out
 
 

@@ -237,6 +237,7 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
         self._early_draws: list[tuple[bytes, Draw]] = []
         self._resumed_at: float | None = None
         self._back_at: dict[bytes, float] = {}  # when each member was last heard again
+        self._fork_suspect: tuple | None = None  # a differing state seen within the grace
         self.seed: bytes | None = None
         self.stopped: str | None = None  # reason the game stopped on this node
         self._round: SeedRound | None = None
@@ -496,10 +497,12 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
         g = self.game
         if g is not None and not self.stopped:
             n = len(g.moves)
-            if (hb.n_moves == n and hb.digest and hb.digest != g.digest()
+            k = hb.n_moves - 1
+            if (0 <= k < len(self._digest_list) and k < n and hb.digest
+                    and hb.digest != self._digest_list[k]
                     and hb.lobby_version <= self.lobby.version):  # (a newer lobby may rewind us)
-                self._stop(f"{self.peer_name(peer)} reached a different state after move "
-                           f"{n - 1}: theirs {hb.digest.hex()[:16]}, ours {g.digest().hex()[:16]}")
+                self._game_forked(peer, k, f"their state after move {k} is {hb.digest.hex()[:16]}, "
+                             f"ours {self._digest_list[k].hex()[:16]}")
             elif hb.n_moves > n:
                 self._fetch(peer, n)
         if hb.lobby_version < self.lobby.version:
@@ -547,4 +550,5 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
             if self.handover_after is not None and not g.is_over:
                 self._auto_handover()
             self._draw_tick()
+            self._fork_tick()
 

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 from zeroconf import (
     BadTypeInNameException,
+    DNSOutgoing,
+    DNSQuestion,
     InterfaceChoice,
     IPVersion,
     ServiceStateChange,
@@ -25,6 +27,9 @@ from zeroconf import (
     get_all_addresses,
 )
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
+from zeroconf.const import _CLASS_IN as CLASS_IN
+from zeroconf.const import _FLAGS_QR_QUERY as FLAGS_QR_QUERY
+from zeroconf.const import _TYPE_PTR as TYPE_PTR
 
 from tongiaki_lan.net.codec import ID_LEN, PHASES, PROTOCOL_VERSION
 
@@ -35,6 +40,16 @@ RECORD_TTL = 15  # seconds: how long a crashed node's adverts survive
 REFRESH_S = RECORD_TTL / 3  # a live node re-announces this often
 EXPIRY_CHECK_S = 1.0
 _TYPE_SRV, _CLASS_IN = 33, 1
+# A browser asks once at start and again after 1 s, 4 s, 9 s...: on a lossy LAN the one
+# question of the first second, or its answer, is lost often (at 40 % loss each way, two
+# times in three), and `games --wait 1` then finds nothing. So a node that has just
+# started browsing, or has just opened a table that a same-named one may duplicate,
+# hurries: it asks again every HURRY_EVERY_S for a few seconds, listing the answers it
+# already holds (which are then not sent again) and asking for a unicast answer (QU), so
+# responders that multicast the records lately answer only the asker.
+HURRY_EVERY_S = 0.2
+HURRY_AT_START_S = 3.0
+RESOLVE_TRIES = 3
 PHASE_ORDER = {p: i for i, p in enumerate(PHASES)}
 
 
@@ -133,6 +148,9 @@ class Discovery:
         self._listeners: list[Callable[[], None]] = []
         self.own_instance: str | None = None
         self._on_published: list[Callable[[str], None]] = []
+        self._hurry_until = 0.0
+        self._hurry_task: asyncio.Task | None = None
+        self.queries_sent = 0
 
     def on_published(self, fn: Callable[[str], None]) -> None:
         """Call `fn(instance)` each time this node's advert is first registered (after
@@ -147,6 +165,36 @@ class Discovery:
             self.browser = AsyncServiceBrowser(self.azc.zeroconf, [SERVICE_TYPE],
                                                handlers=[self._on_change])
             self._housekeeping.append(loop.create_task(self._expiry_loop()))
+            self.hurry(HURRY_AT_START_S)
+
+    def hurry(self, seconds: float) -> None:
+        """Ask the LAN for games every HURRY_EVERY_S during the next `seconds`."""
+        if self.azc is None:
+            return
+        self._hurry_until = max(self._hurry_until, time.monotonic() + seconds)
+        if self._hurry_task is None or self._hurry_task.done():
+            self._hurry_task = asyncio.get_running_loop().create_task(self._hurry_loop())
+
+    async def _hurry_loop(self) -> None:
+        while time.monotonic() < self._hurry_until:
+            try:
+                self._ask()
+            except Exception:  # a closed socket, an odd interface: the browser still asks
+                log.debug("hurried query failed", exc_info=True)
+            await asyncio.sleep(HURRY_EVERY_S)
+
+    def _ask(self) -> None:
+        zc = self.azc.zeroconf
+        now = current_time_millis()
+        out = DNSOutgoing(FLAGS_QR_QUERY, multicast=True)
+        question = DNSQuestion(SERVICE_TYPE, TYPE_PTR, CLASS_IN)
+        question.unicast = True  # QU: answer me, not everyone
+        out.add_question(question)
+        for record in zc.cache.get_all_by_details(SERVICE_TYPE, TYPE_PTR, CLASS_IN):
+            if not record.is_stale(now):
+                out.add_answer_at_time(record, now)  # known: do not send it again
+        zc.async_send(out)
+        self.queries_sent += 1
 
     async def _refresh_loop(self) -> None:
         """Re-announce our advert well within its TTL. zeroconf keeps PTR records for at
@@ -190,15 +238,23 @@ class Discovery:
         task.add_done_callback(self._resolving.discard)
 
     async def _resolve(self, name: str) -> None:
-        info = AsyncServiceInfo(SERVICE_TYPE, name)
-        try:
-            ok = await info.async_request(self.azc.zeroconf, 3000)
-        except (BadTypeInNameException, OSError, asyncio.CancelledError):
-            return
-        except Exception:  # a malformed record from some other host must not hurt us
-            log.debug("resolving %s failed", name, exc_info=True)
-            return
-        if not ok or not info.port:
+        # the answer to a PTR question carries SRV, TXT and address records too, but
+        # when they are lost a lone resolve that gives up would leave the game unseen
+        # until the node's next refresh: try again while the pointer is still there
+        for _ in range(RESOLVE_TRIES):
+            info = AsyncServiceInfo(SERVICE_TYPE, name)
+            try:
+                ok = await info.async_request(self.azc.zeroconf, 3000)
+            except (BadTypeInNameException, OSError, asyncio.CancelledError):
+                return
+            except Exception:  # a malformed record from some other host must not hurt us
+                log.debug("resolving %s failed", name, exc_info=True)
+                return
+            if ok and info.port:
+                break
+            if not self._pointed(name):
+                return
+        else:
             return
         fields = parse_txt(info.properties or {})
         if fields is None:
@@ -207,6 +263,12 @@ class Discovery:
         self.adverts[name] = Advert(name, hosts=hosts, port=info.port,
                                     first_seen=self._first_seen.get(name, time.time()), **fields)
         self._notify()
+
+    def _pointed(self, name: str) -> bool:
+        """Whether some live PTR record still names this instance."""
+        now = current_time_millis()
+        return any(r.alias == name and not r.is_expired(now) for r in
+                   self.azc.zeroconf.cache.get_all_by_details(SERVICE_TYPE, TYPE_PTR, CLASS_IN))
 
     def _notify(self) -> None:
         self.changed.set()
@@ -293,8 +355,9 @@ class Discovery:
                 await asyncio.wait_for(sent, 3.0)
 
     async def close(self) -> None:
-        for t in getattr(self, "_housekeeping", []):
-            t.cancel()
+        for t in [*getattr(self, "_housekeeping", []), self._hurry_task]:
+            if t is not None:
+                t.cancel()
         await self.withdraw()
         for t in list(self._resolving):
             t.cancel()

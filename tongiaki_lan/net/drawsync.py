@@ -314,6 +314,7 @@ class DrawSync:
                 del table[i]
         log.warning("the table went on without this node's draw %d: %d move(s) taken back",
                     first, undone)
+        self._fork_suspect = None
         self.links.rebirth()  # nothing sent from the taken-back moves may still arrive
         self._broadcast(self._heartbeat())
         self._emit(E.Rewound(n, undone, first))

@@ -33,6 +33,7 @@ class FaultySocket:
         self.duplicated = 0
         self.reordered = 0
         self._late: set[asyncio.Task] = set()
+        self._handles: set[asyncio.TimerHandle] = set()
 
     @property
     def sockname(self):
@@ -44,6 +45,8 @@ class FaultySocket:
     def close(self) -> None:
         for t in self._late:
             t.cancel()
+        for h in self._handles:
+            h.cancel()
         self._stream.close()
 
     async def send(self, data: bytes, addr) -> None:
@@ -63,6 +66,38 @@ class FaultySocket:
             return
         for _ in range(copies):
             await self._stream.send(data, addr)
+
+    def send_nowait(self, data: bytes, addr) -> bool:
+        """`send` without a coroutine, for a socket that has `send_nowait` (the pump's)."""
+        inner = getattr(self._stream, "send_nowait", None)
+        if inner is None:
+            return False
+        r = self._rng.random()
+        if r < self.rule.drop:
+            self.dropped += 1
+            return True
+        copies = 2 if self._rng.random() < self.rule.duplicate else 1
+        self.duplicated += copies - 1
+        if self._rng.random() < self.rule.reorder:
+            self.reordered += 1
+            delay = self.rule.delay_s * (0.5 + self._rng.random())
+            held: list = []
+            handle = asyncio.get_running_loop().call_later(
+                delay, self._late_nowait, held, inner, data, addr, copies)
+            held.append(handle)
+            self._handles.add(handle)
+            return True
+        for _ in range(copies):
+            inner(data, addr)
+        return True
+
+    def _late_nowait(self, held: list, inner, data: bytes, addr, copies: int) -> None:
+        self._handles.discard(held[0])
+        for _ in range(copies):
+            try:
+                inner(data, addr)
+            except Exception:  # socket closed meanwhile: the datagram is simply lost
+                return
 
     async def _late_send(self, delay: float, data: bytes, addr, copies: int) -> None:
         await asyncio.sleep(delay)

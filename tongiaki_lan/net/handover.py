@@ -128,6 +128,33 @@ class Handover:
                                     broadcast=True)
         self._after_state_change()
 
+    def _fork_tick(self) -> None:
+        held = self._fork_suspect
+        if held is not None and not self._may_have_forked(held[0]):
+            self._fork_suspect = None
+            self._game_forked(*held[:3])
+
+    def _game_forked(self, peer: bytes, index: int, detail: str) -> None:
+        """A member's state after move `index` differs from ours: the games forked there
+        or before — both sides of a network partition played on, each handing the other
+        side's seats to bots. Stop and say so, instead of refusing each other's moves
+        for ever."""
+        if self.lobby is None or not L.is_member(self.lobby, peer):
+            return  # only a member's history counts; a stranger's claim is no evidence
+        if self._may_have_forked(peer):
+            # cut off lately: the lobby that leaves our draw value out may rewind us; if
+            # it has not by the end of the grace, this was a fork (`_fork_tick`)
+            if self._fork_suspect is None:
+                self._fork_suspect = (peer, index, detail, self.now)
+            return
+        self._stop(
+            f"the game forked at or before move {index}: {self.peer_name(peer)} and this node "
+            f"played different games from there ({detail}). This happens when the network "
+            "was split for longer than the handover time and both sides went on playing, "
+            "each giving the other side's seats to bots (docs/network.md, 'Handover and "
+            "network partitions'); the two games cannot be joined again, and each record "
+            "holds its own side's game")
+
     def _auto_handover(self) -> None:
         """Headless nodes (`--handover S`) ask by themselves for a bot in the seat of a
         player away for S seconds (again every S seconds until it is done)."""

@@ -5,6 +5,11 @@ rule that settles it needs no agreement protocol: while a node's game is still i
 lobby, if the LAN shows another joinable lobby of the same name with a smaller game id,
 the node leaves its game and joins that one. Every node applies the same rule to the same
 adverts, so all of them drain into the game with the smallest id.
+
+A table is *settled* once the node has sat at it for SETTLE_S while asking the LAN again
+and again (`Discovery.hurry`) without hearing of a same-named table with a smaller id;
+`on_settled` is called then (or as soon as the game leaves the lobby), and a user
+interface shows no seat before it — so a player never sees a table that then dissolves.
 """
 
 from __future__ import annotations
@@ -12,12 +17,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 
 from tongiaki_lan.net.discovery import Discovery, GameInfo
 from tongiaki_lan.net.events import RequestRefused
 from tongiaki_lan.net.node import GameRef, JoinRefused, Node
 
 log = logging.getLogger("tongiaki_lan.net.matchmaking")
+
+# long enough for a same-named table opened at the same moment to be heard of, even at
+# 40 % loss: 15 questions (Discovery.HURRY_EVERY_S) plus the other node's announcements
+SETTLE_S = 3.0
 
 
 def refs_of(info: GameInfo) -> list[GameRef]:
@@ -41,18 +51,34 @@ async def join_advertised(node: Node, info: GameInfo, passphrase: str | None = N
 
 async def join_or_create(node: Node, disc: Discovery, game: str, players: int,
                          passphrase: str | None, wait: float, colour: str = "",
-                         timeout: float = 120.0) -> None:
-    """Return once this node's game has started (its lobby left the lobby phase)."""
+                         timeout: float = 120.0,
+                         on_settled: Callable[[], None] | None = None) -> None:
+    """Return once this node's game has started (its lobby left the lobby phase).
+    `on_settled()` is called once, when the table this node sits at is settled."""
     deadline = time.monotonic() + wait
     give_up = time.monotonic() + timeout
     refused: dict[bytes, float] = {}
+    sat_at: tuple[bytes, float] | None = None  # (game id, since when)
+    settled = False
+
+    def settle() -> None:
+        nonlocal settled
+        if not settled:
+            settled = True
+            if on_settled is not None:
+                on_settled()
+
     while True:
         now = time.monotonic()
         if now > give_up:
             raise TimeoutError(f"game {game!r} did not start within {timeout:.0f} s")
         lb = node.lobby
         if lb is not None and lb.phase != "lobby":
+            settle()
             return
+        if lb is not None and (sat_at is None or sat_at[0] != node.game_id):
+            sat_at = (node.game_id, now)
+            disc.hurry(SETTLE_S)  # a twin table opened at the same moment: hear of it now
         candidates = sorted(
             (g for g in disc.games() if g.name == game and g.joinable
              and g.game_id != node.game_id and refused.get(g.game_id, 0) < now),
@@ -85,6 +111,9 @@ async def join_or_create(node: Node, disc: Discovery, game: str, players: int,
             else:
                 refused[target.game_id] = time.monotonic() + 2.0
             continue
+        if lb is not None and not settled and now - sat_at[1] >= SETTLE_S:
+            log.info("table %s settled", node.game_id.hex())
+            settle()
         await disc.wait_changed(0.2)
 
 

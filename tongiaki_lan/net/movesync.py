@@ -26,6 +26,7 @@ from tongiaki_lan.net.drawsync import WAITING
 from tongiaki_lan.net.handover import handed
 from tongiaki_lan.net.settings import (
     FETCH_RETRY_S,
+    FORK_GRACE_S,
     LOG_CHUNK_BYTES,
     PREV_MOVES,
 )
@@ -205,11 +206,17 @@ class MoveSync:
             self._refuse_msg(peer, f"move {msg.index}", "no game in progress here")
             return
         n = len(g.moves)
-        if self._forked(msg):
-            self._keep(peer, msg)  # the table's lobby, coming, tells us what to take back
+        k = self._first_difference(msg)
+        if k is not None:
+            if self._may_have_forked(peer):
+                self._keep(peer, msg)  # the table's lobby, coming, tells us what to take back
+            else:
+                self._game_forked(peer, k, f"their state after move {k} differs from ours")
             return
         if msg.index < n:
             if g.moves[msg.index].to_wire() != msg.move:
+                # refused only: one MOVE is no proof of a fork (a member may send anything);
+                # the state digests of heartbeats and LOGs are compared for that
                 self._refuse_msg(peer, f"move {msg.index}",
                                  f"conflicts with the move already played ({g.moves[msg.index]})")
             return
@@ -241,21 +248,23 @@ class MoveSync:
         self._drain_buffer()
 
     def _may_have_forked(self, peer: bytes) -> bool:
-        """Were we lately cut off from `peer` (or restarted), so that the table may have
-        left a draw value of ours out while we dealt with it? Then a differing digest is
-        a fork the coming lobby settles, not a broken engine."""
-        window = 2 * self.drop_after()
-        return (self.now - self._back_at.get(peer, -1e9) <= window
-                or (self._resumed_at is not None and self.now - self._resumed_at <= window))
+        """Were we cut off from `peer` (or down) until a moment ago? Then the table may
+        have left a draw value of ours out while we dealt with it, and its lobby, on its
+        way, takes our moves back: a differing state is held for FORK_GRACE_S rather than
+        taken for a fork that stops the game."""
+        since = max(self._back_at.get(peer, -1e9),
+                    self._resumed_at if self._resumed_at is not None else -1e9)
+        return self.now - since <= FORK_GRACE_S
 
-    def _forked(self, msg: MoveMsg) -> bool:
-        """The moves this MOVE repeats end in another state than ours: its sender's game
-        went another way before it (a node cut off while the table left its draw value
-        out). Playing it on top would only stop the game; the lobby that says which draw
-        lost a contributor comes, and then one of the two takes its moves back."""
+    def _first_difference(self, msg: MoveMsg) -> int | None:
+        """The first move this MOVE repeats after which its sender's state differs from
+        ours: their game went another way (a partition, or a node cut off while the table
+        left its draw value out — then the coming lobby makes one side take moves back)."""
         start = msg.index - len(msg.prev)
-        return any(start + k < len(self._digest_list) and e[1] != self._digest_list[start + k]
-                   for k, e in enumerate(msg.prev))
+        for k, e in enumerate(msg.prev):
+            if 0 <= start + k < len(self._digest_list) and e[1] != self._digest_list[start + k]:
+                return start + k
+        return None
 
     def _keep(self, peer: bytes, msg: MoveMsg) -> None:
         """Hold a move that came early. Several candidates per index are kept, so a forged
@@ -274,13 +283,13 @@ class MoveSync:
             slot = self._buffer.pop(n, None)
             if slot is None:
                 return
-            if all(self._forked(msg) for _, msg in slot):
+            if all(self._first_difference(msg) is not None for _, msg in slot):
                 self._buffer[n] = slot
                 return
             for peer, msg in slot:
                 if len(self.game.moves) != n:
                     break
-                if self._forked(msg):
+                if self._first_difference(msg) is not None:
                     continue
                 why = self._check_and_apply(peer, msg.move, msg.digest, check_sender=True)
                 if why == WAITING:
@@ -338,7 +347,7 @@ class MoveSync:
         if self.now - self._fetch_at < FETCH_RETRY_S:
             return
         self._fetch_at = self.now
-        # from one move before: the overlap shows whether our games went different ways
+        # from the move before: its digest, compared with ours, shows a forked game
         self.links.send(peer, self._addr_of(peer), Fetch(max(0, start - 1)))
 
     def _on_fetch(self, peer: bytes, msg: Fetch) -> None:
@@ -361,8 +370,11 @@ class MoveSync:
             idx = msg.start + k
             n = len(g.moves)
             if idx < n:
-                if entry[1] != self._digest_list[idx]:
-                    return  # our games went different ways: see `_forked`
+                if idx < len(self._digest_list) and entry[1] != self._digest_list[idx]:
+                    self._game_forked(peer, idx, f"their state after move {idx} is "
+                                      f"{entry[1].hex()[:16]}, ours "
+                                      f"{self._digest_list[idx].hex()[:16]}")
+                    return
                 continue
             if idx > n or self.stopped:
                 return

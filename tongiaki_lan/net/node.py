@@ -39,9 +39,13 @@ from tongiaki_lan.records import (
 log = logging.getLogger("tongiaki_lan.net.node")
 
 MAX_QUEUED_EVENTS = 10_000
+# the record is fsynced this long after a move at most (one worker-thread wake-up for all
+# the moves of that window): a thread woken on every move competes, on a busy machine,
+# with the peers that are taking in that same move
+SYNC_DELAY_S = 0.05
 # bots that decide in well under a millisecond run on the event loop: a worker thread
 # would hold the GIL for up to a switch interval (5 ms) while peers' datagrams wait
-INLINE_BOTS: frozenset[str] = frozenset()
+INLINE_BOTS: frozenset[str] = frozenset({"random"})
 
 
 class _TransportView:
@@ -129,12 +133,14 @@ class Node:
         self._listeners: list[Callable[[E.NodeEvent], None]] = []
         self._writer: RecordWriter | None = None
         self._sync_pending = False
+        self._sync_handle: asyncio.TimerHandle | None = None
         # the record is written (and fsynced, ~3 ms) by one thread in move order, so the
         # event loop keeps answering peers meanwhile; a move lost to a crash in that window
         # is fetched back from the peers on rejoin
         self._io = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tk-record")
         self._tasks: set[asyncio.Task] = set()
-        self._changed = asyncio.Event()
+        # (condition, future) of every `wait_for` under way, checked after each change
+        self._waiters: list[tuple[Callable[[], bool], asyncio.Future]] = []
         self._closed = False
 
     # ================================================================== state (read-only)
@@ -194,6 +200,9 @@ class Node:
         if self._tasks:
             await asyncio.wait(self._tasks, timeout=1.0)
         await self._pump.close()
+        if self._sync_handle is not None:
+            self._sync_handle.cancel()  # closing the record syncs it
+            self._sync_handle = None
         self._close_record()
         await asyncio.get_running_loop().run_in_executor(None, self._io.shutdown, True)
         if self.discovery is not None:
@@ -238,30 +247,48 @@ class Node:
                 fn(ev)
             except Exception:
                 log.exception("event listener failed")
-        self._changed.set()
+        self._check_waiters()
 
     async def wait_for(self, cond: Callable[[], bool], timeout: float,
                        raise_on_timeout: bool = True) -> bool:
-        """Wait until `cond()` holds; re-checked on every node change and at least every
-        50 ms (acks change state without an event).
+        """Wait until `cond()` holds; checked after every step of the node (a datagram, a
+        timer, a request: acks too) and at least every 50 ms.
 
-        One level of `asyncio.wait_for` only, against a deadline: on Python before 3.12 a
-        `wait_for` around another one can lose the outer cancellation when both time out
-        together (the inner timeout swallows it), and the wait then never ends — a headless
-        node once hung for minutes after its game was over that way."""
+        The check runs inside the step, so a waiting task is woken only once its
+        condition holds (or every 50 ms), not on every datagram. No `asyncio.wait_for`:
+        on Python before 3.12 a `wait_for` around another one can lose the outer
+        cancellation when both time out together, and the wait then never ends — a
+        headless node once hung for minutes after its game was over that way; here a
+        plain timer resolves the future and a cancellation simply propagates."""
         deadline = time.monotonic() + timeout
+        loop = asyncio.get_running_loop()
         while not cond():
             left = deadline - time.monotonic()
             if left <= 0:
                 if raise_on_timeout:
                     raise asyncio.TimeoutError(f"condition not met within {timeout:.1f} s")
                 return False
-            self._changed.clear()
+            fut = loop.create_future()
+            entry = (cond, fut)
+            self._waiters.append(entry)
+            timer = loop.call_later(min(0.05, left), _resolve, fut)
             try:
-                await asyncio.wait_for(self._changed.wait(), min(0.05, left))
-            except asyncio.TimeoutError:
-                pass
+                await fut
+            finally:
+                timer.cancel()
+                self._waiters.remove(entry)
         return True
+
+    def _check_waiters(self) -> None:
+        for cond, fut in self._waiters:
+            if fut.done():
+                continue
+            try:
+                ok = cond()
+            except Exception:  # the waiter evaluates it again itself and sees the error
+                ok = True
+            if ok:
+                fut.set_result(True)
 
     @staticmethod
     def _now() -> float:
@@ -280,7 +307,7 @@ class Node:
             except Exception as exc:
                 log.exception("handling %s failed", ev.kind)
                 self.notify(E.Error(f"internal error on {ev.kind}: {exc}"))
-        self._changed.set()
+        self._check_waiters()
 
     def _handle(self, ev: E.NodeEvent) -> None:
         if isinstance(ev, E.RecordMove):
@@ -383,16 +410,25 @@ class Node:
             return
         if not self._sync_pending:
             self._sync_pending = True
+            self._sync_handle = asyncio.get_running_loop().call_later(
+                SYNC_DELAY_S, self._submit_sync, writer)
 
-            def sync() -> None:
-                self._sync_pending = False
-                with contextlib.suppress(Exception):
-                    writer.sync()
+    def _submit_sync(self, writer: RecordWriter) -> None:
+        self._sync_handle = None
 
+        def sync() -> None:
+            self._sync_pending = False  # before the fsync: it covers whatever came first
+            with contextlib.suppress(Exception):
+                writer.sync()
+
+        with contextlib.suppress(RuntimeError):  # executor already shut down
             self._io.submit(sync)
 
     async def flush_record(self) -> None:
         """Wait until every move so far is on disk."""
+        if self._sync_handle is not None:  # a sync is waiting for its moment: now
+            self._sync_handle.cancel()
+            self._submit_sync(self._writer)
         await asyncio.get_running_loop().run_in_executor(None, self._io.submit(
             lambda: None).result)
 
@@ -583,6 +619,11 @@ class Node:
 
     def _peer_name(self, peer: bytes | None) -> str:
         return self.core.peer_name(peer)
+
+
+def _resolve(fut: asyncio.Future) -> None:
+    if not fut.done():
+        fut.set_result(False)
 
 
 def write_node_sidecar(record_path: Path, node: Node) -> None:

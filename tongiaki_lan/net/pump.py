@@ -6,6 +6,12 @@ The machine (`Links` or `NodeCore`) is anything with `receive(data, addr, now)`,
 socket receives and the monotonic clock, and sends what it returns; `after` runs after
 every step so the owner can drain the machine's events before its datagrams leave (a move
 is in the record before any peer hears of it).
+
+Per datagram the pump does as little asyncio work as it can, because on a busy machine
+every task switch and thread wake-up is latency for the move being spread: the machine's
+datagrams are handed to the kernel at once, inside `step` (a UDP send never blocks; what
+the socket cannot take at once asyncio buffers), and its timer is one `loop.call_at`
+handle, moved when the machine's next deadline moves — no task and no future per step.
 """
 
 from __future__ import annotations
@@ -20,6 +26,36 @@ import asyncio_dgram
 log = logging.getLogger("tongiaki_lan.net.pump")
 
 
+class _Socket:
+    """An asyncio-dgram server stream plus `send_nowait`: the same `sendto` its `send`
+    makes, without a coroutine around it (its `send` only adds a wait for the write
+    buffer to drain, which a few hundred bytes a move never fill)."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+        self._transport = getattr(stream, "_transport", None)
+
+    @property
+    def sockname(self):
+        return self._stream.sockname
+
+    async def recv(self):
+        return await self._stream.recv()
+
+    async def send(self, data: bytes, addr) -> None:
+        await self._stream.send(data, addr)
+
+    def send_nowait(self, data: bytes, addr) -> bool:
+        """Hand `data` to the kernel now; False when only `send` can (no transport)."""
+        if self._transport is None:
+            return False
+        self._transport.sendto(data, addr)
+        return True
+
+    def close(self) -> None:
+        self._stream.close()
+
+
 class DatagramPump:
     def __init__(self, machine, *, wrap_socket: Callable | None = None,
                  after: Callable[[], None] | None = None) -> None:
@@ -29,7 +65,9 @@ class DatagramPump:
         self._sock = None
         self._tasks: list[asyncio.Task] = []
         self._out: asyncio.Queue | None = None
-        self._wake = asyncio.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._timer_due: float | None = None
         self.closed = False
 
     async def open(self, host: str = "0.0.0.0", port: int = 0) -> tuple[str, int]:
@@ -42,14 +80,15 @@ class DatagramPump:
                 raise
             log.info("port %d is taken: binding another one", port)
             stream = await asyncio_dgram.bind((host, 0))
+        stream = _Socket(stream)
         self._sock = self._wrap(stream) if self._wrap else stream
         self._out = asyncio.Queue()
-        loop = asyncio.get_running_loop()
+        self._loop = loop = asyncio.get_running_loop()
         self._tasks = [
             loop.create_task(self._recv_loop(), name="tk-recv"),
             loop.create_task(self._send_loop(), name="tk-send"),
-            loop.create_task(self._timer_loop(), name="tk-timer"),
         ]
+        self._arm()
         return self.address
 
     @property
@@ -62,9 +101,11 @@ class DatagramPump:
 
     async def close(self) -> None:
         self.closed = True
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         for t in self._tasks:
             t.cancel()
-        self._wake.set()
         if self._tasks:
             await asyncio.wait(self._tasks, timeout=1.0)
         if self._sock is not None:
@@ -79,13 +120,25 @@ class DatagramPump:
             self._after()
         finally:
             for data, addr in self.machine.datagrams_to_send():
-                self._out.put_nowait((data, addr))
-            self._wake.set()
+                self._send(data, addr)
+            self._arm()
 
     def send_raw(self, data: bytes, addr) -> None:
-        self._out.put_nowait((data, tuple(addr)))
+        self._send(data, tuple(addr))
+
+    def _send(self, data: bytes, addr) -> None:
+        send_nowait = getattr(self._sock, "send_nowait", None)
+        if send_nowait is not None:
+            try:
+                if send_nowait(data, addr):
+                    return
+            except Exception as exc:  # unreachable peer, closed socket: retransmission copes
+                log.debug("send to %s failed: %s", addr, exc)
+                return
+        self._out.put_nowait((data, addr))
 
     async def _send_loop(self) -> None:
+        """Sockets without `send_nowait` (a test's wrapper) send from here."""
         while not self.closed:
             data, addr = await self._out.get()
             try:
@@ -112,21 +165,37 @@ class DatagramPump:
                 log.exception("internal error handling datagram from %s", addr)
             self.step()
 
-    async def _timer_loop(self) -> None:
-        while not self.closed:
-            now = time.monotonic()
-            due = self.machine.get_timer()
-            if due is not None and due <= now:
-                try:
-                    self.machine.handle_timer(now)
-                except Exception:
-                    log.exception("timer failed")
-                self.step()
-                await asyncio.sleep(0)  # never starve the socket, even on a stuck timer
-                continue
-            self._wake.clear()
-            wait = 0.25 if due is None else min(0.25, max(0.0005, due - now))
+    # ------------------------------------------------------------------ the timer
+
+    def _arm(self) -> None:
+        """Have `_fire` run when the machine next wants `handle_timer` (and at least
+        every 0.25 s: a machine whose deadline moved without a step is looked at again)."""
+        if self.closed or self._loop is None:
+            return
+        now = time.monotonic()
+        due = self.machine.get_timer()
+        due = now + 0.25 if due is None else min(due, now + 0.25)
+        if self._timer is not None:
+            if self._timer_due is not None and abs(self._timer_due - due) < 0.0002:
+                return  # already armed for (about) then
+            self._timer.cancel()
+        self._timer_due = due
+        # the machine's clock is time.monotonic(); the loop's may differ by an offset
+        when = self._loop.time() + max(0.0, due - now)
+        self._timer = self._loop.call_at(when, self._fire)
+
+    def _fire(self) -> None:
+        self._timer = None
+        self._timer_due = None
+        if self.closed:
+            return
+        now = time.monotonic()
+        due = self.machine.get_timer()
+        if due is not None and due <= now:
             try:
-                await asyncio.wait_for(self._wake.wait(), wait)
-            except asyncio.TimeoutError:
-                pass
+                self.machine.handle_timer(now)
+            except Exception:
+                log.exception("timer failed")
+            self.step()  # re-arms; a still-due timer fires again on the next loop pass
+        else:
+            self._arm()

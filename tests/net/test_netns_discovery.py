@@ -1,0 +1,91 @@
+"""Discovery on a lossy LAN, in network namespaces with iptables dropping 40 % of the UDP
+datagrams each host receives (mDNS questions and answers included): a game advertised on
+one host is listed by `games` on another, and players who open the same-named table at the
+same moment end up at one table, having been shown no other."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from .helpers import verify_record
+from .netns import Lan, iptables_unavailable, netns_unavailable
+from .procs import Proc, kill_all
+
+pytestmark = [pytest.mark.netns, pytest.mark.slow]
+
+LOSS = 0.4
+
+
+@pytest.fixture(autouse=True)
+def _need_netns_and_iptables():
+    why = netns_unavailable() or iptables_unavailable()
+    if why:
+        pytest.skip(why)
+
+
+def play_cmd(lan: Lan, i: int, tmp: Path, game: str, players: int, *extra: str) -> list[str]:
+    return lan.cmd(i, sys.executable, "-m", "tongiaki_lan", "play", "--headless",
+                   "--name", f"host{i}", "--game", game, "--players", str(players),
+                   "--record", str(tmp / f"host{i}.tgrec"), "--timeout", "240",
+                   "--quiet-refusals", *extra)
+
+
+async def test_games_finds_the_game_every_time_at_forty_percent_loss(tmp_path):
+    with Lan(2, loss=LOSS) as lan:
+        host = Proc(play_cmd(lan, 0, tmp_path, "lagoon", 3, "--wait", "0"), tmp_path)
+        try:
+            await host.start()
+            await host.wait(lambda: host.count("advertised") >= 1, 60)
+            seen = []
+            for _ in range(5):
+                lister = Proc(lan.cmd(1, sys.executable, "-m", "tongiaki_lan", "games",
+                                      "--json", "--wait", "1"), tmp_path)
+                await lister.start()
+                assert await lister.finish(60) == 0
+                games = [g for g in lister.events if g.get("game") == "lagoon"]
+                assert len(games) == 1, lister.events
+                assert games[0]["peers"][0]["host"] == lan.ips[0]
+                seen.append(games[0]["seen_after_s"])
+            print(f"\ngame listed after {seen} s")
+        finally:
+            await kill_all([host])
+
+
+async def test_tables_opened_at_the_same_moment_merge_before_a_seat_is_shown(tmp_path):
+    """Three players start `play --game shoal` at once: each hears of no game within its
+    wait and opens a table. The tables must merge into one, every player is shown that
+    table only (no `joined`/`lobby` line of a table it then left), and the game is played
+    to the end."""
+    hosts = 3
+    with Lan(hosts, loss=LOSS) as lan:
+        procs = [Proc(play_cmd(lan, i, tmp_path, "shoal", hosts, "--wait", "0.5"), tmp_path)
+                 for i in range(hosts)]
+        try:
+            for p in procs:
+                await p.start()
+            codes = [await p.finish(300) for p in procs]
+            assert codes == [0] * hosts, [p.stderr[-1500:] for p in procs]
+        finally:
+            await kill_all(procs)
+        finals = [p.events[-1] for p in procs]
+        assert all(f["event"] == "game_over" for f in finals), finals
+        assert len({f["digest"] for f in finals}) == 1
+        for f in finals:
+            assert verify_record(f["record"]).hex() == f["digest"]
+        shown = set()
+        for p in procs:
+            tables = {e["game_id"] for e in p.events if e["event"] == "joined"}
+            tables |= {e["game_id"] for e in p.events if e["event"] == "lobby"}
+            assert len(tables) == 1, [e for e in p.events if e["event"] in ("joined", "lobby")]
+            shown |= tables
+            # the table is shown before the game starts
+            kinds = [e["event"] for e in p.events]
+            assert kinds.index("joined") < kinds.index("game_start")
+        assert len(shown) == 1
+        created = [p for p in procs if any(e["event"] == "joined" and e["created"]
+                                           for e in p.events)]
+        assert len(created) == 1
+        print(f"\n{sum(p.count('advertised') for p in procs)} adverts published; one table")
