@@ -11,7 +11,6 @@ import logging
 
 from tongiaki_lan.net import events as E
 from tongiaki_lan.net import lobby as L
-from tongiaki_lan.net.drawsync import DEFER
 from tongiaki_lan.net.codec import (
     AddBot,
     Join,
@@ -21,6 +20,7 @@ from tongiaki_lan.net.codec import (
     Message,
     Refuse,
 )
+from tongiaki_lan.net.drawsync import DEFER
 
 log = logging.getLogger("tongiaki_lan.net.lobbysync")
 

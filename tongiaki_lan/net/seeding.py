@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 
+from tongiaki_lan.draws import Chain
 from tongiaki_lan.net import events as E
 from tongiaki_lan.net import lobby as L
 from tongiaki_lan.net.codec import (
@@ -16,7 +17,6 @@ from tongiaki_lan.net.codec import (
     Reveal,
     SeedOk,
 )
-from tongiaki_lan.draws import Chain
 from tongiaki_lan.net.settings import (
     MAX_EARLY,
 )
