@@ -23,12 +23,6 @@ def _split(nodes, left: int, seed: int, split_s: float = 10.0, think: float = 0.
     return net, table
 
 
-FORK_WITH_FAIR_DRAWS = pytest.mark.skip(
-    reason="with fair draws each side of a split also drops the other from the draws; a "
-           "fork is not yet always reported when the sides heal (open in issue 9's note)")
-
-
-@FORK_WITH_FAIR_DRAWS
 @pytest.mark.parametrize(("nodes", "left", "seed"), [(2, 1, 3), (2, 1, 4), (4, 2, 5)])
 def test_after_a_partition_every_node_says_the_game_forked(nodes, left, seed):
     net, table = _split(nodes, left, seed)
@@ -41,7 +35,6 @@ def test_after_a_partition_every_node_says_the_game_forked(nodes, left, seed):
         assert mismatch.reason == reason
 
 
-@FORK_WITH_FAIR_DRAWS
 def test_games_that_both_ended_during_the_partition_are_reported_as_forked():
     net, table = _split(2, 1, 7, split_s=30.0, think=0.001)
     assert all(nd.game.is_over for nd in table)  # each side finished its own game

@@ -499,8 +499,7 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
             n = len(g.moves)
             k = hb.n_moves - 1
             if (0 <= k < len(self._digest_list) and k < n and hb.digest
-                    and hb.digest != self._digest_list[k]
-                    and hb.lobby_version <= self.lobby.version):  # (a newer lobby may rewind us)
+                    and hb.digest != self._digest_list[k]):
                 self._game_forked(peer, k, f"their state after move {k} is {hb.digest.hex()[:16]}, "
                              f"ours {self._digest_list[k].hex()[:16]}")
             elif hb.n_moves > n:
