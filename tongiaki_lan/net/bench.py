@@ -23,8 +23,36 @@ from tongiaki_lan.measure import percentile
 from tongiaki_lan.net.loopback import close_all, make_table, play_to_end
 
 
+def _latencies(times: list[tuple[dict, dict]], n: int, out: dict[str, list[float]]) -> None:
+    """Per game move: deciding node sends -> the last peer applied it (`out["all"]`); and
+    for the moves that call for tiles, -> the last node, the sender too, dealt the last of
+    them (`out["reveal"]`: a fair draw needs every contributor's value) beside the moves
+    that reveal nothing (`out["plain"]`). `times`: each node's (sent_at, move_times)."""
+    senders = [{int(k): v for k, v in sent.items()} for sent, _ in times]
+    applied = [{int(k): v for k, v in done.items()} for _, done in times]
+    for i in range(n):
+        who = [j for j, sent in enumerate(senders) if i in sent]
+        if not who:
+            continue  # a reveal: dealt by every node, sent by none
+        t0 = senders[who[0]][i]
+        others = [a.get(i) for j, a in enumerate(applied) if j != who[0]]
+        if None in others:
+            continue
+        out["all"].append(max(others) - t0)
+        last = i
+        while last + 1 < n and not any(last + 1 in sent for sent in senders):
+            last += 1
+        if last == i:
+            out["plain"].append(max(others) - t0)
+            continue
+        dealt = [a.get(last) for a in applied]
+        if None not in dealt:
+            out["reveal"].append(max(dealt) - t0)
+
+
 async def _bench(peers: int, moves: int, record_dir: Path) -> dict:
-    latencies: list[float] = []
+    lat: dict[str, list[float]] = {"all": [], "reveal": [], "plain": []}
+    latencies = lat["all"]
     datagrams = bytes_sent = retrans = 0
     games = 0
     game_moves = 0
@@ -38,12 +66,7 @@ async def _bench(peers: int, moves: int, record_dir: Path) -> dict:
             n = len(nodes[0].game.moves)
             game_moves += n
             games += 1
-            for i in range(n):
-                sender = next(nd for nd in nodes if i in nd.sent_at)
-                done = [nd.move_times.get(i) for nd in nodes if nd is not sender]
-                if None in done:
-                    continue
-                latencies.append(max(done) - sender.sent_at[i])
+            _latencies([(nd.sent_at, nd.move_times) for nd in nodes], n, lat)
             for nd, (d0, b0) in zip(nodes, base, strict=True):
                 datagrams += nd.transport.stats.datagrams_sent - d0
                 bytes_sent += nd.transport.stats.bytes_sent - b0
@@ -52,7 +75,7 @@ async def _bench(peers: int, moves: int, record_dir: Path) -> dict:
                 raise RuntimeError("nodes disagree on the final digest")
         finally:
             await close_all(nodes)
-    return _summary(peers, moves, games, latencies, datagrams, bytes_sent, game_moves, retrans,
+    return _summary(peers, moves, games, lat, datagrams, bytes_sent, game_moves, retrans,
                     time.perf_counter() - t0, "inprocess")
 
 
@@ -138,7 +161,8 @@ def _bench_processes(peers: int, moves: int, record_dir: Path, loss: float = 0.0
             raise RuntimeError(f"bench node {procs.index(p)} exited")
         return json.loads(line)
 
-    latencies: list[float] = []
+    lat: dict[str, list[float]] = {"all": [], "reveal": [], "plain": []}
+    latencies = lat["all"]
     datagrams = bytes_sent = retrans = game_moves = games = 0
     cpu = 0.0
     t0 = time.perf_counter()
@@ -159,13 +183,7 @@ def _bench_processes(peers: int, moves: int, record_dir: Path, loss: float = 0.0
                 bytes_sent += d[5]
                 retrans += d[6]
                 cpu += d[9]
-            for k in map(str, range(n)):
-                sender = [d for d in done if k in d[2]]
-                if not sender:
-                    continue
-                others = [d[3].get(k) for d in done if d is not sender[0]]
-                if None not in others:
-                    latencies.append(max(others) - sender[0][2][k])
+            _latencies([(d[2], d[3]) for d in done], n, lat)
     finally:
         for p in procs:
             with contextlib.suppress(Exception):
@@ -175,7 +193,7 @@ def _bench_processes(peers: int, moves: int, record_dir: Path, loss: float = 0.0
                 p.wait(10)
             except subprocess.TimeoutExpired:
                 p.kill()
-    out = _summary(peers, moves, games, latencies, datagrams, bytes_sent, game_moves, retrans,
+    out = _summary(peers, moves, games, lat, datagrams, bytes_sent, game_moves, retrans,
                    time.perf_counter() - t0, "processes")
     out["loss"] = loss
     # CPU seconds of all nodes per game move (reveals included): a figure that, unlike
@@ -184,10 +202,18 @@ def _bench_processes(peers: int, moves: int, record_dir: Path, loss: float = 0.0
     return out
 
 
-def _summary(peers, moves, games, latencies, datagrams, bytes_sent, game_moves, retrans, wall,
+def _summary(peers, moves, games, lat, datagrams, bytes_sent, game_moves, retrans, wall,
              mode) -> dict:
-    ms = [x * 1000 for x in latencies[:moves]]
+    ms = [x * 1000 for x in lat["all"][:moves]]
+
+    def part(xs: list[float]) -> dict:
+        v = [x * 1000 for x in xs]
+        return {"moves": len(v), "p50_ms": round(percentile(v, 0.50), 3) if v else None,
+                "p99_ms": round(percentile(v, 0.99), 3) if v else None}
+
     return {
+        "reveals_nothing": part(lat["plain"]),
+        "reveals_a_tile": part(lat["reveal"]),
         "peers": peers,
         "moves": len(ms),
         "games": games,
@@ -202,7 +228,9 @@ def _summary(peers, moves, games, latencies, datagrams, bytes_sent, game_moves, 
         "wall_s": round(wall, 2),
         "what": ("one OS process per node" if mode == "processes" else
                  "all nodes on one event loop") + " on 127.0.0.1, random bots; latency = "
-                "deciding node sends -> last peer applied it and checked the digest; traffic "
+                "deciding node sends -> last peer applied it and checked the digest (for "
+                "reveals_a_tile: -> the last node dealt the tile from every contributor's "
+                "value); traffic "
                 "counts every datagram (moves, acks, heartbeats, lobby) over all played moves",
     }
 
