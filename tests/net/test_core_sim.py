@@ -455,6 +455,9 @@ def test_a_node_that_stops_revealing_is_left_out_after_the_handover_time_and_the
     core._entry = lambda i: entry(i)[:2]
     honest = nodes[:2]
     net.run_until(lambda: all(nd.kinds("draw_dropped") for nd in honest), 120)
+    # first everyone is told what the tile waits for
+    (waiting,) = {tuple(ev.names) for nd in honest for ev in nd.kinds("draw_waiting")}
+    assert waiting == (cheat.core.peer_name(cheat.core.peer_id),)
     for nd in honest:
         (ev,) = nd.kinds("draw_dropped")
         assert ev.contributor == 2 and ev.peer == cheat.core.peer_id.hex()

@@ -232,6 +232,7 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
         self._proof_of: dict[int, tuple] = {}  # move index of a reveal -> its values
         self._draw_wait: tuple[int, float] | None = None  # the draw we wait for, since when
         self._draw_resent = -1e9
+        self._draw_noted: int | None = None
         self._drop_asked: tuple[int, int] | None = None
         self._deferred_lobby: tuple | None = None
         self._early_draws: list[tuple[bytes, Draw]] = []

@@ -127,6 +127,17 @@ class ContributorDropped(NodeEvent):
 
 
 @dataclass(frozen=True)
+class DrawWaiting(NodeEvent):
+    """The next tile has waited a while for the draw values of `names`' nodes; they are left
+    out of the draws in about `drop_in` seconds if nothing comes."""
+
+    kind: ClassVar[str] = "draw_waiting"
+    draw: int
+    names: list
+    drop_in: int
+
+
+@dataclass(frozen=True)
 class Rewound(NodeEvent):
     """This node was cut off while the table left its draw value out: the moves from
     `index` on (`undone` of them, from draw `draw`) never counted for the others and are
@@ -278,6 +289,6 @@ class RecordMove(NodeEvent):
 
 KINDS = tuple(c.kind for c in (
     Joined, LobbyChanged, RequestRefused, Starting, Aborted, GameStarted, YourTurn, MoveApplied,
-    TileRevealed, ContributorDropped, Rewound,
+    TileRevealed, DrawWaiting, ContributorDropped, Rewound,
     Waiting, Away, Back, Restarted, SeatHandedOver, SeatReclaimed, ChatLine, Refused, Mismatch,
     GameOver, Error, Notice))
