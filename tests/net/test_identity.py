@@ -7,9 +7,12 @@ import stat
 
 import pytest
 
+from tongiaki_lan.draws import Chain
 from tongiaki_lan.net import Node
 from tongiaki_lan.net.identity import Identity, peer_id_of
 from tongiaki_lan.net.loopback import close_all, make_table
+from tongiaki_lan.net.sidecar import read_sidecar, sidecar_path
+from tongiaki_lan.records import read_record
 
 
 def test_identity_file_is_private_and_gives_the_same_peer_every_run(tmp_path):
@@ -29,6 +32,13 @@ async def test_a_record_can_only_be_resumed_with_the_identity_that_played_it(tmp
         record = nodes[0].record_path
         profile = nodes[0].profile
         assert stat.S_IMODE(profile.stat().st_mode) == 0o600
+        # the fair draws' chain secret decides tiles yet to come: private too, and the
+        # secret whose chain the record's header committed to for this node
+        side = sidecar_path(record)
+        assert stat.S_IMODE(side.stat().st_mode) == 0o600
+        secret = read_sidecar(record)["chain_secret"]
+        mine = nodes[0].core.contributors.index(nodes[0].peer_id)
+        assert Chain(secret).commitment == read_record(record).header.commitments[mine]
     finally:
         await close_all(nodes)
     other = Node("Mallory", host="127.0.0.1", record_dir=tmp_path)  # another profile
