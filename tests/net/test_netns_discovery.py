@@ -5,6 +5,7 @@ same moment end up at one table, having been shown no other."""
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
 
@@ -89,3 +90,32 @@ async def test_tables_opened_at_the_same_moment_merge_before_a_seat_is_shown(tmp
                                            for e in p.events)]
         assert len(created) == 1
         print(f"\n{sum(p.count('advertised') for p in procs)} adverts published; one table")
+
+
+async def test_discovery_limited_to_loopback_finds_the_game_and_sends_nothing_out(tmp_path):
+    """`--interface 127.0.0.1` (with `--host 127.0.0.1`): two players on one host find each
+    other by multicast DNS on the loopback interface and play; not one datagram leaves by
+    the host's network interface (an iptables counter on its way out)."""
+    with Lan(1) as lan:
+        ns = lan.names[0]
+        subprocess.run(["ip", "netns", "exec", ns, "iptables", "-A", "OUTPUT", "-o", "eth0",
+                        "-j", "ACCEPT"], check=True, capture_output=True, timeout=20)
+        procs = [Proc(lan.cmd(0, sys.executable, "-m", "tongiaki_lan", "play", "--headless",
+                              "--name", f"lo{i}", "--game", "loop", "--players", "2",
+                              "--record", str(tmp_path / f"lo{i}.tgrec"), "--timeout", "120",
+                              "--interface", "127.0.0.1", "--host", "127.0.0.1",
+                              "--quiet-refusals"), tmp_path) for i in range(2)]
+        try:
+            for p in procs:
+                await p.start()
+            codes = [await p.finish(150) for p in procs]
+            assert codes == [0, 0], [p.stderr[-1500:] for p in procs]
+        finally:
+            await kill_all(procs)
+        finals = [p.events[-1] for p in procs]
+        assert [f["event"] for f in finals] == ["game_over"] * 2
+        assert len({f["digest"] for f in finals}) == 1
+        counters = subprocess.run(["ip", "netns", "exec", ns, "iptables", "-L", "OUTPUT", "-v",
+                                   "-x", "-n"], capture_output=True, text=True, timeout=20).stdout
+        rule = next(line.split() for line in counters.splitlines() if "eth0" in line)
+        assert rule[0] == "0", counters  # packets out through eth0

@@ -44,6 +44,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-discovery", action="store_true",
                         help="no zeroconf: create the game (or --join one) and neither "
                              "advertise nor browse")
+    parser.add_argument("--interface", action="append", default=None, metavar="ADDR",
+                        help="use only the network interface with this IPv4 address for "
+                             "multicast DNS (repeatable; 127.0.0.1 keeps discovery on this "
+                             "machine, with --host 127.0.0.1 for the game's own traffic)")
     parser.add_argument("--quiet-refusals", action="store_true",
                         help="count refused datagrams instead of printing each one")
     parser.add_argument("--handover", type=float, default=None, metavar="S",
@@ -139,7 +143,7 @@ async def _main(args: argparse.Namespace) -> int:
             return 2
     disc = None
     if not args.no_discovery:
-        disc = Discovery()
+        disc = Discovery(args.interface) if args.interface else Discovery()
         try:
             await disc.start()
         except OSError as exc:

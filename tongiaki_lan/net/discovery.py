@@ -132,10 +132,16 @@ def local_ipv4() -> list[str]:
 
 
 class Discovery:
-    """Advertise this node and browse for the others. Create inside a running loop."""
+    """Advertise this node and browse for the others. Create inside a running loop.
+
+    `interfaces`: zeroconf's choice, or a list of this host's IPv4 addresses to use only
+    those interfaces (["127.0.0.1"] keeps discovery on this machine); adverts then carry
+    those addresses."""
 
     def __init__(self, interfaces=InterfaceChoice.All) -> None:
         self._interfaces = interfaces
+        self._addresses = ([a for a in interfaces if isinstance(a, str)]
+                           if isinstance(interfaces, list | tuple) else None)
         self.azc: AsyncZeroconf | None = None
         self.browser: AsyncServiceBrowser | None = None
         self.adverts: dict[str, Advert] = {}
@@ -326,7 +332,7 @@ class Discovery:
         }
         info = AsyncServiceInfo(
             SERVICE_TYPE, instance, port=f["port"], properties=props,
-            addresses=[socket.inet_aton(a) for a in local_ipv4()],
+            addresses=[socket.inet_aton(a) for a in self._addresses or local_ipv4()],
             server=f"tongiaki-{peer_hex}.local.", host_ttl=RECORD_TTL, other_ttl=RECORD_TTL,
         )
         if self._info is not None and self._info.name != instance:

@@ -43,6 +43,9 @@ RTO_MIN = 0.02
 # a bare ACK waits this long for a message to ride on (the next move, a heartbeat),
 # keeping it off the critical path of the move that is being spread
 ACK_DELAY = 0.01
+# a timer that wakes to send one link's delayed ack sends those due within this much
+# later too: one wake-up for several peers' acks instead of one each
+ACK_SLACK = 0.005
 RTO_MAX = 0.2
 RTO_INITIAL = 0.1
 # a LAN has few peers and short queues: back off gently, a lost resend costs the game time
@@ -253,7 +256,7 @@ class Links:
     def handle_timer(self, now: float) -> None:
         self.now = now
         for lk in list(self.links.values()):
-            if lk.ack_due is not None and lk.ack_due <= now:
+            if lk.ack_due is not None and lk.ack_due <= now + ACK_SLACK:
                 self._emit(lk, 0, Ack())
             n = 0
             for seq, p in list(lk.unacked.items()):

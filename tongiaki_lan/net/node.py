@@ -43,9 +43,13 @@ MAX_QUEUED_EVENTS = 10_000
 # the moves of that window): a thread woken on every move competes, on a busy machine,
 # with the peers that are taking in that same move
 SYNC_DELAY_S = 0.05
-# bots that decide in well under a millisecond run on the event loop: a worker thread
-# would hold the GIL for up to a switch interval (5 ms) while peers' datagrams wait
-INLINE_BOTS: frozenset[str] = frozenset({"random"})
+# bots that decide in well under a millisecond may run on the event loop: a worker thread
+# would hold the GIL for up to a switch interval (5 ms) while peers' datagrams wait. None
+# does: measured with `bench net` (six processes, two cores), a random bot deciding on the
+# loop saved CPU but made moves slower to spread — the next player's move then competes
+# at once with the peers still taking in the last one (p50 7.7-11.9 ms against 4.7-8.3 ms
+# with the thread, under the same load)
+INLINE_BOTS: frozenset[str] = frozenset()
 
 
 class _TransportView:
