@@ -203,8 +203,12 @@ class LobbyScreen:
                     mine = "  " + _("← yours: join resumes your seat")
                 seats = _("{taken}/{total} seats").format(taken=g.taken, total=g.total)
                 phase = _(PHASE_NAMES.get(g.phase, g.phase))
-                out.append([("", f"  {i}. {g.name[:24]:<24} {seats}  {phase:<8}"),
-                            ("class:message", lock), ("class:panel.head", mine)])
+                row = f"  {i}. {g.name[:24]:<24} {seats}  {phase:<8}"
+                if len(row) + len(lock) + len(mine) <= width:
+                    out.append([("", row), ("class:message", lock), ("class:panel.head", mine)])
+                else:  # a narrow terminal: the notes on a row of their own, not cut off
+                    out.append([("", row), ("class:message", lock)])
+                    out.append([("class:panel.head", "      " + mine.strip())])
         lb = self.node.lobby if self.node is not None else None
         if lb is not None:
             present = self.node.present()
@@ -247,16 +251,35 @@ class LobbyScreen:
             shown[-1] = [("class:rule", f" ── {self.log_scroll} more line(s) below: PgDn ──")]
         return shown
 
-    def status(self):
+    def _status(self) -> tuple[str, str]:
         if self._secret is not None:
-            return [("class:status", f" {self._secret[0]} (typed unseen; empty cancels)")]
+            return "class:status", " " + _("{prompt} (typed unseen; empty cancels)").format(
+                prompt=self._secret[0])
         if self.message:
-            return [("class:message.error", " " + self.message)]
+            return "class:message.error", " " + self.message
         if self.node is not None and self.node.lobby is not None:
-            hint = _("say TEXT · ready · bot [KIND] · start · leave · help")
+            if self.node.coordinator() == self.node.peer_id:
+                hint = _("say TEXT · ready · bot [KIND] · start · leave · help")
+            else:  # only the host starts early: the others wait for a full, ready table
+                hint = _("say TEXT · ready · bot [KIND] · leave · help")
         else:
-            hint = _("solo · create NAME [SEATS] [PASS] · join N · help · quit")
-        return [("class:status", " " + hint)]
+            hint = _("solo · create NAME [SEATS] [lock] · join N · help · quit")
+        return "class:status", " " + hint
+
+    def _columns(self) -> int:
+        try:
+            return self.app.output.get_size().columns
+        except Exception:  # pragma: no cover - no terminal attached
+            return 80
+
+    def _status_rows(self) -> list[str]:
+        """The status line, wrapped to the terminal's width: a refusal's explanation is
+        usually at its end, so it gets a second (or third) row rather than being cut."""
+        return textwrap.wrap(self._status()[1], max(10, self._columns() - 1),
+                             subsequent_indent="  ")[:4] or [""]
+
+    def status(self):
+        return [(self._status()[0], "\n".join(self._status_rows()))]
 
     def _build(self, colour: bool) -> Application:
         kb = KeyBindings()
@@ -275,7 +298,7 @@ class LobbyScreen:
             self.log_scroll = max(0, self.log_scroll - 5)
 
         def top_height() -> Dimension:
-            want = len(self.draw_top(200, 100))
+            want = len(self.draw_top(self._columns(), 100))
             return Dimension(min=3, preferred=want, max=want)
 
         secret = Condition(lambda: self._secret is not None)
@@ -284,7 +307,8 @@ class LobbyScreen:
             Window(height=1, char="─", style="class:rule"),
             Window(CanvasControl(self.draw_log), wrap_lines=False,
                    height=Dimension(min=5, weight=1)),
-            Window(FormattedTextControl(self.status), height=1, style="class:status"),
+            Window(FormattedTextControl(self.status), style="class:status",
+                   height=lambda: Dimension.exact(len(self._status_rows()))),
             Window(BufferControl(self.buffer, input_processors=[
                 ConditionalProcessor(PasswordProcessor(), secret),
                 BeforeInput("> ", style="class:prompt")]), height=1),

@@ -345,7 +345,7 @@ class GameScreen:
     def scroll_log(self, pages: int) -> None:
         self.log_scroll = max(0, self.log_scroll - pages * 5)
 
-    def status_fragments(self) -> StyleAndTextTuples:
+    def _status(self) -> tuple[str, str]:
         s = self.session
         style, text = pending_text(s.game, s.names, s.local_seats() if s.can_play else set())
         if hasattr(s, "position_text"):
@@ -356,11 +356,31 @@ class GameScreen:
             move = self.legal_by_text().get(self.buffer.text.strip())
             if isinstance(move, Sail):
                 text = f"{move} {preview_text(s.game, move)}"
-        return [(style, " " + text)]
+        return style, text
+
+    def _wrapped(self, text: str, most: int) -> list[str]:
+        """`text` in lines of the terminal's width (word-wrapped, at most `most` lines:
+        the rest of a very long text is in the log), at least one line."""
+        width = max(10, self._size()[0] - 1)
+        rows = textwrap.wrap(text, width, subsequent_indent="  ") or [""]
+        if len(rows) > most:
+            rows = rows[:most]
+            rows[-1] = rows[-1][:width - 1] + "…"
+        return rows
+
+    def _status_rows(self) -> list[str]:
+        return self._wrapped(" " + self._status()[1], 3)
+
+    def _message_rows(self) -> list[str]:
+        return self._wrapped(self.message[1], 4)
+
+    def status_fragments(self) -> StyleAndTextTuples:
+        return [(self._status()[0], "\n".join(self._status_rows()))]
 
     def message_fragments(self) -> StyleAndTextTuples:
-        style, text = self.message
-        return [(f"class:message.{style}" if style else "class:message", text)]
+        style = self.message[0]
+        return [(f"class:message.{style}" if style else "class:message",
+                 "\n".join(self._message_rows()))]
 
     # ---------------------------------------------------------------- text views for tests
 
@@ -368,7 +388,7 @@ class GameScreen:
         return "\n".join("".join(t for _, t in line) for line in self.panel_lines(width))
 
     def status_text(self) -> str:
-        return "".join(t for _, t in self.status_fragments()).strip()
+        return self._status()[1].strip()
 
     # ---------------------------------------------------------------- layout
 
@@ -440,15 +460,13 @@ class GameScreen:
         log = Window(CanvasControl(self.draw_log, on_scroll=self.scroll_log), wrap_lines=False)
         side = HSplit([panel, Window(height=1, char="─", style="class:rule"), log],
                       width=self._side_width)
-        too_small = Condition(lambda: self._size()[0] < MIN_COLUMNS
-                              or self._size()[1] < MIN_ROWS)
+        too_small = Condition(self._too_small)
         body = HSplit([
             ConditionalContainer(VSplit([board, Window(width=1, char="│", style="class:rule"),
                                          side]), filter=~too_small),
             ConditionalContainer(Window(FormattedTextControl(self._too_small_text),
                                         wrap_lines=True), filter=too_small),
         ])
-        has_message = Condition(lambda: bool(self.message[1]))
         prompt = Window(
             BufferControl(self.buffer, input_processors=[BeforeInput("> ", style="class:prompt")]),
             height=1,
@@ -456,9 +474,13 @@ class GameScreen:
         root = FloatContainer(
             HSplit([
                 body,
-                Window(FormattedTextControl(self.status_fragments), height=1, style="class:status"),
-                ConditionalContainer(Window(FormattedTextControl(self.message_fragments),
-                                            height=1), filter=has_message),
+                Window(FormattedTextControl(self.status_fragments), style="class:status",
+                       height=lambda: Dimension.exact(len(self._status_rows()))),
+                # The message row is always there (an empty row while there is nothing to
+                # say), so the map does not jump when a reason or "Thinking…" appears; a
+                # long reason gets the rows it needs instead of being cut at the edge.
+                Window(FormattedTextControl(self.message_fragments),
+                       height=lambda: Dimension.exact(len(self._message_rows()))),
                 prompt,
             ]),
             floats=[Float(xcursor=True, ycursor=True,
@@ -593,10 +615,19 @@ class GameScreen:
         self.log_scroll = 0
         self.app.invalidate()
 
+    def _too_small(self) -> bool:
+        cols, rows = self._size()
+        return cols < MIN_COLUMNS or rows < MIN_ROWS
+
     def _accept(self, buffer: Buffer) -> bool:
         text = buffer.text.strip()
         self._prefill = None
         self.message = ("", "")
+        if self._too_small() and text.lower() not in ("quit", "exit", "q"):
+            # The map is not shown: a move (or a hint's Enter) would be played unseen.
+            self.message = ("error", _("Enlarge the window first: the game takes no commands "
+                                       "while it cannot be shown (quit leaves)."))
+            return False
         if text:
             self.session.spawn(self.command(text))
         elif hasattr(self.session, "step"):
