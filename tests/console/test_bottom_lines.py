@@ -103,3 +103,39 @@ async def test_the_too_small_screen_takes_no_moves():
         inp.send_text("quit\r")
         assert await asyncio.wait_for(task, 30) == 0
     await session.close()
+
+
+async def test_the_final_screen_at_80x24_shows_who_won_and_why():
+    import hashlib
+
+    from tongiaki_lan.bots import make_bot
+    from tongiaki_lan.console.final import decided_by, presence
+    from tongiaki_lan.console.session import GameSession, Seat
+    from tongiaki_lan.engine import Dealer, Game
+
+    # a game whose final table has more island rows than the 80x24 map area can show
+    for n in range(50):
+        game = Game(["blue", "red", "green", "yellow"])
+        dealer = Dealer(hashlib.blake2b(f"final-{n}".encode(), digest_size=32).digest())
+        bot = make_bot("random", seed=n)
+        while not game.is_over:
+            dealer.apply(game, bot.choose(game))
+        if len({t for isl in presence(game).values() for t in isl}) >= 12:
+            break
+    else:
+        raise AssertionError("no game with 12 islands scored")
+    names = ["Ana", "Ben", "Cy", "Di"]
+    session = GameSession(game, [Seat(n, c, local=(i == 0))
+                                 for i, (n, c) in enumerate(zip(names, game.colours,
+                                                                strict=True))])
+    term = Terminal()
+    with create_pipe_input() as inp, create_app_session(input=inp, output=term.output):
+        screen = GameScreen(session, colour=False)
+        task = asyncio.ensure_future(screen.app.run_async())
+        await wait_until(lambda: any("Points" in r for r in rows_of(screen)),
+                         what="the final table")
+        text = readable([r[:47] for r in rows_of(screen)])  # the map area
+        assert " ".join(decided_by(game, names).split()) in text
+        assert "board — show the map" in text
+        inp.send_text("\x03")
+        assert await asyncio.wait_for(task, 30) == 0

@@ -267,8 +267,8 @@ def test_the_panel_fits_its_32_columns_in_every_language(lang):
     from tongiaki_lan.console.final import final_table
 
     rows = final_table(game, [longest] * game.n_seats)
-    for head in (i18n._("Island"), i18n._("Points"), i18n._("Islands"),
-                 i18n._("Ships on board")):
+    for head in (i18n._("Island"), i18n._("Points"), i18n._("Islands"), i18n._("Ships (brd)"),
+                 i18n._("Kings"), i18n._("Ships + kings")):
         assert len(head) <= 14 and any(r.startswith(head) for r in rows), head
     for line in screen.final_lines(47):  # the map area of an 80-column terminal
         text = "".join(t for _, t in line)

@@ -213,16 +213,17 @@ class GameScreen:
         return self.view.render(g, width, height, frontier=frontier, focus=focus).fragment_lines()
 
     def final_lines(self, width: int) -> list[list[tuple[str, str]]]:
+        # Who won and why come first, then how to get the map back: on an 80x24 screen
+        # the island rows at the end are what may not fit, never the result.
         rows = final_table(self.session.game, self.session.names)
+        note = _("(board — show the map · the log has the story)")
+        rows[1:1] = [note]
         out = []
         for i, row in enumerate(rows):
-            style = "class:final.head" if i in (0, 1, 2) else "class:final"
+            style = ("class:final.head" if i in (0, 3, 4, 5) else
+                     "class:panel.head" if i == 1 else "class:final")
             for part in textwrap.wrap(row, max(10, width - 2)) or [""]:
                 out.append([(style, " " + part)])
-        out.append([("", "")])
-        note = _("(board — show the map · the log has the story)")
-        out.extend([("class:panel.head", " " + part)]
-                   for part in textwrap.wrap(note, max(10, width - 2)))
         return out
 
     def panel_lines(self, width: int) -> list[list[tuple[str, str]]]:
