@@ -95,11 +95,11 @@ def test_the_language_comes_from_lang_or_the_environment(monkeypatch):
 EXPECTED = {
     "en": ["Your decision", "player", "Tab lists exactly the legal ones",
            "S3  Setup: going round", "New game, seed"],
-    "it": ["Tocca a te", "giocatore", "Tab elenca esattamente quelle legali",
+    "it": ["Tua decisione", "giocatore", "Tab elenca esattamente quelle legali",
            "S3  Preparazione:", "Nuova partita, seme"],
     "fi": ["Sinun päätöksesi", "pelaaja", "Tab luettelee täsmälleen sallitut",
            "S3  Aloitus:", "Uusi peli, siemen"],
-    "fr": ["À toi de décider", "joueur", "Tab liste exactement les coups légaux",
+    "fr": ["Ta décision", "joueur", "Tab liste exactement les coups légaux",
            "S3  Mise en place :", "Nouvelle partie, graine"],
     "de": ["Deine Entscheidung", "Spieler", "Tab listet genau die erlaubten",
            "S3  Vorbereitung:", "Neue Partie, Startwert"],
@@ -159,8 +159,9 @@ def test_a_game_screen_in_italian_from_lang(tmp_path):
                f"--seed italiano --no-record --name Tester")
     term = Terminal("italian", command, env, str(tmp_path), width=100, height=30)
     try:
-        screen = term.wait_for(lambda s: "Tocca a te" in s, "the Italian status line")
-        assert "giocatore" in screen and "Restano" in screen and "Nuova partita" in screen
+        screen = term.wait_for(lambda s: "Tua decisione" in s, "the Italian status line")
+        assert "giocatore" in screen and "Nuova partita" in screen
+        assert "Pila: 15 isole, 16 tessere mare" in screen  # plurals, the vocabulary's word
         term.send("rules", "Enter")
         screen = term.wait_for(lambda s: "S3  Preparazione:" in s, "the rule in Italian")
         assert "approdo" in screen

@@ -26,6 +26,7 @@ from prompt_toolkit.layout.processors import BeforeInput, ConditionalProcessor, 
 from tongiaki_lan.engine import COLOURS
 from tongiaki_lan.i18n import N_, _
 
+from .lan import peer_label
 from .screen import CanvasControl
 from .theme import build_style, player_style
 from .words import net_reason
@@ -150,7 +151,7 @@ class LobbyScreen:
     def _on_node_event(self, ev) -> None:
         k, d = ev.kind, ev.data
         if k == "chat":
-            self.lines.append(("", f"<{d.get('name', '?')}> {d.get('text', '')}"))
+            self.lines.append(("", f"<{peer_label(self.node, d)}> {d.get('text', '')}"))
         elif k == "joined":
             self.lines.append(("info", _("You are at the table {game}.").format(
                 game=d.get("game"))))
@@ -168,7 +169,7 @@ class LobbyScreen:
                 text = _("{name} left.")
             else:
                 text = _("{name} is away.") if k == "away" else _("{name} is back.")
-            self.lines.append(("info", text.format(name=d.get("name"))))
+            self.lines.append(("info", text.format(name=peer_label(self.node, d))))
         elif k == "game_start":
             if self.app.is_running and not self.app.future.done():
                 self.app.exit(result=("game", self.node, self.discovery))

@@ -67,7 +67,7 @@ from .rules import clause_text, rules_lines
 from .session import GameSession
 from .story import tile_label
 from .theme import build_style, player_style
-from .words import help_lines, pending_text, preview_text
+from .words import engine_reason, help_lines, pending_text, preview_text
 
 COMPLETION_LIMIT = 24  # above this many matches, complete one word at a time
 META = ("help", "hint", "moves", "rules", "position", "centre", "board", "quit")
@@ -259,8 +259,7 @@ class GameScreen:
             cid = g.colour_ids()[seat]
             on_turn = p is not None and p.seat == seat
             marker = "▶ " if on_turn else ("* " if seat == g.active_seat and p else "  ")
-            name = (_("{name} away").format(name=info.name[:max(1, name_w - 5)])
-                    if info.away else info.name)
+            name = short_name(info.name, name_w)  # away players: greyed, and listed below
             name_style = "class:panel.away" if info.away else ("class:panel.me" if info.local
                                                                else "")
             row = [
@@ -272,12 +271,22 @@ class GameScreen:
                      f"{scores[colour]:>4}{g.royals_founded(seat):>2}/2"),
             ]
             lines.append(row)
+        away = [info.name for info in s.seats if info.away]
+        if away:
+            label = _("Away: ")
+            names = ", ".join(away)
+            if len(label) + len(names) > width:
+                names = names[:max(1, width - len(label) - 1)] + "…"
+            lines.append([("class:panel.head", label), ("class:panel.away", names)])
         isl, sea = g.revealed_counts()
         left = g.unrevealed_tiles()
         left_isl = sum(1 for t in left if t < 16)
+        seas = len(left) - left_isl
         lines.append([("class:panel.head", _("Left: ")),
-                      ("", _("{islands} islands, {seas} sea tiles").format(
-                          islands=left_isl, seas=len(left) - left_isl))])
+                      ("", _("{islands}, {seas}").format(
+                          islands=ngettext("{n} island", "{n} islands", left_isl).format(
+                              n=left_isl),
+                          seas=ngettext("{n} sea tile", "{n} sea tiles", seas).format(n=seas)))])
         if g.is_over:
             lines.append([("class:panel.head", _("The game is over."))])
         else:
@@ -644,7 +653,7 @@ class GameScreen:
             self._offer_again()
         except ValueError as exc:
             self.message = ("error", _("{command}: {reason} (Tab lists the legal moves)").format(
-                command=text, reason=exc))
+                command=text, reason=engine_reason(exc)))
             self._offer_again()
         except Exception as exc:  # noqa: BLE001 - the console must survive anything
             self.message = ("error", _("{command}: internal error: {error}").format(
@@ -768,6 +777,17 @@ class GameScreen:
         self.offer(text)
 
 
+def short_name(name: str, width: int) -> str:
+    """A player's name in `width` columns: whole if it fits; else without a bracketed
+    note (a LAN bot seat is `Maui (search)`), else cut with an ellipsis."""
+    if len(name) <= width:
+        return name
+    base = name.split(" (", 1)[0].strip()
+    if base and len(base) <= width:
+        return base
+    return name[:width - 1] + "…"
+
+
 def refusal_text(command: str, exc: IllegalMove) -> str:
     """A refused move in the player's language: which rule refused it and why.
 
@@ -778,7 +798,7 @@ def refusal_text(command: str, exc: IllegalMove) -> str:
     if current_language() == "en" or not summary:
         return f"{command}: {exc}"
     return _("{command}: not allowed by rule {clause} ({reason}) — rules {clause}").format(
-        command=command, clause=exc.clause, reason=exc.reason)
+        command=command, clause=exc.clause, reason=engine_reason(exc.reason))
 
 
 def _monochrome():
