@@ -98,6 +98,8 @@ async def test_errors_name_their_command_once_and_read_whole():
             "create": "create: give the game a name, e.g. create Friday 4",
             "join 1": "join: Over is over; create a new game or join another",
             "frobnicate": "frobnicate: not a command (help lists them)",
+            "create Friday night 5": "create NAME [SEATS] [lock]: a name with spaces needs "
+                                     "quotes",
         }
         for typed, message in expect.items():
             inp.send_text(typed + "\r")

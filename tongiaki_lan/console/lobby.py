@@ -441,11 +441,12 @@ class LobbyScreen:
             node = self._need_lan()
             if not args:
                 raise ValueError(_("create: give the game a name, e.g. create Friday 4"))
-            seats = (_count(args[1], _("create: SEATS"), 2, 6, "create Friday 4")
-                     if len(args) > 1 else 4)
-            if len(args) > 3:
+            if len(args) > 3 or (len(args) > 1 and not args[1].isdigit()):
+                # `create Friday night 5`: the second word is the name's, not a bad number
                 raise ValueError(_("create NAME [SEATS] [lock]: a name with spaces needs "
                                    "quotes"))
+            seats = (_count(args[1], _("create: SEATS"), 2, 6, "create Friday 4")
+                     if len(args) > 1 else 4)
 
             async def create(passphrase: str | None) -> None:
                 if node.lobby is not None:
