@@ -132,7 +132,7 @@ async def test_the_game_screen_in_each_language(lang, tmp_path):
         screen.app.invalidate()
         await wait_until(lambda: "S3" in ANSI.sub("", stream.getvalue())[-20000:],
                          what="a redraw")
-        inp.send_text("quit\r")
+        inp.send_text("quit\r\r")  # mid-game: the second Enter confirms
         assert await asyncio.wait_for(task, 30) == 0
     await session.close()
     drawn = ANSI.sub("", stream.getvalue())

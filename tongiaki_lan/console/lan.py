@@ -56,6 +56,7 @@ def peer_label(node, data: dict) -> str:
 
 class LanSession(GameSession):
     title = N_("LAN")
+    from_lobby = True  # a LAN game always starts from the lobby
 
     def __init__(self, node, discovery=None):
         self.node = node

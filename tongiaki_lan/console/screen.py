@@ -73,6 +73,7 @@ COMPLETION_LIMIT = 24  # above this many matches, complete one word at a time
 META = ("help", "hint", "moves", "rules", "position", "centre", "board", "quit")
 MIN_COLUMNS, MIN_ROWS = 80, 24  # below this the screen says so instead of drawing nonsense
 MIN_LOG_ROWS = 10  # a bot round must not scroll past unseen
+BACK_TO_LOBBY = 3  # what the screen ends with when the player typed `lobby` after a game
 
 
 # ------------------------------------------------------------------ controls
@@ -153,7 +154,8 @@ class MoveCompleter(Completer):
                 meta = preview_text(game, move) if isinstance(move, Sail) else ""
                 yield Completion(m, start_position=-len(before), display_meta=meta)
         if low:
-            for word in (*META, *self.screen.session.commands()):
+            lobby = ("lobby",) if getattr(self.screen.session, "from_lobby", False) else ()
+            for word in (*META, *lobby, *self.screen.session.commands()):
                 if word.startswith(low) and word != low:
                     yield Completion(word, start_position=-len(before),
                                      display_meta=_("command"))
@@ -174,6 +176,7 @@ class GameScreen:
         self._confirm: tuple[int, str] | None = None  # (version, text) awaiting a 2nd Enter
         self._decision_key: tuple | None = None
         self._hinting = False
+        self._quit_asked = False  # `quit` mid-game was typed once: Enter again leaves
         self._setting = False
         self._panel_cache: tuple[tuple, list] = ((), [])
         self.buffer = Buffer(
@@ -357,7 +360,8 @@ class GameScreen:
 
     def _status(self) -> tuple[str, str]:
         s = self.session
-        style, text = pending_text(s.game, s.names, s.local_seats() if s.can_play else set())
+        style, text = pending_text(s.game, s.names, s.local_seats() if s.can_play else set(),
+                                   lobby=getattr(s, "from_lobby", False))
         if hasattr(s, "position_text"):
             style, text = "class:status", _("Replay {position} · {text}").format(
                 position=s.position_text(), text=text)
@@ -617,7 +621,8 @@ class GameScreen:
             want = str(g.default_landing())
         if want is not None and (not self.buffer.text or self.buffer.text == self._prefill):
             self.offer(want)
-        elif want is None and self._prefill is not None and self.buffer.text == self._prefill:
+        elif (want is None and self._prefill is not None and self.buffer.text == self._prefill
+              and not self._quit_asked):  # a `quit` awaiting its Enter stays while bots move
             self._setting = True
             self.buffer.reset()
             self._setting = False
@@ -638,6 +643,15 @@ class GameScreen:
             self.message = ("error", _("Enlarge the window first: the game takes no commands "
                                        "while it cannot be shown (quit leaves)."))
             return False
+        quitting = text.lower() in ("quit", "exit", "q")
+        if self._quit_asked and not quitting:
+            self._quit_asked = False  # anything else typed: staying after all
+        if quitting and not self._quit_asked and self._quit_needs_asking():
+            # Asked here, not in the command task, so that an Enter typed right after
+            # finds the question already asked (and `quit` still on the line).
+            self._ask_quit()
+            self._prefill = buffer.text
+            return True
         if text:
             self.session.spawn(self.command(text))
         elif hasattr(self.session, "step"):
@@ -671,8 +685,19 @@ class GameScreen:
         word, _sep, rest = text.partition(" ")
         word = word.lower()
         s = self.session
+        asked, self._quit_asked = self._quit_asked, False
         if word in ("quit", "exit", "q"):
+            if not asked and self._quit_needs_asking():
+                self._ask_quit()
+                self.offer("quit")
+                return
             self.app.exit(result=0)
+            return
+        if word == "lobby" and getattr(s, "from_lobby", False):
+            if not s.game.is_over:
+                self.message = ("error", _("lobby: after the game; to leave it now, quit"))
+                return
+            self.app.exit(result=BACK_TO_LOBBY)
             return
         if word in ("help", "?"):
             for line in help_lines(rest):
@@ -680,6 +705,9 @@ class GameScreen:
             if not rest:
                 for help_text, _handler in s.commands().values():
                     s.lines.append(("info", "  " + _(help_text)))
+                if getattr(s, "from_lobby", False):
+                    s.lines.append(("info", "  " + _("lobby — after the game, back to the "
+                                                     "lobby for the next one")))
             s.changed()
             return
         if word == "rules":
@@ -730,6 +758,26 @@ class GameScreen:
         self._confirm = None
         await s.submit(move)
 
+    def _ask_quit(self) -> None:
+        """Leaving mid-game ends a solo game for good: ask once, and say what is kept."""
+        s = self.session
+        path = getattr(s, "record_path", None)
+        node = getattr(s, "node", None)
+        if path is None and node is not None:
+            path = getattr(node, "record_path", None)
+        if path is not None:
+            what = _("the record keeps the game ({path}; tongiaki-lan replay shows it)").format(
+                path=path)
+        else:
+            what = _("this game is not recorded")
+        self.message = ("", _("quit: the game is not over — Enter again to leave; {what}").format(
+            what=what))
+        self._quit_asked = True
+
+    def _quit_needs_asking(self) -> bool:
+        s = self.session
+        return s.can_play and not s.game.is_over
+
     def _ask_colony(self) -> None:
         """C1 takes every ship home: a slip of the keyboard must not cost a whole board."""
         s = self.session
@@ -764,6 +812,7 @@ class GameScreen:
             move = await s.hint()
         finally:
             self._hinting = False
+        self._quit_asked = False  # `quit` mid-game was typed once: Enter again leaves
         if s.version != version:
             self.message = ("", "")
             return
@@ -815,4 +864,4 @@ async def run_game_screen(session: GameSession, colour: bool = True) -> int:
         result = await screen.app.run_async()
     finally:
         await session.close()
-    return int(result or 0)
+    return int(result or 0)  # BACK_TO_LOBBY when the player asked for the lobby

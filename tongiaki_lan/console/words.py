@@ -9,10 +9,15 @@ from tongiaki_lan.i18n import N_, _, ngettext
 from .story import final_words, ships_text, tile_label
 
 
-def pending_text(game: Game, names: list[str], local: set[int]) -> tuple[str, str]:
-    """(style, text) for the status line: the pending decision and whose it is."""
+def pending_text(game: Game, names: list[str], local: set[int],
+                 lobby: bool = False) -> tuple[str, str]:
+    """(style, text) for the status line: the pending decision and whose it is.
+    `lobby`: the game was started from the lobby, which `lobby` goes back to."""
     p = game.pending
     if p is None:
+        if lobby:
+            return "class:status.over", _("Game over. {result}  (lobby: the next game · quit "
+                                          "leaves)").format(result=final_words(game, names))
         return "class:status.over", _("Game over. {result}  (quit to leave)").format(
             result=final_words(game, names))
     if p.seat is None:  # a tile reveal: chance's decision, dealt in a moment
