@@ -154,7 +154,9 @@ async def test_colony_asks_first_and_stale_errors_clear():
         moves = len(session.game.moves)
         inp.send_text("colony\r")
         await wait_until(lambda: "Enter again to confirm" in screen.message[1])
-        assert "ship(s) on the board go home" in screen.message[1]
+        ships = session.game.on_board(session.game.pending.seat)
+        assert (f"your {ships} ships on the board go home" if ships != 1 else
+                "your 1 ship on the board goes home") in screen.message[1]
         assert len(session.game.moves) == moves and screen.buffer.text == "colony"
         inp.send_text("x")  # anything else cancels
         await wait_until(lambda: screen.buffer.text == "x")

@@ -783,7 +783,8 @@ class GameScreen:
         s = self.session
         seat = s.game.pending.seat
         ships = s.game.on_board(seat)
-        what = (_("your {n} ship(s) on the board go home").format(n=ships) if ships
+        what = (ngettext("your {n} ship on the board goes home",
+                         "your {n} ships on the board go home", ships).format(n=ships) if ships
                 else _("you have no ships on the board"))
         self.message = ("", _("colony: {what} — Enter again to confirm").format(what=what))
         self._confirm = (len(s.game.moves), "colony")
@@ -820,8 +821,10 @@ class GameScreen:
         self.message = ("", _("Hint: {move} (Enter plays it)").format(move=text))
         if isinstance(move, Colony):  # the hint's words are the confirmation
             ships = s.game.on_board(p.seat)
-            self.message = ("", _("Hint: colony (Enter plays it: your {n} ship(s) on the board go "
-                                  "home)").format(n=ships))
+            self.message = ("", ngettext(
+                "Hint: colony (Enter plays it: your {n} ship on the board goes home)",
+                "Hint: colony (Enter plays it: your {n} ships on the board go home)",
+                ships).format(n=ships))
             self._confirm = (len(s.game.moves), "colony")
         self.offer(text)
 

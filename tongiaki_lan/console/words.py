@@ -65,8 +65,9 @@ def preview_text(game: Game, move: Sail) -> str:
     if pv.outcome == "fail":
         cell = game.tile_at(pv.hex)
         where = TILES[cell[0]].name if cell else f"{pv.hex[0]},{pv.hex[1]}"
-        return _("→ wrecked at {where}: danger {danger}, the group has {colours} colour(s)").format(
-            where=where, danger=pv.danger, colours=pv.colours)
+        return ngettext("→ wrecked at {where}: danger {danger}, the group has {colours} colour",
+                        "→ wrecked at {where}: danger {danger}, the group has {colours} colours",
+                        pv.colours).format(where=where, danger=pv.danger, colours=pv.colours)
     if pv.outcome == "lost":
         return _("→ lost at sea: no tile is left to discover")
     return _("→ reveals a tile at {hex}").format(hex=f"{pv.hex[0]},{pv.hex[1]}")
