@@ -373,8 +373,9 @@ class GameScreen:
         return style, text
 
     def _wrapped(self, text: str, most: int) -> list[str]:
-        """`text` in lines of the terminal's width (word-wrapped, at most `most` lines:
-        the rest of a very long text is in the log), at least one line."""
+        """`text` in lines of the terminal's width, word-wrapped, at least one line and
+        at most `most` (the last one then ends in `…`; no reason or status is that long
+        at 80 columns, so this only guards the layout against a runaway text)."""
         width = max(10, self._size()[0] - 1)
         rows = textwrap.wrap(text, width, subsequent_indent="  ") or [""]
         if len(rows) > most:
