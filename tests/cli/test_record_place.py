@@ -92,7 +92,7 @@ def test_solo_records_in_the_per_user_place_and_says_so_when_you_quit(tmp_path):
         term.wait_for(lambda s: "Tonga" in s and "Your decision" in s, "the game screen")
         term.send("place Tonga 1", "Enter")
         term.wait_for(lambda s: "1B" in s, "our ship on Tonga")
-        term.send("C-u", "quit", "Enter")
+        term.send("C-u", "quit", "Enter", "Enter")  # mid-game: the second Enter confirms
         screen = term.wait_for(lambda s: "Record saved:" in s and done.exists(), "the goodbye")
     finally:
         term.close()

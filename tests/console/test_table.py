@@ -154,7 +154,9 @@ async def test_colony_asks_first_and_stale_errors_clear():
         moves = len(session.game.moves)
         inp.send_text("colony\r")
         await wait_until(lambda: "Enter again to confirm" in screen.message[1])
-        assert "ship(s) on the board go home" in screen.message[1]
+        ships = session.game.on_board(session.game.pending.seat)
+        assert (f"your {ships} ships on the board go home" if ships != 1 else
+                "your 1 ship on the board goes home") in screen.message[1]
         assert len(session.game.moves) == moves and screen.buffer.text == "colony"
         inp.send_text("x")  # anything else cancels
         await wait_until(lambda: screen.buffer.text == "x")
@@ -236,7 +238,38 @@ def test_final_table_adds_up_to_the_engine_scores():
         seat = game.seat_of_colour(c)
         assert sum(TILES[t].value for t in isl) == game.scores()[game.colours[seat]]
     winner = names[game.colours.index(game.winners()[0])]
-    assert winner in rows[-1] and ("win" in rows[-1])
+    assert winner in rows[0] and ("win" in rows[0])  # what decided comes first
+
+
+def _row(rows: list[str], head: str) -> list[int]:
+    return [int(v) for v in next(r for r in rows if r.startswith(head))[14:].split()]
+
+
+def test_the_final_table_and_the_panel_count_ships_alike():
+    """The panel's `brd` is ships on beaches; E4 counts kings too. The table shows both
+    and their sum, and a tie broken on ships quotes the sum's row."""
+    from tongiaki_lan.console.final import decided_by
+
+    for seed in (b"final", b"final-2", b"final-3", b"final-4"):
+        game = _game_at(lambda g: g.is_over, seed=seed, players=4)
+        screen = _static_screen(game)
+        rows = final_table(game, screen.session.names)
+        brd = _row(rows, "Ships (brd)")
+        kings = _row(rows, "Kings")
+        total = _row(rows, "Ships + kings")
+        panel = screen.panel_text(32).splitlines()[2:2 + game.n_seats]
+        assert brd == [int(line.split()[3]) for line in panel]  # the panel's brd column
+        assert [b + k for b, k in zip(brd, kings, strict=True)] == total
+        assert total == [-game.ranking_keys()[c][2] for c in game.colours]
+        assert sum(kings) == len(game.kings())
+    # a tie broken on ships names the row its numbers are in
+    game = _game_at(lambda g: g.is_over, seed=b"final", players=4)
+    keys = game.ranking_keys()
+    forged = {c: (10, 3, -(i + 1)) for i, c in enumerate(game.colours)}
+    game.ranking_keys = lambda: forged  # the sentence only reads the keys
+    sentence = decided_by(game, ["Ana", "Ben", "Cy", "Di"])
+    assert "ships and kings" in sentence and "(1 against 2)" in sentence
+    assert keys  # the real game's keys were there to forge from
 
 
 async def test_completing_a_clicked_hex_keeps_what_was_offered():

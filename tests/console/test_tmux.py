@@ -110,7 +110,7 @@ def test_solo_shows_board_panel_and_the_effect_of_a_move(solo):
     pane.send("place Tonga 3", "Enter")
     screen = pane.wait_for(lambda s: re.search(r"3B[RGY·]{2}NW", s), what="our ship on beach 3")
     assert "Tester" in screen and " 14 " in screen  # one ship less in our reserve
-    pane.send("C-u", "quit", "Enter")
+    pane.send("C-u", "quit", "Enter", "Enter")  # mid-game: Enter again
     pane.wait_for(lambda s: not pane.alive() or "Record saved" in s, what="leaving")
     Pane.wait_file(exit_file)
     assert exit_file.read_text().strip() == "0"
@@ -163,7 +163,7 @@ def test_sail_option_shows_where_it_goes(solo):
     assert re.search(r"sail \S+ \d (N|NE|SE|S|SW|NW)\s+→ (lands on|wrecked at|reveals a tile at|"
                      r"leads back|turned back|lost at sea)", screen), screen
     pane.send("Escape")
-    pane.send("C-u", "quit", "Enter")
+    pane.send("C-u", "quit", "Enter", "Enter")  # mid-game: Enter again
 
 
 def test_landing_offer_survives_a_refusal(solo):
@@ -176,7 +176,7 @@ def test_landing_offer_survives_a_refusal(solo):
     pane.wait_for(lambda s: s.rstrip("\n").splitlines()[-1] == prompt, what="the offer again")
     pane.send("Enter")
     pane.wait_for(lambda s: "Enter takes the offer" not in _status(s), what="the landing")
-    pane.send("C-u", "quit", "Enter")
+    pane.send("C-u", "quit", "Enter", "Enter")  # mid-game: Enter again
 
 
 def test_colony_asks_first(solo):
@@ -187,7 +187,7 @@ def test_colony_asks_first(solo):
     assert "sets out for a New Colony" not in screen
     pane.send("Enter")
     pane.wait_for(lambda s: "sets out for a New Colony" in _log(s), what="the colony")
-    pane.send("C-u", "quit", "Enter")
+    pane.send("C-u", "quit", "Enter", "Enter")  # mid-game: Enter again
 
 
 def test_small_terminal_says_so_until_it_grows(solo):
@@ -197,7 +197,7 @@ def test_small_terminal_says_so_until_it_grows(solo):
     assert "The terminal is 40×12" in screen
     subprocess.run([*tmux("resize-window"), "-t", pane.name, "-x", "80", "-y", "24"], check=True)
     pane.wait_for(lambda s: "Tonga" in s and "needs" not in s, what="the game screen")
-    pane.send("C-u", "quit", "Enter")
+    pane.send("C-u", "quit", "Enter", "Enter")  # mid-game: Enter again
 
 
 def test_lobby_help_scrolls(tmp_path):

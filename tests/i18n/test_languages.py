@@ -95,11 +95,11 @@ def test_the_language_comes_from_lang_or_the_environment(monkeypatch):
 EXPECTED = {
     "en": ["Your decision", "player", "Tab lists exactly the legal ones",
            "S3  Setup: going round", "New game, seed"],
-    "it": ["Tocca a te", "giocatore", "Tab elenca esattamente quelle legali",
+    "it": ["Tua decisione", "giocatore", "Tab elenca esattamente quelle legali",
            "S3  Preparazione:", "Nuova partita, seme"],
     "fi": ["Sinun päätöksesi", "pelaaja", "Tab luettelee täsmälleen sallitut",
            "S3  Aloitus:", "Uusi peli, siemen"],
-    "fr": ["À toi de décider", "joueur", "Tab liste exactement les coups légaux",
+    "fr": ["Ta décision", "joueur", "Tab liste exactement les coups légaux",
            "S3  Mise en place :", "Nouvelle partie, graine"],
     "de": ["Deine Entscheidung", "Spieler", "Tab listet genau die erlaubten",
            "S3  Vorbereitung:", "Neue Partie, Startwert"],
@@ -132,7 +132,7 @@ async def test_the_game_screen_in_each_language(lang, tmp_path):
         screen.app.invalidate()
         await wait_until(lambda: "S3" in ANSI.sub("", stream.getvalue())[-20000:],
                          what="a redraw")
-        inp.send_text("quit\r")
+        inp.send_text("quit\r\r")  # mid-game: the second Enter confirms
         assert await asyncio.wait_for(task, 30) == 0
     await session.close()
     drawn = ANSI.sub("", stream.getvalue())
@@ -159,8 +159,9 @@ def test_a_game_screen_in_italian_from_lang(tmp_path):
                f"--seed italiano --no-record --name Tester")
     term = Terminal("italian", command, env, str(tmp_path), width=100, height=30)
     try:
-        screen = term.wait_for(lambda s: "Tocca a te" in s, "the Italian status line")
-        assert "giocatore" in screen and "Restano" in screen and "Nuova partita" in screen
+        screen = term.wait_for(lambda s: "Tua decisione" in s, "the Italian status line")
+        assert "giocatore" in screen and "Nuova partita" in screen
+        assert "Pila: 15 isole, 16 tessere mare" in screen  # plurals, the vocabulary's word
         term.send("rules", "Enter")
         screen = term.wait_for(lambda s: "S3  Preparazione:" in s, "the rule in Italian")
         assert "approdo" in screen
@@ -267,8 +268,8 @@ def test_the_panel_fits_its_32_columns_in_every_language(lang):
     from tongiaki_lan.console.final import final_table
 
     rows = final_table(game, [longest] * game.n_seats)
-    for head in (i18n._("Island"), i18n._("Points"), i18n._("Islands"),
-                 i18n._("Ships on board")):
+    for head in (i18n._("Island"), i18n._("Points"), i18n._("Islands"), i18n._("Ships (brd)"),
+                 i18n._("Kings"), i18n._("Ships + kings")):
         assert len(head) <= 14 and any(r.startswith(head) for r in rows), head
     for line in screen.final_lines(47):  # the map area of an 80-column terminal
         text = "".join(t for _, t in line)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from pathlib import Path
 
@@ -122,6 +123,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"tongiaki-lan: '{args._missing}' is not available in this build", file=sys.stderr)
         return 2
     try:
-        return int(args._run(args) or 0)
+        code = int(args._run(args) or 0)
+        sys.stdout.flush()  # a reader that went away shows here, where it can be handled
+        return code
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # `tongiaki-lan verify FILE | head`: the reader has read enough. Leave quietly, with
+        # the status a writer killed by SIGPIPE has in a shell, and point stdout at
+        # /dev/null so that the interpreter's last flush cannot fail again.
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        return 141

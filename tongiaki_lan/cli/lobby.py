@@ -27,37 +27,46 @@ async def _main(args) -> int:
     from tongiaki_lan.cli.solo import _login_name
     from tongiaki_lan.console.lan import LanSession
     from tongiaki_lan.console.lobby import LobbyScreen
-    from tongiaki_lan.console.screen import run_game_screen
+    from tongiaki_lan.console.screen import BACK_TO_LOBBY, run_game_screen
     from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
     from tongiaki_lan.i18n import _
     from tongiaki_lan.logfile import log_to_file
     from tongiaki_lan.records import default_record_dir, solo_record_path
 
     name = args.name or _login_name()
+    colour = args.colour
     records = args.records or default_record_dir()
     log_to_file(records)  # the full-screen console owns the terminal
-    lobby = LobbyScreen(name, args.colour, record_dir=records, host=args.host, port=args.port,
-                        lan=not args.no_lan, colour_output=args.colour_output)
-    result = await lobby.run()
-    if result[0] == "game":
-        node, disc = result[1], result[2]
-        session = LanSession(node, disc)
-        session.hint_kind = args.hint_bot
-        code = await run_game_screen(session, colour=args.colour_output)
-        if node.record_path is not None:
-            print(_("Record saved: {path}").format(path=node.record_path))
-        return code
-    await lobby.close_network()
-    if result[0] == "solo":
-        seed = seed_from_text(None)
-        session = SoloSession(seed, solo_seats(result[1], lobby.name, best_bot_kind()),
-                              record_path=solo_record_path(records, seed),
-                              pace=args.pace, hint_kind=args.hint_bot)
-        code = await run_game_screen(session, colour=args.colour_output)
-        if session.record_path is not None:
-            print(_("Record saved: {path}").format(path=session.record_path))
-        return code
-    return 0
+    saved = None  # the record of the game just played, said in the lobby or when leaving
+    while True:  # after a game, `lobby` comes back here for the next one
+        lobby = LobbyScreen(name, colour, record_dir=records, host=args.host, port=args.port,
+                            lan=not args.no_lan, colour_output=args.colour_output)
+        if saved is not None:
+            lobby.lines.append(("info", _("Record saved: {path}").format(path=saved)))
+        result = await lobby.run()
+        name, colour = lobby.name, lobby.colour  # as changed in the lobby
+        if result[0] == "game":
+            node, disc = result[1], result[2]
+            session = LanSession(node, disc)
+            session.hint_kind = args.hint_bot
+            code = await run_game_screen(session, colour=args.colour_output)
+            saved = node.record_path
+        elif result[0] == "solo":
+            await lobby.close_network()
+            seed = seed_from_text(None)
+            session = SoloSession(seed, solo_seats(result[1], name, best_bot_kind()),
+                                  record_path=solo_record_path(records, seed),
+                                  pace=args.pace, hint_kind=args.hint_bot)
+            session.from_lobby = True
+            code = await run_game_screen(session, colour=args.colour_output)
+            saved = session.record_path
+        else:
+            await lobby.close_network()
+            return 0
+        if code != BACK_TO_LOBBY:
+            if saved is not None:
+                print(_("Record saved: {path}").format(path=saved))
+            return code
 
 
 def run(args) -> int:

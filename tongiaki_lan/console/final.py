@@ -48,34 +48,43 @@ def decided_by(game: Game, names: Sequence[str]) -> str:
                 _("{who} share the win: tied on {points} points with {runner}, present on more "
                   "islands ({best} against {next})."))
         return text.format(who=who, points=best[0], runner=runner, best=best[1], next=nxt[1])
-    text = (_("{who} wins: tied on points and islands with {runner}, fewer ships on the board "
-              "({best} against {next}).") if one else
-            _("{who} share the win: tied on points and islands with {runner}, fewer ships on "
-              "the board ({best} against {next})."))
+    text = (_("{who} wins: tied on points and islands with {runner}, fewer ships and kings on "
+              "the board ({best} against {next}).") if one else
+            _("{who} share the win: tied on points and islands with {runner}, fewer ships and "
+              "kings on the board ({best} against {next})."))
     return text.format(who=who, runner=runner, best=-best[2], next=-nxt[2])
 
 
 def final_table(game: Game, names: Sequence[str]) -> list[str]:
-    """Rows of text: one per island anyone is on, a column per player, then the totals."""
+    """Rows of text: what decided first (it must be seen on the smallest screen), then a
+    column per player: the totals E4 compares, then the points island by island.
+
+    The panel's `brd` counts ships on beaches; E4 counts a king as a ship on the board
+    too, so the table shows both and their sum, the number the tie-break sentence quotes.
+    """
     cids = game.colour_ids()
     present = presence(game)
     keys = game.ranking_keys()
     islands = sorted({t for isl in present.values() for t in isl},
                      key=lambda t: (-TILES[t].value, TILES[t].name))
     col = 5
-    head = f"{_('Island'):<14.14}" + "".join(f"{names[s][:col - 1]:>{col}}"
-                                              for s in range(len(cids)))
-    rows = [_("Final score: points per island"), head,
-            f"{'':<14}" + "".join(f"{LETTERS[c]:>{col}}" for c in cids)]
+    seats = range(len(cids))
+
+    def row(label: str, values) -> str:
+        return f"{label:<14.14}" + "".join(f"{v:>{col}}" for v in values)
+
+    beached = [game.on_board(s) for s in seats]
+    ships = [-keys[game.colours[s]][2] for s in seats]
+    rows = [decided_by(game, names), "", _("Final score: points per island"),
+            row(_("Island"), (names[s][:col - 1] for s in seats)),
+            row("", (LETTERS[c] for c in cids)),
+            row(_("Points"), (keys[game.colours[s]][0] for s in seats)),
+            row(_("Islands"), (keys[game.colours[s]][1] for s in seats)),
+            row(_("Ships (brd)"), beached),
+            row(_("Kings"), (ships[s] - beached[s] for s in seats)),
+            row(_("Ships + kings"), ships),
+            ""]
     for tid in islands:
-        cells = "".join(f"{TILES[tid].value if tid in present[c] else '·':>{col}}" for c in cids)
-        rows.append(f"{TILES[tid].name[:13]:<14}" + cells)
-    rows.append(f"{_('Points'):<14.14}" + "".join(f"{keys[game.colours[s]][0]:>{col}}"
-                                             for s in range(len(cids))))
-    rows.append(f"{_('Islands'):<14.14}" + "".join(f"{keys[game.colours[s]][1]:>{col}}"
-                                              for s in range(len(cids))))
-    rows.append(f"{_('Ships on board'):<14.14}" + "".join(f"{-keys[game.colours[s]][2]:>{col}}"
-                                                     for s in range(len(cids))))
-    rows.append("")
-    rows.append(decided_by(game, names))
+        rows.append(row(TILES[tid].name[:13], (TILES[tid].value if tid in present[c] else "·"
+                                               for c in cids)))
     return rows

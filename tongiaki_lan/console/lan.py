@@ -33,8 +33,30 @@ def seats_of(node) -> list[Seat]:
     return out
 
 
+def peer_label(node, data: dict) -> str:
+    """The name to show for the peer of a node event (chat, away, back, rejoined): the
+    player's name alone, with the short peer id only when two players share that name.
+
+    The net layer names peers `Bob (aca600ea)` for its own logs; a player needs the id
+    only to tell two Bobs apart."""
+    peer = data.get("peer") or ""
+    lb = getattr(node, "lobby", None)
+    if lb is not None and peer:
+        humans = [s for s in lb.seats if s.kind == "human"]
+        mine = next((s for s in humans if s.owner.hex() == peer), None)
+        if mine is not None:
+            if sum(1 for s in humans if s.name == mine.name) > 1:
+                return f"{mine.name} ({peer[:8]})"
+            return mine.name
+    name = str(data.get("name") or "")
+    if peer and name.endswith(f" ({peer[:8]})"):
+        return name[:-len(peer[:8]) - 3]
+    return name or _("a peer")
+
+
 class LanSession(GameSession):
     title = N_("LAN")
+    from_lobby = True  # a LAN game always starts from the lobby
 
     def __init__(self, node, discovery=None):
         self.node = node
@@ -58,10 +80,10 @@ class LanSession(GameSession):
         if k in ("move", "game_over"):
             self._drain_events()
         elif k == "chat":
-            self.lines.append(("", f"<{d.get('name', '?')}> {d.get('text', '')}"))
+            self.lines.append(("", f"<{peer_label(self.node, d)}> {d.get('text', '')}"))
         elif k in ("away", "back"):
             text = _("{name} is away.") if k == "away" else _("{name} is back.")
-            self.lines.append(("info", text.format(name=d.get("name") or _("a peer"))))
+            self.lines.append(("info", text.format(name=peer_label(self.node, d))))
         elif k == "waiting":
             self.lines.append(("info", _("Waiting for {name} to come back… (replace {who} gives "
                                          "the seat to a bot after a minute)").format(
@@ -75,7 +97,7 @@ class LanSession(GameSession):
                 name=d["name"])))
         elif k == "restarted":
             self.lines.append(("info", _("{name} rejoined.").format(
-                name=d.get("name") or _("a peer"))))
+                name=peer_label(self.node, d))))
         elif k == "warning":
             self.lines.append(("bad", d.get("text", "")))
         elif k == "mismatch":
@@ -95,8 +117,8 @@ class LanSession(GameSession):
             self.node.send_move(move)
         except IllegalMove:
             raise
-        except ValueError as exc:
-            raise IllegalMove("T0", str(exc)) from None
+        except ValueError as exc:  # not sent: the net's reason, in the player's language
+            raise IllegalMove("T0", net_reason(exc)) from None
 
     def commands(self):
         def say(text: str):

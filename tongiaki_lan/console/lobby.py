@@ -26,6 +26,7 @@ from prompt_toolkit.layout.processors import BeforeInput, ConditionalProcessor, 
 from tongiaki_lan.engine import COLOURS
 from tongiaki_lan.i18n import N_, _
 
+from .lan import peer_label
 from .screen import CanvasControl
 from .theme import build_style, player_style
 from .words import net_reason
@@ -34,14 +35,13 @@ COMMANDS = {
     "solo": N_("solo [BOTS] — play against bots on this machine"),
     "create": N_("create NAME [SEATS] [lock] — open a LAN game (2-6 seats, default 4); "
                  "lock asks for a passphrase (typed unseen)"),
-    "join": N_("join N — take a seat in game N of the list, or resume yours (asks for the "
-               "passphrase if it has one)"),
+    "join": N_("join N — take a seat in game N of the list (or give its name), or resume "
+               "yours (asks for the passphrase if it has one)"),
     "name": N_("name NAME — your name at the table"),
     "colour": N_("colour C — your colour (blue red green yellow orange purple)"),
     "bot": N_("bot [KIND] [COLOUR] — add a bot seat (driven by this laptop)"),
     "unbot": N_("unbot COLOUR — remove that bot seat"),
     "ready": N_("ready / unready — a full table where everyone is ready starts by itself"),
-    "unready": N_("unready — not ready after all"),
     "start": N_("start — the table's creator starts with the seats taken (everyone ready)"),
     "say": N_("say TEXT — chat with your table"),
     "leave": N_("leave — leave this table"),
@@ -80,6 +80,8 @@ class LobbyScreen:
         self.node = None
         self.discovery = None
         self.yours: dict = {}  # game id -> Resumable: unfinished games this laptop played
+        self._numbers: dict[bytes, int] = {}  # game id -> its number in the list
+        self._next_number = 1
         self.lan_error: str | None = None
         self.lines: list[tuple[str, str]] = []
         self.message = ""
@@ -87,7 +89,7 @@ class LobbyScreen:
         self._secret: tuple[str, object] | None = None  # (prompt, coroutine fn) of a passphrase
         self._tasks: set[asyncio.Task] = set()
         self.buffer = Buffer(multiline=False, accept_handler=self._accept,
-                             completer=WordCompleter(list(COMMANDS), sentence=True),
+                             completer=WordCompleter([*COMMANDS, "unready"], sentence=True),
                              complete_while_typing=False)
         self.app = self._build(colour_output)
 
@@ -150,7 +152,7 @@ class LobbyScreen:
     def _on_node_event(self, ev) -> None:
         k, d = ev.kind, ev.data
         if k == "chat":
-            self.lines.append(("", f"<{d.get('name', '?')}> {d.get('text', '')}"))
+            self.lines.append(("", f"<{peer_label(self.node, d)}> {d.get('text', '')}"))
         elif k == "joined":
             self.lines.append(("info", _("You are at the table {game}.").format(
                 game=d.get("game"))))
@@ -168,7 +170,7 @@ class LobbyScreen:
                 text = _("{name} left.")
             else:
                 text = _("{name} is away.") if k == "away" else _("{name} is back.")
-            self.lines.append(("info", text.format(name=d.get("name"))))
+            self.lines.append(("info", text.format(name=peer_label(self.node, d))))
         elif k == "game_start":
             if self.app.is_running and not self.app.future.done():
                 self.app.exit(result=("game", self.node, self.discovery))
@@ -177,9 +179,50 @@ class LobbyScreen:
     # ---------------------------------------------------------------- drawing
 
     def games(self):
-        if self.discovery is None:
-            return []
-        return self.discovery.games()
+        """The games on the LAN in the order of their numbers (`numbered`)."""
+        return [g for _n, g in self.numbered()]
+
+    def numbered(self) -> list[tuple[int, object]]:
+        """(number, game) for every game listed. A game keeps its number for as long as
+        it is listed, so `join 2` means the game shown as 2 even after another game
+        appeared or went away; games seen for the first time together are numbered by
+        name (not in the order their adverts happened to arrive, which differs from
+        laptop to laptop), and a number is never given to another game in this lobby."""
+        found = self.discovery.games() if self.discovery is not None else []
+        ids = {g.game_id for g in found}
+        for gid in [gid for gid in self._numbers if gid not in ids]:
+            del self._numbers[gid]
+        for g in sorted((g for g in found if g.game_id not in self._numbers),
+                        key=lambda g: (g.name.casefold(), g.game_id)):
+            self._numbers[g.game_id] = self._next_number
+            self._next_number += 1
+        return sorted(((self._numbers[g.game_id], g) for g in found), key=lambda x: x[0])
+
+    def find_game(self, words: list[str]):
+        """The listed game that `join`'s argument names: its number, or its name (or the
+        start of it, any case). Raises ValueError naming the command otherwise."""
+        listed = self.numbered()
+        if not words:
+            raise ValueError(_("join: give a game's number or name from the list"))
+        if words[0].isdigit():
+            for number, game in listed:
+                if number == int(words[0]):
+                    return game, words[1:]
+            raise ValueError(_("join: there is no game {n} in the list").format(n=words[0]))
+        # a name may have spaces: the longest run of words that names a game wins, and a
+        # word after it is the passphrase (as after a number)
+        for cut in range(len(words), 0, -1):
+            typed = " ".join(words[:cut]).casefold()
+            exact = [g for _n, g in listed if g.name.casefold() == typed]
+            starts = exact or [g for _n, g in listed if g.name.casefold().startswith(typed)]
+            if len(starts) == 1:
+                return starts[0], words[cut:]
+            if len(starts) > 1 and cut == 1:
+                raise ValueError(_("join: '{typed}' could be {games}: type more of the name or "
+                                   "the number").format(
+                    typed=words[0], games=", ".join(f"{n}. {g.name}" for n, g in listed
+                                                    if g in starts)))
+        raise ValueError(_("join: no game named '{name}' in the list").format(name=words[0]))
 
     def draw_top(self, width: int, height: int):
         out: list[list[tuple[str, str]]] = []
@@ -190,12 +233,12 @@ class LobbyScreen:
             out.append([("class:message.error", f" {self.lan_error}")])
             out.append([("", _(" You can still play solo: type ")), ("class:prompt", "solo")])
         else:
-            games = self.games()
+            games = self.numbered()
             out.append([(head, _(" Games on the LAN ({n})").format(n=len(games)))])
             if not games:
                 out.append([("class:panel.head",
-                             _("  none yet — create one: create NAME [SEATS]"))])
-            for i, g in enumerate(games[:8], 1):
+                             _("  looking… none yet — create one: create NAME [SEATS]"))])
+            for i, g in games[:8]:
                 lock = " " + _("[passphrase]") if g.passphrase else ""
                 mine = ("  " + _("← your table")
                         if self.node and g.game_id == self.node.game_id else "")
@@ -203,8 +246,12 @@ class LobbyScreen:
                     mine = "  " + _("← yours: join resumes your seat")
                 seats = _("{taken}/{total} seats").format(taken=g.taken, total=g.total)
                 phase = _(PHASE_NAMES.get(g.phase, g.phase))
-                out.append([("", f"  {i}. {g.name[:24]:<24} {seats}  {phase:<8}"),
-                            ("class:message", lock), ("class:panel.head", mine)])
+                row = f"  {i}. {g.name[:24]:<24} {seats}  {phase:<8}"
+                if len(row) + len(lock) + len(mine) <= width:
+                    out.append([("", row), ("class:message", lock), ("class:panel.head", mine)])
+                else:  # a narrow terminal: the notes on a row of their own, not cut off
+                    out.append([("", row), ("class:message", lock)])
+                    out.append([("class:panel.head", "      " + mine.strip())])
         lb = self.node.lobby if self.node is not None else None
         if lb is not None:
             present = self.node.present()
@@ -247,16 +294,35 @@ class LobbyScreen:
             shown[-1] = [("class:rule", f" ── {self.log_scroll} more line(s) below: PgDn ──")]
         return shown
 
-    def status(self):
+    def _status(self) -> tuple[str, str]:
         if self._secret is not None:
-            return [("class:status", f" {self._secret[0]} (typed unseen; empty cancels)")]
+            return "class:status", " " + _("{prompt} (typed unseen; empty cancels)").format(
+                prompt=self._secret[0])
         if self.message:
-            return [("class:message.error", " " + self.message)]
+            return "class:message.error", " " + self.message
         if self.node is not None and self.node.lobby is not None:
-            hint = _("say TEXT · ready · bot [KIND] · start · leave · help")
+            if self.node.coordinator() == self.node.peer_id:
+                hint = _("say TEXT · ready · bot [KIND] · start · leave · help")
+            else:  # only the host starts early: the others wait for a full, ready table
+                hint = _("say TEXT · ready · bot [KIND] · leave · help")
         else:
-            hint = _("solo · create NAME [SEATS] [PASS] · join N · help · quit")
-        return [("class:status", " " + hint)]
+            hint = _("solo · create NAME [SEATS] [lock] · join N · help · quit")
+        return "class:status", " " + hint
+
+    def _columns(self) -> int:
+        try:
+            return self.app.output.get_size().columns
+        except Exception:  # pragma: no cover - no terminal attached
+            return 80
+
+    def _status_rows(self) -> list[str]:
+        """The status line, wrapped to the terminal's width: a refusal's explanation is
+        usually at its end, so it gets a second (or third) row rather than being cut."""
+        return textwrap.wrap(self._status()[1], max(10, self._columns() - 1),
+                             subsequent_indent="  ")[:4] or [""]
+
+    def status(self):
+        return [(self._status()[0], "\n".join(self._status_rows()))]
 
     def _build(self, colour: bool) -> Application:
         kb = KeyBindings()
@@ -275,7 +341,7 @@ class LobbyScreen:
             self.log_scroll = max(0, self.log_scroll - 5)
 
         def top_height() -> Dimension:
-            want = len(self.draw_top(200, 100))
+            want = len(self.draw_top(self._columns(), 100))
             return Dimension(min=3, preferred=want, max=want)
 
         secret = Condition(lambda: self._secret is not None)
@@ -284,7 +350,8 @@ class LobbyScreen:
             Window(height=1, char="─", style="class:rule"),
             Window(CanvasControl(self.draw_log), wrap_lines=False,
                    height=Dimension(min=5, weight=1)),
-            Window(FormattedTextControl(self.status), height=1, style="class:status"),
+            Window(FormattedTextControl(self.status), style="class:status",
+                   height=lambda: Dimension.exact(len(self._status_rows()))),
             Window(BufferControl(self.buffer, input_processors=[
                 ConditionalProcessor(PasswordProcessor(), secret),
                 BeforeInput("> ", style="class:prompt")]), height=1),
@@ -304,14 +371,14 @@ class LobbyScreen:
         if self._secret is not None:
             # a passphrase never reaches the history (Up would show it) nor the screen
             buffer.set_document(buffer.document.__class__(""), True)
-            _, then = self._secret
+            _prompt, then = self._secret
             self._secret = None
             if text:
                 task = asyncio.ensure_future(self._guarded(then(text)))
                 self._tasks.add(task)
                 task.add_done_callback(self._tasks.discard)
             else:
-                self.lines.append(("info", "Cancelled."))
+                self.lines.append(("info", _("Cancelled.")))
             return False
         if text:
             task = asyncio.ensure_future(self.command(text))
@@ -323,7 +390,11 @@ class LobbyScreen:
         try:
             await self._command(text)
         except Exception as exc:  # noqa: BLE001 - a typo must never end the lobby
-            self.message = f"{text}: {exc}"
+            reason = str(exc)
+            verb = text.split()[0].lower() if text.split() else ""
+            # Our own reasons name their command already ("join: give a game number…");
+            # anything else is shown after what was typed.
+            self.message = reason if verb and reason.startswith(verb) else f"{text}: {reason}"
         self.app.invalidate()
 
     async def _guarded(self, coro) -> None:
@@ -370,11 +441,12 @@ class LobbyScreen:
             node = self._need_lan()
             if not args:
                 raise ValueError(_("create: give the game a name, e.g. create Friday 4"))
-            seats = (_count(args[1], _("create: SEATS"), 2, 6, "create Friday 4")
-                     if len(args) > 1 else 4)
-            if len(args) > 3:
+            if len(args) > 3 or (len(args) > 1 and not args[1].isdigit()):
+                # `create Friday night 5`: the second word is the name's, not a bad number
                 raise ValueError(_("create NAME [SEATS] [lock]: a name with spaces needs "
                                    "quotes"))
+            seats = (_count(args[1], _("create: SEATS"), 2, 6, "create Friday 4")
+                     if len(args) > 1 else 4)
 
             async def create(passphrase: str | None) -> None:
                 if node.lobby is not None:
@@ -387,13 +459,12 @@ class LobbyScreen:
                 await create(args[2] if len(args) > 2 else None)
         elif verb == "join":
             node = self._need_lan()
-            games = self.games()
-            if not args or not args[0].isdigit() or not 1 <= int(args[0]) <= len(games):
-                raise ValueError(_("join: give a game number from the list (1..{n})").format(
-                    n=len(games)))
-            info = games[int(args[0]) - 1]
-            passphrase = args[1] if len(args) > 1 else None
+            info, rest = self.find_game(args)
+            passphrase = rest[0] if rest else None
             mine = self.yours.get(info.game_id)
+            if info.phase == "over":
+                raise ValueError(_("join: {game} is over; create a new game or join "
+                                   "another").format(game=info.name))
             if mine is not None:
                 async def resume(secret: str | None) -> None:
                     if node.lobby is not None:
@@ -456,8 +527,8 @@ class LobbyScreen:
             await node.leave_game()
             self.lines.append(("info", _("You left the table.")))
         else:
-            raise ValueError(_("unknown command {command} (help lists them)").format(
-                command=repr(verb)))
+            raise ValueError(_("{command}: not a command (help lists them)").format(
+                command=verb))
 
     async def _join(self, node, info, passphrase) -> None:
         from tongiaki_lan.net.matchmaking import refs_of
@@ -479,7 +550,7 @@ class LobbyScreen:
         if self.lan_error:
             self.lines.append(("bad", self.lan_error))
         else:
-            self.lines.append(("info", _("Looking for games on the LAN… (help lists commands)")))
+            self.lines.append(("info", _("help lists the commands.")))
         result = await self.app.run_async()
         for task in list(self._tasks):
             task.cancel()

@@ -67,12 +67,13 @@ from .rules import clause_text, rules_lines
 from .session import GameSession
 from .story import tile_label
 from .theme import build_style, player_style
-from .words import help_lines, pending_text, preview_text
+from .words import engine_reason, help_lines, pending_text, preview_text
 
 COMPLETION_LIMIT = 24  # above this many matches, complete one word at a time
 META = ("help", "hint", "moves", "rules", "position", "centre", "board", "quit")
 MIN_COLUMNS, MIN_ROWS = 80, 24  # below this the screen says so instead of drawing nonsense
 MIN_LOG_ROWS = 10  # a bot round must not scroll past unseen
+BACK_TO_LOBBY = 3  # what the screen ends with when the player typed `lobby` after a game
 
 
 # ------------------------------------------------------------------ controls
@@ -153,7 +154,8 @@ class MoveCompleter(Completer):
                 meta = preview_text(game, move) if isinstance(move, Sail) else ""
                 yield Completion(m, start_position=-len(before), display_meta=meta)
         if low:
-            for word in (*META, *self.screen.session.commands()):
+            lobby = ("lobby",) if getattr(self.screen.session, "from_lobby", False) else ()
+            for word in (*META, *lobby, *self.screen.session.commands()):
                 if word.startswith(low) and word != low:
                     yield Completion(word, start_position=-len(before),
                                      display_meta=_("command"))
@@ -174,6 +176,7 @@ class GameScreen:
         self._confirm: tuple[int, str] | None = None  # (version, text) awaiting a 2nd Enter
         self._decision_key: tuple | None = None
         self._hinting = False
+        self._quit_asked = False  # `quit` mid-game was typed once: Enter again leaves
         self._setting = False
         self._panel_cache: tuple[tuple, list] = ((), [])
         self.buffer = Buffer(
@@ -213,16 +216,17 @@ class GameScreen:
         return self.view.render(g, width, height, frontier=frontier, focus=focus).fragment_lines()
 
     def final_lines(self, width: int) -> list[list[tuple[str, str]]]:
+        # Who won and why come first, then how to get the map back: on an 80x24 screen
+        # the island rows at the end are what may not fit, never the result.
         rows = final_table(self.session.game, self.session.names)
+        note = _("(board — show the map · the log has the story)")
+        rows[1:1] = [note]
         out = []
         for i, row in enumerate(rows):
-            style = "class:final.head" if i in (0, 1, 2) else "class:final"
+            style = ("class:final.head" if i in (0, 3, 4, 5) else
+                     "class:panel.head" if i == 1 else "class:final")
             for part in textwrap.wrap(row, max(10, width - 2)) or [""]:
                 out.append([(style, " " + part)])
-        out.append([("", "")])
-        note = _("(board — show the map · the log has the story)")
-        out.extend([("class:panel.head", " " + part)]
-                   for part in textwrap.wrap(note, max(10, width - 2)))
         return out
 
     def panel_lines(self, width: int) -> list[list[tuple[str, str]]]:
@@ -258,8 +262,7 @@ class GameScreen:
             cid = g.colour_ids()[seat]
             on_turn = p is not None and p.seat == seat
             marker = "▶ " if on_turn else ("* " if seat == g.active_seat and p else "  ")
-            name = (_("{name} away").format(name=info.name[:max(1, name_w - 5)])
-                    if info.away else info.name)
+            name = short_name(info.name, name_w)  # away players: greyed, and listed below
             name_style = "class:panel.away" if info.away else ("class:panel.me" if info.local
                                                                else "")
             row = [
@@ -271,12 +274,22 @@ class GameScreen:
                      f"{scores[colour]:>4}{g.royals_founded(seat):>2}/2"),
             ]
             lines.append(row)
+        away = [info.name for info in s.seats if info.away]
+        if away:
+            label = _("Away: ")
+            names = ", ".join(away)
+            if len(label) + len(names) > width:
+                names = names[:max(1, width - len(label) - 1)] + "…"
+            lines.append([("class:panel.head", label), ("class:panel.away", names)])
         isl, sea = g.revealed_counts()
         left = g.unrevealed_tiles()
         left_isl = sum(1 for t in left if t < 16)
+        seas = len(left) - left_isl
         lines.append([("class:panel.head", _("Left: ")),
-                      ("", _("{islands} islands, {seas} sea tiles").format(
-                          islands=left_isl, seas=len(left) - left_isl))])
+                      ("", _("{islands}, {seas}").format(
+                          islands=ngettext("{n} island", "{n} islands", left_isl).format(
+                              n=left_isl),
+                          seas=ngettext("{n} sea tile", "{n} sea tiles", seas).format(n=seas)))])
         if g.is_over:
             lines.append([("class:panel.head", _("The game is over."))])
         else:
@@ -345,9 +358,10 @@ class GameScreen:
     def scroll_log(self, pages: int) -> None:
         self.log_scroll = max(0, self.log_scroll - pages * 5)
 
-    def status_fragments(self) -> StyleAndTextTuples:
+    def _status(self) -> tuple[str, str]:
         s = self.session
-        style, text = pending_text(s.game, s.names, s.local_seats() if s.can_play else set())
+        style, text = pending_text(s.game, s.names, s.local_seats() if s.can_play else set(),
+                                   lobby=getattr(s, "from_lobby", False))
         if hasattr(s, "position_text"):
             style, text = "class:status", _("Replay {position} · {text}").format(
                 position=s.position_text(), text=text)
@@ -356,11 +370,32 @@ class GameScreen:
             move = self.legal_by_text().get(self.buffer.text.strip())
             if isinstance(move, Sail):
                 text = f"{move} {preview_text(s.game, move)}"
-        return [(style, " " + text)]
+        return style, text
+
+    def _wrapped(self, text: str, most: int) -> list[str]:
+        """`text` in lines of the terminal's width, word-wrapped, at least one line and
+        at most `most` (the last one then ends in `…`; no reason or status is that long
+        at 80 columns, so this only guards the layout against a runaway text)."""
+        width = max(10, self._size()[0] - 1)
+        rows = textwrap.wrap(text, width, subsequent_indent="  ") or [""]
+        if len(rows) > most:
+            rows = rows[:most]
+            rows[-1] = rows[-1][:width - 1] + "…"
+        return rows
+
+    def _status_rows(self) -> list[str]:
+        return self._wrapped(" " + self._status()[1], 3)
+
+    def _message_rows(self) -> list[str]:
+        return self._wrapped(self.message[1], 4)
+
+    def status_fragments(self) -> StyleAndTextTuples:
+        return [(self._status()[0], "\n".join(self._status_rows()))]
 
     def message_fragments(self) -> StyleAndTextTuples:
-        style, text = self.message
-        return [(f"class:message.{style}" if style else "class:message", text)]
+        style = self.message[0]
+        return [(f"class:message.{style}" if style else "class:message",
+                 "\n".join(self._message_rows()))]
 
     # ---------------------------------------------------------------- text views for tests
 
@@ -368,7 +403,7 @@ class GameScreen:
         return "\n".join("".join(t for _, t in line) for line in self.panel_lines(width))
 
     def status_text(self) -> str:
-        return "".join(t for _, t in self.status_fragments()).strip()
+        return self._status()[1].strip()
 
     # ---------------------------------------------------------------- layout
 
@@ -440,15 +475,13 @@ class GameScreen:
         log = Window(CanvasControl(self.draw_log, on_scroll=self.scroll_log), wrap_lines=False)
         side = HSplit([panel, Window(height=1, char="─", style="class:rule"), log],
                       width=self._side_width)
-        too_small = Condition(lambda: self._size()[0] < MIN_COLUMNS
-                              or self._size()[1] < MIN_ROWS)
+        too_small = Condition(self._too_small)
         body = HSplit([
             ConditionalContainer(VSplit([board, Window(width=1, char="│", style="class:rule"),
                                          side]), filter=~too_small),
             ConditionalContainer(Window(FormattedTextControl(self._too_small_text),
                                         wrap_lines=True), filter=too_small),
         ])
-        has_message = Condition(lambda: bool(self.message[1]))
         prompt = Window(
             BufferControl(self.buffer, input_processors=[BeforeInput("> ", style="class:prompt")]),
             height=1,
@@ -456,9 +489,13 @@ class GameScreen:
         root = FloatContainer(
             HSplit([
                 body,
-                Window(FormattedTextControl(self.status_fragments), height=1, style="class:status"),
-                ConditionalContainer(Window(FormattedTextControl(self.message_fragments),
-                                            height=1), filter=has_message),
+                Window(FormattedTextControl(self.status_fragments), style="class:status",
+                       height=lambda: Dimension.exact(len(self._status_rows()))),
+                # The message row is always there (an empty row while there is nothing to
+                # say), so the map does not jump when a reason or "Thinking…" appears; a
+                # long reason gets the rows it needs instead of being cut at the edge.
+                Window(FormattedTextControl(self.message_fragments),
+                       height=lambda: Dimension.exact(len(self._message_rows()))),
                 prompt,
             ]),
             floats=[Float(xcursor=True, ycursor=True,
@@ -585,7 +622,8 @@ class GameScreen:
             want = str(g.default_landing())
         if want is not None and (not self.buffer.text or self.buffer.text == self._prefill):
             self.offer(want)
-        elif want is None and self._prefill is not None and self.buffer.text == self._prefill:
+        elif (want is None and self._prefill is not None and self.buffer.text == self._prefill
+              and not self._quit_asked):  # a `quit` awaiting its Enter stays while bots move
             self._setting = True
             self.buffer.reset()
             self._setting = False
@@ -593,10 +631,28 @@ class GameScreen:
         self.log_scroll = 0
         self.app.invalidate()
 
+    def _too_small(self) -> bool:
+        cols, rows = self._size()
+        return cols < MIN_COLUMNS or rows < MIN_ROWS
+
     def _accept(self, buffer: Buffer) -> bool:
         text = buffer.text.strip()
         self._prefill = None
         self.message = ("", "")
+        if self._too_small() and text.lower() not in ("quit", "exit", "q"):
+            # The map is not shown: a move (or a hint's Enter) would be played unseen.
+            self.message = ("error", _("Enlarge the window first: the game takes no commands "
+                                       "while it cannot be shown (quit leaves)."))
+            return False
+        quitting = text.lower() in ("quit", "exit", "q")
+        if self._quit_asked and not quitting:
+            self._quit_asked = False  # anything else typed: staying after all
+        if quitting and not self._quit_asked and self._quit_needs_asking():
+            # Asked here, not in the command task, so that an Enter typed right after
+            # finds the question already asked (and `quit` still on the line).
+            self._ask_quit()
+            self._prefill = buffer.text
+            return True
         if text:
             self.session.spawn(self.command(text))
         elif hasattr(self.session, "step"):
@@ -612,7 +668,7 @@ class GameScreen:
             self._offer_again()
         except ValueError as exc:
             self.message = ("error", _("{command}: {reason} (Tab lists the legal moves)").format(
-                command=text, reason=exc))
+                command=text, reason=engine_reason(exc)))
             self._offer_again()
         except Exception as exc:  # noqa: BLE001 - the console must survive anything
             self.message = ("error", _("{command}: internal error: {error}").format(
@@ -630,8 +686,19 @@ class GameScreen:
         word, _sep, rest = text.partition(" ")
         word = word.lower()
         s = self.session
+        asked, self._quit_asked = self._quit_asked, False
         if word in ("quit", "exit", "q"):
+            if not asked and self._quit_needs_asking():
+                self._ask_quit()
+                self.offer("quit")
+                return
             self.app.exit(result=0)
+            return
+        if word == "lobby" and getattr(s, "from_lobby", False):
+            if not s.game.is_over:
+                self.message = ("error", _("lobby: after the game; to leave it now, quit"))
+                return
+            self.app.exit(result=BACK_TO_LOBBY)
             return
         if word in ("help", "?"):
             for line in help_lines(rest):
@@ -639,6 +706,9 @@ class GameScreen:
             if not rest:
                 for help_text, _handler in s.commands().values():
                     s.lines.append(("info", "  " + _(help_text)))
+                if getattr(s, "from_lobby", False):
+                    s.lines.append(("info", "  " + _("lobby — after the game, back to the "
+                                                     "lobby for the next one")))
             s.changed()
             return
         if word == "rules":
@@ -689,12 +759,33 @@ class GameScreen:
         self._confirm = None
         await s.submit(move)
 
+    def _ask_quit(self) -> None:
+        """Leaving mid-game ends a solo game for good: ask once, and say what is kept."""
+        s = self.session
+        path = getattr(s, "record_path", None)
+        node = getattr(s, "node", None)
+        if path is None and node is not None:
+            path = getattr(node, "record_path", None)
+        if path is not None:
+            what = _("the record keeps the game ({path}; tongiaki-lan replay shows it)").format(
+                path=path)
+        else:
+            what = _("this game is not recorded")
+        self.message = ("", _("quit: the game is not over — Enter again to leave; {what}").format(
+            what=what))
+        self._quit_asked = True
+
+    def _quit_needs_asking(self) -> bool:
+        s = self.session
+        return s.can_play and not s.game.is_over
+
     def _ask_colony(self) -> None:
         """C1 takes every ship home: a slip of the keyboard must not cost a whole board."""
         s = self.session
         seat = s.game.pending.seat
         ships = s.game.on_board(seat)
-        what = (_("your {n} ship(s) on the board go home").format(n=ships) if ships
+        what = (ngettext("your {n} ship on the board goes home",
+                         "your {n} ships on the board go home", ships).format(n=ships) if ships
                 else _("you have no ships on the board"))
         self.message = ("", _("colony: {what} — Enter again to confirm").format(what=what))
         self._confirm = (len(s.game.moves), "colony")
@@ -723,6 +814,7 @@ class GameScreen:
             move = await s.hint()
         finally:
             self._hinting = False
+        self._quit_asked = False  # `quit` mid-game was typed once: Enter again leaves
         if s.version != version:
             self.message = ("", "")
             return
@@ -730,10 +822,23 @@ class GameScreen:
         self.message = ("", _("Hint: {move} (Enter plays it)").format(move=text))
         if isinstance(move, Colony):  # the hint's words are the confirmation
             ships = s.game.on_board(p.seat)
-            self.message = ("", _("Hint: colony (Enter plays it: your {n} ship(s) on the board go "
-                                  "home)").format(n=ships))
+            self.message = ("", ngettext(
+                "Hint: colony (Enter plays it: your {n} ship on the board goes home)",
+                "Hint: colony (Enter plays it: your {n} ships on the board go home)",
+                ships).format(n=ships))
             self._confirm = (len(s.game.moves), "colony")
         self.offer(text)
+
+
+def short_name(name: str, width: int) -> str:
+    """A player's name in `width` columns: whole if it fits; else without a bracketed
+    note (a LAN bot seat is `Maui (search)`), else cut with an ellipsis."""
+    if len(name) <= width:
+        return name
+    base = name.split(" (", 1)[0].strip()
+    if base and len(base) <= width:
+        return base
+    return name[:width - 1] + "…"
 
 
 def refusal_text(command: str, exc: IllegalMove) -> str:
@@ -746,7 +851,7 @@ def refusal_text(command: str, exc: IllegalMove) -> str:
     if current_language() == "en" or not summary:
         return f"{command}: {exc}"
     return _("{command}: not allowed by rule {clause} ({reason}) — rules {clause}").format(
-        command=command, clause=exc.clause, reason=exc.reason)
+        command=command, clause=exc.clause, reason=engine_reason(exc.reason))
 
 
 def _monochrome():
@@ -763,4 +868,4 @@ async def run_game_screen(session: GameSession, colour: bool = True) -> int:
         result = await screen.app.run_async()
     finally:
         await session.close()
-    return int(result or 0)
+    return int(result or 0)  # BACK_TO_LOBBY when the player asked for the lobby

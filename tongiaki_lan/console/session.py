@@ -190,6 +190,7 @@ class SoloSession(GameSession):
     """One human against bots, all on this machine; every move goes to a record."""
 
     title = N_("Solo")
+    from_lobby = False  # started from the lobby: `lobby` after the game goes back there
 
     def __init__(
         self,
@@ -217,9 +218,13 @@ class SoloSession(GameSession):
     async def start(self) -> None:
         if self.record_path is not None:
             self._open_record()
-        self.lines.append(("info", _("New game, seed {seed}… (the record keeps it). help lists "
-                                     "the commands, rules the rule behind your decision.").format(
-                                         seed=self.seed.hex()[:12])))
+        if self.record_path is not None:
+            text = _("New game, seed {seed}… (the record keeps it). help lists the commands, "
+                     "rules the rule behind your decision.")
+        else:  # --no-record, or the record could not be written
+            text = _("New game, seed {seed}… (not recorded). help lists the commands, rules the "
+                     "rule behind your decision.")
+        self.lines.append(("info", text.format(seed=self.seed.hex()[:12])))
         await super().start()
         self._kick()
 

@@ -4,15 +4,20 @@ from __future__ import annotations
 
 from tongiaki_lan.engine import LETTERS, TILES, Game, Sail
 from tongiaki_lan.engine import decisions as D
-from tongiaki_lan.i18n import N_, _
+from tongiaki_lan.i18n import N_, _, ngettext
 
 from .story import final_words, ships_text, tile_label
 
 
-def pending_text(game: Game, names: list[str], local: set[int]) -> tuple[str, str]:
-    """(style, text) for the status line: the pending decision and whose it is."""
+def pending_text(game: Game, names: list[str], local: set[int],
+                 lobby: bool = False) -> tuple[str, str]:
+    """(style, text) for the status line: the pending decision and whose it is.
+    `lobby`: the game was started from the lobby, which `lobby` goes back to."""
     p = game.pending
     if p is None:
+        if lobby:
+            return "class:status.over", _("Game over. {result}  (lobby: the next game · quit "
+                                          "leaves)").format(result=final_words(game, names))
         return "class:status.over", _("Game over. {result}  (quit to leave)").format(
             result=final_words(game, names))
     if p.seat is None:  # a tile reveal: chance's decision, dealt in a moment
@@ -25,7 +30,8 @@ def pending_text(game: Game, names: list[str], local: set[int]) -> tuple[str, st
         text = {
             D.SETUP: _("put a ship on Tonga — place Tonga BEACH"),
             D.ACTION: _action_text(game, p.seat),
-            D.EXPAND_BEACHES: _("{n} new ship(s) on {island} — beaches B…"),
+            D.EXPAND_BEACHES: ngettext("{n} new ship on {island} — beaches B…",
+                                       "{n} new ships on {island} — beaches B…", p.count or 0),
             D.T1A_SOURCE: _("reserve empty: bring a ship to {island} — take ISLAND B"),
             D.DEPARTURE: _("a beach is full: sail ISLAND B PIER — Tab shows where each goes"),
             D.LANDING: _("{ships} reach {island}: Enter takes the offer"),
@@ -59,8 +65,9 @@ def preview_text(game: Game, move: Sail) -> str:
     if pv.outcome == "fail":
         cell = game.tile_at(pv.hex)
         where = TILES[cell[0]].name if cell else f"{pv.hex[0]},{pv.hex[1]}"
-        return _("→ wrecked at {where}: danger {danger}, the group has {colours} colour(s)").format(
-            where=where, danger=pv.danger, colours=pv.colours)
+        return ngettext("→ wrecked at {where}: danger {danger}, the group has {colours} colour",
+                        "→ wrecked at {where}: danger {danger}, the group has {colours} colours",
+                        pv.colours).format(where=where, danger=pv.danger, colours=pv.colours)
     if pv.outcome == "lost":
         return _("→ lost at sea: no tile is left to discover")
     return _("→ reveals a tile at {hex}").format(hex=f"{pv.hex[0]},{pv.hex[1]}")
@@ -134,7 +141,21 @@ def net_reason(text: object) -> str:
     from tongiaki_lan.i18n import translate_known
 
     try:
-        from tongiaki_lan.net import handover, lobby
+        from tongiaki_lan.net import handover, lobby, movesync
     except ImportError:  # the network extras are missing: nothing from the net to translate
         return str(text)
-    return translate_known(str(text), (*lobby.REFUSALS, *handover.REFUSALS))
+    return translate_known(str(text), (*lobby.REFUSALS, *handover.REFUSALS,
+                                       *movesync.REFUSALS))
+
+
+def engine_reason(reason: object) -> str:
+    """A reason the engine gave (a refused move, a move that does not parse) in the
+    player's language: the engine makes them as `Reason`s, an English template and its
+    values, so the template is translated and filled in again. Any other text as it is."""
+    from tongiaki_lan.engine.errors import Reason
+
+    if isinstance(reason, BaseException):
+        reason = reason.args[0] if len(reason.args) == 1 else str(reason)
+    if isinstance(reason, Reason):
+        return _(reason.template).format(**reason.values)
+    return str(reason)

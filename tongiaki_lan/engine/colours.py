@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .errors import N_, Reason
+
 COLOURS: tuple[str, ...] = ("blue", "red", "green", "yellow", "orange", "purple")
 LETTERS: tuple[str, ...] = ("B", "R", "G", "Y", "O", "P")
 _BY_LETTER = {letter: i for i, letter in enumerate(LETTERS)}
@@ -15,4 +17,4 @@ def colour_id(name_or_letter: str) -> int:
     try:
         return _BY_NAME[key.lower()]
     except KeyError:
-        raise ValueError(f"unknown colour {name_or_letter!r}") from None
+        raise ValueError(Reason(N_("unknown colour '{colour}'"), colour=name_or_letter)) from None

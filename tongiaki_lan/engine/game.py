@@ -21,8 +21,8 @@ from itertools import combinations
 import msgpack
 
 from . import decisions as D
-from .colours import COLOURS, colour_id
-from .errors import IllegalMove
+from .colours import COLOURS, LETTERS, colour_id
+from .errors import N_, IllegalMove, Reason
 from .events import Event
 from .hexgrid import DIRECTION_NAMES, DIRECTIONS, Hex
 from .moves import (
@@ -546,25 +546,29 @@ class Game:
         placed = 0
         for beach, cs in move.placements:
             if beach >= len(berths):
-                return f"{TILES[self._island].name} has no beach {beach + 1}"
+                return Reason(N_("{island} has no beach {beach}"), island=TILES[self._island].name,
+                              beach=beach + 1)
             if len(cs) > free_at.get(beach, 0):
-                return f"beach {beach + 1} has only {free_at.get(beach, 0)} free berth(s)"
+                return Reason(N_("beach {beach} has only {n} free berth(s)"), beach=beach + 1,
+                              n=free_at.get(beach, 0))
             for c in cs:
                 if remaining.get(c, 0) <= 0:
-                    return f"the group has no more {COLOURS[c]} ships to land"
+                    return Reason(N_("the group has no more {colour} ships to land"),
+                                  colour=LETTERS[c])
                 remaining[c] -= 1
             placed += len(cs)
         if placed != total:
-            return f"exactly {total} ship(s) must land (as many as fit), not {placed}"
+            return Reason(N_("exactly {n} ship(s) must land (as many as fit), not {placed}"),
+                          n=total, placed=placed)
         used = {b for b, _ in move.placements}
         if len(self._group) >= len(free):
             missing = [b + 1 for b, _ in free if b not in used]
             if missing:
-                return "every beach with a free berth gets a ship first; beach " + ", ".join(
-                    map(str, missing)
-                ) + " got none"
+                return Reason(N_("every beach with a free berth gets a ship first; beach "
+                                 "{beaches} got none"), beaches=", ".join(map(str, missing)))
         elif any(len(cs) > 1 for _, cs in move.placements):
-            return "the group is smaller than the free beaches: at most one ship per beach"
+            return Reason(N_("the group is smaller than the free beaches: at most one ship per "
+                             "beach"))
         return None
 
     def default_landing(self) -> Land:
@@ -1008,21 +1012,31 @@ class Game:
     # ------------------------------------------------------------------ diagnosis
 
     def _diagnose(self, move: Move) -> IllegalMove:
-        """Say which clause a refused move breaks, in words a player understands."""
+        """Say which clause a refused move breaks, in words a player understands.
+
+        Every reason is a `Reason` (an English template marked with N_() and its values),
+        which a console may show in the player's language."""
         kind = self._kind
         name = TILES[move.island].name if hasattr(move, "island") else "?"
-        expected = {
-            D.SETUP: ("S3", "place a ship on Tonga, e.g. 'place Tonga 1'"),
-            D.ACTION: ("T0", "choose your turn: expand, royal, colony (or place, X1)"),
-            D.EXPAND_BEACHES: ("T1", f"choose {self._count} beach(es) with 'beaches ...'"),
-            D.T1A_SOURCE: ("T1a", "choose the ship to bring with 'take ISLAND BEACH'"),
-            D.DEPARTURE: ("M1", "choose a departure with 'sail ISLAND BEACH PIER'"),
-            D.LANDING: ("L1", "assign the landing with 'land BEACH:COLOURS ...'"),
-            D.COLONY_TILE: ("C2", "place the revealed tile with 'tile Q,R DIR'"),
-            D.COLONY_SHIP: ("C3", "put your ship on the new island with 'place ISLAND BEACH'"),
-            D.REVEAL: ("M2", "a tile is being revealed: 'reveal TILE' names one still unrevealed"),
+        R = Reason
+        not_now = {  # what the pending decision wants, when the move is of another kind
+            D.SETUP: ("S3", N_("not now: place a ship on Tonga, e.g. 'place Tonga 1'")),
+            D.ACTION: ("T0", N_("not now: choose your turn: expand, royal, colony (or place, "
+                                "X1)")),
+            D.EXPAND_BEACHES: ("T1", N_("not now: choose {n} beach(es) with 'beaches ...'")),
+            D.T1A_SOURCE: ("T1a", N_("not now: choose the ship to bring with 'take ISLAND "
+                                     "BEACH' (or 'take nothing')")),
+            D.DEPARTURE: ("M1", N_("not now: choose a departure with 'sail ISLAND BEACH PIER'")),
+            D.LANDING: ("L1", N_("not now: assign the landing with 'land BEACH:COLOURS ...'")),
+            D.COLONY_TILE: ("C2", N_("not now: place the revealed tile with 'tile Q,R DIR'")),
+            D.COLONY_SHIP: ("C3", N_("not now: put your ship on the new island with 'place "
+                                     "ISLAND BEACH'")),
+            D.REVEAL: ("M2", N_("not now: a tile is being revealed: 'reveal TILE' names one "
+                                "still unrevealed")),
         }
-        clause, hint = expected[kind]
+        clause, hint = not_now[kind]
+        if kind == D.EXPAND_BEACHES:
+            hint = R(hint, n=self._count)
         wanted = {
             D.SETUP: Place, D.EXPAND_BEACHES: ChooseBeaches, D.T1A_SOURCE: Take,
             D.DEPARTURE: Sail, D.LANDING: Land, D.COLONY_TILE: PlaceTile, D.COLONY_SHIP: Place,
@@ -1030,79 +1044,91 @@ class Game:
         }.get(kind)
         if kind == D.ACTION:
             if not isinstance(move, (Expand, Royal, Colony, Place)):
-                return IllegalMove(clause, f"not now: {hint}")
+                return IllegalMove(clause, R(hint))
         elif kind == D.T1A_SOURCE:
             if not isinstance(move, (Take, TakeNothing)):
-                return IllegalMove(clause, f"not now: {hint} (or 'take nothing')")
+                return IllegalMove(clause, R(hint))
         elif not isinstance(move, wanted):
-            return IllegalMove(clause, f"not now: {hint}")
+            return IllegalMove(clause, hint if isinstance(hint, Reason) else R(hint))
         seat = self._active
         if kind == D.SETUP:
             if move.island != TONGA or len(move.beaches) != 1:
-                return IllegalMove("S3", "setup ships go on Tonga, one at a time")
-            return IllegalMove("S3", f"Tonga beach {move.beaches[0] + 1} would have no free berth")
+                return IllegalMove("S3", R(N_("setup ships go on Tonga, one at a time")))
+            return IllegalMove("S3", R(N_("Tonga beach {beach} would have no free berth"),
+                                       beach=move.beaches[0] + 1))
         if kind == D.ACTION:
             has_ships = self._on_beaches(seat) > 0
             if isinstance(move, Place):
                 if has_ships:
-                    return IllegalMove("X1", "you have ships on the board: expand, royal or colony")
+                    return IllegalMove("X1", R(N_("you have ships on the board: expand, royal "
+                                                  "or colony")))
                 if move.island not in self._ships:
-                    return IllegalMove("X1", f"{name} is not on the board")
+                    return IllegalMove("X1", R(N_("{island} is not on the board"), island=name))
                 if move.island in self._kings:
-                    return IllegalMove("K3", f"{name} is a Royal Island")
+                    return IllegalMove("K3", R(N_("{island} is a Royal Island"), island=name))
                 if move.island == TONGA and len(move.beaches) != min(2, self._reserve[seat]):
-                    return IllegalMove("X1", "on Tonga you put 2 ships, e.g. 'place Tonga 2 5'")
+                    return IllegalMove("X1", R(N_("on Tonga you put 2 ships, e.g. 'place Tonga "
+                                                  "2 5'")))
                 if move.island != TONGA and len(move.beaches) != 1:
-                    return IllegalMove("X1", f"on {name} you put exactly 1 ship")
-                return IllegalMove("X1", f"no free berth there on {name}")
+                    return IllegalMove("X1", R(N_("on {island} you put exactly 1 ship"),
+                                               island=name))
+                return IllegalMove("X1", R(N_("no free berth there on {island}"), island=name))
             if not has_ships and isinstance(move, (Expand, Royal)):
-                return IllegalMove("X1", "you have no ships on the board: place ships or colony")
+                return IllegalMove("X1", R(N_("you have no ships on the board: place ships or "
+                                              "colony")))
             if move.island not in self._ships:
-                return IllegalMove("T1", f"{name} is not on the board")
+                return IllegalMove("T1", R(N_("{island} is not on the board"), island=name))
             if isinstance(move, Expand):
                 if move.island in self._kings:
-                    return IllegalMove("K3", f"{name} is a Royal Island")
-                return IllegalMove("T1", f"you have no ship on {name}")
+                    return IllegalMove("K3", R(N_("{island} is a Royal Island"), island=name))
+                return IllegalMove("T1", R(N_("you have no ship on {island}"), island=name))
             if move.island == TONGA:
-                return IllegalMove("K1", "Tonga cannot become a Royal Island")
+                return IllegalMove("K1", R(N_("Tonga cannot become a Royal Island")))
             if move.island in self._kings:
-                return IllegalMove("K1", f"{name} is already a Royal Island")
+                return IllegalMove("K1", R(N_("{island} is already a Royal Island"), island=name))
             if self.royals_founded(seat) >= MAX_ROYALS:
-                return IllegalMove("K1", "you have founded 2 Royal Islands already")
-            return IllegalMove("K1", f"every ship on {name} must be yours (and at least one)")
+                return IllegalMove("K1", R(N_("you have founded 2 Royal Islands already")))
+            return IllegalMove("K1", R(N_("every ship on {island} must be yours (and at least "
+                                          "one)"), island=name))
         if kind == D.EXPAND_BEACHES:
             if len(move.beaches) != self._count:
-                return IllegalMove("T1", f"choose exactly {self._count} beach(es)")
-            return IllegalMove("T1", "each chosen beach must exist and have a free berth")
+                return IllegalMove("T1", R(N_("choose exactly {n} beach(es)"), n=self._count))
+            return IllegalMove("T1", R(N_("each chosen beach must exist and have a free berth")))
         if kind == D.T1A_SOURCE:
             if move.island == self._island:
-                return IllegalMove("T1a", "the ship must come from another island")
-            return IllegalMove("T1a", f"you have no ship on beach {move.beach + 1} of {name}")
+                return IllegalMove("T1a", R(N_("the ship must come from another island")))
+            return IllegalMove("T1a", R(N_("you have no ship on beach {beach} of {island}"),
+                                        beach=move.beach + 1, island=name))
         if kind == D.DEPARTURE:
             if move.island not in self._ships or move.beach >= len(BERTHS[move.island]):
-                return IllegalMove("M1", f"{name} has no such beach on the board")
+                return IllegalMove("M1", R(N_("{island} has no such beach on the board"),
+                                           island=name))
             beach = self._ships[move.island][move.beach]
             if len(beach) < BERTHS[move.island][move.beach]:
-                return IllegalMove("M1", f"beach {move.beach + 1} of {name} is not full")
+                return IllegalMove("M1", R(N_("beach {beach} of {island} is not full"),
+                                           beach=move.beach + 1, island=name))
             rot = self._placed[self._where[move.island]][1]
             if (move.pier - rot) % 6 not in PIERS[move.island][move.beach]:
-                pier = DIRECTION_NAMES[move.pier]
-                return IllegalMove("M1", f"beach {move.beach + 1} of {name} has no pier {pier}")
+                return IllegalMove("M1", R(N_("beach {beach} of {island} has no pier {pier}"),
+                                           beach=move.beach + 1, island=name,
+                                           pier=DIRECTION_NAMES[move.pier]))
             if any(k == self._pos_key and o == move for k, o in self._seen):
-                return IllegalMove(
-                    "X2d", "this option was already taken from this very position this turn")
-            return IllegalMove(
-                "X2a", "that route leads back to its own island while another one does not")
+                return IllegalMove("X2d", R(N_("this option was already taken from this very "
+                                               "position this turn")))
+            return IllegalMove("X2a", R(N_("that route leads back to its own island while "
+                                           "another one does not")))
         if kind == D.COLONY_TILE:
-            h = (move.q, move.r)
-            if h in self._placed:
-                return IllegalMove("C2", f"hex {move.q},{move.r} is taken")
-            return IllegalMove("C2", f"hex {move.q},{move.r} is not next to a placed tile")
+            where = f"{move.q},{move.r}"
+            if (move.q, move.r) in self._placed:
+                return IllegalMove("C2", R(N_("hex {hex} is taken"), hex=where))
+            return IllegalMove("C2", R(N_("hex {hex} is not next to a placed tile"), hex=where))
         if kind == D.REVEAL:
-            return IllegalMove("M2", f"{TILES[move.tile].name} is not in the stack any more")
+            return IllegalMove("M2", R(N_("{tile} is not in the stack any more"),
+                                       tile=TILES[move.tile].name))
         if kind == D.COLONY_SHIP:
-            return IllegalMove("C3", f"the ship goes on a beach of {TILES[self._island].name}")
-        return IllegalMove(clause, f"not legal now: {hint}")  # pragma: no cover
+            return IllegalMove("C3", R(N_("the ship goes on a beach of {island}"),
+                                       island=TILES[self._island].name))
+        return IllegalMove(clause, R(hint))  # pragma: no cover
 
     # ------------------------------------------------------------------ scoring (E3, E4)
 

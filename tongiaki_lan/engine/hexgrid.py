@@ -7,6 +7,8 @@ direction (i + r) % 6.
 
 from __future__ import annotations
 
+from .errors import N_, Reason
+
 Hex = tuple[int, int]
 
 DIRECTION_NAMES = ("S", "SW", "NW", "N", "NE", "SE")
@@ -36,7 +38,8 @@ def direction_by_name(name: str) -> int:
         return _BY_NAME[name.upper()]
     except KeyError:
         known = ", ".join(DIRECTION_NAMES)
-        raise ValueError(f"unknown direction {name!r} (use one of {known})") from None
+        raise ValueError(Reason(N_("unknown direction '{name}' (use one of {known})"),
+                                name=name, known=known)) from None
 
 
 def rotation_for_red_mark_towards(board_dir: int) -> int:

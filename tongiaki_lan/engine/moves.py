@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .colours import LETTERS, colour_id
+from .errors import N_, Reason
 from .hexgrid import DIRECTION_NAMES, direction_by_name
 from .tiles import ISLAND_IDS, TILES, TONGA, tile_by_name, token_name
 
@@ -282,19 +283,19 @@ def _parse_island(tokens: list[str]) -> tuple[int, list[str]]:
         except KeyError:
             pass
     if not tokens:
-        raise ValueError("an island name is missing")
+        raise ValueError(Reason(N_("an island name is missing")))
     try:
         tile = tile_by_name(tokens[0])
     except KeyError:
-        raise ValueError(f"no island named {tokens[0]!r}") from None
+        raise ValueError(Reason(N_("no island named '{name}'"), name=tokens[0])) from None
     if not tile.is_island:
-        raise ValueError(f"{tile.name} is not an island")
+        raise ValueError(Reason(N_("{tile} is not an island"), tile=tile.name))
     return tile.id, tokens[1:]
 
 
 def _parse_beach(tok: str) -> int:
     if not tok.isdigit() or not 1 <= int(tok) <= 6:
-        raise ValueError(f"beach numbers run from 1 to 6, got {tok!r}")
+        raise ValueError(Reason(N_("beach numbers run from 1 to 6, got '{got}'"), got=tok))
     return int(tok) - 1
 
 
@@ -302,28 +303,30 @@ def parse_move(text: str) -> Move:
     """Parse the text form; raises ValueError with a one-line reason."""
     tokens = text.replace(",", " , ").split()
     if not tokens:
-        raise ValueError("empty command")
+        raise ValueError(Reason(N_("empty command")))
     verb, rest = tokens[0].lower(), tokens[1:]
     if verb == "colony":
         if rest:
-            raise ValueError("'colony' takes nothing after it")
+            raise ValueError(Reason(N_("'colony' takes nothing after it")))
         return Colony()
     if verb in ("expand", "royal"):
         island, extra = _parse_island(rest)
         if extra:
-            raise ValueError(f"unexpected {' '.join(extra)!r} after the island")
+            raise ValueError(Reason(N_("unexpected '{words}' after the island"),
+                                    words=" ".join(extra)))
         return Expand(island) if verb == "expand" else Royal(island)
     if verb == "place":
         island, extra = _parse_island(rest)
         if not 1 <= len(extra) <= 2:
-            raise ValueError("place: name one or two beach numbers, e.g. 'place Tonga 2 5'")
+            raise ValueError(Reason(N_("place: name one or two beach numbers, e.g. 'place Tonga "
+                                        "2 5'")))
         return Place(island, tuple(sorted(_parse_beach(t) for t in extra)))
     if verb == "beaches":
         if not rest:
-            raise ValueError("beaches: name the beach numbers, e.g. 'beaches 1 3'")
+            raise ValueError(Reason(N_("beaches: name the beach numbers, e.g. 'beaches 1 3'")))
         bs = sorted(_parse_beach(t) for t in rest)
         if len(set(bs)) != len(bs):
-            raise ValueError("beaches: each beach at most once")
+            raise ValueError(Reason(N_("beaches: each beach at most once")))
         return ChooseBeaches(tuple(bs))
     if verb == "take" and [t.lower() for t in rest] == ["nothing"]:
         return TakeNothing()
@@ -340,12 +343,14 @@ def parse_move(text: str) -> Move:
     if verb == "take":
         island, extra = _parse_island(rest)
         if len(extra) != 1:
-            raise ValueError("take: name the island and the beach, e.g. 'take Oahu 2'")
+            raise ValueError(Reason(N_("take: name the island and the beach, e.g. 'take Oahu "
+                                        "2'")))
         return Take(island, _parse_beach(extra[0]))
     if verb == "sail":
         island, extra = _parse_island(rest)
         if len(extra) != 2:
-            raise ValueError("sail: name island, beach and pier, e.g. 'sail Oahu 2 NE'")
+            raise ValueError(Reason(N_("sail: name island, beach and pier, e.g. 'sail Oahu 2 "
+                                        "NE'")))
         return Sail(island, _parse_beach(extra[0]), direction_by_name(extra[1]))
     if verb == "land":
         if rest == ["-"] or not rest:
@@ -354,27 +359,29 @@ def parse_move(text: str) -> Move:
         for tok in rest:
             beach_s, sep, letters = tok.partition(":")
             if not sep or not letters:
-                raise ValueError(f"land: write beach:colours, e.g. '1:BR', got {tok!r}")
+                raise ValueError(Reason(N_("land: write beach:colours, e.g. '1:BR', got '{got}'"),
+                                        got=tok))
             beach = _parse_beach(beach_s)
             if beach in placements:
-                raise ValueError(f"land: beach {beach + 1} named twice")
+                raise ValueError(Reason(N_("land: beach {beach} named twice"), beach=beach + 1))
             placements[beach] = tuple(sorted(colour_id(ch) for ch in letters))
         return Land(tuple(sorted(placements.items())))
     if verb == "tile":
         # tile Q,R DIR   (tokens were split around the comma)
         if len(rest) != 4 or rest[1] != ",":
-            raise ValueError("tile: give the hex and the red mark's direction, e.g. 'tile 1,-2 S'")
+            raise ValueError(Reason(N_("tile: give the hex and the red mark's direction, e.g. "
+                                       "'tile 1,-2 S'")))
         try:
             q, r = int(rest[0]), int(rest[2])
         except ValueError:
-            raise ValueError("tile: coordinates are whole numbers, e.g. 'tile 1,-2 S'") from None
+            raise ValueError(Reason(N_("tile: coordinates are whole numbers, e.g. 'tile 1,-2 "
+                                       "S'"))) from None
         if not (-MAX_COORD <= q <= MAX_COORD and -MAX_COORD <= r <= MAX_COORD):
-            raise ValueError("tile: hex is too far away")
+            raise ValueError(Reason(N_("tile: hex is too far away")))
         return PlaceTile(q, r, direction_by_name(rest[3]))
-    raise ValueError(
-        f"unknown command {verb!r} (moves: place, expand, royal, colony, beaches, take, sail, "
-        "land, tile, reveal)"
-    )
+    raise ValueError(Reason(N_(
+        "unknown command '{command}' (moves: place, expand, royal, colony, beaches, take, sail, "
+        "land, tile, reveal)"), command=verb))
 
 
 __all__ = [

@@ -55,6 +55,11 @@ def _uses_i18n(tree: ast.Module) -> bool:
         if isinstance(node, ast.ImportFrom) and node.level and node.module in ("i18n", None) \
                 and any(a.name in ("_", "N_", "ngettext") for a in node.names):
             return True
+        # the engine marks its reasons with a no-op N_ of its own (engine/errors.py): it
+        # must not depend on the i18n package, but its texts are shown translated
+        if isinstance(node, ast.ImportFrom) and node.level and node.module == "errors" \
+                and any(a.name == "N_" for a in node.names):
+            return True
     return False
 
 

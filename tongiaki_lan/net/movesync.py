@@ -14,6 +14,7 @@ import msgpack
 
 from tongiaki_lan.draws import Chain
 from tongiaki_lan.engine import Game, IllegalMove, Move, move_from_wire
+from tongiaki_lan.i18n import N_
 from tongiaki_lan.net import events as E
 from tongiaki_lan.net import lobby as L
 from tongiaki_lan.net.codec import (
@@ -59,23 +60,32 @@ def log_chunks(entry, total: int, start: int, max_chunks: int = 32):
         yield Log(i - len(entries), total, tuple(entries))
         sent += 1
 
+# Why a typed move is not sent: shown translated by the console (net.lobby.REFUSALS).
+NO_GAME = N_("no game in progress")
+STOPPED = N_("game stopped: {reason}")
+REVEALING = N_("a tile is being revealed")
+BOT_PLAYS_YOURS = N_("a bot plays your seat until the others see you are back")
+NOT_YOURS = N_("it is {name}'s decision, not yours")
+REFUSALS = (NO_GAME, STOPPED, REVEALING, BOT_PLAYS_YOURS, NOT_YOURS)
+
+
 class MoveSync:
     def send_move(self, move: Move, now: float) -> None:
         """Play a move for a seat of this node. Raises IllegalMove / ValueError as the engine
         does; nothing is sent then."""
         self.now = now
         if self.game is None or self.game.is_over:
-            raise ValueError("no game in progress")
+            raise ValueError(NO_GAME)
         if self.stopped:
-            raise ValueError(f"game stopped: {self.stopped}")
+            raise ValueError(STOPPED.format(reason=self.stopped))
         d = self.game.pending
         if d is None or d.seat is None:
-            raise ValueError("a tile is being revealed")
+            raise ValueError(REVEALING)
         seat = self.lobby.seats[d.seat]
         if self._driver(d.seat) != self.peer_id:
             if handed(seat) and seat.owner == self.peer_id:
-                raise ValueError("a bot plays your seat until the others see you are back")
-            raise ValueError(f"it is {seat.name}'s decision, not yours")
+                raise ValueError(BOT_PLAYS_YOURS)
+            raise ValueError(NOT_YOURS.format(name=seat.name))
         self._play_local(move)
 
     def bot_move(self, index: int, move: Move, now: float) -> None:

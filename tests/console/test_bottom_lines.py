@@ -1,0 +1,141 @@
+"""The status and message lines at the bottom of an 80x24 game screen, read cell by cell
+from what the real Application drew into an in-memory VT100 terminal."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output.vt100 import Vt100_Output
+
+from tongiaki_lan.console.screen import GameScreen
+from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
+
+from .conftest import wait_until
+
+
+class Terminal:
+    """An in-memory terminal whose size the test may change (a resize)."""
+
+    def __init__(self, columns: int = 80, rows: int = 24):
+        self.size = Size(rows=rows, columns=columns)
+        self.output = Vt100_Output(io.StringIO(), lambda: self.size, term="xterm")
+
+
+def rows_of(screen: GameScreen) -> list[str]:
+    """The terminal's cells as the renderer last drew them."""
+    drawn = screen.app.renderer._last_screen
+    if drawn is None:
+        return []
+    size = screen.app.output.get_size()
+    return ["".join(drawn.data_buffer[y][x].char for x in range(size.columns)).rstrip()
+            for y in range(size.rows)]
+
+
+def readable(rows: list[str]) -> str:
+    """The screen's rows as one text, a wrapped line read on into the next."""
+    return " ".join(r.strip() for r in rows)
+
+
+async def _solo(inp, term: Terminal, seed: str = "bottom-lines"):
+    session = SoloSession(seed_from_text(seed), solo_seats(2, "Tester", "random"),
+                          record_path=None, pace=0, hint_kind="random")
+    screen = GameScreen(session, colour=False)
+    await session.start()
+    task = asyncio.ensure_future(screen.app.run_async())
+    await wait_until(lambda: screen.app.is_running, what="the application to start")
+    await wait_until(session.my_decision, what="our setup decision")
+    await wait_until(lambda: any("Tonga" in r for r in rows_of(screen)), what="the map")
+    return session, screen, task
+
+
+def _tonga_row(screen: GameScreen) -> int:
+    return next(y for y, r in enumerate(rows_of(screen)) if "Tonga" in r[:47])
+
+
+async def test_a_long_reason_is_wrapped_whole_and_the_map_stays_put():
+    term = Terminal()
+    with create_pipe_input() as inp, create_app_session(input=inp, output=term.output):
+        session, screen, task = await _solo(inp, term)
+        tonga = _tonga_row(screen)
+        assert rows_of(screen)[-2] == ""  # the message row is there, empty, from the start
+        for typed in ("foo", "place Tonga 9"):
+            inp.send_text(typed + "\r")
+            await wait_until(lambda t=typed: screen.message[1].startswith(t + ":"),
+                             what=f"the reason for {typed}")
+            message = screen.message[1]
+            assert len(message) > 80  # too long for one row: it must wrap, not be cut
+            await wait_until(lambda m=message: " ".join(m.split()) in readable(rows_of(screen)),
+                             what=f"the whole reason on screen:\n{message}")
+            assert all(len(r) <= 80 for r in rows_of(screen))
+        inp.send_text("hint\r")
+        await wait_until(lambda: screen.message[1].startswith("Hint:"), what="a hint")
+        await wait_until(lambda: any(r.startswith("Hint:") for r in rows_of(screen)))
+        assert _tonga_row(screen) == tonga  # neither the hint nor a reason moved the map
+        inp.send_text("\x03")
+        assert await asyncio.wait_for(task, 30) == 0
+    await session.close()
+
+
+async def test_the_too_small_screen_takes_no_moves():
+    term = Terminal(60, 20)
+    with create_pipe_input() as inp, create_app_session(input=inp, output=term.output):
+        session = SoloSession(seed_from_text("too-small"), solo_seats(2, "Tester", "random"),
+                              record_path=None, pace=0, hint_kind="random")
+        screen = GameScreen(session, colour=False)
+        await session.start()
+        task = asyncio.ensure_future(screen.app.run_async())
+        await wait_until(session.my_decision, what="our setup decision")
+        await wait_until(lambda: any("Tongiaki needs at least" in r for r in rows_of(screen)),
+                         what="the warning")
+        moves = len(session.game.moves)
+        inp.send_text("hint\r")
+        await wait_until(lambda: "Enlarge" in screen.message[1], what="the refusal")
+        inp.send_text("\r")
+        await wait_until(lambda: "Enlarge" in screen.message[1] and not screen._hinting)
+        assert len(session.game.moves) == moves  # nothing was played unseen
+        term.size = Size(rows=24, columns=80)  # the window grows: the game is back
+        screen.app.invalidate()
+        await wait_until(lambda: any("Tonga" in r for r in rows_of(screen)), what="the map")
+        inp.send_text("quit\r\r")  # mid-game: the second Enter confirms
+        assert await asyncio.wait_for(task, 30) == 0
+    await session.close()
+
+
+async def test_the_final_screen_at_80x24_shows_who_won_and_why():
+    import hashlib
+
+    from tongiaki_lan.bots import make_bot
+    from tongiaki_lan.console.final import decided_by, presence
+    from tongiaki_lan.console.session import GameSession, Seat
+    from tongiaki_lan.engine import Dealer, Game
+
+    # a game whose final table has more island rows than the 80x24 map area can show
+    for n in range(50):
+        game = Game(["blue", "red", "green", "yellow"])
+        dealer = Dealer(hashlib.blake2b(f"final-{n}".encode(), digest_size=32).digest())
+        bot = make_bot("random", seed=n)
+        while not game.is_over:
+            dealer.apply(game, bot.choose(game))
+        if len({t for isl in presence(game).values() for t in isl}) >= 12:
+            break
+    else:
+        raise AssertionError("no game with 12 islands scored")
+    names = ["Ana", "Ben", "Cy", "Di"]
+    session = GameSession(game, [Seat(n, c, local=(i == 0))
+                                 for i, (n, c) in enumerate(zip(names, game.colours,
+                                                                strict=True))])
+    term = Terminal()
+    with create_pipe_input() as inp, create_app_session(input=inp, output=term.output):
+        screen = GameScreen(session, colour=False)
+        task = asyncio.ensure_future(screen.app.run_async())
+        await wait_until(lambda: any("Points" in r for r in rows_of(screen)),
+                         what="the final table")
+        text = readable([r[:47] for r in rows_of(screen)])  # the map area
+        assert " ".join(decided_by(game, names).split()) in text
+        assert "board — show the map" in text
+        inp.send_text("\x03")
+        assert await asyncio.wait_for(task, 30) == 0

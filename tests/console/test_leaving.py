@@ -1,0 +1,134 @@
+"""Leaving a game: `quit` mid-game asks first and says what is kept; after a game started
+from the lobby, `lobby` goes back there for the next one."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import io
+
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+from prompt_toolkit.output.vt100 import Vt100_Output
+
+from tongiaki_lan.bots import make_bot
+from tongiaki_lan.console.screen import BACK_TO_LOBBY, GameScreen
+from tongiaki_lan.console.session import GameSession, Seat, SoloSession, seed_from_text, solo_seats
+from tongiaki_lan.engine import Dealer, Game
+
+from .conftest import wait_until
+
+
+async def _run(screen: GameScreen, session):
+    await session.start()
+    task = asyncio.ensure_future(screen.app.run_async())
+    await wait_until(lambda: screen.app.is_running, what="the application to start")
+    return task
+
+
+async def test_quit_mid_game_asks_first_and_names_the_record(tmp_path):
+    record = tmp_path / "game.tgrec"
+    session = SoloSession(seed_from_text("leaving"), solo_seats(2, "Tester", "random"),
+                          record_path=record, pace=0, hint_kind="random")
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        screen = GameScreen(session, colour=False)
+        task = await _run(screen, session)
+        await wait_until(session.my_decision, what="our setup decision")
+        inp.send_text("quit\r")
+        await wait_until(lambda: "Enter again to leave" in screen.message[1])
+        assert f"the record keeps the game ({record}" in screen.message[1]
+        assert screen.buffer.text == "quit" and not task.done()
+        inp.send_text("x")  # typing replaces the offered `quit`: staying after all
+        await wait_until(lambda: screen.buffer.text == "x")
+        inp.send_text("\x15hint\r")
+        await wait_until(lambda: screen.message[1].startswith("Hint:"), what="a hint")
+        inp.send_text("\x15quit\r")  # asked again, since the hint came in between
+        await wait_until(lambda: "Enter again to leave" in screen.message[1])
+        inp.send_text("\r")
+        assert await asyncio.wait_for(task, 30) == 0
+    await session.close()
+
+
+async def test_an_unrecorded_game_does_not_claim_a_record():
+    session = SoloSession(seed_from_text("no-record"), solo_seats(1, "Tester", "random"),
+                          record_path=None, pace=0, hint_kind="random")
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        screen = GameScreen(session, colour=False)
+        task = await _run(screen, session)
+        await wait_until(session.my_decision, what="our setup decision")
+        log = " ".join(t for _s, t in session.lines)
+        assert "(not recorded)" in log and "record keeps" not in log
+        inp.send_text("quit\r")
+        await wait_until(lambda: "this game is not recorded" in screen.message[1])
+        inp.send_text("\r")
+        assert await asyncio.wait_for(task, 30) == 0
+    await session.close()
+
+
+def _finished_game() -> Game:
+    game = Game(["blue", "red"])
+    dealer = Dealer(hashlib.blake2b(b"lobby-again", digest_size=32).digest())
+    bot = make_bot("random", seed=1)
+    while not game.is_over:
+        dealer.apply(game, bot.choose(game))
+    return game
+
+
+async def test_after_a_game_from_the_lobby_lobby_goes_back_there():
+    game = _finished_game()
+    session = GameSession(game, [Seat("Ana", "blue", local=True), Seat("Ben", "red")])
+    session.from_lobby = True
+    out = Vt100_Output(io.StringIO(), lambda: Size(rows=24, columns=80), term="xterm")
+    with create_pipe_input() as inp, create_app_session(input=inp, output=out):
+        screen = GameScreen(session, colour=False)
+        task = await _run(screen, session)
+        assert "(lobby: the next game · quit leaves)" in screen.status_text()
+        inp.send_text("lobby\r")
+        assert await asyncio.wait_for(task, 30) == BACK_TO_LOBBY
+
+
+async def test_the_lobby_opens_again_after_a_game(monkeypatch, tmp_path):
+    """The command's loop: lobby → a game that ends with `lobby` → the lobby again (with
+    the record's place in its log) → quit."""
+    import argparse
+
+    import tongiaki_lan.console.screen as screen_module
+    from tongiaki_lan.cli import lobby as cli_lobby
+    from tongiaki_lan.console.lobby import LobbyScreen
+
+    played = []
+
+    async def game_ending_in_lobby(session, colour=True):
+        played.append(session)
+        await session.close()
+        return BACK_TO_LOBBY if len(played) == 1 else 0
+
+    monkeypatch.setattr(screen_module, "run_game_screen", game_ending_in_lobby)
+    monkeypatch.setattr("tongiaki_lan.bots.best_bot_kind", lambda: "random")
+    lobbies = []
+    real_run = LobbyScreen.run
+
+    async def run(self):
+        lobbies.append(self)
+        return await real_run(self)
+
+    monkeypatch.setattr(LobbyScreen, "run", run)
+    args = argparse.Namespace(name="Tester", colour="", records=tmp_path, host="0.0.0.0",
+                              port=0, no_lan=True, hint_bot="random", pace=0.0,
+                              colour_output=False)
+    out = Vt100_Output(io.StringIO(), lambda: Size(rows=24, columns=80), term="xterm")
+    with create_pipe_input() as inp, create_app_session(input=inp, output=out):
+        main = asyncio.ensure_future(cli_lobby._main(args))
+        await wait_until(lambda: lobbies and lobbies[0].app.is_running, what="the lobby")
+        inp.send_text("name Tess\r")
+        await wait_until(lambda: lobbies[0].name == "Tess")
+        inp.send_text("solo 1\r")
+        await wait_until(lambda: len(lobbies) == 2 and lobbies[1].app.is_running,
+                         what="the lobby again")
+        assert lobbies[1].name == "Tess"  # the name chosen before the game is kept
+        assert any("Record saved: " + str(played[0].record_path) in t
+                   for _s, t in lobbies[1].lines)
+        inp.send_text("quit\r")
+        assert await asyncio.wait_for(main, 30) == 0

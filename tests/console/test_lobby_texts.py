@@ -1,0 +1,147 @@
+"""The lobby as a new player reads it at 80x24: stable game numbers, `join NAME`, one
+reason per error (the command named once), the bottom bar offering only what works."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from types import SimpleNamespace
+
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output.vt100 import Vt100_Output
+
+from tongiaki_lan.console.lobby import LobbyScreen
+from tongiaki_lan.net.discovery import GameInfo
+
+from .conftest import wait_until
+
+
+class FakeLan:
+    """What the zeroconf browser lists, in the order its adverts arrived."""
+
+    def __init__(self, *games: GameInfo):
+        self.listed = list(games)
+
+    def games(self):
+        return list(self.listed)
+
+    async def close(self):
+        return None
+
+
+def game(name: str, gid: int, phase: str = "lobby", passphrase: bool = False) -> GameInfo:
+    return GameInfo(bytes([gid]) * 8, name, phase, 1, 4, passphrase, float(gid), ())
+
+
+def rows_of(lobby: LobbyScreen) -> list[str]:
+    drawn = lobby.app.renderer._last_screen
+    if drawn is None:
+        return []
+    return ["".join(drawn.data_buffer[y][x].char for x in range(80)).rstrip()
+            for y in range(24)]
+
+
+async def _lobby(inp, lan: FakeLan):
+    lobby = LobbyScreen("Tester", lan=False, colour_output=False)
+    task = asyncio.ensure_future(lobby.run())
+    await wait_until(lambda: lobby.app.is_running, what="the lobby")
+    lobby.lan_error = None
+    lobby.discovery = lan
+    lobby.node = SimpleNamespace(lobby=None, game_id=None, peer_id=b"me")
+    lobby.app.invalidate()
+    return lobby, task
+
+
+def _output():
+    return Vt100_Output(io.StringIO(), lambda: Size(rows=24, columns=80), term="xterm")
+
+
+async def test_game_numbers_stay_put_and_join_takes_a_name():
+    reef, atoll, lagoon = game("Reef", 1), game("atoll", 2), game("Lagoon", 3)
+    lan = FakeLan(reef, atoll)  # Reef's advert came first on this laptop
+    with create_pipe_input() as inp, create_app_session(input=inp, output=_output()):
+        lobby, task = await _lobby(inp, lan)
+        # seen together: numbered by name, whatever the order of discovery
+        assert lobby.numbered() == [(1, atoll), (2, reef)]
+        await wait_until(lambda: any("1. atoll" in r for r in rows_of(lobby)))
+        lan.listed = [lagoon, reef, atoll]  # a new game: a new number, the others keep theirs
+        assert lobby.numbered() == [(1, atoll), (2, reef), (3, lagoon)]
+        lan.listed = [lagoon, reef]  # atoll went away: nobody else becomes number 1
+        assert lobby.numbered() == [(2, reef), (3, lagoon)]
+        lobby.app.invalidate()
+        await wait_until(lambda: any("2. Reef" in r for r in rows_of(lobby))
+                         and not any("1. " in r for r in rows_of(lobby)))
+        assert lobby.find_game(["2"])[0] is reef
+        assert lobby.find_game(["lag"])[0] is lagoon  # a unique start of the name, any case
+        assert lobby.find_game(["REEF", "kumara"]) == (reef, ["kumara"])  # then a passphrase
+        lan.listed = [lagoon, reef, game("Lagoon Two", 4)]
+        assert lobby.find_game(["lagoon"])[0] is lagoon  # the whole name wins over a prefix
+        inp.send_text("join lag\r")
+        await wait_until(lambda: "could be" in lobby.message, what="the ambiguity")
+        assert "3. Lagoon" in lobby.message and "4. Lagoon Two" in lobby.message
+        inp.send_text("join 1\r")
+        await wait_until(lambda: "no game 1" in lobby.message)
+        inp.send_text("\x03")
+        await asyncio.wait_for(task, 30)
+
+
+async def test_errors_name_their_command_once_and_read_whole():
+    lan = FakeLan(game("Over", 1, phase="over"), game("Secret Reef of the Long Name", 2,
+                                                        passphrase=True))
+    with create_pipe_input() as inp, create_app_session(input=inp, output=_output()):
+        lobby, task = await _lobby(inp, lan)
+        expect = {
+            "join 7": "join: there is no game 7 in the list",
+            "name": "name: what name?",
+            "create": "create: give the game a name, e.g. create Friday 4",
+            "join 1": "join: Over is over; create a new game or join another",
+            "frobnicate": "frobnicate: not a command (help lists them)",
+            "create Friday night 5": "create NAME [SEATS] [lock]: a name with spaces needs "
+                                     "quotes",
+        }
+        for typed, message in expect.items():
+            inp.send_text(typed + "\r")
+            await wait_until(lambda m=message: lobby.message == m,
+                             what=f"{message!r}, got {lobby.message!r}")
+            await wait_until(lambda m=message: m in " ".join(r.strip() for r in rows_of(lobby)))
+        # a game's notes that do not fit beside it get a row of their own, never cut
+        lobby.yours = {lan.listed[1].game_id: object()}
+        lobby.message = ""
+        lobby.app.invalidate()
+        await wait_until(lambda: any("← yours: join resumes your seat" in r
+                                     for r in rows_of(lobby)), what="the whole note")
+        assert not any("Looking for games" in r for r in rows_of(lobby))
+        inp.send_text("help\r")
+        await wait_until(lambda: any("Commands" in t for _s, t in lobby.lines))
+        helped = [t for _s, t in lobby.lines if t.strip().startswith(("ready", "unready"))]
+        assert len(helped) == 1 and "unready" in helped[0]  # once, not twice
+
+        async def then(secret):
+            raise AssertionError("an empty passphrase cancels")
+
+        lobby.ask_secret("Passphrase for Reef:", then)
+        await wait_until(lambda: any("(typed unseen; empty cancels)" in r
+                                     for r in rows_of(lobby)))
+        inp.send_text("\r")  # empty: cancelled, and the lobby says so
+        await wait_until(lambda: lobby.lines[-1] == ("info", "Cancelled."))
+        inp.send_text("\x03")
+        await asyncio.wait_for(task, 30)
+
+
+async def test_the_bottom_bar_offers_start_to_the_host_only():
+    with create_pipe_input() as inp, create_app_session(input=inp, output=_output()):
+        lobby, task = await _lobby(inp, FakeLan())
+        table = SimpleNamespace(seats=(), name="Reef", total=4, passphrase=False, phase="lobby")
+        host = SimpleNamespace(lobby=table, game_id=b"g", peer_id=b"me",
+                               coordinator=lambda: b"me", present=lambda: set())
+        lobby.node = host
+        assert "start" in lobby._status()[1]
+        lobby.node = SimpleNamespace(**{**vars(host), "coordinator": lambda: b"someone"})
+        assert "start" not in lobby._status()[1] and "ready" in lobby._status()[1]
+        lobby.node = SimpleNamespace(lobby=None, game_id=None, peer_id=b"me")
+        bar = lobby._status()[1]
+        assert "[lock]" in bar and "[PASS]" not in bar  # as help says it
+        inp.send_text("\x03")
+        await asyncio.wait_for(task, 30)

@@ -1,0 +1,63 @@
+"""Players are shown by name: no internal peer ids in chat and log lines (unless two
+players share a name), and names whole in the side panel where they fit."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.output import DummyOutput
+
+from tongiaki_lan.console.lan import peer_label
+from tongiaki_lan.console.lobby import LobbyScreen
+from tongiaki_lan.console.screen import GameScreen
+from tongiaki_lan.console.session import GameSession, Seat
+from tongiaki_lan.engine import Game
+from tongiaki_lan.net import events as E
+from tongiaki_lan.net import lobby as L
+from tongiaki_lan.net.codec import Join
+
+A, B, C = (bytes([i]) * 8 for i in range(1, 4))
+ADDR = ("10.0.0.9", 4000)
+
+
+def _node(*joins: tuple[bytes, str]):
+    lb = L.new_lobby("Reef", 4, False, A, "Ana", "", 1)
+    for peer, name in joins:
+        lb = L.apply_request(lb, peer, ADDR, Join(name, ""))
+    return SimpleNamespace(lobby=lb, peer_id=A)
+
+
+def test_chat_and_presence_lines_name_the_player_not_the_peer_id():
+    node = _node((B, "Bob"))
+    with create_app_session(output=DummyOutput()):
+        lobby = LobbyScreen("Ana", lan=False, colour_output=False)
+        lobby.node = node
+        lobby.node.present = lambda: {A, B}
+        # as the net layer reports them: its names carry the peer id for its own logs
+        lobby._on_node_event(E.ChatLine(B.hex(), f"Bob ({B.hex()[:8]})", "hello"))
+        lobby._on_node_event(E.Away(B.hex(), f"Bob ({B.hex()[:8]})", False))
+    assert [t for _s, t in lobby.lines[-2:]] == ["<Bob> hello", "Bob is away."]
+
+
+def test_two_players_of_one_name_are_told_apart_by_their_id():
+    node = _node((B, "Bob"), (C, "Bob"))
+    names = {peer_label(node, {"peer": p.hex(), "name": "?"}) for p in (B, C)}
+    assert names == {f"Bob ({B.hex()[:8]})", f"Bob ({C.hex()[:8]})"}
+    # someone no longer at the table: the id the net layer added is dropped all the same
+    gone = bytes([9]) * 8
+    assert peer_label(node, {"peer": gone.hex(), "name": f"Cy ({gone.hex()[:8]})"}) == "Cy"
+
+
+def test_the_panel_shows_a_bot_seat_by_its_name_and_lists_who_is_away():
+    game = Game(["blue", "red", "green"])
+    seats = [Seat("Ana", "blue", local=True), Seat("Maui (search)", "red", kind="search"),
+             Seat("Fay", "green", kind="remote", away=True)]
+    with create_app_session(output=DummyOutput()):
+        screen = GameScreen(GameSession(game, seats), colour=False)
+        panel = screen.panel_text(32).splitlines()
+    rows = panel[2:5]
+    assert rows[1].split()[:2] == ["Maui", "R"]  # not `Maui (se R`
+    assert rows[2].split()[:2] == ["Fay", "G"]
+    assert "Away: Fay" in panel
+    assert all(len(line) <= 32 for line in panel)
