@@ -61,3 +61,34 @@ def test_the_panel_shows_a_bot_seat_by_its_name_and_lists_who_is_away():
     assert rows[2].split()[:2] == ["Fay", "G"]
     assert "Away: Fay" in panel
     assert all(len(line) <= 32 for line in panel)
+
+
+def test_the_log_says_why_a_tile_waits_who_left_the_draws_and_what_a_rewind_took_back():
+    """Fair draws speak to the player: what the next tile waits for, a node left out of
+    the draws, moves taken back after a cut — by name, and in the player's language."""
+    from tongiaki_lan.console.lan import LanSession
+    from tongiaki_lan.i18n import use
+
+    node = _node((B, "Bob"))
+    node.game = Game(["blue", "red"])
+    node.present = lambda: {A}
+    node.add_listener = lambda fn: None
+    tagged = f"Bob ({B.hex()[:8]})"
+    try:
+        for lang, words in (("en", ("waits for the draw value of Bob;", "about 57 s",
+                                    "Bob sent no draw value", "from tile 5 on",
+                                    "your last 3 moves are taken back")),
+                            ("it", ("attende il valore di estrazione di Bob;", "circa 57 s",
+                                    "Bob non ha inviato", "dalla tessera 5",
+                                    "le tue ultime 3 mosse vengono annullate"))):
+            use(lang)
+            with create_app_session(output=DummyOutput()):
+                session = LanSession(node)
+                session._on_node_event(E.DrawWaiting(4, [tagged], [B.hex()], 57))
+                session._on_node_event(E.ContributorDropped(1, B.hex(), tagged, 4))
+                session._on_node_event(E.Rewound(20, 3, 4))
+            text = " ".join(t for _s, t in session.lines[-3:])
+            assert all(w in text for w in words), text
+            assert B.hex()[:8] not in text
+    finally:
+        use("en")

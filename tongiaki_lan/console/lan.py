@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 
 from tongiaki_lan.engine import IllegalMove, Move
-from tongiaki_lan.i18n import N_, _
+from tongiaki_lan.i18n import N_, _, ngettext
 
 from .session import GameSession, Seat
 from .words import net_reason
@@ -98,6 +98,23 @@ class LanSession(GameSession):
         elif k == "restarted":
             self.lines.append(("info", _("{name} rejoined.").format(
                 name=peer_label(self.node, d))))
+        elif k == "draw_waiting":
+            names = ", ".join(peer_label(self.node, {"peer": p, "name": n})
+                              for p, n in zip(d["peers"], d["names"], strict=False))
+            self.lines.append(("info", _("The next tile waits for the draw value of {names}; "
+                                         "without it they are left out of the draws in about "
+                                         "{s} s.").format(names=names, s=d["drop_in"])))
+        elif k == "draw_dropped":
+            self.lines.append(("bad", _("{name} sent no draw value in time and no longer takes "
+                                        "part in the draws (from tile {n} on).").format(
+                name=peer_label(self.node, d), n=d["draw"] + 1)))
+        elif k == "rewound":
+            self.lines.append(("bad", ngettext(
+                "You were cut off while the table drew tile {n} without your value: your last "
+                "move is taken back and the game follows the table.",
+                "You were cut off while the table drew tile {n} without your value: your last "
+                "{undone} moves are taken back and the game follows the table.",
+                d["undone"]).format(n=d["draw"] + 1, undone=d["undone"])))
         elif k == "warning":
             self.lines.append(("bad", d.get("text", "")))
         elif k == "mismatch":

@@ -193,6 +193,7 @@ class DrawSync:
         if waited >= 2 * DRAW_RESEND_S and self._draw_noted != k:
             self._draw_noted = k  # a player should know why nothing happens
             self._emit(E.DrawWaiting(k, [self.peer_name(self.contributors[i]) for i in missing],
+                                     [self.contributors[i].hex() for i in missing],
                                      round(max(0.0, self.drop_after() - waited))))
         if waited >= DRAW_RESEND_S and self.now - self._draw_resent >= DRAW_RESEND_S and pool:
             self._draw_resent = self.now

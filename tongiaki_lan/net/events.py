@@ -134,6 +134,7 @@ class DrawWaiting(NodeEvent):
     kind: ClassVar[str] = "draw_waiting"
     draw: int
     names: list
+    peers: list  # hex peer ids, as `names`
     drop_in: int
 
 
