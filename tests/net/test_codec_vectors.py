@@ -159,6 +159,7 @@ def test_seed_agreement_vectors():
                           bytes.fromhex(p["secret"])).hex() == p["commitment"]
     seed = combine(gid, nonce, [bytes.fromhex(p["secret"]) for p in v["participants"]])
     assert seed.hex() == v["seed"]
-    assert seed_check(seed).hex() == v["seed_check"]
+    chains = [bytes.fromhex(p["chain"]) for p in v["participants"]]
+    assert seed_check(seed, chains).hex() == v["seed_check"]
     for b in v["bot_seeds"]:
         assert bot_seed(seed, b["seat"], b["index"]) == b["bot_seed"]

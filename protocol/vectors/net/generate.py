@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tongiaki_lan.draws import Chain
 from tongiaki_lan.net import codec as C
 from tongiaki_lan.net.auth import derive_key
 from tongiaki_lan.net.core import bot_seed
@@ -122,13 +123,15 @@ def main() -> None:
     nonce = bytes.fromhex("1122334455667788")
     peers = [A, B, bytes.fromhex("c0c1c2c3c4c5c6c7")]
     secrets = [bytes([i]) * 32 for i in (1, 2, 3)]
+    chains = [Chain(bytes([0x40 + i]) * 32).commitment for i in (1, 2, 3)]
     seed_vec = {
         "game_id": GAME.hex(), "nonce": nonce.hex(),
         "participants": [
-            {"peer": p.hex(), "secret": x.hex(), "commitment": commitment(GAME, nonce, p, x).hex()}
-            for p, x in zip(peers, secrets, strict=True)],
+            {"peer": p.hex(), "secret": x.hex(), "commitment": commitment(GAME, nonce, p, x).hex(),
+             "chain": c.hex()}
+            for p, x, c in zip(peers, secrets, chains, strict=True)],
         "seed": combine(GAME, nonce, secrets).hex(),
-        "seed_check": seed_check(combine(GAME, nonce, secrets)).hex(),
+        "seed_check": seed_check(combine(GAME, nonce, secrets), chains).hex(),
         "bot_seeds": [{"seat": st, "index": ix, "bot_seed": bot_seed(combine(GAME, nonce, secrets),
                                                                    st, ix)}
                       for st, ix in ((0, 0), (3, 41), (5, 300))],
