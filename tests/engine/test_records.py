@@ -136,3 +136,26 @@ def test_replaying_moves_reproduces_the_game():
     for _ in range(4):
         dealer.apply(g, g.legal_moves()[-1])
     assert Game.replay(COLOURS[:2], g.moves).digest() == g.digest()
+
+
+def test_a_rewound_record_keeps_its_first_moves_and_goes_on_from_there(tmp_path):
+    """A node cut off while the table left its draw value out takes moves back: its
+    record is cut to the moves the table shares, and play goes on from there."""
+    path = tmp_path / "r.tgrec"
+    header = RecordHeader(bytes(32), (SeatInfo("Ana", "blue"), SeatInfo("Ben", "red", "random")))
+    g = header.new_game()
+    dealer = header.dealer()
+    w = RecordWriter.create(path, header)
+    for _ in range(6):
+        dealer.apply(g, g.legal_moves()[0], lambda mv: w.append(mv, g.digest()))
+    kept = read_record(path).moves[:3]
+    w.rewind(3)
+    again = Game(header.colours)
+    for m in kept:
+        again.apply(m)
+    m = again.legal_moves()[-1]
+    dealer.apply(again, m, lambda mv: w.append(mv, again.digest()))
+    w.close()
+    record = read_record(path)
+    assert record.moves[:3] == kept and record.moves[3] == m and not record.truncated
+    assert replay_record(record).digest() == again.digest()
