@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 import uuid
 from dataclasses import dataclass, field
 
@@ -89,3 +90,12 @@ class Lan:
     def cmd(self, i: int, *argv: str) -> list[str]:
         """A command line that runs `argv` on host i."""
         return ["ip", "netns", "exec", self.names[i], *argv]
+
+
+def play_cmd(lan: Lan, i: int, tmp, game: str, players: int, *extra: str,
+             timeout: int = 150) -> list[str]:
+    """`play --headless` for host i of `lan`, recording to `tmp/host{i}.tgrec`."""
+    return lan.cmd(i, sys.executable, "-m", "tongiaki_lan", "play", "--headless",
+                   "--name", f"host{i}", "--game", game, "--players", str(players),
+                   "--record", str(tmp / f"host{i}.tgrec"), "--timeout", str(timeout),
+                   "--quiet-refusals", *extra)

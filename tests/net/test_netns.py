@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from .helpers import verify_record
-from .netns import Lan, iptables_unavailable, netns_unavailable
+from .netns import Lan, iptables_unavailable, netns_unavailable, play_cmd
 from .procs import Proc, kill_all
 
 pytestmark = [pytest.mark.netns, pytest.mark.slow]
@@ -24,12 +24,6 @@ def _need_netns():
     if why:
         pytest.skip(why)
 
-
-def play_cmd(lan: Lan, i: int, tmp: Path, game: str, players: int, *extra: str) -> list[str]:
-    return lan.cmd(i, sys.executable, "-m", "tongiaki_lan", "play", "--headless",
-                   "--name", f"host{i}", "--game", game, "--players", str(players),
-                   "--record", str(tmp / f"host{i}.tgrec"), "--timeout", "150",
-                   "--quiet-refusals", *extra)
 
 
 async def _full_game(tmp_path: Path, hosts: int, loss: float) -> list[dict]:

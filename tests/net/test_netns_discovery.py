@@ -7,17 +7,21 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from .helpers import verify_record
 from .netns import Lan, iptables_unavailable, netns_unavailable
+from .netns import play_cmd as _play_cmd
 from .procs import Proc, kill_all
 
 pytestmark = [pytest.mark.netns, pytest.mark.slow]
 
 LOSS = 0.4
+
+
+def play_cmd(*args, **kw):
+    return _play_cmd(*args, timeout=240, **kw)
 
 
 @pytest.fixture(autouse=True)
@@ -26,12 +30,6 @@ def _need_netns_and_iptables():
     if why:
         pytest.skip(why)
 
-
-def play_cmd(lan: Lan, i: int, tmp: Path, game: str, players: int, *extra: str) -> list[str]:
-    return lan.cmd(i, sys.executable, "-m", "tongiaki_lan", "play", "--headless",
-                   "--name", f"host{i}", "--game", game, "--players", str(players),
-                   "--record", str(tmp / f"host{i}.tgrec"), "--timeout", "240",
-                   "--quiet-refusals", *extra)
 
 
 async def test_games_finds_the_game_every_time_at_forty_percent_loss(tmp_path):
