@@ -96,8 +96,18 @@ class DrawSync:
             self._emit(E.RecordMove(idx, move, digest, [list(v) for v in values]))
             self.move_times.setdefault(idx, self.now)
             self._emit(E.TileRevealed(idx, str(move)))
+            self._pass_on(k, values)
             dealt += 1
         return dealt
+
+    def _pass_on(self, k: int, values: tuple) -> None:
+        """On a lossy link, give the peer the whole draw at once: waiting for the resend
+        of the one value it may have lost would cost it a round trip or more."""
+        for m in self.lobby.members:
+            lk = self.links.links.get(m.peer)
+            if (m.peer != self.peer_id and lk is not None and lk.copies() > 1
+                    and not self.presence.has_left(m.peer)):
+                self.links.send(m.peer, None, Draw(k, values))
 
     def _after_reveals(self) -> None:
         """What follows a tile dealt outside a move (values that came in, a drop)."""
