@@ -141,6 +141,12 @@ class Handover:
         for ever."""
         if self.lobby is None or not L.is_member(self.lobby, peer):
             return  # only a member's history counts; a stranger's claim is no evidence
+        if peer in self.dropped_peers():
+            # left out of the draws (it withheld, or was cut off and has not caught up):
+            # its game may well differ from the table's, which goes on without it
+            log.info("%s's state differs after move %d; it was left out of the draws",
+                     self.peer_name(peer), index)
+            return
         if self._may_have_forked(peer):
             # cut off lately: the lobby that leaves our draw value out may rewind us; if
             # it has not by the end of the grace, this was a fork (`_fork_tick`)
