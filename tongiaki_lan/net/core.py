@@ -239,6 +239,7 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
         self._resumed_at: float | None = None
         self._back_at: dict[bytes, float] = {}  # when each member was last heard again
         self._fork_suspect: tuple | None = None  # a differing state seen within the grace
+        self._withholders: set[bytes] = set()  # left out of the draws while present
         self.seed: bytes | None = None
         self.stopped: str | None = None  # reason the game stopped on this node
         self._round: SeedRound | None = None
@@ -529,6 +530,7 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
         for peer, away in self.presence.update(others, now):
             changed = True
             if away:
+                self._withholders.discard(peer)  # gone quiet: a differing game is a fork
                 self._emit(E.Away(peer.hex(), self.peer_name(peer), False))
             else:
                 self._emit(E.Back(peer.hex(), self.peer_name(peer)))

@@ -340,5 +340,7 @@ class DrawSync:
                 continue
             peer = self.contributors[i] if i < len(self.contributors) else b""
             name = self.peer_name(peer)
+            if not self.presence.is_absent(peer) and peer != self.peer_id:
+                self._withholders.add(peer)  # here, yet it sent nothing: see `_game_forked`
             log.info("%s no longer takes part in the draws, from draw %d on", name, k)
             self._emit(E.ContributorDropped(i, peer.hex(), name, k))

@@ -141,9 +141,9 @@ class Handover:
         for ever."""
         if self.lobby is None or not L.is_member(self.lobby, peer):
             return  # only a member's history counts; a stranger's claim is no evidence
-        if peer in self.dropped_peers():
-            # left out of the draws (it withheld, or was cut off and has not caught up):
-            # its game may well differ from the table's, which goes on without it
+        if peer in self._withholders:
+            # left out of the draws while it was here: its game may well differ from the
+            # table's, which goes on without it (an absent one's differing game is a fork)
             log.info("%s's state differs after move %d; it was left out of the draws",
                      self.peer_name(peer), index)
             return
