@@ -505,3 +505,27 @@ def test_what_one_node_knows_does_not_fix_the_next_tile():
                   Chain(nodes[2].core.chain_secret).preimage(k)]
         tiles.add(draw_tile(core.seed, k, values, unrevealed))
     assert len(tiles) > 10
+
+
+def test_a_laptop_cut_off_alone_takes_back_what_it_played_and_follows_the_table():
+    """Wi-Fi gone on one laptop, on its own turn: it plays its move into the void while
+    the others hand its seat to a bot, leave it out of the draws and go on. When it
+    hears the table again it takes back what nobody saw and follows the table: one game,
+    one digest, nobody stopped."""
+    net = SimNet(seed=23)
+    nodes = net.table(3, handover_after=5.0)
+    a, b, c = nodes
+    net.run_until(lambda: len(a.game.moves) > 12 and not c.game.awaiting_reveal
+                  and c.game.pending.seat == 2)
+    net.blocked.add(c.addr)  # c plays its decision, but nobody hears it
+    net.run_until(lambda: a.kinds("draw_dropped") and b.kinds("draw_dropped")
+                  and len(a.game.moves) > len(c.game.moves) + 3, 300)
+    assert a.kinds("handover")  # its seat went to a bot meanwhile
+    played_alone = len(c.game.moves)
+    net.blocked.clear()
+    net.play_to_end(nodes)
+    assert all(nd.core.stopped is None for nd in nodes)
+    rewinds = c.kinds("rewound")  # (to the draw the table left it out of, then further)
+    assert rewinds and min(r.index for r in rewinds) < played_alone
+    assert len({nd.game.digest() for nd in nodes}) == 1
+    assert {record_digest(nd) for nd in nodes} == {a.game.digest()}

@@ -240,6 +240,10 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
         self._back_at: dict[bytes, float] = {}  # when each member was last heard again
         self._fork_suspect: tuple | None = None  # a differing state seen within the grace
         self._withholders: set[bytes] = set()  # left out of the draws while present
+        # the first move this node may have played or dealt alone, cut off from everyone
+        # (moves since then never counted for the table if it went on without us)
+        self._alone_from: int | None = None
+        self._yield_to: bytes | None = None  # the member whose log we asked to catch up
         self.seed: bytes | None = None
         self.stopped: str | None = None  # reason the game stopped on this node
         self._round: SeedRound | None = None
@@ -534,6 +538,11 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
                 self._emit(E.Away(peer.hex(), self.peer_name(peer), False))
             else:
                 self._emit(E.Back(peer.hex(), self.peer_name(peer)))
+        if (self.game is not None and self._alone_from is None and others
+                and all(self.presence.is_absent(p) for p in others)):
+            since = now - self.presence.away_after - 1.0  # (moves of the last seconds too)
+            self._alone_from = min((i for i, t in self.move_times.items() if t >= since),
+                                   default=len(self.game.moves))
         if changed:
             if self.game is None and self.coordinator() == self.peer_id:
                 if L.should_autostart(self.lobby):

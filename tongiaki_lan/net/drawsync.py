@@ -297,8 +297,7 @@ class DrawSync:
     def _rewind_to_drops(self) -> None:
         """Draws this node dealt with a value the table left out (it was cut off when the
         others dropped that contributor): take the game back to before the first such
-        reveal, so it follows the table again. Only moves that never counted for the
-        others are taken back; the record is cut to match."""
+        reveal, so it follows the table again."""
         dropped = dict(self.lobby.dropped)
         bad = [k for k, values in self._draw_used.items()
                if any(dropped.get(i, 99) <= k for i, _ in values)]
@@ -307,13 +306,19 @@ class DrawSync:
         first = min(bad)
         n = next(i for i, values in sorted(self._proof_of.items())
                  if self._draw_used.get(first) == values)
+        self._take_back_to(n)
+
+    def _take_back_to(self, n: int) -> None:
+        """Take back every move from `n` on: moves only this node played or dealt while it
+        was cut off, which never counted for the table. The record is cut to match, and
+        the node goes on as a new incarnation so nothing it sent meanwhile still lands."""
         g = self.game
-        kept = g.moves[:n]
-        fresh = Game(g.colours)
-        for m in kept:
-            fresh.apply(m)
         undone = len(g.moves) - n
+        fresh = Game(g.colours)
+        for m in g.moves[:n]:
+            fresh.apply(m)
         self.game = fresh
+        first = fresh.draws()
         del self._digest_list[n:]
         self._proof_of = {i: v for i, v in self._proof_of.items() if i < n}
         self._draw_used = {k: v for k, v in self._draw_used.items() if k < first}
@@ -327,12 +332,13 @@ class DrawSync:
         for table in (self.move_times, self.sent_at):
             for i in [i for i in table if i >= n]:
                 del table[i]
-        log.warning("the table went on without this node's draw %d: %d move(s) taken back",
-                    first, undone)
         self._fork_suspect = None
+        log.warning("this node was cut off and the table went on: %d move(s) taken back from "
+                    "move %d", undone, n)
         self.links.rebirth()  # nothing sent from the taken-back moves may still arrive
         self._broadcast(self._heartbeat())
         self._emit(E.Rewound(n, undone, first))
+        self._deal()  # back at a draw: wait for it again (and take the table's lobby then)
 
     def _announce_drops(self, old: Lobby, new: Lobby) -> None:
         for i, k in new.dropped:

@@ -14,6 +14,7 @@ from tongiaki_lan.net import events as E
 from tongiaki_lan.net import lobby as L
 from tongiaki_lan.net.codec import (
     AddBot,
+    Fetch,
     Lobby,
     Refuse,
 )
@@ -131,8 +132,14 @@ class Handover:
     def _fork_tick(self) -> None:
         held = self._fork_suspect
         if held is not None and not self._may_have_forked(held[0]):
+            # the grace is over: what was seen then may be stale (a rewind since); the
+            # peer's next heartbeat or move tells afresh, and a difference then stops us
             self._fork_suspect = None
-            self._game_forked(*held[:3])
+            self._yield_to = None
+        if (self._alone_from is not None and held is None
+                and self.present() >= {m.peer for m in self.lobby.members}
+                and not any(self._may_have_forked(m.peer) for m in self.lobby.members)):
+            self._alone_from = None  # back with everyone, and no game of our own: over
 
     def _game_forked(self, peer: bytes, index: int, detail: str) -> None:
         """A member's state after move `index` differs from ours: the games forked there
@@ -152,6 +159,12 @@ class Handover:
             # it has not by the end of the grace, this was a fork (`_fork_tick`)
             if self._fork_suspect is None:
                 self._fork_suspect = (peer, index, detail, self.now)
+            if (self._alone_from is not None and len(self.lobby.members) > 2
+                    and self._yield_to is None):
+                # we were alone while the others stayed together: their game is the
+                # table's. Their log from where we were cut off shows where we differ.
+                self._yield_to = peer
+                self.links.send(peer, None, Fetch(min(self._alone_from, index)))
             return
         self._stop(
             f"the game forked at or before move {index}: {self.peer_name(peer)} and this node "

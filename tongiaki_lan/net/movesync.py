@@ -381,11 +381,18 @@ class MoveSync:
             n = len(g.moves)
             if idx < n:
                 if idx < len(self._digest_list) and entry[1] != self._digest_list[idx]:
-                    self._game_forked(peer, idx, f"their state after move {idx} is "
-                                      f"{entry[1].hex()[:16]}, ours "
-                                      f"{self._digest_list[idx].hex()[:16]}")
-                    return
-                continue
+                    if self._yield_to == peer:  # we were alone: the table's game wins
+                        self._yield_to = self._alone_from = None
+                        self._take_back_to(idx)
+                        g = self.game
+                        n = len(g.moves)
+                    else:
+                        self._game_forked(peer, idx, f"their state after move {idx} is "
+                                          f"{entry[1].hex()[:16]}, ours "
+                                          f"{self._digest_list[idx].hex()[:16]}")
+                        return
+                else:
+                    continue
             if idx > n or self.stopped:
                 return
             why = self._check_and_apply(peer, *entry, check_sender=False)

@@ -11,4 +11,4 @@ MAX_EARLY = 64
 PREV_MOVES = 3  # earlier moves repeated in every MOVE (protocol/transport.md, Loss)
 MAX_EVENTS = 10_000
 DRAW_RESEND_S = 1.0  # a draw still waiting: send the values we hold again this often
-FORK_GRACE_S = 3.0  # after being cut off: a differing state may still be rewound
+FORK_GRACE_S = 5.0  # after being cut off: a differing state may still be rewound
