@@ -102,19 +102,19 @@ class LanSession(GameSession):
             names = ", ".join(peer_label(self.node, {"peer": p, "name": n})
                               for p, n in zip(d["peers"], d["names"], strict=False))
             self.lines.append(("info", _("The next tile waits for the draw value of {names}; "
-                                         "without it they are left out of the draws in about "
-                                         "{s} s.").format(names=names, s=d["drop_in"])))
+                                         "after about {s} s more the table draws without "
+                                         "it.").format(names=names, s=d["drop_in"])))
         elif k == "draw_dropped":
             self.lines.append(("bad", _("{name} sent no draw value in time and no longer takes "
                                         "part in the draws (from tile {n} on).").format(
                 name=peer_label(self.node, d), n=d["draw"] + 1)))
         elif k == "rewound":
             self.lines.append(("bad", ngettext(
-                "You were cut off while the table drew tile {n} without your value: your last "
-                "move is taken back and the game follows the table.",
-                "You were cut off while the table drew tile {n} without your value: your last "
-                "{undone} moves are taken back and the game follows the table.",
-                d["undone"]).format(n=d["draw"] + 1, undone=d["undone"])))
+                "You were cut off and the table went on without you: your last move is "
+                "taken back and the game follows the table.",
+                "You were cut off and the table went on without you: your last {undone} "
+                "moves are taken back and the game follows the table.",
+                d["undone"]).format(undone=d["undone"])))
         elif k == "warning":
             self.lines.append(("bad", d.get("text", "")))
         elif k == "mismatch":

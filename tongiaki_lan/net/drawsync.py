@@ -181,6 +181,13 @@ class DrawSync:
 
     # ------------------------------------------------------------------ a node that stops revealing
 
+    def _waited_for(self, i: int, since: float) -> float:
+        """How long the table has waited for contributor i: since the draw began, or since
+        its node went away if that was earlier (a crashed laptop's minute counts once)."""
+        away = self.presence.away_for(self.contributors[i], self.now)
+        start = since if away is None else min(since, self.now - away)
+        return self.now - start
+
     def drop_after(self) -> float:
         return self.handover_after if self.handover_after is not None else HANDOVER_AFTER_S
 
@@ -199,13 +206,14 @@ class DrawSync:
         missing = [i for i in active if i not in pool]
         if not missing:
             return
-        waited = self.now - since
-        if waited >= 2 * DRAW_RESEND_S and self._draw_noted != k:
+        waited = min(self._waited_for(i, since) for i in missing)
+        if self.now - since >= 2 * DRAW_RESEND_S and self._draw_noted != k:
             self._draw_noted = k  # a player should know why nothing happens
             self._emit(E.DrawWaiting(k, [self.peer_name(self.contributors[i]) for i in missing],
                                      [self.contributors[i].hex() for i in missing],
                                      round(max(0.0, self.drop_after() - waited))))
-        if waited >= DRAW_RESEND_S and self.now - self._draw_resent >= DRAW_RESEND_S and pool:
+        if (self.now - since >= DRAW_RESEND_S and self.now - self._draw_resent >= DRAW_RESEND_S
+                and pool):
             self._draw_resent = self.now
             self._broadcast(Draw(k, tuple(sorted(pool.items()))))
         self._check_deferred()
@@ -266,14 +274,14 @@ class DrawSync:
                     return (f"it drops {self.peer_name(self.contributors[i])} from draw {k}, "
                             "which this node dealt with that node's value")
                 continue  # (cut off meanwhile: the table went on without us; we rewind)
-            if k > now_k or not g.awaiting_reveal or self._draw_wait is None:
-                return DEFER
-            waited = self.now - self._draw_wait[1]
             if i == self.my_contributor:
                 if not (cut_off or restarted):
                     return ("it drops this node from the draws, but this node has been here "
                             "revealing its values all along")
-                continue
+                continue  # we were away: the table's word goes, for any draw
+            if k > now_k or not g.awaiting_reveal or self._draw_wait is None:
+                return DEFER
+            waited = self._waited_for(i, self._draw_wait[1])
             if i in self._draw_pool.get(k, {}):
                 self._broadcast(Draw(k, tuple(sorted(self._draw_pool[k].items()))))
                 return (f"it drops {self.peer_name(self.contributors[i])} from draw {k}, "

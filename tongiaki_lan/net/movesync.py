@@ -129,6 +129,11 @@ class MoveSync:
         if self._driver(d.seat) != self.peer_id:
             self._note_waiting(d.seat)
             return
+        ahead = [p for p, k in self._progress.items()
+                 if k > idx and p in self.present() and p not in self.dropped_peers()]
+        if ahead:  # the table went on without us (a cut, a handover): catch up, never
+            self._fetch(ahead[0], idx)  # play a decision it has already taken
+            return
         if seat.kind == "bot" or handed(seat):
             kind = seat.bot
         elif not self.autoplay:
@@ -216,6 +221,7 @@ class MoveSync:
             self._refuse_msg(peer, f"move {msg.index}", "no game in progress here")
             return
         n = len(g.moves)
+        self._progress[peer] = max(self._progress.get(peer, 0), msg.index + 1)
         k = self._first_difference(msg)
         if k is not None:
             if self._may_have_forked(peer):
@@ -376,6 +382,7 @@ class MoveSync:
         g = self.game
         if g is None:
             return
+        self._progress[peer] = max(self._progress.get(peer, 0), msg.total)  # it has that many
         for k, entry in enumerate(msg.entries):
             idx = msg.start + k
             n = len(g.moves)
