@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Callable
 
 from tongiaki_lan.draws import Chain
 from tongiaki_lan.engine import Game
@@ -97,6 +98,9 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
                            urgent_types=(MoveMsg, Draw))
         self.presence = Presence()
         self.new_round = SeedRound  # tests swap in a dishonest one
+        # where game ids, start nonces and secrets come from: the OS; a simulation gives
+        # a seeded source so a whole run reproduces from its seed
+        self.entropy: Callable[[int], bytes] = os.urandom
         self.now = 0.0
         self._events: list[E.NodeEvent] = []
         self._reset_game_state()
@@ -153,7 +157,7 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
         """Open a new game in the lobby phase, seated as its first player."""
         self.now = now
         self._reset_game_state()
-        self._enter_game(os.urandom(ID_LEN), passphrase)
+        self._enter_game(self.entropy(ID_LEN), passphrase)
         self.lobby = L.new_lobby(game_name, seats, bool(passphrase), self.peer_id, self.name,
                                  colour, self.port)
         self._lobby_changed(None)
@@ -244,6 +248,7 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
         # (moves since then never counted for the table if it went on without us)
         self._alone_from: int | None = None
         self._yield_to: bytes | None = None  # the member whose log we asked to catch up
+        self._yield_checked = -1
         self.seed: bytes | None = None
         self.stopped: str | None = None  # reason the game stopped on this node
         self._round: SeedRound | None = None
@@ -427,6 +432,8 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
 
     def _on_restart(self, peer: bytes) -> None:
         self._progress.pop(peer, None)
+        # what we served its earlier run went to an incarnation that no longer listens
+        self._served = {k: t for k, t in self._served.items() if k[0] != peer}
         if self.lobby is not None and L.is_member(self.lobby, peer):
             self.presence.heard(peer, self.now)
             self._emit(E.Restarted(peer.hex(), self.peer_name(peer)))
@@ -546,7 +553,7 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
         if changed:
             if self.game is None and self.coordinator() == self.peer_id:
                 if L.should_autostart(self.lobby):
-                    self._install_lobby(L.start(self.lobby), broadcast=True)
+                    self._install_lobby(L.start(self.lobby, self.entropy(8)), broadcast=True)
             self._after_state_change()
         if (lb.phase == "starting" and self._round is not None and self.game is None
                 and now - self._start_seen > START_TIMEOUT_S):

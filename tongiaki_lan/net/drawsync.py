@@ -19,7 +19,7 @@ from tongiaki_lan.draws import Chain, DrawBook, draw_tile, preimage_ok
 from tongiaki_lan.engine import Game, Reveal
 from tongiaki_lan.net import events as E
 from tongiaki_lan.net import lobby as L
-from tongiaki_lan.net.codec import Draw, Lobby
+from tongiaki_lan.net.codec import Draw, Fetch, Lobby
 from tongiaki_lan.net.settings import DRAW_RESEND_S, HANDOVER_AFTER_S
 
 log = logging.getLogger("tongiaki_lan.net.drawsync")
@@ -345,6 +345,9 @@ class DrawSync:
                     "move %d", undone, n)
         self.links.rebirth()  # nothing sent from the taken-back moves may still arrive
         self._broadcast(self._heartbeat())
+        if self._yield_to is not None:  # (the rebirth dropped that request: ask again)
+            start = min(n, self._alone_from if self._alone_from is not None else n)
+            self.links.send(self._yield_to, None, Fetch(start))
         self._emit(E.Rewound(n, undone, first))
         self._deal()  # back at a draw: wait for it again (and take the table's lobby then)
 

@@ -164,6 +164,7 @@ class Handover:
                 # we were alone while the others stayed together: their game is the
                 # table's. Their log from where we were cut off shows where we differ.
                 self._yield_to = peer
+                self._yield_checked = -1  # how far its log agrees with ours
                 self.links.send(peer, None, Fetch(min(self._alone_from, index)))
             return
         self._stop(

@@ -156,7 +156,8 @@ def _with_seat(lobby: Lobby, i: int, **changes) -> tuple[Seat, ...]:
 
 
 def apply_request(lobby: Lobby, peer: bytes, addr: tuple[str, int], msg: Message,
-                  present: Collection[bytes] | None = None) -> Lobby | str:
+                  present: Collection[bytes] | None = None,
+                  nonce: bytes | None = None) -> Lobby | str:
     """The coordinator's rules: the new lobby, or the reason the request is refused.
 
     `present` is who the coordinator hears (itself included): it decides who the host
@@ -235,13 +236,14 @@ def apply_request(lobby: Lobby, peer: bytes, addr: tuple[str, int], msg: Message
         why = can_start(lobby)
         if why:
             return why
-        return start(lobby)
+        return start(lobby, nonce)
     return f"{type(msg).__name__} is not a lobby request"
 
 
-def start(lobby: Lobby) -> Lobby:
+def start(lobby: Lobby, nonce: bytes | None = None) -> Lobby:
     """Freeze the seats and open a commit-reveal round with a fresh nonce."""
-    return _bump(lobby, phase="starting", total=len(lobby.seats), start_nonce=os.urandom(8))
+    return _bump(lobby, phase="starting", total=len(lobby.seats),
+                 start_nonce=nonce if nonce is not None else os.urandom(8))
 
 
 def should_autostart(lobby: Lobby) -> bool:

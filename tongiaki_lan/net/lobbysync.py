@@ -70,7 +70,8 @@ class LobbySync:
                 self._answered_join.add(peer)
                 self.links.send(peer, addr, self.lobby)  # the joiner finds the coordinator
             return
-        result = L.apply_request(self.lobby, peer, addr, msg, present=self.present())
+        result = L.apply_request(self.lobby, peer, addr, msg, present=self.present(),
+                                 nonce=self.entropy(8))
         if isinstance(result, str):
             if peer == self.peer_id:
                 self._emit(E.RequestRefused(peer.hex(), result))
@@ -150,7 +151,7 @@ class LobbySync:
         if lb.phase == "lobby" and self._round is not None:
             self._round = None
         if self.coordinator() == self.peer_id and L.should_autostart(lb):
-            self._install_lobby(L.start(lb), broadcast=True)
+            self._install_lobby(L.start(lb, self.entropy(8)), broadcast=True)
         if self.game is not None:
             self._after_state_change()
 

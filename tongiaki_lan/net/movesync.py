@@ -225,9 +225,8 @@ class MoveSync:
         k = self._first_difference(msg)
         if k is not None:
             if self._may_have_forked(peer):
-                self._keep(peer, msg)  # the table's lobby, coming, tells us what to take back
-            else:
-                self._game_forked(peer, k, f"their state after move {k} differs from ours")
+                self._keep(peer, msg)  # kept for after we took back what the table never saw
+            self._game_forked(peer, k, f"their state after move {k} differs from ours")
             return
         if msg.index < n:
             if g.moves[msg.index].to_wire() != msg.move:
@@ -388,6 +387,11 @@ class MoveSync:
             n = len(g.moves)
             if idx < n:
                 if idx < len(self._digest_list) and entry[1] != self._digest_list[idx]:
+                    if (self._yield_to == peer and k == 0 and msg.start > 0
+                            and self._yield_checked < msg.start - 1):
+                        # the difference may begin earlier than this log does: look further
+                        self.links.send(peer, None, Fetch(max(0, msg.start - 16)))
+                        return
                     if self._yield_to == peer:  # we were alone: the table's game wins
                         self._yield_to = self._alone_from = None
                         self._take_back_to(idx)
@@ -399,6 +403,8 @@ class MoveSync:
                                           f"{self._digest_list[idx].hex()[:16]}")
                         return
                 else:
+                    if self._yield_to == peer:
+                        self._yield_checked = max(self._yield_checked, idx)
                     continue
             if idx > n or self.stopped:
                 return

@@ -27,9 +27,9 @@ log = logging.getLogger("tongiaki_lan.net.seeding")
 class SeedAgreement:
     def _begin_seed_round(self) -> None:
         lb = self.lobby
-        self._chain = Chain()  # fresh for every start attempt: its secret never leaves us
+        self._chain = Chain(self.entropy(32))  # fresh every start: its secret never leaves us
         self._round = self.new_round(self.game_id, lb.start_nonce, self.peer_id, L.seed_order(lb),
-                                     chain=self._chain.commitment)
+                                     secret=self.entropy(32), chain=self._chain.commitment)
         self._start_seen = self.now
         self._emit(E.Starting(lb.start_nonce.hex(), [p.hex() for p in self._round.order]))
         self._broadcast(Commit(lb.start_nonce, self._round.my_commitment,

@@ -4,8 +4,9 @@ Several `NodeCore`s are wired together here exactly as `net.node` wires one to a
 but every datagram goes through a seeded lossy link and time only moves when the network
 has nothing left to do before the next timer. A whole game with losses, crashes,
 restarts and handovers then runs in milliseconds of real time; which datagrams are lost
-and when they arrive follows from the seed (identities and seed secrets stay random, as
-on real laptops). The tests of the protocol logic use it, with no sockets and no sleeps.
+and when they arrive follows from the seed, and so do the identities, game ids and every
+secret (the OS's randomness on a real laptop), so a run reproduces exactly. The tests of
+the protocol logic use it, with no sockets and no sleeps.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from tongiaki_lan.bots import make_bot
 from tongiaki_lan.engine import Game
 from tongiaki_lan.net import events as E
 from tongiaki_lan.net.core import NodeCore
+from tongiaki_lan.net.identity import Identity
 
 Addr = tuple[str, int]
 
@@ -69,7 +71,9 @@ class SimNet:
     def add(self, name: str, host: str, port: int = 7000, **kw) -> SimNode:
         self._started += 1  # microseconds since the epoch differ between any two runs
         inc = int(self.now * 1_000_000) + self._started
-        core = NodeCore(name, kw.pop("identity", None), incarnation=inc, port=port, **kw)
+        identity = kw.pop("identity", None) or Identity.from_seed(self.rng.randbytes(32))
+        core = NodeCore(name, identity, incarnation=inc, port=port, **kw)
+        core.entropy = self.rng.randbytes  # the whole run follows from the seed
         node = SimNode(core, (host, port))
         self.nodes[node.addr] = node
         return node
