@@ -92,3 +92,31 @@ def test_the_log_says_why_a_tile_waits_who_left_the_draws_and_what_a_rewind_took
             assert B.hex()[:8] not in text
     finally:
         use("en")
+
+
+def test_a_members_set_aside_datagrams_stay_out_of_the_game_log_but_refused_moves_show():
+    """After a cut, renewed link keys make the transport set a member's datagrams aside
+    for a moment: routine, kept in the log file, not a screenful of alarms. A refused move
+    is the game's business and shows — and a handover names the driving laptop plainly."""
+    from tongiaki_lan.console.lan import LanSession
+
+    node = _node((B, "Bob"))
+    node.game = Game(["blue", "red"])
+    node.present = lambda: {A, B}
+    node.add_listener = lambda fn: None
+    tagged = f"Bob ({B.hex()[:8]})"
+    with create_app_session(output=DummyOutput()):
+        session = LanSession(node)
+        before = len(session.lines)
+        for _ in range(12):
+            session._on_node_event(E.Refused(B.hex(), tagged, "10.0.0.2:4000",
+                                             "link-MACed datagram from a sender without a "
+                                             "link key"))
+        assert len(session.lines) == before
+        session._on_node_event(E.Refused(B.hex(), tagged, "10.0.0.2:4000",
+                                         "conflicts with the move already played", "move 3"))
+        session._on_node_event(E.SeatHandedOver(1, "Bob", "greedy", A.hex(),
+                                                f"Ana ({A.hex()[:8]})"))
+    shown = [t for _s, t in session.lines[before:]]
+    assert len(shown) == 2 and "conflicts with the move already played" in shown[0]
+    assert "on Ana's laptop" in shown[1] and A.hex()[:8] not in shown[1]

@@ -91,7 +91,8 @@ class LanSession(GameSession):
         elif k == "handover":
             self.lines.append(("info", _("{name}'s seat is played by a bot ({bot}, on {driver}'s "
                                          "laptop) until they are back.").format(
-                name=d["name"], bot=d["bot"], driver=d["driver_name"])))
+                name=d["name"], bot=d["bot"],
+                driver=peer_label(self.node, {"peer": d["driver"], "name": d["driver_name"]}))))
         elif k == "reclaimed":
             self.lines.append(("info", _("{name} is back and plays their seat again.").format(
                 name=d["name"])))
@@ -122,12 +123,19 @@ class LanSession(GameSession):
                 reason=d.get("reason"), dump=d.get("dump"))))
         elif k in ("error", "request_refused"):
             self.lines.append(("bad", net_reason(d.get("reason", d))))
+        elif k == "refused" and d.get("what") is None and self._member(d.get("peer")):
+            pass  # a member's datagram the transport set aside (keys renewed after a cut, a
+            # late copy): routine, and in the log file; the game pane keeps to the game
         elif k == "refused":
             self.lines.append(("bad", _("refused from {peer}: {reason}").format(
                 peer=d.get("peer") or d.get("addr"), reason=net_reason(d.get("reason")))))
         if self.node.lobby is not None:
             self.seats = seats_of(self.node)
         self.changed()
+
+    def _member(self, peer: str | None) -> bool:
+        lb = self.node.lobby
+        return bool(peer) and lb is not None and any(m.peer.hex() == peer for m in lb.members)
 
     async def submit(self, move: Move) -> None:
         try:

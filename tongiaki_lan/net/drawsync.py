@@ -359,5 +359,5 @@ class DrawSync:
             name = self.peer_name(peer)
             if not self.presence.is_absent(peer) and peer != self.peer_id:
                 self._withholders.add(peer)  # here, yet it sent nothing: see `_game_forked`
-            log.info("%s no longer takes part in the draws, from draw %d on", name, k)
+            log.info("%s no longer takes part in the draws, from tile %d on", name, k + 1)
             self._emit(E.ContributorDropped(i, peer.hex(), name, k))

@@ -67,7 +67,7 @@ class Handover:
         if away is None:
             raise ValueError(IS_HERE.format(name=s.name))
         if away < limit:
-            raise ValueError(TOO_SOON.format(name=s.name, away=f"{away:.0f}",
+            raise ValueError(TOO_SOON.format(name=s.name, away=int(away),  # (59.6 is not 60)
                                              limit=f"{limit:.0f}"))
         self._ask_handover(seat, bot or self.handover_bot)
 
