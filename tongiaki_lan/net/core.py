@@ -200,14 +200,10 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
         self.seed = seed
         self.game = game
         self._digest_list = list(digests)
-        used, k = {}, 0
-        for i, values in enumerate(proofs or ()):
-            if values is not None:
-                self._proof_of[i] = tuple(tuple(v) for v in values)
-                used[k] = self._proof_of[i]
-                k += 1
+        self._proof_of = {i: tuple(tuple(v) for v in values)
+                          for i, values in enumerate(proofs or ()) if values is not None}
         self._setup_draws(contributors, heads,
-                          Chain(chain_secret) if chain_secret is not None else None, used)
+                          Chain(chain_secret) if chain_secret is not None else None)
         self._resumed_at = now
         self._deal()  # the crash may have come between a move and its reveals
         self._emit(E.GameStarted(seed.hex(), self._seat_json(), True, len(game.moves)))
@@ -232,7 +228,6 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
         self.draw_book = None
         self._chain: Chain | None = None
         self._draw_pool: dict[int, dict[int, bytes]] = {}  # draw -> contributor -> value
-        self._draw_used: dict[int, tuple] = {}  # draw -> the values it was dealt with
         self._proof_of: dict[int, tuple] = {}  # move index of a reveal -> its values
         self._draw_wait: tuple[int, float] | None = None  # the draw we wait for, since when
         self._draw_resent = -1e9
@@ -562,9 +557,7 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
                               + ", ".join(self.peer_name(p) for p in missing), tell=True)
         g = self.game
         if g is not None and not self.stopped:
-            ahead = [p for p, k in self._progress.items() if k > len(g.moves)]
-            if ahead:
-                self._fetch(ahead[0], len(g.moves))
+            self._catch_up()
             if self.handover_after is not None and not g.is_over:
                 self._auto_handover()
             self._draw_tick()

@@ -30,25 +30,31 @@ DEFER = "defer"
 
 class DrawSync:
     def _setup_draws(self, contributors: list[bytes], heads: tuple[bytes, ...],
-                     chain: Chain | None, used: dict[int, tuple] | None = None) -> None:
-        """The contributors (in seed order), their chain heads, and our own chain."""
+                     chain: Chain | None) -> None:
+        """The contributors (in seed order), their chain heads, and our own chain; the
+        draws already dealt are those in `_proof_of` (a resumed record's)."""
         self.contributors = list(contributors)
-        self.draw_book = DrawBook(self.seed, tuple(heads))
         self._chain = chain
-        self._draw_used = {}
-        for k, values in sorted((used or {}).items()):
+        self._rebuild_book(tuple(heads))
+
+    def _rebuild_book(self, heads: tuple[bytes, ...]) -> None:
+        self.draw_book = DrawBook(self.seed, heads)
+        for k, (_, values) in self._dealt().items():
             self.draw_book.remember(k, values)
-            self._draw_used[k] = tuple(values)
+
+    def _dealt(self) -> dict[int, tuple[int, tuple]]:
+        """Draw k -> (move index of its reveal, its values): every reveal of a LAN game
+        carries its values, so the k-th of them is draw k."""
+        return dict(enumerate(sorted(self._proof_of.items())))
 
     @property
     def my_contributor(self) -> int | None:
         me = self.peer_id
         return self.contributors.index(me) if me in self.contributors else None
 
-    def _active(self, k: int, dropped: tuple = ()) -> list[int]:
+    def _active(self, k: int) -> list[int]:
         """Contributors whose value draw k needs."""
-        dropped = dropped or self.lobby.dropped
-        gone = {i for i, first in dropped if first <= k}
+        gone = {i for i, first in self.lobby.dropped if first <= k}
         return [i for i in range(len(self.contributors)) if i not in gone]
 
     def _entry(self, i: int) -> tuple:
@@ -90,7 +96,6 @@ class DrawSync:
             digest = g.digest()
             self._digest_list.append(digest)
             self._proof_of[idx] = values
-            self._draw_used[k] = values
             self._draw_pool.pop(k, None)
             self._draw_wait = None
             self._emit(E.RecordMove(idx, move, digest, [list(v) for v in values]))
@@ -268,8 +273,8 @@ class DrawSync:
             if i >= len(self.contributors):
                 return f"it drops contributor {i} of {len(self.contributors)}"
             if k < now_k:
-                used = self._draw_used.get(k)
-                if used is not None and any(j == i for j, _ in used) and not (
+                used = self._dealt().get(k, (0, ()))[1]
+                if any(j == i for j, _ in used) and not (
                         cut_off or restarted):
                     return (f"it drops {self.peer_name(self.contributors[i])} from draw {k}, "
                             "which this node dealt with that node's value")
@@ -307,14 +312,10 @@ class DrawSync:
         others dropped that contributor): take the game back to before the first such
         reveal, so it follows the table again."""
         dropped = dict(self.lobby.dropped)
-        bad = [k for k, values in self._draw_used.items()
+        bad = [n for k, (n, values) in self._dealt().items()
                if any(dropped.get(i, 99) <= k for i, _ in values)]
-        if not bad:
-            return
-        first = min(bad)
-        n = next(i for i, values in sorted(self._proof_of.items())
-                 if self._draw_used.get(first) == values)
-        self._take_back_to(n)
+        if bad:
+            self._take_back_to(min(bad))
 
     def _take_back_to(self, n: int) -> None:
         """Take back every move from `n` on: moves only this node played or dealt while it
@@ -329,10 +330,7 @@ class DrawSync:
         first = fresh.draws()
         del self._digest_list[n:]
         self._proof_of = {i: v for i, v in self._proof_of.items() if i < n}
-        self._draw_used = {k: v for k, v in self._draw_used.items() if k < first}
-        self.draw_book = DrawBook(self.seed, self.draw_book.commitments)
-        for k, values in sorted(self._draw_used.items()):
-            self.draw_book.remember(k, values)
+        self._rebuild_book(self.draw_book.commitments)
         self._draw_pool = {}
         self._draw_wait = None
         self._buffer.clear()

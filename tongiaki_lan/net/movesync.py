@@ -129,11 +129,8 @@ class MoveSync:
         if self._driver(d.seat) != self.peer_id:
             self._note_waiting(d.seat)
             return
-        ahead = [p for p, k in self._progress.items()
-                 if k > idx and p in self.present() and p not in self.dropped_peers()]
-        if ahead:  # the table went on without us (a cut, a handover): catch up, never
-            self._fetch(ahead[0], idx)  # play a decision it has already taken
-            return
+        if self._catch_up():  # the table went on without us (a cut, a handover): never
+            return  # play a decision it has already taken
         if seat.kind == "bot" or handed(seat):
             kind = seat.bot
         elif not self.autoplay:
@@ -147,6 +144,16 @@ class MoveSync:
             return
         self._thinking = idx
         self._emit(E.BotTurn(d.seat, idx, kind, bot_seed(self.seed, d.seat, idx)))
+
+    def _catch_up(self) -> bool:
+        """Fetch from a member we hear that has more moves than we do; True if one has."""
+        n = len(self.game.moves)
+        present, dropped = self.present(), self.dropped_peers()
+        ahead = [p for p, k in self._progress.items()
+                 if k > n and p in present and p not in dropped]
+        if ahead:
+            self._fetch(ahead[0], n)
+        return bool(ahead)
 
     def _note_waiting(self, seat: int) -> None:
         s = self.lobby.seats[seat]
