@@ -1,11 +1,13 @@
 """`tongiaki-lan bench net`: move latency and traffic between real nodes on loopback.
 
-Latency of a move = from the moment the deciding node hands it to its socket until the
-last peer has applied it with its own engine and compared digests. By default every node
-is its own OS process (as on separate laptops; the two clocks compared are the system's
-CLOCK_MONOTONIC, which `time.perf_counter` reads in every process). `mode="inprocess"`
-puts all nodes on one event loop instead, which adds every peer's validation work in
-turn: an upper bound. Each node has its own UDP socket, engine and fsynced record.
+Latency of a move = from the moment the deciding node's bot hands the move to its node
+(before that node applies, records and sends it) until the last peer has applied it with
+its own engine, compared digests and appended it to its record (stamped by each node's
+glue once its core is done with the datagram). By default every node is its own OS
+process (as on separate laptops; the clocks compared are the system's CLOCK_MONOTONIC,
+which `time.monotonic` reads in every process). `mode="inprocess"` puts all nodes on one
+event loop instead, which adds every peer's validation work in turn: an upper bound. Each
+node has its own UDP socket, engine and fsynced record.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ def _latencies(times: list[tuple[dict, dict]], n: int, out: dict[str, list[float
     """Per game move: deciding node sends -> the last peer applied it (`out["all"]`); and
     for the moves that call for tiles, -> the last node, the sender too, dealt the last of
     them (`out["reveal"]`: a fair draw needs every contributor's value) beside the moves
-    that reveal nothing (`out["plain"]`). `times`: each node's (sent_at, move_times)."""
+    that reveal nothing (`out["plain"]`). `times`: each node's (sent_at, applied_at)."""
     senders = [{int(k): v for k, v in sent.items()} for sent, _ in times]
     applied = [{int(k): v for k, v in done.items()} for _, done in times]
     for i in range(n):
@@ -66,7 +68,7 @@ async def _bench(peers: int, moves: int, record_dir: Path) -> dict:
             n = len(nodes[0].game.moves)
             game_moves += n
             games += 1
-            _latencies([(nd.sent_at, nd.move_times) for nd in nodes], n, lat)
+            _latencies([(nd.sent_at, nd.applied_at) for nd in nodes], n, lat)
             for nd, (d0, b0) in zip(nodes, base, strict=True):
                 datagrams += nd.transport.stats.datagrams_sent - d0
                 bytes_sent += nd.transport.stats.bytes_sent - b0
@@ -137,7 +139,7 @@ async def _child_main(i: int, record_dir: Path, loss: float = 0.0) -> None:
                 print(f"bench node {i}: start aborted {len(aborts)}x: {aborts[-1]}",
                       file=sys.stderr)
                 aborts.clear()
-            reply(["done", i, node.sent_at, node.move_times, stats.datagrams_sent - d0,
+            reply(["done", i, node.sent_at, node.applied_at, stats.datagrams_sent - d0,
                    stats.bytes_sent - b0, stats.retransmissions - r0,
                    node.game.digest().hex(), len(node.game.moves),
                    time.process_time() - cpu0])
@@ -228,7 +230,8 @@ def _summary(peers, moves, games, lat, datagrams, bytes_sent, game_moves, retran
         "wall_s": round(wall, 2),
         "what": ("one OS process per node" if mode == "processes" else
                  "all nodes on one event loop") + " on 127.0.0.1, random bots; latency = "
-                "deciding node sends -> last peer applied it and checked the digest (for "
+                "deciding node's bot chose -> last peer applied it, checked the digest and "
+                "recorded it (for "
                 "reveals_a_tile: -> the last node dealt the tile from every contributor's "
                 "value); traffic "
                 "counts every datagram (moves, acks, heartbeats, lobby) over all played moves",

@@ -137,6 +137,8 @@ class Node:
         self._listeners: list[Callable[[E.NodeEvent], None]] = []
         self._writer: RecordWriter | None = None
         self._sync_pending = False
+        # move index -> when this node had applied it (the glue's clock: `bench net`)
+        self.applied_at: dict[int, float] = {}
         self._sync_handle: asyncio.TimerHandle | None = None
         # the record is written (and fsynced, ~3 ms) by one thread in move order, so the
         # event loop keeps answering peers meanwhile; a move lost to a crash in that window
@@ -166,7 +168,6 @@ class Node:
     seed = property(lambda self: self.core.seed)
     stopped = property(lambda self: self.core.stopped)
     refusals = property(lambda self: self.core.refusals)
-    move_times = property(lambda self: self.core.move_times)
     sent_at = property(lambda self: self.core.sent_at)
 
     @property
@@ -316,9 +317,13 @@ class Node:
     def _handle(self, ev: E.NodeEvent) -> None:
         if isinstance(ev, E.RecordMove):
             self._record(ev.move, ev.digest, ev.proof)
+            # once the core has applied it, checked its digest and it is in the record
+            self.applied_at.setdefault(ev.index, time.monotonic())
         elif isinstance(ev, E.Rewound):
             if self._writer is not None:
                 self._writer.rewind(ev.index)
+            for i in [i for i in self.applied_at if i >= ev.index]:
+                del self.applied_at[i]
             self.notify(ev)
         elif isinstance(ev, E.BotTurn):
             task = asyncio.get_running_loop().create_task(self._think(ev))
@@ -326,6 +331,7 @@ class Node:
             task.add_done_callback(self._tasks.discard)
         elif isinstance(ev, E.GameStarted):
             if not ev.resumed:
+                self.applied_at = {}
                 self._open_record()
             self._advertise()
             self.notify(E.GameStarted(ev.seed, ev.seats, ev.resumed, ev.moves,
