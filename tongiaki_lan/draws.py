@@ -98,6 +98,7 @@ class DrawBook:
         self.last = list(self.commitments)
         self.last_draw = [-1] * len(self.commitments)
         self.left: dict[int, int] = {}  # contributor -> first draw it took no part in
+        self.tile: int | None = None  # the tile the last draw checked chose
 
     def remember(self, draw: int, values: Sequence[tuple[int, bytes]]) -> None:
         """Take a draw already checked (a record replayed on resume) as the latest."""
@@ -109,9 +110,12 @@ class DrawBook:
                 self.left.setdefault(i, draw)
 
     def check(self, draw: int, values: Sequence[tuple[int, bytes]],
-              unrevealed: Sequence[int], tile: int | None = None) -> str | None:
+              unrevealed: Sequence[int], tile: int | None = None, *,
+              hashed: bool = False) -> str | None:
         """`values`: (contributor index, v_draw) in contributor order. Returns why the draw
-        is refused, or None (and then remembers the values)."""
+        is refused, or None (and then remembers the values, and the tile they chose in
+        `self.tile`). `hashed`: each value was already checked against its chain as it
+        came in (a node dealing live), so only the draw's shape is checked here."""
         indices = [i for i, _ in values]
         if not indices:
             return f"draw {draw} has no contributor's value"
@@ -123,13 +127,14 @@ class DrawBook:
             if i in self.left:
                 return (f"contributor {i} was left out of the draws from draw {self.left[i]} "
                         "on and cannot come back")
-            if not preimage_ok(self.last[i], self.last_draw[i], v, draw):
+            if not hashed and not preimage_ok(self.last[i], self.last_draw[i], v, draw):
                 return (f"contributor {i}'s value for draw {draw} does not hash to the value "
                         "it committed to")
         got = draw_tile(self.seed, draw, [v for _, v in values], unrevealed)
         if tile is not None and got != tile:
             return f"the values of draw {draw} choose tile {got}, not {tile}"
         self.remember(draw, values)
+        self.tile = got
         return None
 
 

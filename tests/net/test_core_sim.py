@@ -450,9 +450,10 @@ def test_a_node_that_stops_revealing_is_left_out_after_the_handover_time_and_the
     nodes = net.table(players, handover_after=5.0)
     cheat = nodes[-1]
     core = cheat.core
-    send, entry = core._broadcast, core._entry
+    send, entry = core.links.send, core._entry
     # never a DRAW, no log served, and no value riding along in its MOVEs
-    core._broadcast = lambda msg: None if isinstance(msg, Draw) else send(msg)
+    core.links.send = lambda peer, addr, msg: (None if isinstance(msg, Draw)
+                                               else send(peer, addr, msg))
     core._on_fetch = lambda peer, msg: None
     core._entry = lambda i: entry(i)[:2]
     honest = nodes[:-1]

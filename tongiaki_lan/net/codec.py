@@ -8,7 +8,6 @@ fails raises `WireError` with a reason a human can read; nothing here touches ga
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -683,13 +682,25 @@ class Envelope:
                 self.ack, self.sack, self.message.to_wire()]
 
 
+def pack_message(message: Message) -> bytes:
+    return msgpack.packb(message.to_wire(), use_bin_type=True)
+
+
 def encode_datagram(env: Envelope, key: bytes | None = None, identity=None,
-                    kx_public: bytes = NO_KX, link_key: bytes | None = None) -> bytes:
+                    kx_public: bytes = NO_KX, link_key: bytes | None = None,
+                    packed_message: bytes | None = None) -> bytes:
     """Frame a datagram and authenticate its sender: with `link_key` (the key this pair
     of nodes agreed) by an HMAC, else with `identity` (a `net.identity.Identity`) by a
     signature block carrying its public key and `kx_public` (its X25519 key for this
-    run); then the passphrase MAC with `key`."""
-    body = msgpack.packb(env.to_wire(), use_bin_type=True)
+    run); then the passphrase MAC with `key`. `packed_message`: the message already
+    packed (`pack_message`), when the same one goes to several peers."""
+    if packed_message is None:
+        packed_message = pack_message(env.message)
+    # the envelope is a 9-array whose last item is the message: the header of the first 8
+    # (one byte, a fixarray) becomes a 9-array's, and the packed message follows
+    head = msgpack.packb([env.game, env.sender, env.incarnation, env.dest_inc, env.pkt,
+                          env.seq, env.ack, env.sack], use_bin_type=True)
+    body = b"\x99" + head[1:] + packed_message
     flags = FLAG_MAC if key else 0
     if link_key is not None:
         flags |= FLAG_LINK_MAC
@@ -697,12 +708,12 @@ def encode_datagram(env: Envelope, key: bytes | None = None, identity=None,
         flags |= FLAG_SIGNED
     data = MAGIC + bytes([PROTOCOL_VERSION, flags]) + body
     if link_key is not None:
-        data += hmac.new(link_key, data, hashlib.sha256).digest()
+        data += hmac.digest(link_key, data, "sha256")
     elif identity is not None:
         data += identity.public + kx_public
         data += identity.sign(data)
     if key:
-        data += hmac.new(key, data, hashlib.sha256).digest()
+        data += hmac.digest(key, data, "sha256")
     if len(data) > MAX_DATAGRAM:
         raise WireError(f"datagram of {len(data)} bytes exceeds {MAX_DATAGRAM}")
     return data
@@ -733,7 +744,7 @@ def decode_datagram(data: bytes, key: bytes | None = None, require_signature: bo
             raise WireError("datagram too short for its MAC")
         body_end -= MAC_LEN
         if key is not None:
-            want = hmac.new(key, data[:body_end], hashlib.sha256).digest()
+            want = hmac.digest(key, data[:body_end], "sha256")
             if not hmac.compare_digest(want, data[body_end:]):
                 raise WireError("bad MAC (wrong or missing passphrase)")
     elif key is not None:
@@ -782,7 +793,7 @@ def decode_datagram(data: bytes, key: bytes | None = None, require_signature: bo
         k = link_key(env.sender, env.incarnation) if link_key is not None else None
         if k is None:
             raise WireError("link-MACed datagram from a sender without a link key")
-        want = hmac.new(k, data[:body_end], hashlib.sha256).digest()
+        want = hmac.digest(k, data[:body_end], "sha256")
         if not hmac.compare_digest(want, data[body_end:auth_end]):
             raise WireError("bad link MAC")
     return env

@@ -232,6 +232,10 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
         self._draw_wait: tuple[int, float] | None = None  # the draw we wait for, since when
         self._draw_resent = -1e9
         self._draw_noted: int | None = None
+        # the node that gathers the next draw's values (whoever sent the move that called
+        # for it), and the last draw whose values we sent to everyone
+        self._gatherer: bytes | None = None
+        self._fanned: int | None = None
         self._drop_asked: tuple[int, int] | None = None
         self._deferred_lobby: tuple | None = None
         self._early_draws: list[tuple[bytes, Draw]] = []

@@ -15,12 +15,12 @@ from __future__ import annotations
 import dataclasses
 import logging
 
-from tongiaki_lan.draws import Chain, DrawBook, draw_tile, preimage_ok
+from tongiaki_lan.draws import Chain, DrawBook, preimage_ok
 from tongiaki_lan.engine import Game, Reveal
 from tongiaki_lan.net import events as E
 from tongiaki_lan.net import lobby as L
 from tongiaki_lan.net.codec import Draw, Fetch, Lobby
-from tongiaki_lan.net.settings import DRAW_RESEND_S, HANDOVER_AFTER_S
+from tongiaki_lan.net.settings import DRAW_FANOUT_S, DRAW_RESEND_S, HANDOVER_AFTER_S
 
 log = logging.getLogger("tongiaki_lan.net.drawsync")
 
@@ -79,18 +79,19 @@ class DrawSync:
             active = self._active(k)
             if me is not None and me in active and me not in pool:
                 pool[me] = self._chain.preimage(k)
-                self._broadcast(Draw(k, ((me, pool[me]),)))
+                self._send_value(k, me, pool[me])
             if any(i not in pool for i in active):
                 self._check_deferred()
                 return dealt
             values = tuple((i, pool[i]) for i in active)
             unrevealed = g.unrevealed_tiles()
-            why = self.draw_book.check(k, values, unrevealed)
-            if why:  # each value was checked on arrival, so this is a bug or a bad lobby
+            # each value was checked against its chain as it came in (`_take_values`, or
+            # our own): a refusal here is a bug or a bad lobby
+            why = self.draw_book.check(k, values, unrevealed, hashed=True)
+            if why:
                 self._stop(f"draw {k}: {why}")
                 return dealt
-            tile = draw_tile(self.seed, k, [v for _, v in values], unrevealed)
-            move = Reveal(tile)
+            move = Reveal(self.draw_book.tile)
             g.apply(move)
             idx = len(g.moves) - 1
             digest = g.digest()
@@ -105,14 +106,38 @@ class DrawSync:
             dealt += 1
         return dealt
 
+    def _gatherer_of_draws(self) -> bytes | None:
+        """The node that gathers a draw's values and passes the whole draw on: the one whose
+        move called for it (it sent that move a moment ago, so it is awake and everyone
+        hears it). None when there is none to trust with it: everyone sends to everyone."""
+        c = self._gatherer
+        if c is None or c not in self.present() or c in self.dropped_peers():
+            return None
+        return c
+
+    def _send_value(self, k: int, me: int, value: bytes) -> None:
+        """Our value for draw k, now that we may give it: to the gatherer only, which
+        passes the whole draw on (one datagram each way per node instead of one from every
+        node to every other); to everyone when there is no gatherer. If the tile is still
+        not dealt after DRAW_FANOUT_S, `_draw_tick` sends it to everyone anyway."""
+        c = self._gatherer_of_draws()
+        if c is None:
+            self._fanned = k
+            self._broadcast(Draw(k, ((me, value),)))
+        elif c != self.peer_id:
+            self.links.send(c, self._addr_of(c), Draw(k, ((me, value),)))
+
     def _pass_on(self, k: int, values: tuple) -> None:
-        """On a lossy link, give the peer the whole draw at once: waiting for the resend
-        of the one value it may have lost would cost it a round trip or more."""
+        """The gatherer gives every member the whole draw. Any other node does so over a
+        lossy link: waiting for the resend of the one value the peer may have lost would
+        cost it a round trip or more."""
+        gatherer = self._gatherer_of_draws() == self.peer_id
         for m in self.lobby.members:
+            if m.peer == self.peer_id or self.presence.has_left(m.peer):
+                continue
             lk = self.links.links.get(m.peer)
-            if (m.peer != self.peer_id and lk is not None and lk.copies() > 1
-                    and not self.presence.has_left(m.peer)):
-                self.links.send(m.peer, None, Draw(k, values))
+            if gatherer or (lk is not None and lk.copies() > 1):
+                self.links.send(m.peer, self._addr_of(m.peer), Draw(k, values))
 
     def _after_reveals(self) -> None:
         """What follows a tile dealt outside a move (values that came in, a drop)."""
@@ -212,6 +237,10 @@ class DrawSync:
         if not missing:
             return
         waited = min(self._waited_for(i, since) for i in missing)
+        if self.now - since >= DRAW_FANOUT_S and self._fanned != k and pool:
+            self._fanned = k  # the gatherer may have gone: everyone to everyone
+            self._draw_resent = self.now
+            self._broadcast(Draw(k, tuple(sorted(pool.items()))))
         if self.now - since >= 2 * DRAW_RESEND_S and self._draw_noted != k:
             self._draw_noted = k  # a player should know why nothing happens
             self._emit(E.DrawWaiting(k, [self.peer_name(self.contributors[i]) for i in missing],

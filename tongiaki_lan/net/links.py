@@ -34,6 +34,7 @@ from tongiaki_lan.net.codec import (
     WireError,
     decode_datagram,
     encode_datagram,
+    pack_message,
 )
 from tongiaki_lan.net.identity import KeyExchange
 
@@ -216,6 +217,9 @@ class Links:
         self._t0: float | None = None  # `now` at the first call: our incarnation's moment
         self._pkt = 0
         self._out: list[tuple[bytes, Addr]] = []
+        # the last message packed, and its bytes: a broadcast packs its message once for
+        # all peers (only the envelope differs)
+        self._packed: tuple[Message | None, bytes] = (None, b"")
         self.closed = False
 
     def rebirth(self) -> None:
@@ -325,13 +329,17 @@ class Links:
         env = Envelope(self.game_id, self.peer_id, self.incarnation, lk.their_inc, self._pkt,
                        seq, ack, sack, message)
         try:
+            if self._packed[0] is not message:
+                self._packed = (message, pack_message(message))
+            packed = self._packed[1]
             if self.identity is None:
-                data = encode_datagram(env, self.key)
+                data = encode_datagram(env, self.key, packed_message=packed)
             elif (lk.key is not None and lk.mac_ok and self._first_try(lk, seq)
                   and self.now - lk.last_signed < RESIGN_S):
-                data = encode_datagram(env, self.key, link_key=lk.key)
+                data = encode_datagram(env, self.key, link_key=lk.key, packed_message=packed)
             else:  # not keyed yet, a resend (the peer may have lost the key) or a refresh
-                data = encode_datagram(env, self.key, self.identity, self.kx.public)
+                data = encode_datagram(env, self.key, self.identity, self.kx.public,
+                                       packed_message=packed)
                 lk.last_signed = self.now
         except WireError as exc:
             log.error("cannot send %s to %s: %s", type(message).__name__, lk.peer.hex(), exc)

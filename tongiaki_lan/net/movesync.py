@@ -172,12 +172,30 @@ class MoveSync:
         self._digest_list.append(digest)
         self._emit(E.RecordMove(idx, move, digest))
         self.move_times[idx] = self.sent_at[idx] = self.now
-        prev = tuple(self._entry(i) for i in range(max(0, idx - PREV_MOVES), idx))
-        self._broadcast(MoveMsg(idx, move.to_wire(), digest, prev))
+        self._broadcast_move(idx, move.to_wire(), digest)
         self._applied(idx, seat, move, by=self.peer_id)
+
+    def _broadcast_move(self, idx: int, wire: list, digest: bytes) -> None:
+        """MOVE to every member; to a peer over a lossy link with the moves before it
+        (`prev`), so one lost datagram does not hold it up. A clean link gets the move
+        alone: repeating the last moves there only costs both ends time on every move."""
+        bare = MoveMsg(idx, wire, digest)
+        full = None
+        for m in self.lobby.members:
+            if m.peer == self.peer_id or self.presence.has_left(m.peer):
+                continue
+            lk = self.links.links.get(m.peer)
+            msg = bare
+            if lk is None or lk.copies() > 1 or self.presence.is_away(m.peer):
+                if full is None:
+                    full = MoveMsg(idx, wire, digest, tuple(
+                        self._entry(i) for i in range(max(0, idx - PREV_MOVES), idx)))
+                msg = full
+            self.links.send(m.peer, self._addr_of(m.peer), msg)
 
     def _applied(self, idx: int, seat: int, move: Move, by: bytes) -> None:
         s = self.lobby.seats[seat]
+        self._gatherer = by  # (the draws this move calls for: see DrawSync._send_value)
         self._emit(E.MoveApplied(idx, seat, s.colour, s.name, str(move), by.hex()))
         self._deal()
         if self.game.is_over:
@@ -342,6 +360,9 @@ class MoveSync:
                         f"not {self.peer_name(peer)}'s")
             if (seat.kind == "bot" or handed(seat)) and not L.is_member(self.lobby, peer):
                 return "bot move from a node outside the game"
+            if (seat.kind == "bot" or handed(seat)) and peer in self.dropped_peers():
+                # (its game is not the table's since the draws went on without it)
+                return "bot move from a node left out of the draws"
         try:
             move = move_from_wire(wire)
         except ValueError as exc:
