@@ -42,6 +42,12 @@ class FaultySocket:
     async def recv(self):
         return await self._stream.recv()
 
+    def on_datagram(self, handler) -> bool:
+        """Receiving is not faulted (a node's losses are on its sending side): as the
+        stream it wraps."""
+        inner = getattr(self._stream, "on_datagram", None)
+        return inner(handler) if inner is not None else False
+
     def close(self) -> None:
         for t in self._late:
             t.cancel()
