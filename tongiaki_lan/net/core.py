@@ -127,11 +127,18 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
         if self.lobby is not None:
             tick = self._last_tick + TICK_S
             t = tick if t is None else min(t, tick)
+            if self._deal_due is not None:
+                t = min(t, self._deal_due)
         return t
 
     def handle_timer(self, now: float) -> None:
         self.now = now
         self.links.handle_timer(now)
+        if self._deal_due is not None and now >= self._deal_due:
+            try:
+                self._deal_timer()
+            except Exception:
+                log.exception("deal failed")
         if self.lobby is not None and now >= self._last_tick + TICK_S:
             self._last_tick = now
             try:
@@ -236,6 +243,8 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
         # for it), and the last draw whose values we sent to everyone
         self._gatherer: bytes | None = None
         self._fanned: int | None = None
+        self._passed_on: int | None = None  # the last draw we gathered and passed on
+        self._deal_due: float | None = None  # when to deal it ourselves (`_deal_timer`)
         self._drop_asked: tuple[int, int] | None = None
         self._deferred_lobby: tuple | None = None
         self._early_draws: list[tuple[bytes, Draw]] = []

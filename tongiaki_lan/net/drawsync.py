@@ -84,6 +84,13 @@ class DrawSync:
                 self._check_deferred()
                 return dealt
             values = tuple((i, pool[i]) for i in active)
+            if self._gatherer_of_draws() == self.peer_id and self._passed_on != k:
+                # the whole draw goes out before we deal it ourselves: our own deal then
+                # waits for the next turn of the loop instead of every peer's
+                self._passed_on = k
+                self._pass_on(k, values, everyone=True)
+                self._deal_due = self.now
+                return dealt
             unrevealed = g.unrevealed_tiles()
             # each value was checked against its chain as it came in (`_take_values`, or
             # our own): a refusal here is a bug or a bad lobby
@@ -102,7 +109,8 @@ class DrawSync:
             self._emit(E.RecordMove(idx, move, digest, [list(v) for v in values]))
             self.move_times.setdefault(idx, self.now)
             self._emit(E.TileRevealed(idx, str(move)))
-            self._pass_on(k, values)
+            if self._passed_on != k:
+                self._pass_on(k, values)
             dealt += 1
         return dealt
 
@@ -111,7 +119,9 @@ class DrawSync:
         move called for it (it sent that move a moment ago, so it is awake and everyone
         hears it). None when there is none to trust with it: everyone sends to everyone."""
         c = self._gatherer
-        if c is None or c not in self.present() or c in self.dropped_peers():
+        if c is None or c != self.peer_id and self.presence.is_absent(c):
+            return None
+        if self.lobby.dropped and c in self.dropped_peers():
             return None
         return c
 
@@ -127,17 +137,22 @@ class DrawSync:
         elif c != self.peer_id:
             self.links.send(c, self._addr_of(c), Draw(k, ((me, value),)))
 
-    def _pass_on(self, k: int, values: tuple) -> None:
-        """The gatherer gives every member the whole draw. Any other node does so over a
-        lossy link: waiting for the resend of the one value the peer may have lost would
-        cost it a round trip or more."""
-        gatherer = self._gatherer_of_draws() == self.peer_id
+    def _pass_on(self, k: int, values: tuple, everyone: bool = False) -> None:
+        """The whole draw to every member (`everyone`: the gatherer's job), or to those
+        over a lossy link: waiting for the resend of the one value the peer may have lost
+        would cost it a round trip or more."""
         for m in self.lobby.members:
             if m.peer == self.peer_id or self.presence.has_left(m.peer):
                 continue
             lk = self.links.links.get(m.peer)
-            if gatherer or (lk is not None and lk.copies() > 1):
+            if everyone or (lk is not None and lk.copies() > 1):
                 self.links.send(m.peer, self._addr_of(m.peer), Draw(k, values))
+
+    def _deal_timer(self) -> None:
+        """The gatherer's own deal, a turn of the loop after it passed the draw on."""
+        self._deal_due = None
+        if self.game is not None and not self.stopped and self._deal():
+            self._after_reveals()
 
     def _after_reveals(self) -> None:
         """What follows a tile dealt outside a move (values that came in, a drop)."""
@@ -362,6 +377,7 @@ class DrawSync:
         self._rebuild_book(self.draw_book.commitments)
         self._draw_pool = {}
         self._draw_wait = None
+        self._passed_on = self._deal_due = None
         self._buffer.clear()
         self._thinking = self._your_turn = None
         for table in (self.move_times, self.sent_at):
