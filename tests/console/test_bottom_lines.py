@@ -75,7 +75,7 @@ async def test_a_long_reason_is_wrapped_whole_and_the_map_stays_put():
         await wait_until(lambda: screen.message[1].startswith("Hint:"), what="a hint")
         await wait_until(lambda: any(r.startswith("Hint:") for r in rows_of(screen)))
         assert _tonga_row(screen) == tonga  # neither the hint nor a reason moved the map
-        inp.send_text("\x03")
+        inp.send_text("\x03\x03")  # mid-game: Ctrl-C asks, a second one leaves
         assert await asyncio.wait_for(task, 30) == 0
     await session.close()
 

@@ -129,7 +129,7 @@ async def test_typing_replaces_an_offer_and_a_refused_landing_gets_it_back():
         inp.send_text("\r")  # and Enter still takes it
         await wait_until(lambda: len(session.game.moves) > moves)
         assert str(session.game.moves[moves]) == offer
-        inp.send_text("\x03")
+        inp.send_text("\x03\x03")  # mid-game: Ctrl-C asks, a second one leaves
         assert await asyncio.wait_for(task, 30) == 0
     await session.close()
 
@@ -168,7 +168,7 @@ async def test_colony_asks_first_and_stale_errors_clear():
         assert isinstance(session.game.moves[moves], Colony)
         # the decision changed: the old reason is gone, a new one is not invented
         assert screen.message[0] != "error"
-        inp.send_text("\x03")
+        inp.send_text("\x03\x03")  # mid-game: Ctrl-C asks, a second one leaves
         assert await asyncio.wait_for(task, 30) == 0
     await session.close()
 
@@ -183,7 +183,7 @@ async def test_hint_on_someone_elses_decision_says_whose_it_is():
         name = screen.session.names[game.pending.seat]
         assert screen.message[1] == f"It is {name}'s decision, not yours: no hint."
         assert screen.buffer.text == ""
-        inp.send_text("\x03")
+        inp.send_text("\x03\x03")  # mid-game: Ctrl-C asks, a second one leaves
         assert await asyncio.wait_for(task, 30) == 0
 
 
@@ -195,7 +195,7 @@ async def test_clicks_on_the_map_put_the_move_on_the_line():
         x, y = _find(screen, "3···")
         inp.send_text(_mouse(x, y))  # Tonga's beach 3 during setup
         await wait_until(lambda: screen.buffer.text == "place Tonga 3", what="the click's move")
-        inp.send_text("\x03")
+        inp.send_text("\x03\x03")  # mid-game: Ctrl-C asks, a second one leaves
         assert await asyncio.wait_for(task, 30) == 0
 
     game = _game_at(lambda g: g.pending is not None and g.pending.kind == "colony_tile")
@@ -206,7 +206,7 @@ async def test_clicks_on_the_map_put_the_move_on_the_line():
         x, y = _find(screen, f" {q},{r} ")
         inp.send_text(_mouse(x + 1, y))  # a free hex during a New Colony
         await wait_until(lambda: screen.buffer.text == f"tile {q},{r} ", what="the hex")
-        inp.send_text("\x03")
+        inp.send_text("\x03\x03")  # mid-game: Ctrl-C asks, a second one leaves
         assert await asyncio.wait_for(task, 30) == 0
 
     game = _game_at(lambda g: g.pending is not None and g.pending.kind == "departure"
@@ -224,7 +224,7 @@ async def test_clicks_on_the_map_put_the_move_on_the_line():
         inp.send_text(_mouse(at, row))  # the pier of the beach that departs
         await wait_until(lambda: screen.buffer.text == str(sail), what="the sail move")
         assert screen.buffer.text.endswith(f" {beach} {pier}")
-        inp.send_text("\x03")
+        inp.send_text("\x03\x03")  # mid-game: Ctrl-C asks, a second one leaves
         assert await asyncio.wait_for(task, 30) == 0
 
 
@@ -286,5 +286,5 @@ async def test_completing_a_clicked_hex_keeps_what_was_offered():
         await wait_until(lambda: screen.buffer.text.startswith(f"tile {first.q},{first.r} ")
                          and len(screen.buffer.text.split()) == 3, what="a completed move")
         assert screen.buffer.text in {str(m) for m in game.legal_moves()}
-        inp.send_text("\x03")
+        inp.send_text("\x03\x03")  # mid-game: Ctrl-C asks, a second one leaves
         assert await asyncio.wait_for(task, 30) == 0

@@ -56,7 +56,7 @@ from tongiaki_lan.engine import (
     parse_move,
 )
 from tongiaki_lan.engine import decisions as D
-from tongiaki_lan.i18n import _, ngettext
+from tongiaki_lan.i18n import N_, _, ngettext
 from tongiaki_lan.i18n import current as current_language
 
 from .board import OUTLINES as HEX_OUTLINES
@@ -463,11 +463,14 @@ class GameScreen:
 
         @kb.add("c-c")
         def _(event):
-            event.app.exit(result=0)
+            self.leave_key(N_("Ctrl-C"))
 
-        @kb.add("c-d", filter=buffer_empty)
+        quit_offered = Condition(lambda: self._quit_asked and self._prefill == "quit"
+                                 and self.buffer.text == "quit")
+
+        @kb.add("c-d", filter=buffer_empty | quit_offered)
         def _(event):
-            event.app.exit(result=0)
+            self.leave_key(N_("Ctrl-D"))
 
         board = Window(CanvasControl(self.draw_board, on_click=self.click), wrap_lines=False)
         panel = Window(CanvasControl(self.draw_panel), wrap_lines=False,
@@ -620,7 +623,9 @@ class GameScreen:
         want = None
         if s.my_decision() and p is not None and p.kind == D.LANDING:
             want = str(g.default_landing())
-        if want is not None and (not self.buffer.text or self.buffer.text == self._prefill):
+        if want is not None and not self._quit_asked and (not self.buffer.text
+                                                          or self.buffer.text == self._prefill):
+            # (not over a `quit` awaiting its Enter: that Enter must not land a group)
             self.offer(want)
         elif (want is None and self._prefill is not None and self.buffer.text == self._prefill
               and not self._quit_asked):  # a `quit` awaiting its Enter stays while bots move
@@ -759,8 +764,9 @@ class GameScreen:
         self._confirm = None
         await s.submit(move)
 
-    def _ask_quit(self) -> None:
-        """Leaving mid-game ends a solo game for good: ask once, and say what is kept."""
+    def _ask_quit(self, key: str | None = None) -> None:
+        """Leaving mid-game ends a solo game for good: ask once, and say what is kept.
+        `key`: asked because of that key (Ctrl-C), which then confirms too."""
         s = self.session
         path = getattr(s, "record_path", None)
         node = getattr(s, "node", None)
@@ -771,9 +777,25 @@ class GameScreen:
                 path=path)
         else:
             what = _("this game is not recorded")
-        self.message = ("", _("quit: the game is not over — Enter again to leave; {what}").format(
-            what=what))
+        if key is None:
+            text = _("quit: the game is not over — Enter again to leave; {what}")
+        else:
+            text = _("{key}: the game is not over — {key} again (or Enter) leaves; {what}")
+        self.message = ("", text.format(what=what, key=_(key) if key else ""))
         self._quit_asked = True
+
+    def leave_key(self, key: str) -> None:
+        """Ctrl-C (or Ctrl-D on an empty line) is `quit` by another name: mid-game it asks
+        the same question first, and the same key again (or Enter) leaves. A key pressed
+        by habit, or by a neighbour, must not end a LAN game for everyone waiting on us."""
+        confirmed = (self._quit_asked and self._prefill == "quit"
+                     and self.buffer.text == "quit")
+        if confirmed or not self._quit_needs_asking():
+            self.app.exit(result=0)
+            return
+        self._ask_quit(key)
+        self.offer("quit")  # Enter confirms, as after a typed `quit`; typing cancels
+        self.app.invalidate()
 
     def _quit_needs_asking(self) -> bool:
         s = self.session
