@@ -173,6 +173,32 @@ async def test_colony_asks_first_and_stale_errors_clear():
     await session.close()
 
 
+async def test_colony_with_no_ships_on_the_beaches_says_so_and_asks_nothing():
+    """With no ship on a beach (X1) nothing goes home: no question, and the line says
+    plainly why nothing comes home rather than "you have no ships … confirm"."""
+    from tongiaki_lan.engine import decisions as D
+
+    session = SoloSession(seed_from_text("colony-none-0"), solo_seats(1, "Tester", "random"),
+                          record_path=None, pace=0, hint_kind="random")
+    game, bot = session.game, make_bot("random", seed=0)
+    while not (game.pending.kind == D.ACTION and game.pending.seat == 0
+               and game.on_board(0) == 0):
+        session.dealer.apply(game, bot.choose(game))
+    assert game.reserve(0) > 0  # ships to place on the island the colony finds
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        screen = GameScreen(session, colour=False)
+        task = await _run(screen, session)
+        moves = len(game.moves)
+        inp.send_text("colony\r")
+        await wait_until(lambda: len(game.moves) > moves, what="the colony played at once")
+        assert isinstance(game.moves[moves], Colony)
+        assert "so none go home" in screen.message[1]
+        assert "confirm" not in screen.message[1]
+        inp.send_text("\x03\x03")  # mid-game: Ctrl-C asks, a second one leaves
+        assert await asyncio.wait_for(task, 30) == 0
+    await session.close()
+
+
 async def test_hint_on_someone_elses_decision_says_whose_it_is():
     game = _game_at(lambda g: g.pending is not None and g.pending.kind == "action")
     with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):

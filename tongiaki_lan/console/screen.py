@@ -757,8 +757,17 @@ class GameScreen:
                                        "commands)").format(command=text))
             return
         move = parse_move(text)
-        if isinstance(move, Colony) and s.my_decision() and s.game.is_legal(move) \
-                and self._confirm != (len(s.game.moves), "colony"):
+        colony = isinstance(move, Colony) and s.my_decision() and s.game.is_legal(move)
+        if colony and not s.game.on_board(s.game.pending.seat):
+            # Nothing goes home, so there is nothing to confirm: a question here read as
+            # an error ("you have no ships…") followed by "confirm", and said nothing of
+            # what does happen. Play it, and say plainly why no ship comes home.
+            self._confirm = None
+            await s.submit(move)
+            self.message = ("", _("colony: you have no ships on the beaches, so none go home; "
+                                  "the New Colony begins (kings stay)"))
+            return
+        if colony and self._confirm != (len(s.game.moves), "colony"):
             self._ask_colony()
             return
         self._confirm = None
@@ -805,10 +814,9 @@ class GameScreen:
         """C1 takes every ship home: a slip of the keyboard must not cost a whole board."""
         s = self.session
         seat = s.game.pending.seat
-        ships = s.game.on_board(seat)
-        what = (ngettext("your {n} ship on the board goes home",
-                         "your {n} ships on the board go home", ships).format(n=ships) if ships
-                else _("you have no ships on the board"))
+        ships = s.game.on_board(seat)  # at least one: with none, nothing is asked
+        what = ngettext("your {n} ship on the board goes home",
+                        "your {n} ships on the board go home", ships).format(n=ships)
         self.message = ("", _("colony: {what} — Enter again to confirm").format(what=what))
         self._confirm = (len(s.game.moves), "colony")
         self.offer("colony")
@@ -842,7 +850,10 @@ class GameScreen:
             return
         text = str(move)
         self.message = ("", _("Hint: {move} (Enter plays it)").format(move=text))
-        if isinstance(move, Colony):  # the hint's words are the confirmation
+        if isinstance(move, Colony) and not s.game.on_board(p.seat):
+            self.message = ("", _("Hint: colony (Enter plays it: you have no ships on the "
+                                  "beaches, so none go home)"))
+        elif isinstance(move, Colony):  # the hint's words are the confirmation
             ships = s.game.on_board(p.seat)
             self.message = ("", ngettext(
                 "Hint: colony (Enter plays it: your {n} ship on the board goes home)",
