@@ -254,12 +254,22 @@ async def test_clicks_on_the_map_put_the_move_on_the_line():
         assert await asyncio.wait_for(task, 30) == 0
 
 
+def _totals(rows: list[str], names: list[str]) -> list[list[int]]:
+    """Each player's row of the final table, in seat order: pts isl brd kings s+k."""
+    out = []
+    table = rows[next(i for i, r in enumerate(rows) if r.startswith("player ")):]
+    for name in names:
+        row = next(r for r in table if r.startswith(name + " "))
+        out.append([int(v) for v in row[len(name):].split()[1:]])
+    return out
+
+
 def test_final_table_adds_up_to_the_engine_scores():
     game = _game_at(lambda g: g.is_over, seed=b"final", players=4)
     names = ["Ana", "Ben", "Cy", "Di"]
     rows = final_table(game, names)
-    points = rows[rows.index(next(r for r in rows if r.startswith("Points")))].split()[1:]
-    assert [int(p) for p in points] == [game.scores()[c] for c in game.colours]
+    points = [t[0] for t in _totals(rows, names)]
+    assert points == [game.scores()[c] for c in game.colours]
     for c, isl in presence(game).items():
         seat = game.seat_of_colour(c)
         assert sum(TILES[t].value for t in isl) == game.scores()[game.colours[seat]]
@@ -267,22 +277,17 @@ def test_final_table_adds_up_to_the_engine_scores():
     assert winner in rows[0] and ("win" in rows[0])  # what decided comes first
 
 
-def _row(rows: list[str], head: str) -> list[int]:
-    return [int(v) for v in next(r for r in rows if r.startswith(head))[14:].split()]
-
-
 def test_the_final_table_and_the_panel_count_ships_alike():
     """The panel's `brd` is ships on beaches; E4 counts kings too. The table shows both
-    and their sum, and a tie broken on ships quotes the sum's row."""
+    and their sum, and a tie broken on ships quotes the sum's column."""
     from tongiaki_lan.console.final import decided_by
 
     for seed in (b"final", b"final-2", b"final-3", b"final-4"):
         game = _game_at(lambda g: g.is_over, seed=seed, players=4)
         screen = _static_screen(game)
         rows = final_table(game, screen.session.names)
-        brd = _row(rows, "Ships (brd)")
-        kings = _row(rows, "Kings")
-        total = _row(rows, "Ships + kings")
+        totals = _totals(rows, screen.session.names)
+        brd, kings, total = ([t[i] for t in totals] for i in (2, 3, 4))
         panel = screen.panel_text(32).splitlines()[2:2 + game.n_seats]
         assert brd == [int(line.split()[3]) for line in panel]  # the panel's brd column
         assert [b + k for b, k in zip(brd, kings, strict=True)] == total

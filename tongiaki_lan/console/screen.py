@@ -62,7 +62,7 @@ from tongiaki_lan.i18n import current as current_language
 from .board import OUTLINES as HEX_OUTLINES
 from .board import TOP as TOP_EDGE
 from .board import BoardView, Canvas, tile_face
-from .final import final_table
+from .final import final_rows, short_name
 from .rules import clause_text, rules_lines
 from .session import GameSession
 from .story import tile_label
@@ -218,14 +218,16 @@ class GameScreen:
     def final_lines(self, width: int) -> list[list[tuple[str, str]]]:
         # Who won and why come first, then how to get the map back: on an 80x24 screen
         # the island rows at the end are what may not fit, never the result.
-        rows = final_table(self.session.game, self.session.names)
-        note = _("(board — show the map · the log has the story)")
-        rows[1:1] = [note]
+        rows = final_rows(self.session.game, self.session.names)
+        rows[1:1] = [("note", _("(board — show the map · the log has the story)"))]
         out = []
-        for i, row in enumerate(rows):
-            style = ("class:final.head" if i in (0, 3, 4, 5) else
-                     "class:panel.head" if i == 1 else "class:final")
-            for part in textwrap.wrap(row, max(10, width - 2)) or [""]:
+        styles = {"head": "class:final.head", "note": "class:panel.head"}
+        for kind, row in rows:
+            style = styles.get(kind, "class:final")
+            if len(row) <= width - 2:  # (a table row: its spaces are its columns)
+                out.append([(style, " " + row)])
+                continue
+            for part in textwrap.wrap(row, max(10, width - 2), subsequent_indent="  "):
                 out.append([(style, " " + part)])
         return out
 
@@ -861,17 +863,6 @@ class GameScreen:
                 ships).format(n=ships))
             self._confirm = (len(s.game.moves), "colony")
         self.offer(text)
-
-
-def short_name(name: str, width: int) -> str:
-    """A player's name in `width` columns: whole if it fits; else without a bracketed
-    note (a LAN bot seat is `Maui (search)`), else cut with an ellipsis."""
-    if len(name) <= width:
-        return name
-    base = name.split(" (", 1)[0].strip()
-    if base and len(base) <= width:
-        return base
-    return name[:width - 1] + "…"
 
 
 def refusal_text(command: str, exc: IllegalMove) -> str:
