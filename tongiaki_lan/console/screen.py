@@ -18,6 +18,7 @@ draws again and never needs its own bookkeeping.
 from __future__ import annotations
 
 import asyncio
+import math
 import textwrap
 
 from prompt_toolkit.application import Application
@@ -177,6 +178,7 @@ class GameScreen:
         self._decision_key: tuple | None = None
         self._hinting = False
         self._quit_asked = False  # `quit` mid-game was typed once: Enter again leaves
+        self._ticker: asyncio.Task | None = None  # redraws a countdown on the status line
         self._setting = False
         self._panel_cache: tuple[tuple, list] = ((), [])
         self.buffer = Buffer(
@@ -362,6 +364,9 @@ class GameScreen:
 
     def _status(self) -> tuple[str, str]:
         s = self.session
+        waiting = getattr(s, "countdown_text", lambda: None)()
+        if waiting:  # a LAN draw waits for someone's value: say whose, and for how long
+            return "class:status", waiting
         style, text = pending_text(s.game, s.names, s.local_seats() if s.can_play else set(),
                                    lobby=getattr(s, "from_lobby", False))
         if hasattr(s, "position_text"):
@@ -636,7 +641,25 @@ class GameScreen:
             self._setting = False
             self._prefill = None
         self.log_scroll = 0
+        self._keep_counting()
         self.app.invalidate()
+
+    def _keep_counting(self) -> None:
+        """While the session counts down (a LAN draw waiting for a value), redraw as each
+        second goes by: the node says how long once, the screen counts on its own."""
+        left = getattr(self.session, "countdown_left", lambda: None)()
+        if left is not None and self._ticker is None and self.app.is_running:
+            self._ticker = self.app.create_background_task(self._count_down())
+
+    async def _count_down(self) -> None:
+        try:
+            while (left := self.session.countdown_left()) is not None:
+                self.app.invalidate()
+                # until the whole number shown changes (just past it), or a second at 0
+                await asyncio.sleep((left - math.floor(left) if left > 0 else 1.0) + 0.01)
+        finally:
+            self._ticker = None
+            self.app.invalidate()
 
     def _too_small(self) -> bool:
         cols, rows = self._size()
