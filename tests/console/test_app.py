@@ -96,7 +96,7 @@ async def test_illegal_input_gives_one_line_reason_and_changes_nothing(tmp_path)
             message = screen.message[1]
             assert reason in message and "\n" not in message and "Traceback" not in message
             assert session.game.digest() == digest
-        inp.send_text("\x04")  # Ctrl-D on an empty line leaves
+        inp.send_text("\x04\x04")  # Ctrl-D on an empty line asks mid-game; again leaves
         assert await asyncio.wait_for(task, 30) == 0
     await session.close()
 
@@ -127,7 +127,7 @@ async def test_landing_offers_the_default_on_the_line(tmp_path):
             await wait_until(lambda: screen.message[1].startswith("Hint:"))
             inp.send_text("\r")
             await wait_until(lambda b=before: len(session.game.moves) > b)
-        inp.send_text("\x03")  # Ctrl-C leaves cleanly too
+        inp.send_text("\x03\x03")  # Ctrl-C asks mid-game; a second one leaves cleanly
         assert await asyncio.wait_for(task, 30) == 0
     await session.close()
     assert seen_landing
@@ -146,6 +146,6 @@ async def test_position_command_prints_the_position_that_rebuilds_the_game(tmp_p
                          what="the position line")
         text = next(t for _, t in session.lines if t.startswith("tongiaki2 "))
         assert Game.from_position(text).digest() == session.game.digest()
-        inp.send_text("\x04")
+        inp.send_text("\x04\x04")  # mid-game: Ctrl-D asks, a second one leaves
         assert await asyncio.wait_for(task, 30) == 0
     await session.close()

@@ -75,7 +75,7 @@ async def test_a_long_reason_is_wrapped_whole_and_the_map_stays_put():
         await wait_until(lambda: screen.message[1].startswith("Hint:"), what="a hint")
         await wait_until(lambda: any(r.startswith("Hint:") for r in rows_of(screen)))
         assert _tonga_row(screen) == tonga  # neither the hint nor a reason moved the map
-        inp.send_text("\x03")
+        inp.send_text("\x03\x03")  # mid-game: Ctrl-C asks, a second one leaves
         assert await asyncio.wait_for(task, 30) == 0
     await session.close()
 
@@ -132,10 +132,47 @@ async def test_the_final_screen_at_80x24_shows_who_won_and_why():
     with create_pipe_input() as inp, create_app_session(input=inp, output=term.output):
         screen = GameScreen(session, colour=False)
         task = asyncio.ensure_future(screen.app.run_async())
-        await wait_until(lambda: any("Points" in r for r in rows_of(screen)),
+        await wait_until(lambda: any("Final score" in r for r in rows_of(screen)),
                          what="the final table")
         text = readable([r[:47] for r in rows_of(screen)])  # the map area
         assert " ".join(decided_by(game, names).split()) in text
         assert "board — show the map" in text
         inp.send_text("\x03")
+        assert await asyncio.wait_for(task, 30) == 0
+
+
+async def test_six_players_final_table_keeps_their_names_whole_at_80x24():
+    """A row per player: names up to 16 letters whole in the 47 columns the map has at
+    80x24 (a column per player cut them to 4), with the result still first."""
+    import hashlib
+
+    from tongiaki_lan.bots import make_bot
+    from tongiaki_lan.console.final import decided_by
+    from tongiaki_lan.console.session import GameSession, Seat
+    from tongiaki_lan.engine import COLOURS, Dealer, Game
+
+    game = Game(list(COLOURS[:6]))
+    dealer = Dealer(hashlib.blake2b(b"six-names", digest_size=32).digest())
+    bot = make_bot("random", seed=6)
+    while not game.is_over:
+        dealer.apply(game, bot.choose(game))
+    names = ["Ana", "Benedetta", "Maui (search)", "Tuiavii", "Christopher Lee", "Lea-Sophie"]
+    session = GameSession(game, [Seat(n, c, local=(i == 0))
+                                 for i, (n, c) in enumerate(zip(names, game.colours,
+                                                                strict=True))])
+    term = Terminal()
+    with create_pipe_input() as inp, create_app_session(input=inp, output=term.output):
+        screen = GameScreen(session, colour=False)
+        task = asyncio.ensure_future(screen.app.run_async())
+        await wait_until(lambda: any("Final score" in r for r in rows_of(screen)),
+                         what="the final table")
+        rows = [r[:47] for r in rows_of(screen)]  # the map area
+        assert " ".join(decided_by(game, names).split()) in readable(rows[:4])
+        keys = game.ranking_keys()
+        heads = next(i for i, r in enumerate(rows) if r.split()[:1] == ["player"])
+        for name, colour, cid in zip(names, game.colours, game.colour_ids(), strict=True):
+            row = next(r for r in rows[heads:] if r.strip().startswith(name + " "))
+            letter, pts = row.strip()[len(name):].split()[:2]
+            assert letter == "BRGYOP"[cid] and int(pts) == keys[colour][0]
+        inp.send_text("\x03")  # the game is over: no question
         assert await asyncio.wait_for(task, 30) == 0

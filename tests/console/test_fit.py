@@ -87,12 +87,12 @@ async def test_a_whole_late_board_shows_every_tile_on_a_120x40_screen():
     with create_pipe_input() as inp, create_app_session(input=inp, output=_session_output()):
         screen = _screen(game)
         task = await _run(screen, inp, lambda rows: any("Tonga" in r for r in rows)
-                          or any("Points" in r for r in rows))
+                          or any("Final score" in r for r in rows))
         inp.send_text("board\r")  # the game is over: from the final table to the map
         await wait_until(lambda: any("Tonga" in r[:MAP_COLUMNS] for r in _rows(screen)),
                          what="the map")
         rows = _rows(screen)
-        inp.send_text("\x03")
+        inp.send_text("\x03\x03")  # (over: the first one leaves)
         assert await asyncio.wait_for(task, 30) == 0
     tx, ty = _tonga_origin(rows)
     tonga_x, tonga_y = COMPACT.origin(game.hex_of(0))
@@ -139,7 +139,7 @@ async def test_clicks_on_the_compact_board_put_the_right_move_on_the_line():
                                  what="the menu of piers")
                 offered = {c.text for c in screen.buffer.complete_state.completions}
                 assert offered == set(sails)
-            inp.send_text("\x03")
+            inp.send_text("\x03\x03")  # mid-game: Ctrl-C asks, a second one leaves
             assert await asyncio.wait_for(task, 30) == 0
 
 
@@ -163,5 +163,5 @@ async def test_a_new_colony_on_a_late_board_shows_every_free_hex_and_a_click_pic
         (q, r), (x, y) = hexes[len(hexes) // 2], where[hexes[len(hexes) // 2]]
         inp.send_text(_mouse(x + 3, y))
         await wait_until(lambda: screen.buffer.text == f"tile {q},{r} ", what="the free hex")
-        inp.send_text("\x03")
+        inp.send_text("\x03\x03")  # mid-game: Ctrl-C asks, a second one leaves
         assert await asyncio.wait_for(task, 30) == 0

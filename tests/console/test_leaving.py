@@ -132,3 +132,91 @@ async def test_the_lobby_opens_again_after_a_game(monkeypatch, tmp_path):
                    for _s, t in lobbies[1].lines)
         inp.send_text("quit\r")
         assert await asyncio.wait_for(main, 30) == 0
+
+
+async def test_ctrl_c_mid_game_asks_as_quit_does_and_a_second_ctrl_c_leaves(tmp_path):
+    record = tmp_path / "game.tgrec"
+    session = SoloSession(seed_from_text("ctrl-c"), solo_seats(2, "Tester", "random"),
+                          record_path=record, pace=0, hint_kind="random")
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        screen = GameScreen(session, colour=False)
+        task = await _run(screen, session)
+        await wait_until(session.my_decision, what="our setup decision")
+        inp.send_text("place")
+        await wait_until(lambda: screen.buffer.text == "place")
+        inp.send_text("\x03")
+        await wait_until(lambda: "Ctrl-C again (or Enter) leaves" in screen.message[1],
+                         what="the question")
+        assert f"the record keeps the game ({record}" in screen.message[1]
+        assert screen.buffer.text == "quit" and not task.done()
+        inp.send_text("x")  # typing over the offered `quit`: staying after all
+        await wait_until(lambda: screen.buffer.text == "x")
+        inp.send_text("\x03")  # asked again, not taken as the answer to the old question
+        await wait_until(lambda: screen.buffer.text == "quit")
+        assert not task.done()
+        inp.send_text("\r")  # Enter answers it as after a typed `quit`
+        assert await asyncio.wait_for(task, 30) == 0
+    await session.close()
+
+    session = SoloSession(seed_from_text("ctrl-c"), solo_seats(2, "Tester", "random"),
+                          record_path=None, pace=0, hint_kind="random")
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        screen = GameScreen(session, colour=False)
+        task = await _run(screen, session)
+        await wait_until(session.my_decision, what="our setup decision")
+        inp.send_text("\x03")
+        await wait_until(lambda: "this game is not recorded" in screen.message[1])
+        assert not task.done()
+        inp.send_text("\x03")
+        assert await asyncio.wait_for(task, 30) == 0
+    await session.close()
+
+
+async def test_ctrl_d_asks_too_and_a_finished_game_is_left_at_once():
+    session = SoloSession(seed_from_text("ctrl-d"), solo_seats(1, "Tester", "random"),
+                          record_path=None, pace=0, hint_kind="random")
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        screen = GameScreen(session, colour=False)
+        task = await _run(screen, session)
+        await wait_until(session.my_decision, what="our setup decision")
+        inp.send_text("\x04")
+        await wait_until(lambda: "Ctrl-D again (or Enter) leaves" in screen.message[1])
+        assert not task.done() and screen.buffer.text == "quit"
+        inp.send_text("\x04")
+        assert await asyncio.wait_for(task, 30) == 0
+    await session.close()
+
+    game = _finished_game()
+    session = GameSession(game, [Seat("Ana", "blue", local=True), Seat("Ben", "red")])
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        screen = GameScreen(session, colour=False)
+        task = await _run(screen, session)
+        inp.send_text("\x03")  # nothing to lose: no question
+        assert await asyncio.wait_for(task, 30) == 0
+
+
+async def test_ctrl_c_in_a_lan_game_asks_before_the_node_leaves_the_table(tmp_path):
+    """Two real nodes on 127.0.0.1 in one game: Ctrl-C on one console asks first, the
+    node stays at the table meanwhile, and the second Ctrl-C leaves it."""
+    from tongiaki_lan.console.lan import LanSession
+    from tongiaki_lan.net.loopback import close_all, make_table
+
+    nodes = await make_table(2, tmp_path, autoplay=None)
+    try:
+        me, other = nodes
+        await me.wait_for(lambda: all(nd.game is not None for nd in nodes), 30)
+        session = LanSession(me)
+        with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+            screen = GameScreen(session, colour=False)
+            task = await _run(screen, session)
+            inp.send_text("\x03")
+            await wait_until(lambda: "Ctrl-C again (or Enter) leaves" in screen.message[1],
+                             what="the question")
+            assert f"({me.record_path};" in screen.message[1]
+            assert not task.done() and me.peer_id in other.present()
+            inp.send_text("\x03")
+            assert await asyncio.wait_for(task, 30) == 0
+        await session.close()
+        await other.wait_for(lambda: me.peer_id not in other.present(), 30)
+    finally:
+        await close_all(nodes)

@@ -129,7 +129,7 @@ async def test_typing_replaces_an_offer_and_a_refused_landing_gets_it_back():
         inp.send_text("\r")  # and Enter still takes it
         await wait_until(lambda: len(session.game.moves) > moves)
         assert str(session.game.moves[moves]) == offer
-        inp.send_text("\x03")
+        inp.send_text("\x03\x03")  # mid-game: Ctrl-C asks, a second one leaves
         assert await asyncio.wait_for(task, 30) == 0
     await session.close()
 
@@ -168,7 +168,33 @@ async def test_colony_asks_first_and_stale_errors_clear():
         assert isinstance(session.game.moves[moves], Colony)
         # the decision changed: the old reason is gone, a new one is not invented
         assert screen.message[0] != "error"
-        inp.send_text("\x03")
+        inp.send_text("\x03\x03")  # mid-game: Ctrl-C asks, a second one leaves
+        assert await asyncio.wait_for(task, 30) == 0
+    await session.close()
+
+
+async def test_colony_with_no_ships_on_the_beaches_says_so_and_asks_nothing():
+    """With no ship on a beach (X1) nothing goes home: no question, and the line says
+    plainly why nothing comes home rather than "you have no ships … confirm"."""
+    from tongiaki_lan.engine import decisions as D
+
+    session = SoloSession(seed_from_text("colony-none-0"), solo_seats(1, "Tester", "random"),
+                          record_path=None, pace=0, hint_kind="random")
+    game, bot = session.game, make_bot("random", seed=0)
+    while not (game.pending.kind == D.ACTION and game.pending.seat == 0
+               and game.on_board(0) == 0):
+        session.dealer.apply(game, bot.choose(game))
+    assert game.reserve(0) > 0  # ships to place on the island the colony finds
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        screen = GameScreen(session, colour=False)
+        task = await _run(screen, session)
+        moves = len(game.moves)
+        inp.send_text("colony\r")
+        await wait_until(lambda: len(game.moves) > moves, what="the colony played at once")
+        assert isinstance(game.moves[moves], Colony)
+        assert "so none go home" in screen.message[1]
+        assert "confirm" not in screen.message[1]
+        inp.send_text("\x03\x03")  # mid-game: Ctrl-C asks, a second one leaves
         assert await asyncio.wait_for(task, 30) == 0
     await session.close()
 
@@ -183,7 +209,7 @@ async def test_hint_on_someone_elses_decision_says_whose_it_is():
         name = screen.session.names[game.pending.seat]
         assert screen.message[1] == f"It is {name}'s decision, not yours: no hint."
         assert screen.buffer.text == ""
-        inp.send_text("\x03")
+        inp.send_text("\x03\x03")  # mid-game: Ctrl-C asks, a second one leaves
         assert await asyncio.wait_for(task, 30) == 0
 
 
@@ -195,7 +221,7 @@ async def test_clicks_on_the_map_put_the_move_on_the_line():
         x, y = _find(screen, "3···")
         inp.send_text(_mouse(x, y))  # Tonga's beach 3 during setup
         await wait_until(lambda: screen.buffer.text == "place Tonga 3", what="the click's move")
-        inp.send_text("\x03")
+        inp.send_text("\x03\x03")  # mid-game: Ctrl-C asks, a second one leaves
         assert await asyncio.wait_for(task, 30) == 0
 
     game = _game_at(lambda g: g.pending is not None and g.pending.kind == "colony_tile")
@@ -206,7 +232,7 @@ async def test_clicks_on_the_map_put_the_move_on_the_line():
         x, y = _find(screen, f" {q},{r} ")
         inp.send_text(_mouse(x + 1, y))  # a free hex during a New Colony
         await wait_until(lambda: screen.buffer.text == f"tile {q},{r} ", what="the hex")
-        inp.send_text("\x03")
+        inp.send_text("\x03\x03")  # mid-game: Ctrl-C asks, a second one leaves
         assert await asyncio.wait_for(task, 30) == 0
 
     game = _game_at(lambda g: g.pending is not None and g.pending.kind == "departure"
@@ -224,16 +250,26 @@ async def test_clicks_on_the_map_put_the_move_on_the_line():
         inp.send_text(_mouse(at, row))  # the pier of the beach that departs
         await wait_until(lambda: screen.buffer.text == str(sail), what="the sail move")
         assert screen.buffer.text.endswith(f" {beach} {pier}")
-        inp.send_text("\x03")
+        inp.send_text("\x03\x03")  # mid-game: Ctrl-C asks, a second one leaves
         assert await asyncio.wait_for(task, 30) == 0
+
+
+def _totals(rows: list[str], names: list[str]) -> list[list[int]]:
+    """Each player's row of the final table, in seat order: pts isl brd kings s+k."""
+    out = []
+    table = rows[next(i for i, r in enumerate(rows) if r.startswith("player ")):]
+    for name in names:
+        row = next(r for r in table if r.startswith(name + " "))
+        out.append([int(v) for v in row[len(name):].split()[1:]])
+    return out
 
 
 def test_final_table_adds_up_to_the_engine_scores():
     game = _game_at(lambda g: g.is_over, seed=b"final", players=4)
     names = ["Ana", "Ben", "Cy", "Di"]
     rows = final_table(game, names)
-    points = rows[rows.index(next(r for r in rows if r.startswith("Points")))].split()[1:]
-    assert [int(p) for p in points] == [game.scores()[c] for c in game.colours]
+    points = [t[0] for t in _totals(rows, names)]
+    assert points == [game.scores()[c] for c in game.colours]
     for c, isl in presence(game).items():
         seat = game.seat_of_colour(c)
         assert sum(TILES[t].value for t in isl) == game.scores()[game.colours[seat]]
@@ -241,22 +277,17 @@ def test_final_table_adds_up_to_the_engine_scores():
     assert winner in rows[0] and ("win" in rows[0])  # what decided comes first
 
 
-def _row(rows: list[str], head: str) -> list[int]:
-    return [int(v) for v in next(r for r in rows if r.startswith(head))[14:].split()]
-
-
 def test_the_final_table_and_the_panel_count_ships_alike():
     """The panel's `brd` is ships on beaches; E4 counts kings too. The table shows both
-    and their sum, and a tie broken on ships quotes the sum's row."""
+    and their sum, and a tie broken on ships quotes the sum's column."""
     from tongiaki_lan.console.final import decided_by
 
     for seed in (b"final", b"final-2", b"final-3", b"final-4"):
         game = _game_at(lambda g: g.is_over, seed=seed, players=4)
         screen = _static_screen(game)
         rows = final_table(game, screen.session.names)
-        brd = _row(rows, "Ships (brd)")
-        kings = _row(rows, "Kings")
-        total = _row(rows, "Ships + kings")
+        totals = _totals(rows, screen.session.names)
+        brd, kings, total = ([t[i] for t in totals] for i in (2, 3, 4))
         panel = screen.panel_text(32).splitlines()[2:2 + game.n_seats]
         assert brd == [int(line.split()[3]) for line in panel]  # the panel's brd column
         assert [b + k for b, k in zip(brd, kings, strict=True)] == total
@@ -286,5 +317,5 @@ async def test_completing_a_clicked_hex_keeps_what_was_offered():
         await wait_until(lambda: screen.buffer.text.startswith(f"tile {first.q},{first.r} ")
                          and len(screen.buffer.text.split()) == 3, what="a completed move")
         assert screen.buffer.text in {str(m) for m in game.legal_moves()}
-        inp.send_text("\x03")
+        inp.send_text("\x03\x03")  # mid-game: Ctrl-C asks, a second one leaves
         assert await asyncio.wait_for(task, 30) == 0

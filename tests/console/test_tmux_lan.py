@@ -152,7 +152,10 @@ def test_a_player_who_quits_with_ctrl_c_resumes_from_the_lobby_and_the_game_fini
             return played["n"] > 6
 
         play_turns({"Ana": ana, "Ben": ben}, some_moves)
-        ben.send("C-c")  # Ben quits in the middle of the game
+        ben.send("C-c")  # Ben quits in the middle of the game: asked first, as `quit` is
+        ben.wait_for(lambda s: "Ctrl-C again (or Enter) leaves" in s, what="the question")
+        assert not (tmp_path / "Ben1.exit").exists()
+        ben.send("C-c")
         Pane.wait_file(tmp_path / "Ben1.exit")
         ben2 = start("Ben", 2)
         ben2.wait_for(lambda s: "← yours" in s, timeout=60, what="Ben's game marked as his")

@@ -101,6 +101,6 @@ async def test_an_italian_game_shows_typos_and_refusals_in_italian():
                              what=f"the reason for {text!r}")
             assert italian in screen.message[1], screen.message[1]
             assert "not now" not in screen.message[1] and "unknown" not in screen.message[1]
-        inp.send_text("\x03")
+        inp.send_text("\x03\x03")  # mid-game: Ctrl-C asks, a second one leaves
         assert await asyncio.wait_for(task, 30) == 0
     await session.close()

@@ -264,13 +264,19 @@ def test_the_panel_fits_its_32_columns_in_every_language(lang):
             break
         dealer.apply(game, bot.choose(game))
     assert {"colony_tile", "over"} <= seen
-    # the final table's row heads are 14 columns: each must be there whole
+    # the final table: a row per player, its column heads whole, names of up to 16
+    # letters whole, every row within the map area of an 80-column terminal
     from tongiaki_lan.console.final import final_table
 
-    rows = final_table(game, [longest] * game.n_seats)
-    for head in (i18n._("Island"), i18n._("Points"), i18n._("Islands"), i18n._("Ships (brd)"),
-                 i18n._("Kings"), i18n._("Ships + kings")):
-        assert len(head) <= 14 and any(r.startswith(head) for r in rows), head
+    names = ["Christopher Lee", "Ana", "Lea-Sophie Maier", longest][:game.n_seats]
+    rows = final_table(game, names)
+    heads = [i18n._(h) for h in ("player", "pts", "isl", "brd", "kings", "s+k")]
+    assert any(r.split() == heads for r in rows), heads
+    assert any(r.split()[:1] == [i18n._("Island")] for r in rows)
+    assert all(any(r.startswith(n + " ") for r in rows) for n in names)
+    screen = GameScreen(GameSession(game, [Seat(n, c) for n, c in zip(names, game.colours,
+                                                                         strict=True)]),
+                        colour=False)
     for line in screen.final_lines(47):  # the map area of an 80-column terminal
         text = "".join(t for _, t in line)
         assert len(text) <= 47, text

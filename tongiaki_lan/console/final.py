@@ -55,9 +55,17 @@ def decided_by(game: Game, names: Sequence[str]) -> str:
     return text.format(who=who, runner=runner, best=-best[2], next=-nxt[2])
 
 
-def final_table(game: Game, names: Sequence[str]) -> list[str]:
-    """Rows of text: what decided first (it must be seen on the smallest screen), then a
-    column per player: the totals E4 compares, then the points island by island.
+NAME_MOST = 16  # a name up to this long is shown whole: 80 columns leave the map 47
+
+
+def final_rows(game: Game, names: Sequence[str]) -> list[tuple[str, str]]:
+    """(kind, text) rows: what decided first (it must be seen on the smallest screen),
+    then a row per player in seat order, as in the side panel — name, colour letter and
+    the totals E4 compares — then the points island by island, a column per colour.
+
+    Rows per player rather than a column each: six columns of names in the 47 columns an
+    80-column terminal leaves the map cut every name to four letters. `kind` is "head"
+    for the rows drawn as headings.
 
     The panel's `brd` counts ships on beaches; E4 counts a king as a ship on the board
     too, so the table shows both and their sum, the number the tie-break sentence quotes.
@@ -67,24 +75,46 @@ def final_table(game: Game, names: Sequence[str]) -> list[str]:
     keys = game.ranking_keys()
     islands = sorted({t for isl in present.values() for t in isl},
                      key=lambda t: (-TILES[t].value, TILES[t].name))
-    col = 5
     seats = range(len(cids))
-
-    def row(label: str, values) -> str:
-        return f"{label:<14.14}" + "".join(f"{v:>{col}}" for v in values)
-
     beached = [game.on_board(s) for s in seats]
     ships = [-keys[game.colours[s]][2] for s in seats]
-    rows = [decided_by(game, names), "", _("Final score: points per island"),
-            row(_("Island"), (names[s][:col - 1] for s in seats)),
-            row("", (LETTERS[c] for c in cids)),
-            row(_("Points"), (keys[game.colours[s]][0] for s in seats)),
-            row(_("Islands"), (keys[game.colours[s]][1] for s in seats)),
-            row(_("Ships (brd)"), beached),
-            row(_("Kings"), (ships[s] - beached[s] for s in seats)),
-            row(_("Ships + kings"), ships),
-            ""]
+    shown = [short_name(n, NAME_MOST) for n in names]
+    player = _("player")
+    name_w = max(len(player), *(len(n) for n in shown))
+    heads = [h[:6] for h in (_("pts"), _("isl"), _("brd"), _("kings"), _("s+k"))]
+    widths = [max(4, len(h) + 1) for h in heads]  # a space between columns, at most 7
+
+    def row(label: str, letter: str, values) -> str:
+        return (f"{label:<{name_w}} {letter:1}"
+                + "".join(f"{v:>{w}}" for v, w in zip(values, widths, strict=True))).rstrip()
+
+    rows = [("head", decided_by(game, names)), ("", ""), ("head", _("Final score")),
+            ("head", row(player, "", heads))]
+    for s in seats:
+        k = keys[game.colours[s]]
+        rows.append(("", row(shown[s], LETTERS[cids[s]],
+                             (str(v) for v in (k[0], k[1], beached[s], ships[s] - beached[s],
+                                               ships[s])))))
+    rows.append(("", _("brd ships on beaches · s+k ships and kings (E4: fewer wins a tie)")))
+    rows += [("", ""), ("head", f"{_('Island'):<14.14}" + "".join(f"{LETTERS[c]:>3}"
+                                                                 for c in cids))]
     for tid in islands:
-        rows.append(row(TILES[tid].name[:13], (TILES[tid].value if tid in present[c] else "·"
-                                               for c in cids)))
+        rows.append(("", f"{TILES[tid].name[:13]:<14}" + "".join(
+            f"{TILES[tid].value if tid in present[c] else '·':>3}" for c in cids)))
     return rows
+
+
+def final_table(game: Game, names: Sequence[str]) -> list[str]:
+    """The rows of `final_rows` as plain text."""
+    return [text for _kind, text in final_rows(game, names)]
+
+
+def short_name(name: str, width: int) -> str:
+    """A player's name in `width` columns: whole if it fits; else without a bracketed
+    note (a LAN bot seat is `Maui (search)`), else cut with an ellipsis."""
+    if len(name) <= width:
+        return name
+    base = name.split(" (", 1)[0].strip()
+    if base and len(base) <= width:
+        return base
+    return name[:width - 1] + "…"

@@ -8,12 +8,18 @@ which checks them with the engine before anything is sent.
 from __future__ import annotations
 
 import contextlib
+import math
+import time
 
 from tongiaki_lan.engine import IllegalMove, Move
 from tongiaki_lan.i18n import N_, _, ngettext
 
 from .session import GameSession, Seat
 from .words import net_reason
+
+
+def _now() -> float:
+    return time.monotonic()  # (the event loop's clock, also where no loop runs)
 
 
 def seats_of(node) -> list[Seat]:
@@ -63,6 +69,9 @@ class LanSession(GameSession):
         self.discovery = discovery
         super().__init__(node.game, seats_of(node))
         self.title = f"{_('LAN')} {node.lobby.name}"[:20]
+        # a fair draw waiting for someone's value: (draw, who, when they are left out, on
+        # the monotonic clock). The node says it once; the screen counts down from it.
+        self.draw_wait: tuple[int, str, float] | None = None
         node.add_listener(self._on_node_event)
 
     async def start(self) -> None:
@@ -77,8 +86,11 @@ class LanSession(GameSession):
         k, d = ev.kind, ev.data
         if self.node.game is not None and self.node.game is not self.game:
             self.game = self.node.game
-        if k in ("move", "game_over"):
-            self._drain_events()
+        if k in ("move", "game_over", "reveal", "draw_dropped", "rewound", "mismatch"):
+            self.draw_wait = None  # the tile came, its contributor was left out, or the
+            # game moved on: nothing is waited for any more
+        if k in ("move", "game_over", "reveal"):
+            self._drain_events()  # (a tile dealt once a late value came is told at once)
         elif k == "chat":
             self.lines.append(("", f"<{peer_label(self.node, d)}> {d.get('text', '')}"))
         elif k in ("away", "back"):
@@ -105,6 +117,7 @@ class LanSession(GameSession):
             self.lines.append(("info", _("The next tile waits for the draw value of {names}; "
                                          "after about {s} s more the table draws without "
                                          "it.").format(names=names, s=d["drop_in"])))
+            self.draw_wait = (d["draw"], names, _now() + max(0, d["drop_in"]))
         elif k == "draw_dropped":
             self.lines.append(("bad", _("{name} sent no draw value in time and no longer takes "
                                         "part in the draws (from tile {n} on).").format(
@@ -132,6 +145,29 @@ class LanSession(GameSession):
         if self.node.lobby is not None:
             self.seats = seats_of(self.node)
         self.changed()
+
+    def countdown_left(self) -> float | None:
+        """Seconds until the contributor(s) a draw waits for are left out; None when no
+        draw waits (or the game is no longer at that draw)."""
+        if self.draw_wait is None:
+            return None
+        g = self.game
+        if g is None or g.is_over or not g.awaiting_reveal or g.draws() != self.draw_wait[0]:
+            self.draw_wait = None
+            return None
+        return max(0.0, self.draw_wait[2] - _now())
+
+    def countdown_text(self) -> str | None:
+        """The status line while a draw waits: whose value, and the seconds left."""
+        left = self.countdown_left()
+        if left is None:
+            return None
+        names = self.draw_wait[1]
+        if left <= 0:
+            return _("Next tile waits for the draw value of {names}: the table draws without "
+                     "it any moment now").format(names=names)
+        return _("Next tile waits for the draw value of {names}: the table draws without it "
+                 "in {s} s").format(names=names, s=math.ceil(left))
 
     def _member(self, peer: str | None) -> bool:
         lb = self.node.lobby

@@ -18,6 +18,7 @@ draws again and never needs its own bookkeeping.
 from __future__ import annotations
 
 import asyncio
+import math
 import textwrap
 
 from prompt_toolkit.application import Application
@@ -56,13 +57,13 @@ from tongiaki_lan.engine import (
     parse_move,
 )
 from tongiaki_lan.engine import decisions as D
-from tongiaki_lan.i18n import _, ngettext
+from tongiaki_lan.i18n import N_, _, ngettext
 from tongiaki_lan.i18n import current as current_language
 
 from .board import OUTLINES as HEX_OUTLINES
 from .board import TOP as TOP_EDGE
 from .board import BoardView, Canvas, tile_face
-from .final import final_table
+from .final import final_rows, short_name
 from .rules import clause_text, rules_lines
 from .session import GameSession
 from .story import tile_label
@@ -177,6 +178,7 @@ class GameScreen:
         self._decision_key: tuple | None = None
         self._hinting = False
         self._quit_asked = False  # `quit` mid-game was typed once: Enter again leaves
+        self._ticker: asyncio.Task | None = None  # redraws a countdown on the status line
         self._setting = False
         self._panel_cache: tuple[tuple, list] = ((), [])
         self.buffer = Buffer(
@@ -218,14 +220,16 @@ class GameScreen:
     def final_lines(self, width: int) -> list[list[tuple[str, str]]]:
         # Who won and why come first, then how to get the map back: on an 80x24 screen
         # the island rows at the end are what may not fit, never the result.
-        rows = final_table(self.session.game, self.session.names)
-        note = _("(board — show the map · the log has the story)")
-        rows[1:1] = [note]
+        rows = final_rows(self.session.game, self.session.names)
+        rows[1:1] = [("note", _("(board — show the map · the log has the story)"))]
         out = []
-        for i, row in enumerate(rows):
-            style = ("class:final.head" if i in (0, 3, 4, 5) else
-                     "class:panel.head" if i == 1 else "class:final")
-            for part in textwrap.wrap(row, max(10, width - 2)) or [""]:
+        styles = {"head": "class:final.head", "note": "class:panel.head"}
+        for kind, row in rows:
+            style = styles.get(kind, "class:final")
+            if len(row) <= width - 2:  # (a table row: its spaces are its columns)
+                out.append([(style, " " + row)])
+                continue
+            for part in textwrap.wrap(row, max(10, width - 2), subsequent_indent="  "):
                 out.append([(style, " " + part)])
         return out
 
@@ -360,6 +364,9 @@ class GameScreen:
 
     def _status(self) -> tuple[str, str]:
         s = self.session
+        waiting = getattr(s, "countdown_text", lambda: None)()
+        if waiting:  # a LAN draw waits for someone's value: say whose, and for how long
+            return "class:status", waiting
         style, text = pending_text(s.game, s.names, s.local_seats() if s.can_play else set(),
                                    lobby=getattr(s, "from_lobby", False))
         if hasattr(s, "position_text"):
@@ -463,11 +470,14 @@ class GameScreen:
 
         @kb.add("c-c")
         def _(event):
-            event.app.exit(result=0)
+            self.leave_key(N_("Ctrl-C"))
 
-        @kb.add("c-d", filter=buffer_empty)
+        quit_offered = Condition(lambda: self._quit_asked and self._prefill == "quit"
+                                 and self.buffer.text == "quit")
+
+        @kb.add("c-d", filter=buffer_empty | quit_offered)
         def _(event):
-            event.app.exit(result=0)
+            self.leave_key(N_("Ctrl-D"))
 
         board = Window(CanvasControl(self.draw_board, on_click=self.click), wrap_lines=False)
         panel = Window(CanvasControl(self.draw_panel), wrap_lines=False,
@@ -620,7 +630,9 @@ class GameScreen:
         want = None
         if s.my_decision() and p is not None and p.kind == D.LANDING:
             want = str(g.default_landing())
-        if want is not None and (not self.buffer.text or self.buffer.text == self._prefill):
+        if want is not None and not self._quit_asked and (not self.buffer.text
+                                                          or self.buffer.text == self._prefill):
+            # (not over a `quit` awaiting its Enter: that Enter must not land a group)
             self.offer(want)
         elif (want is None and self._prefill is not None and self.buffer.text == self._prefill
               and not self._quit_asked):  # a `quit` awaiting its Enter stays while bots move
@@ -629,7 +641,25 @@ class GameScreen:
             self._setting = False
             self._prefill = None
         self.log_scroll = 0
+        self._keep_counting()
         self.app.invalidate()
+
+    def _keep_counting(self) -> None:
+        """While the session counts down (a LAN draw waiting for a value), redraw as each
+        second goes by: the node says how long once, the screen counts on its own."""
+        left = getattr(self.session, "countdown_left", lambda: None)()
+        if left is not None and self._ticker is None and self.app.is_running:
+            self._ticker = self.app.create_background_task(self._count_down())
+
+    async def _count_down(self) -> None:
+        try:
+            while (left := self.session.countdown_left()) is not None:
+                self.app.invalidate()
+                # until the whole number shown changes (just past it), or a second at 0
+                await asyncio.sleep((left - math.floor(left) if left > 0 else 1.0) + 0.01)
+        finally:
+            self._ticker = None
+            self.app.invalidate()
 
     def _too_small(self) -> bool:
         cols, rows = self._size()
@@ -752,15 +782,25 @@ class GameScreen:
                                        "commands)").format(command=text))
             return
         move = parse_move(text)
-        if isinstance(move, Colony) and s.my_decision() and s.game.is_legal(move) \
-                and self._confirm != (len(s.game.moves), "colony"):
+        colony = isinstance(move, Colony) and s.my_decision() and s.game.is_legal(move)
+        if colony and not s.game.on_board(s.game.pending.seat):
+            # Nothing goes home, so there is nothing to confirm: a question here read as
+            # an error ("you have no ships…") followed by "confirm", and said nothing of
+            # what does happen. Play it, and say plainly why no ship comes home.
+            self._confirm = None
+            await s.submit(move)
+            self.message = ("", _("colony: you have no ships on the beaches, so none go home; "
+                                  "the New Colony begins (kings stay)"))
+            return
+        if colony and self._confirm != (len(s.game.moves), "colony"):
             self._ask_colony()
             return
         self._confirm = None
         await s.submit(move)
 
-    def _ask_quit(self) -> None:
-        """Leaving mid-game ends a solo game for good: ask once, and say what is kept."""
+    def _ask_quit(self, key: str | None = None) -> None:
+        """Leaving mid-game ends a solo game for good: ask once, and say what is kept.
+        `key`: asked because of that key (Ctrl-C), which then confirms too."""
         s = self.session
         path = getattr(s, "record_path", None)
         node = getattr(s, "node", None)
@@ -771,9 +811,25 @@ class GameScreen:
                 path=path)
         else:
             what = _("this game is not recorded")
-        self.message = ("", _("quit: the game is not over — Enter again to leave; {what}").format(
-            what=what))
+        if key is None:
+            text = _("quit: the game is not over — Enter again to leave; {what}")
+        else:
+            text = _("{key}: the game is not over — {key} again (or Enter) leaves; {what}")
+        self.message = ("", text.format(what=what, key=_(key) if key else ""))
         self._quit_asked = True
+
+    def leave_key(self, key: str) -> None:
+        """Ctrl-C (or Ctrl-D on an empty line) is `quit` by another name: mid-game it asks
+        the same question first, and the same key again (or Enter) leaves. A key pressed
+        by habit, or by a neighbour, must not end a LAN game for everyone waiting on us."""
+        confirmed = (self._quit_asked and self._prefill == "quit"
+                     and self.buffer.text == "quit")
+        if confirmed or not self._quit_needs_asking():
+            self.app.exit(result=0)
+            return
+        self._ask_quit(key)
+        self.offer("quit")  # Enter confirms, as after a typed `quit`; typing cancels
+        self.app.invalidate()
 
     def _quit_needs_asking(self) -> bool:
         s = self.session
@@ -783,10 +839,9 @@ class GameScreen:
         """C1 takes every ship home: a slip of the keyboard must not cost a whole board."""
         s = self.session
         seat = s.game.pending.seat
-        ships = s.game.on_board(seat)
-        what = (ngettext("your {n} ship on the board goes home",
-                         "your {n} ships on the board go home", ships).format(n=ships) if ships
-                else _("you have no ships on the board"))
+        ships = s.game.on_board(seat)  # at least one: with none, nothing is asked
+        what = ngettext("your {n} ship on the board goes home",
+                        "your {n} ships on the board go home", ships).format(n=ships)
         self.message = ("", _("colony: {what} — Enter again to confirm").format(what=what))
         self._confirm = (len(s.game.moves), "colony")
         self.offer("colony")
@@ -820,7 +875,10 @@ class GameScreen:
             return
         text = str(move)
         self.message = ("", _("Hint: {move} (Enter plays it)").format(move=text))
-        if isinstance(move, Colony):  # the hint's words are the confirmation
+        if isinstance(move, Colony) and not s.game.on_board(p.seat):
+            self.message = ("", _("Hint: colony (Enter plays it: you have no ships on the "
+                                  "beaches, so none go home)"))
+        elif isinstance(move, Colony):  # the hint's words are the confirmation
             ships = s.game.on_board(p.seat)
             self.message = ("", ngettext(
                 "Hint: colony (Enter plays it: your {n} ship on the board goes home)",
@@ -828,17 +886,6 @@ class GameScreen:
                 ships).format(n=ships))
             self._confirm = (len(s.game.moves), "colony")
         self.offer(text)
-
-
-def short_name(name: str, width: int) -> str:
-    """A player's name in `width` columns: whole if it fits; else without a bracketed
-    note (a LAN bot seat is `Maui (search)`), else cut with an ellipsis."""
-    if len(name) <= width:
-        return name
-    base = name.split(" (", 1)[0].strip()
-    if base and len(base) <= width:
-        return base
-    return name[:width - 1] + "…"
 
 
 def refusal_text(command: str, exc: IllegalMove) -> str:

@@ -1,0 +1,146 @@
+"""A fair draw that waits for a missing laptop's value: the status line counts down the
+seconds before the table draws without it, and clears once the tile comes or the
+contributor is left out.
+
+Two real nodes on 127.0.0.1 with the console on the first; the second node's datagrams
+are all lost from the moment the first starts a New Colony (whose tile needs both draw
+values), as when its laptop drops off the network.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from tongiaki_lan.console.lan import LanSession
+from tongiaki_lan.console.screen import GameScreen
+from tongiaki_lan.engine import Colony
+from tongiaki_lan.net.faults import FaultRule, FaultySocket
+from tongiaki_lan.net.loopback import close_all
+from tongiaki_lan.net.node import GameRef, Node
+
+from .conftest import wait_until
+from .test_bottom_lines import Terminal, readable, rows_of
+
+COUNTDOWN = re.compile(r"the table draws without it in (\d+) s")
+
+
+async def _table(tmp_path, handover_after: float | None = None):
+    """Two nodes in one game, every move typed (no autoplay); the second's socket can be
+    made to lose everything it sends."""
+    rule = FaultRule(seed=1)
+    nodes = [Node(f"p{i}", host="127.0.0.1", record_dir=tmp_path, handover_after=handover_after,
+                  wrap_socket=(lambda s: FaultySocket(s, rule)) if i else None)
+             for i in range(2)]
+    for node in nodes:
+        await node.start()
+    me, other = nodes
+    await me.create_game("countdown", 2)
+    await other.join_game(GameRef(me.game_id, me.peer_id, "127.0.0.1", me.address[1], False),
+                          timeout=20)
+    for node in nodes:
+        node.set_ready(True)
+    await me.wait_for(lambda: all(nd.game is not None for nd in nodes), 30)
+    return nodes, rule
+
+
+async def _to_our_action(nodes) -> None:
+    """Both players' setup ships, each typed on its own node, up to the first turn."""
+    me = nodes[0]
+    while me.game.pending.kind != "action" or me.game.pending.seat not in me.my_seats():
+        n = len(me.game.moves)
+        owner = next(nd for nd in nodes if me.game.pending.seat in nd.my_seats())
+        owner.send_move(owner.game.legal_moves()[0])
+        await me.wait_for(lambda n=n: all(len(nd.game.moves) > n for nd in nodes), 30)
+
+
+def _shown(screen: GameScreen) -> int | None:
+    m = COUNTDOWN.search(screen.status_text())
+    return int(m.group(1)) if m else None
+
+
+def _drawn(screen: GameScreen) -> int | None:
+    """The seconds on the status line as the terminal shows it (not as it would be
+    computed now): proof that the screen redraws by itself."""
+    m = COUNTDOWN.search(readable(rows_of(screen)[-6:]))
+    return int(m.group(1)) if m else None
+
+
+async def _start_screen(session):
+    screen = GameScreen(session, colour=False)
+    await session.start()
+    task = asyncio.ensure_future(screen.app.run_async())
+    await wait_until(lambda: screen.app.is_running, what="the application to start")
+    return screen, task
+
+
+async def test_the_status_line_counts_down_until_the_missing_value_comes(tmp_path):
+    nodes, rule = await _table(tmp_path)
+    me, _other = nodes
+    try:
+        await _to_our_action(nodes)
+        session = LanSession(me)
+        term = Terminal()
+        with create_pipe_input() as inp, create_app_session(input=inp, output=term.output):
+            screen, task = await _start_screen(session)
+            rule.drop = 1.0  # the other laptop is cut off: its draw value never arrives
+            inp.send_text("colony\r")  # (after the question: our ships go home)
+            await wait_until(lambda: "Enter again to confirm" in screen.message[1])
+            inp.send_text("\r")
+            await wait_until(lambda: isinstance(me.game.moves[-1], Colony),
+                             what="the colony played")
+            await wait_until(lambda: _drawn(screen) is not None, what="the countdown drawn")
+            first = _drawn(screen)
+            assert "p1" in screen.status_text() and 0 < first <= 60
+            # the node said it once; the screen counts on and redraws by itself, every
+            # second shown in turn (the node's events alone redraw it once, at most twice)
+            seen = set()
+
+            def counted_down() -> bool:
+                seen.add(_drawn(screen))
+                return first - 3 in seen
+
+            await wait_until(counted_down, what="three seconds counted down")
+            assert {first - 1, first - 2, first - 3} <= seen
+            assert any("waits for the draw value of p1" in t for _s, t in session.lines)
+            rule.drop = 0.0  # back: the value it has been resending gets through
+            await wait_until(lambda: not me.game.awaiting_reveal, what="the tile")
+            await wait_until(lambda: _shown(screen) is None, what="the countdown cleared")
+            assert "waits for the draw value" not in screen.status_text()
+            assert session.draw_wait is None
+            inp.send_text("\x03\x03")
+            assert await asyncio.wait_for(task, 30) == 0
+        await session.close()
+    finally:
+        await close_all(nodes)
+
+
+async def test_the_countdown_clears_when_the_missing_contributor_is_left_out(tmp_path):
+    nodes, rule = await _table(tmp_path, handover_after=5.0)
+    me, _other = nodes
+    try:
+        await _to_our_action(nodes)
+        session = LanSession(me)
+        with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+            screen, task = await _start_screen(session)
+            rule.drop = 1.0
+            inp.send_text("colony\r")
+            await wait_until(lambda: "Enter again to confirm" in screen.message[1])
+            inp.send_text("\r")
+            await wait_until(lambda: _shown(screen) is not None, what="the countdown")
+            first = _shown(screen)
+            assert first <= 5
+            await wait_until(lambda: any("no longer takes part in the draws" in t
+                                         for _s, t in session.lines), what="the drop")
+            await wait_until(lambda: "waits for the draw value" not in screen.status_text(),
+                             what="the countdown cleared")
+            assert session.draw_wait is None
+            inp.send_text("\x03\x03")
+            assert await asyncio.wait_for(task, 30) == 0
+        await session.close()
+    finally:
+        await close_all(nodes)
