@@ -719,6 +719,20 @@ def encode_datagram(env: Envelope, key: bytes | None = None, identity=None,
     return data
 
 
+def _envelope(items: list) -> Envelope:
+    return Envelope(
+        _bin(items[0], "envelope.game", ID_LEN),
+        _bin(items[1], "envelope.sender", ID_LEN),
+        _uint(items[2], "envelope.incarnation"),
+        _uint(items[3], "envelope.dest_inc"),
+        _uint(items[4], "envelope.pkt"),
+        _uint(items[5], "envelope.seq"),
+        _uint(items[6], "envelope.ack"),
+        _uint(items[7], "envelope.sack"),
+        parse_message(items[8]),
+    )
+
+
 def decode_datagram(data: bytes, key: bytes | None = None, require_signature: bool = False,
                     link_key=None, signer: dict | None = None) -> Envelope:
     """Check and parse one datagram. With `key`, a datagram without a valid passphrase MAC
@@ -768,17 +782,13 @@ def decode_datagram(data: bytes, key: bytes | None = None, require_signature: bo
         raise WireError(f"malformed msgpack ({type(exc).__name__})") from None
     items = _list(obj, "envelope", 9)
     _arity(items, 9, "envelope")
-    env = Envelope(
-        _bin(items[0], "envelope.game", ID_LEN),
-        _bin(items[1], "envelope.sender", ID_LEN),
-        _uint(items[2], "envelope.incarnation"),
-        _uint(items[3], "envelope.dest_inc"),
-        _uint(items[4], "envelope.pkt"),
-        _uint(items[5], "envelope.seq"),
-        _uint(items[6], "envelope.ack"),
-        _uint(items[7], "envelope.sack"),
-        parse_message(items[8]),
-    )
+    game, sender, *numbers, message = items
+    if (type(game) is bytes and len(game) == ID_LEN and type(sender) is bytes
+            and len(sender) == ID_LEN and all(type(n) is int and 0 <= n <= MAX_U64
+                                              for n in numbers)):
+        env = Envelope(game, sender, *numbers, parse_message(message))  # (every datagram)
+    else:  # the checks one by one, for the message that says which field is wrong
+        env = _envelope(items)
     if flags & FLAG_SIGNED:
         public = bytes(data[body_end:body_end + PUBLIC_LEN])
         if peer_id_of(public) != env.sender:
