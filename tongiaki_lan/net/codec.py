@@ -682,6 +682,22 @@ class Envelope:
                 self.ack, self.sack, self.message.to_wire()]
 
 
+_KEYED: dict[bytes, Any] = {}  # key -> HMAC-SHA256 object holding only the key
+
+
+def _mac(key: bytes, data: bytes) -> bytes:
+    """HMAC-SHA256 of `data`. The keyed state is set up once per key and copied for each
+    datagram: setting a key up costs more than the MAC of a small datagram."""
+    keyed = _KEYED.get(key)
+    if keyed is None:
+        if len(_KEYED) >= 256:  # (links and games come and go; a few dozen keys are live)
+            _KEYED.clear()
+        keyed = _KEYED[key] = hmac.new(key, digestmod="sha256")
+    h = keyed.copy()
+    h.update(data)
+    return h.digest()
+
+
 def pack_message(message: Message) -> bytes:
     return msgpack.packb(message.to_wire(), use_bin_type=True)
 
@@ -696,10 +712,19 @@ def encode_datagram(env: Envelope, key: bytes | None = None, identity=None,
     packed (`pack_message`), when the same one goes to several peers."""
     if packed_message is None:
         packed_message = pack_message(env.message)
+    return encode_fields([env.game, env.sender, env.incarnation, env.dest_inc, env.pkt,
+                          env.seq, env.ack, env.sack], packed_message, key, identity,
+                         kx_public, link_key)
+
+
+def encode_fields(fields: list, packed_message: bytes, key: bytes | None = None,
+                  identity=None, kx_public: bytes = NO_KX,
+                  link_key: bytes | None = None) -> bytes:
+    """`encode_datagram` from the envelope's first eight fields (in `Envelope` order) and
+    the packed message: what a node sending the same message to every peer calls."""
     # the envelope is a 9-array whose last item is the message: the header of the first 8
     # (one byte, a fixarray) becomes a 9-array's, and the packed message follows
-    head = msgpack.packb([env.game, env.sender, env.incarnation, env.dest_inc, env.pkt,
-                          env.seq, env.ack, env.sack], use_bin_type=True)
+    head = msgpack.packb(fields, use_bin_type=True)
     body = b"\x99" + head[1:] + packed_message
     flags = FLAG_MAC if key else 0
     if link_key is not None:
@@ -708,12 +733,12 @@ def encode_datagram(env: Envelope, key: bytes | None = None, identity=None,
         flags |= FLAG_SIGNED
     data = MAGIC + bytes([PROTOCOL_VERSION, flags]) + body
     if link_key is not None:
-        data += hmac.digest(link_key, data, "sha256")
+        data += _mac(link_key, data)
     elif identity is not None:
         data += identity.public + kx_public
         data += identity.sign(data)
     if key:
-        data += hmac.digest(key, data, "sha256")
+        data += _mac(key, data)
     if len(data) > MAX_DATAGRAM:
         raise WireError(f"datagram of {len(data)} bytes exceeds {MAX_DATAGRAM}")
     return data
@@ -758,7 +783,7 @@ def decode_datagram(data: bytes, key: bytes | None = None, require_signature: bo
             raise WireError("datagram too short for its MAC")
         body_end -= MAC_LEN
         if key is not None:
-            want = hmac.digest(key, data[:body_end], "sha256")
+            want = _mac(key, data[:body_end])
             if not hmac.compare_digest(want, data[body_end:]):
                 raise WireError("bad MAC (wrong or missing passphrase)")
     elif key is not None:
@@ -803,7 +828,7 @@ def decode_datagram(data: bytes, key: bytes | None = None, require_signature: bo
         k = link_key(env.sender, env.incarnation) if link_key is not None else None
         if k is None:
             raise WireError("link-MACed datagram from a sender without a link key")
-        want = hmac.digest(k, data[:body_end], "sha256")
+        want = _mac(k, data[:body_end])
         if not hmac.compare_digest(want, data[body_end:auth_end]):
             raise WireError("bad link MAC")
     return env

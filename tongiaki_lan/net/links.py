@@ -29,11 +29,10 @@ from tongiaki_lan.net.codec import (
     MAX_DATAGRAM,
     NO_GAME,
     Ack,
-    Envelope,
     Message,
     WireError,
     decode_datagram,
-    encode_datagram,
+    encode_fields,
     pack_message,
 )
 from tongiaki_lan.net.identity import KeyExchange
@@ -326,20 +325,19 @@ class Links:
     def _emit(self, lk: Link, seq: int, message: Message) -> None:
         self._pkt += 1
         ack, sack = self._ack_fields(lk)
-        env = Envelope(self.game_id, self.peer_id, self.incarnation, lk.their_inc, self._pkt,
-                       seq, ack, sack, message)
+        fields = [self.game_id, self.peer_id, self.incarnation, lk.their_inc, self._pkt, seq,
+                  ack, sack]  # (an Envelope's, without its message)
         try:
             if self._packed[0] is not message:
                 self._packed = (message, pack_message(message))
             packed = self._packed[1]
             if self.identity is None:
-                data = encode_datagram(env, self.key, packed_message=packed)
+                data = encode_fields(fields, packed, self.key)
             elif (lk.key is not None and lk.mac_ok and self._first_try(lk, seq)
                   and self.now - lk.last_signed < RESIGN_S):
-                data = encode_datagram(env, self.key, link_key=lk.key, packed_message=packed)
+                data = encode_fields(fields, packed, self.key, link_key=lk.key)
             else:  # not keyed yet, a resend (the peer may have lost the key) or a refresh
-                data = encode_datagram(env, self.key, self.identity, self.kx.public,
-                                       packed_message=packed)
+                data = encode_fields(fields, packed, self.key, self.identity, self.kx.public)
                 lk.last_signed = self.now
         except WireError as exc:
             log.error("cannot send %s to %s: %s", type(message).__name__, lk.peer.hex(), exc)
