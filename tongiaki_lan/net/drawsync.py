@@ -128,10 +128,13 @@ class DrawSync:
     def _send_value(self, k: int, me: int, value: bytes) -> None:
         """Our value for draw k, now that we may give it: to the gatherer only, which
         passes the whole draw on (one datagram each way per node instead of one from every
-        node to every other); to everyone when there is no gatherer. If the tile is still
-        not dealt after DRAW_FANOUT_S, `_draw_tick` sends it to everyone anyway."""
+        node to every other); to everyone when there is no gatherer, or the link to it
+        loses datagrams. If the tile is still not dealt after DRAW_FANOUT_S,
+        `_draw_tick` sends it to everyone anyway."""
         c = self._gatherer_of_draws()
-        if c is None:
+        lk = self.links.links.get(c) if c is not None else None
+        if c is None or c != self.peer_id and (lk is None or lk.copies() > 1):
+            # (over a lossy link a third trip costs more than the datagrams it saves)
             self._fanned = k
             self._broadcast(Draw(k, ((me, value),)))
         elif c != self.peer_id:
