@@ -238,15 +238,33 @@ def _summary(peers, moves, games, lat, datagrams, bytes_sent, game_moves, retran
     }
 
 
+def cpu_calibration_ms() -> float:
+    """How long this machine takes, right now, for a fixed piece of pure Python (the best
+    of three): the same code measures differently as a virtual machine's CPU share or
+    clock changes, so a run's latencies are read beside it."""
+    best = float("inf")
+    for _ in range(3):
+        t0 = time.perf_counter()
+        x = 0
+        for i in range(1_000_000):
+            x += i
+        best = min(best, time.perf_counter() - t0)
+    return round(best * 1000, 1)
+
+
 def run_bench_net(peers: int, moves: int, mode: str = "processes", loss: float = 0.0) -> dict:
     if not 2 <= peers <= 6:
         raise ValueError("peers must be 2 to 6")
     if not 0.0 <= loss < 1.0:
         raise ValueError("loss must be in [0, 1)")
+    calibration = cpu_calibration_ms()
     with tempfile.TemporaryDirectory(prefix="tongiaki-bench-") as tmp:
         if mode == "processes" or loss:
-            return _bench_processes(peers, max(1, moves), Path(tmp), loss)
-        return asyncio.run(_bench(peers, max(1, moves), Path(tmp)))
+            out = _bench_processes(peers, max(1, moves), Path(tmp), loss)
+        else:
+            out = asyncio.run(_bench(peers, max(1, moves), Path(tmp)))
+    out["cpu_calibration_ms"] = calibration  # (a million additions in a Python loop)
+    return out
 
 
 if __name__ == "__main__":
