@@ -258,13 +258,32 @@ def run_bench_net(peers: int, moves: int, mode: str = "processes", loss: float =
     if not 0.0 <= loss < 1.0:
         raise ValueError("loss must be in [0, 1)")
     calibration = cpu_calibration_ms()
+    cpu0 = _cpu_times()
     with tempfile.TemporaryDirectory(prefix="tongiaki-bench-") as tmp:
         if mode == "processes" or loss:
             out = _bench_processes(peers, max(1, moves), Path(tmp), loss)
         else:
             out = asyncio.run(_bench(peers, max(1, moves), Path(tmp)))
     out["cpu_calibration_ms"] = calibration  # (a million additions in a Python loop)
+    cpu1 = _cpu_times()
+    if cpu0 and cpu1:  # the share of CPU time the hypervisor gave to other machines
+        busy, steal = cpu1[0] - cpu0[0], cpu1[1] - cpu0[1]
+        out["cpu_steal_percent"] = round(100.0 * steal / max(1, busy + steal), 1)
     return out
+
+
+def _cpu_times() -> tuple[int, int] | None:
+    """(busy, stolen) clock ticks of the whole machine so far, from Linux's /proc/stat;
+    None elsewhere. A virtual machine whose host is busy loses ticks to "steal", and its
+    latencies grow with it."""
+    try:
+        with open("/proc/stat") as fh:
+            f = [int(x) for x in fh.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    if len(f) < 8:
+        return None
+    return f[0] + f[1] + f[2] + f[5] + f[6], f[7]
 
 
 if __name__ == "__main__":
