@@ -13,3 +13,15 @@ async def wait_until(condition, timeout: float = 60.0, what: str = "condition") 
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         await asyncio.sleep(0.002)
+
+
+async def start_screen(session):
+    """A game screen for `session` in a real app (on whatever input and output the test's
+    app session has), running: (screen, the app's task)."""
+    from tongiaki_lan.console.screen import GameScreen
+
+    screen = GameScreen(session, colour=False)
+    await session.start()
+    task = asyncio.ensure_future(screen.app.run_async())
+    await wait_until(lambda: screen.app.is_running, what="the application to start")
+    return screen, task

@@ -9,11 +9,10 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from tongiaki_lan.console.screen import GameScreen
 from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
 from tongiaki_lan.records import read_record, replay_record
 
-from .conftest import wait_until
+from .conftest import start_screen, wait_until
 
 KILL_LINE = "\x15"  # Ctrl-U: clear whatever is on the command line (e.g. a landing offer)
 
@@ -29,21 +28,13 @@ def _shown_scores(panel: str, names: list[str]) -> dict[str, int]:
     return scores
 
 
-async def _start(session):
-    screen = GameScreen(session, colour=False)
-    await session.start()
-    task = asyncio.ensure_future(screen.app.run_async())
-    await wait_until(lambda: screen.app.is_running, what="the application to start")
-    return screen, task
-
-
 async def test_whole_solo_game_played_by_typed_hints(tmp_path):
     record = tmp_path / "game.tgr"
     seats = solo_seats(3, "Tester", "random")
     session = SoloSession(seed_from_text("pipe-game"), seats, record_path=record, pace=0,
                           hint_kind="random")
     with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        screen, task = await _start(session)
+        screen, task = await start_screen(session)
         typed = 0
         while True:
             await wait_until(lambda: session.game.is_over or session.my_decision(),
@@ -80,7 +71,7 @@ async def test_illegal_input_gives_one_line_reason_and_changes_nothing(tmp_path)
     session = SoloSession(seed_from_text("pipe-illegal"), solo_seats(2, "Tester", "random"),
                           record_path=None, pace=0, hint_kind="random")
     with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        screen, task = await _start(session)
+        screen, task = await start_screen(session)
         await wait_until(session.my_decision, what="our setup decision")
         digest = session.game.digest()
         cases = {
@@ -106,7 +97,7 @@ async def test_landing_offers_the_default_on_the_line(tmp_path):
     session = SoloSession(seed_from_text("pipe-landing"), solo_seats(3, "Tester", "random"),
                           record_path=None, pace=0, hint_kind="random")
     with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        screen, task = await _start(session)
+        screen, task = await start_screen(session)
         seen_landing = False
         while not session.game.is_over:
             await wait_until(lambda: session.game.is_over or session.my_decision())
@@ -139,7 +130,7 @@ async def test_position_command_prints_the_position_that_rebuilds_the_game(tmp_p
     session = SoloSession(seed_from_text("pipe-position"), solo_seats(2, "Tester", "random"),
                           record_path=None, pace=0, hint_kind="random")
     with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        screen, task = await _start(session)
+        screen, task = await start_screen(session)
         await wait_until(session.my_decision, what="our setup decision")
         inp.send_text("position\r")
         await wait_until(lambda: any(t.startswith("tongiaki2 ") for _, t in session.lines),

@@ -4,6 +4,7 @@ from what the real Application drew into an in-memory VT100 terminal."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 
 from prompt_toolkit.application import create_app_session
@@ -105,12 +106,29 @@ async def test_the_too_small_screen_takes_no_moves():
     await session.close()
 
 
+@contextlib.asynccontextmanager
+async def _final_screen(game, names: list[str]):
+    """A finished game's screen at 80x24 (a real app on pipe input), once the final table
+    is drawn; the first seat is ours."""
+    from tongiaki_lan.console.session import GameSession, Seat
+
+    session = GameSession(game, [Seat(n, c, local=(i == 0))
+                                 for i, (n, c) in enumerate(zip(names, game.colours,
+                                                                strict=True))])
+    term = Terminal()
+    with create_pipe_input() as inp, create_app_session(input=inp, output=term.output):
+        screen = GameScreen(session, colour=False)
+        task = asyncio.ensure_future(screen.app.run_async())
+        await wait_until(lambda: any("Final score" in r for r in rows_of(screen)),
+                         what="the final table")
+        yield inp, screen, task
+
+
 async def test_the_final_screen_at_80x24_shows_who_won_and_why():
     import hashlib
 
     from tongiaki_lan.bots import make_bot
     from tongiaki_lan.console.final import decided_by, presence
-    from tongiaki_lan.console.session import GameSession, Seat
     from tongiaki_lan.engine import Dealer, Game
 
     # a game whose final table has more island rows than the 80x24 map area can show
@@ -125,15 +143,7 @@ async def test_the_final_screen_at_80x24_shows_who_won_and_why():
     else:
         raise AssertionError("no game with 12 islands scored")
     names = ["Ana", "Ben", "Cy", "Di"]
-    session = GameSession(game, [Seat(n, c, local=(i == 0))
-                                 for i, (n, c) in enumerate(zip(names, game.colours,
-                                                                strict=True))])
-    term = Terminal()
-    with create_pipe_input() as inp, create_app_session(input=inp, output=term.output):
-        screen = GameScreen(session, colour=False)
-        task = asyncio.ensure_future(screen.app.run_async())
-        await wait_until(lambda: any("Final score" in r for r in rows_of(screen)),
-                         what="the final table")
+    async with _final_screen(game, names) as (inp, screen, task):
         text = readable([r[:47] for r in rows_of(screen)])  # the map area
         assert " ".join(decided_by(game, names).split()) in text
         assert "board — show the map" in text
@@ -148,7 +158,6 @@ async def test_six_players_final_table_keeps_their_names_whole_at_80x24():
 
     from tongiaki_lan.bots import make_bot
     from tongiaki_lan.console.final import decided_by
-    from tongiaki_lan.console.session import GameSession, Seat
     from tongiaki_lan.engine import COLOURS, Dealer, Game
 
     game = Game(list(COLOURS[:6]))
@@ -157,15 +166,7 @@ async def test_six_players_final_table_keeps_their_names_whole_at_80x24():
     while not game.is_over:
         dealer.apply(game, bot.choose(game))
     names = ["Ana", "Benedetta", "Maui (search)", "Tuiavii", "Christopher Lee", "Lea-Sophie"]
-    session = GameSession(game, [Seat(n, c, local=(i == 0))
-                                 for i, (n, c) in enumerate(zip(names, game.colours,
-                                                                strict=True))])
-    term = Terminal()
-    with create_pipe_input() as inp, create_app_session(input=inp, output=term.output):
-        screen = GameScreen(session, colour=False)
-        task = asyncio.ensure_future(screen.app.run_async())
-        await wait_until(lambda: any("Final score" in r for r in rows_of(screen)),
-                         what="the final table")
+    async with _final_screen(game, names) as (inp, screen, task):
         rows = [r[:47] for r in rows_of(screen)]  # the map area
         assert " ".join(decided_by(game, names).split()) in readable(rows[:4])
         keys = game.ranking_keys()

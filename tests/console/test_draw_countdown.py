@@ -10,6 +10,7 @@ values), as when its laptop drops off the network.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 
 from prompt_toolkit.application import create_app_session
@@ -23,7 +24,7 @@ from tongiaki_lan.net.faults import FaultRule, FaultySocket
 from tongiaki_lan.net.loopback import close_all
 from tongiaki_lan.net.node import GameRef, Node
 
-from .conftest import wait_until
+from .conftest import start_screen, wait_until
 from .test_bottom_lines import Terminal, readable, rows_of
 
 COUNTDOWN = re.compile(r"the table draws without it in (\d+) s")
@@ -70,77 +71,68 @@ def _drawn(screen: GameScreen) -> int | None:
     return int(m.group(1)) if m else None
 
 
-async def _start_screen(session):
-    screen = GameScreen(session, colour=False)
-    await session.start()
-    task = asyncio.ensure_future(screen.app.run_async())
-    await wait_until(lambda: screen.app.is_running, what="the application to start")
-    return screen, task
+async def _colony_while_cut_off(inp, screen: GameScreen, rule) -> None:
+    """The other laptop is cut off (its draw value never arrives) as we found a New
+    Colony, which calls for tiles."""
+    rule.drop = 1.0
+    inp.send_text("colony\r")  # (after the question: our ships go home)
+    await wait_until(lambda: "Enter again to confirm" in screen.message[1])
+    inp.send_text("\r")
+
+
+@contextlib.asynccontextmanager
+async def _our_screen(tmp_path, output, handover_after: float | None = None):
+    """Our console at our first action of a 2-node game, until the test is done with it:
+    then a double Ctrl-C must leave it cleanly, and both nodes close."""
+    nodes, rule = await _table(tmp_path, handover_after)
+    me = nodes[0]
+    try:
+        await _to_our_action(nodes)
+        session = LanSession(me)
+        with create_pipe_input() as inp, create_app_session(input=inp, output=output):
+            screen, task = await start_screen(session)
+            yield me, rule, inp, screen, session
+            assert session.draw_wait is None
+            inp.send_text("\x03\x03")
+            assert await asyncio.wait_for(task, 30) == 0
+        await session.close()
+    finally:
+        await close_all(nodes)
 
 
 async def test_the_status_line_counts_down_until_the_missing_value_comes(tmp_path):
-    nodes, rule = await _table(tmp_path)
-    me, _other = nodes
-    try:
-        await _to_our_action(nodes)
-        session = LanSession(me)
-        term = Terminal()
-        with create_pipe_input() as inp, create_app_session(input=inp, output=term.output):
-            screen, task = await _start_screen(session)
-            rule.drop = 1.0  # the other laptop is cut off: its draw value never arrives
-            inp.send_text("colony\r")  # (after the question: our ships go home)
-            await wait_until(lambda: "Enter again to confirm" in screen.message[1])
-            inp.send_text("\r")
-            await wait_until(lambda: isinstance(me.game.moves[-1], Colony),
-                             what="the colony played")
-            await wait_until(lambda: _drawn(screen) is not None, what="the countdown drawn")
-            first = _drawn(screen)
-            assert "p1" in screen.status_text() and 0 < first <= 60
-            # the node said it once; the screen counts on and redraws by itself, every
-            # second shown in turn (the node's events alone redraw it once, at most twice)
-            seen = set()
+    term = Terminal()
+    async with _our_screen(tmp_path, term.output) as (me, rule, inp, screen, session):
+        await _colony_while_cut_off(inp, screen, rule)
+        await wait_until(lambda: isinstance(me.game.moves[-1], Colony),
+                         what="the colony played")
+        await wait_until(lambda: _drawn(screen) is not None, what="the countdown drawn")
+        first = _drawn(screen)
+        assert "p1" in screen.status_text() and 0 < first <= 60
+        # the node said it once; the screen counts on and redraws by itself, every
+        # second shown in turn (the node's events alone redraw it once, at most twice)
+        seen = set()
 
-            def counted_down() -> bool:
-                seen.add(_drawn(screen))
-                return first - 3 in seen
+        def counted_down() -> bool:
+            seen.add(_drawn(screen))
+            return first - 3 in seen
 
-            await wait_until(counted_down, what="three seconds counted down")
-            assert {first - 1, first - 2, first - 3} <= seen
-            assert any("waits for the draw value of p1" in t for _s, t in session.lines)
-            rule.drop = 0.0  # back: the value it has been resending gets through
-            await wait_until(lambda: not me.game.awaiting_reveal, what="the tile")
-            await wait_until(lambda: _shown(screen) is None, what="the countdown cleared")
-            assert "waits for the draw value" not in screen.status_text()
-            assert session.draw_wait is None
-            inp.send_text("\x03\x03")
-            assert await asyncio.wait_for(task, 30) == 0
-        await session.close()
-    finally:
-        await close_all(nodes)
+        await wait_until(counted_down, what="three seconds counted down")
+        assert {first - 1, first - 2, first - 3} <= seen
+        assert any("waits for the draw value of p1" in t for _s, t in session.lines)
+        rule.drop = 0.0  # back: the value it has been resending gets through
+        await wait_until(lambda: not me.game.awaiting_reveal, what="the tile")
+        await wait_until(lambda: _shown(screen) is None, what="the countdown cleared")
+        assert "waits for the draw value" not in screen.status_text()
 
 
 async def test_the_countdown_clears_when_the_missing_contributor_is_left_out(tmp_path):
-    nodes, rule = await _table(tmp_path, handover_after=5.0)
-    me, _other = nodes
-    try:
-        await _to_our_action(nodes)
-        session = LanSession(me)
-        with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-            screen, task = await _start_screen(session)
-            rule.drop = 1.0
-            inp.send_text("colony\r")
-            await wait_until(lambda: "Enter again to confirm" in screen.message[1])
-            inp.send_text("\r")
-            await wait_until(lambda: _shown(screen) is not None, what="the countdown")
-            first = _shown(screen)
-            assert first <= 5
-            await wait_until(lambda: any("no longer takes part in the draws" in t
-                                         for _s, t in session.lines), what="the drop")
-            await wait_until(lambda: "waits for the draw value" not in screen.status_text(),
-                             what="the countdown cleared")
-            assert session.draw_wait is None
-            inp.send_text("\x03\x03")
-            assert await asyncio.wait_for(task, 30) == 0
-        await session.close()
-    finally:
-        await close_all(nodes)
+    async with _our_screen(tmp_path, DummyOutput(), handover_after=5.0) as (
+            me, rule, inp, screen, session):
+        await _colony_while_cut_off(inp, screen, rule)
+        await wait_until(lambda: _shown(screen) is not None, what="the countdown")
+        assert _shown(screen) <= 5
+        await wait_until(lambda: any("no longer takes part in the draws" in t
+                                     for _s, t in session.lines), what="the drop")
+        await wait_until(lambda: "waits for the draw value" not in screen.status_text(),
+                         what="the countdown cleared")

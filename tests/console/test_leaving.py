@@ -4,6 +4,7 @@ from the lobby, `lobby` goes back there for the next one."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import io
 
@@ -28,14 +29,23 @@ async def _run(screen: GameScreen, session):
     return task
 
 
-async def test_quit_mid_game_asks_first_and_names_the_record(tmp_path):
-    record = tmp_path / "game.tgrec"
-    session = SoloSession(seed_from_text("leaving"), solo_seats(2, "Tester", "random"),
+@contextlib.asynccontextmanager
+async def _solo_game(seed: str, players: int, record=None):
+    """A solo game (Tester against random bots) in a real app on pipe input, at our first
+    decision; the session is closed afterwards."""
+    session = SoloSession(seed_from_text(seed), solo_seats(players, "Tester", "random"),
                           record_path=record, pace=0, hint_kind="random")
     with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
         screen = GameScreen(session, colour=False)
         task = await _run(screen, session)
         await wait_until(session.my_decision, what="our setup decision")
+        yield inp, screen, session, task
+    await session.close()
+
+
+async def test_quit_mid_game_asks_first_and_names_the_record(tmp_path):
+    record = tmp_path / "game.tgrec"
+    async with _solo_game("leaving", 2, record) as (inp, screen, session, task):
         inp.send_text("quit\r")
         await wait_until(lambda: "Enter again to leave" in screen.message[1])
         assert f"the record keeps the game ({record}" in screen.message[1]
@@ -48,23 +58,16 @@ async def test_quit_mid_game_asks_first_and_names_the_record(tmp_path):
         await wait_until(lambda: "Enter again to leave" in screen.message[1])
         inp.send_text("\r")
         assert await asyncio.wait_for(task, 30) == 0
-    await session.close()
 
 
 async def test_an_unrecorded_game_does_not_claim_a_record():
-    session = SoloSession(seed_from_text("no-record"), solo_seats(1, "Tester", "random"),
-                          record_path=None, pace=0, hint_kind="random")
-    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        screen = GameScreen(session, colour=False)
-        task = await _run(screen, session)
-        await wait_until(session.my_decision, what="our setup decision")
+    async with _solo_game("no-record", 1) as (inp, screen, session, task):
         log = " ".join(t for _s, t in session.lines)
         assert "(not recorded)" in log and "record keeps" not in log
         inp.send_text("quit\r")
         await wait_until(lambda: "this game is not recorded" in screen.message[1])
         inp.send_text("\r")
         assert await asyncio.wait_for(task, 30) == 0
-    await session.close()
 
 
 def _finished_game() -> Game:
@@ -136,12 +139,7 @@ async def test_the_lobby_opens_again_after_a_game(monkeypatch, tmp_path):
 
 async def test_ctrl_c_mid_game_asks_as_quit_does_and_a_second_ctrl_c_leaves(tmp_path):
     record = tmp_path / "game.tgrec"
-    session = SoloSession(seed_from_text("ctrl-c"), solo_seats(2, "Tester", "random"),
-                          record_path=record, pace=0, hint_kind="random")
-    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        screen = GameScreen(session, colour=False)
-        task = await _run(screen, session)
-        await wait_until(session.my_decision, what="our setup decision")
+    async with _solo_game("ctrl-c", 2, record) as (inp, screen, session, task):
         inp.send_text("place")
         await wait_until(lambda: screen.buffer.text == "place")
         inp.send_text("\x03")
@@ -156,35 +154,22 @@ async def test_ctrl_c_mid_game_asks_as_quit_does_and_a_second_ctrl_c_leaves(tmp_
         assert not task.done()
         inp.send_text("\r")  # Enter answers it as after a typed `quit`
         assert await asyncio.wait_for(task, 30) == 0
-    await session.close()
 
-    session = SoloSession(seed_from_text("ctrl-c"), solo_seats(2, "Tester", "random"),
-                          record_path=None, pace=0, hint_kind="random")
-    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        screen = GameScreen(session, colour=False)
-        task = await _run(screen, session)
-        await wait_until(session.my_decision, what="our setup decision")
+    async with _solo_game("ctrl-c", 2) as (inp, screen, session, task):
         inp.send_text("\x03")
         await wait_until(lambda: "this game is not recorded" in screen.message[1])
         assert not task.done()
         inp.send_text("\x03")
         assert await asyncio.wait_for(task, 30) == 0
-    await session.close()
 
 
 async def test_ctrl_d_asks_too_and_a_finished_game_is_left_at_once():
-    session = SoloSession(seed_from_text("ctrl-d"), solo_seats(1, "Tester", "random"),
-                          record_path=None, pace=0, hint_kind="random")
-    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        screen = GameScreen(session, colour=False)
-        task = await _run(screen, session)
-        await wait_until(session.my_decision, what="our setup decision")
+    async with _solo_game("ctrl-d", 1) as (inp, screen, session, task):
         inp.send_text("\x04")
         await wait_until(lambda: "Ctrl-D again (or Enter) leaves" in screen.message[1])
         assert not task.done() and screen.buffer.text == "quit"
         inp.send_text("\x04")
         assert await asyncio.wait_for(task, 30) == 0
-    await session.close()
 
     game = _finished_game()
     session = GameSession(game, [Seat("Ana", "blue", local=True), Seat("Ben", "red")])
