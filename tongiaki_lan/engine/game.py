@@ -1192,16 +1192,22 @@ class Game:
 
     def state_tuple(self) -> list:
         """The canonical state peers hash and compare (protocol/state.md): the whole
-        public position and nothing else — no caches, no move count, no history."""
+        public position and nothing else — no caches, no move count, no history.
+
+        Tuples stand for arrays where they already are tuples (msgpack writes both the
+        same): every peer computes this after every move, so copying them into lists
+        would only cost time."""
+        free = self._free_rot
+        ships = self._ships
         return [
             STATE_FORMAT,
             list(self._cid),
             [self._turns, self._setup_done, self._active],
             list(self._reserve),
-            [[q, r, t, rot, int((q, r) in self._free_rot)]
-             for (q, r), (t, rot) in sorted(self._placed.items())],
-            [[t, [list(b) for b in self._ships[t]]] for t in sorted(self._ships)],
-            sorted([t, c] for t, c in self._kings.items()),
+            [(h[0], h[1], t, rot, 1 if h in free else 0)
+             for h, (t, rot) in sorted(self._placed.items())],
+            [(t, ships[t]) for t in sorted(ships)],
+            sorted(self._kings.items()),
             list(self._removed),
             list(self._unrevealed),
             [-1 if self._kind is None else _KIND_CODE[self._kind], self._context()],
