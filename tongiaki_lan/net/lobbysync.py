@@ -39,10 +39,11 @@ class LobbySync:
         another port): the coordinator publishes it, so members that restarted too, and
         only know the old one, find it again."""
         lb = self.lobby
-        if lb.phase == "lobby" or self.coordinator() != self.peer_id:
+        if lb.phase == "lobby":
             return
         for m in lb.members:
-            if m.peer == peer and (m.host, m.port) != tuple(addr[:2]):
+            if (m.peer == peer and (m.host, m.port) != tuple(addr[:2])
+                    and self.coordinator() == self.peer_id):
                 members = tuple(Member(x.peer, addr[0], addr[1]) if x.peer == peer else x
                                 for x in lb.members)
                 self._install_lobby(dataclasses.replace(lb, version=lb.version + 1,
