@@ -1,5 +1,5 @@
 """A fair draw that waits for a missing laptop's value: the status line counts down the
-seconds before the table draws without it, and clears once the tile comes or the
+seconds before the tile is drawn without it, and clears once the tile comes or the
 contributor is left out.
 
 Two real nodes on 127.0.0.1 with the console on the first; the second node's datagrams
@@ -27,7 +27,7 @@ from tongiaki_lan.net.node import GameRef, Node
 from .conftest import start_screen, wait_until
 from .test_bottom_lines import Terminal, readable, rows_of
 
-COUNTDOWN = re.compile(r"the table draws without it in (\d+) s")
+COUNTDOWN = re.compile(r"drawn without it in (\d+) s")
 
 
 async def _table(tmp_path, handover_after: float | None = None):
@@ -123,7 +123,7 @@ async def test_the_status_line_counts_down_until_the_missing_value_comes(tmp_pat
         rule.drop = 0.0  # back: the value it has been resending gets through
         await wait_until(lambda: not me.game.awaiting_reveal, what="the tile")
         await wait_until(lambda: _shown(screen) is None, what="the countdown cleared")
-        assert "waits for the draw value" not in screen.status_text()
+        assert "waits for the value" not in screen.status_text()
 
 
 async def test_the_countdown_clears_when_the_missing_contributor_is_left_out(tmp_path):
@@ -134,5 +134,5 @@ async def test_the_countdown_clears_when_the_missing_contributor_is_left_out(tmp
         assert _shown(screen) <= 5
         await wait_until(lambda: any("no longer takes part in the draws" in t
                                      for _s, t in session.lines), what="the drop")
-        await wait_until(lambda: "waits for the draw value" not in screen.status_text(),
+        await wait_until(lambda: "waits for the value" not in screen.status_text(),
                          what="the countdown cleared")

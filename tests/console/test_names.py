@@ -77,10 +77,10 @@ def test_the_log_says_why_a_tile_waits_who_left_the_draws_and_what_a_rewind_took
     try:
         for lang, words in (("en", ("waits for the draw value of Bob;", "about 57 s",
                                     "Bob sent no draw value", "from tile 5 on",
-                                    "your last 3 moves are taken back")),
+                                    "from move 21 on, this laptop now follows the game")),
                             ("it", ("attende il valore di estrazione di Bob;", "circa 57 s",
                                     "Bob non ha inviato", "dalla tessera 5",
-                                    "le tue ultime 3 mosse vengono annullate"))):
+                                    "dalla mossa 21 in poi questo portatile segue"))):
             use(lang)
             with create_app_session(output=DummyOutput()):
                 session = LanSession(node)
@@ -90,6 +90,8 @@ def test_the_log_says_why_a_tile_waits_who_left_the_draws_and_what_a_rewind_took
             text = " ".join(t for _s, t in session.lines[-3:])
             assert all(w in text for w in words), text
             assert B.hex()[:8] not in text
+            # the moves taken back were mostly the table's: none is called the player's
+            assert "your" not in text and "tue" not in text
     finally:
         use("en")
 
@@ -112,7 +114,16 @@ def test_a_members_set_aside_datagrams_stay_out_of_the_game_log_but_refused_move
             session._on_node_event(E.Refused(B.hex(), tagged, "10.0.0.2:4000",
                                              "link-MACed datagram from a sender without a "
                                              "link key"))
+        # the same, refused before the sender is known: from where a member speaks
+        member_at = next(f"{m.host}:{m.port}" for m in node.lobby.members if m.peer == B)
+        for _ in range(12):
+            session._on_node_event(E.Refused(None, "?", member_at,
+                                             "link-MACed datagram from a sender without a "
+                                             "link key"))
         assert len(session.lines) == before
+        session._on_node_event(E.Refused(None, "?", "10.9.9.9:6666", "bad magic"))
+        assert "10.9.9.9:6666" in session.lines[-1][1]  # a stranger's still shows
+        before = len(session.lines)
         session._on_node_event(E.Refused(B.hex(), tagged, "10.0.0.2:4000",
                                          "conflicts with the move already played", "move 3"))
         session._on_node_event(E.SeatHandedOver(1, "Bob", "greedy", A.hex(),

@@ -231,6 +231,21 @@ def test_the_status_line_of_every_own_decision_fits_80_columns(lang):
 
 
 @pytest.mark.parametrize("lang", ["en", *LANGS])
+def test_the_draw_countdown_fits_80_columns_in_every_language(lang):
+    """While a fair draw waits, the status line counts down: whole at 80 columns with a
+    player's name of ten letters, counting and at its end."""
+    from types import SimpleNamespace
+
+    from tongiaki_lan.console.lan import LanSession
+
+    i18n.use(lang)
+    for left in (59.2, 0.0):
+        shown = SimpleNamespace(draw_wait=(3, "Christophe", 0.0), countdown_left=lambda: left)
+        text = LanSession.countdown_text(shown)
+        assert "Christophe" in text and len(" " + text) <= 80, text
+
+
+@pytest.mark.parametrize("lang", ["en", *LANGS])
 def test_the_panel_fits_its_32_columns_in_every_language(lang):
     """The side panel is 32 columns at 80x24 and clips what does not fit: every line of
     it (heads, tiles left, the end condition, the tile in hand) must be whole."""

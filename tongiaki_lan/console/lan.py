@@ -12,7 +12,7 @@ import math
 import time
 
 from tongiaki_lan.engine import IllegalMove, Move
-from tongiaki_lan.i18n import N_, _, ngettext
+from tongiaki_lan.i18n import N_, _
 
 from .session import GameSession, Seat
 from .words import net_reason
@@ -122,13 +122,11 @@ class LanSession(GameSession):
             self.lines.append(("bad", _("{name} sent no draw value in time and no longer takes "
                                         "part in the draws (from tile {n} on).").format(
                 name=peer_label(self.node, d), n=d["draw"] + 1)))
-        elif k == "rewound":
-            self.lines.append(("bad", ngettext(
-                "You were cut off and the table went on without you: your last move is "
-                "taken back and the game follows the table.",
-                "You were cut off and the table went on without you: your last {undone} "
-                "moves are taken back and the game follows the table.",
-                d["undone"]).format(undone=d["undone"])))
+        elif k == "rewound":  # (the moves taken back are mostly the table's own, as this
+            # laptop had them before its draw value was left out: none need be ours)
+            self.lines.append(("bad", _(
+                "You were cut off and the table went on without you: from move {n} on, this "
+                "laptop now follows the game as the table played it.").format(n=d["index"] + 1)))
         elif k == "warning":
             self.lines.append(("bad", d.get("text", "")))
         elif k == "mismatch":
@@ -136,7 +134,8 @@ class LanSession(GameSession):
                 reason=d.get("reason"), dump=d.get("dump"))))
         elif k in ("error", "request_refused"):
             self.lines.append(("bad", net_reason(d.get("reason", d))))
-        elif k == "refused" and d.get("what") is None and self._member(d.get("peer")):
+        elif k == "refused" and d.get("what") is None and (
+                self._member(d.get("peer")) or self._member_address(d.get("addr"))):
             pass  # a member's datagram the transport set aside (keys renewed after a cut, a
             # late copy): routine, and in the log file; the game pane keeps to the game
         elif k == "refused":
@@ -164,10 +163,24 @@ class LanSession(GameSession):
             return None
         names = self.draw_wait[1]
         if left <= 0:
-            return _("Next tile waits for the draw value of {names}: the table draws without "
-                     "it any moment now").format(names=names)
-        return _("Next tile waits for the draw value of {names}: the table draws without it "
-                 "in {s} s").format(names=names, s=math.ceil(left))
+            return _("Next tile waits for the value of {names}: drawn without it any "
+                     "moment").format(names=names)
+        return _("Next tile waits for the value of {names}: drawn without it in {s} "
+                 "s").format(names=names, s=math.ceil(left))
+
+    def _member_address(self, addr: str | None) -> bool:
+        """Whether `addr` ("host:port") is where a member of our game speaks from: after
+        a cut its datagrams come with keys this node no longer holds, so they are refused
+        before the sender is known."""
+        lb = self.node.lobby
+        if not addr or lb is None:
+            return False
+        members = {m.peer for m in lb.members}
+        known = {f"{m.host}:{m.port}" for m in lb.members}
+        transport = getattr(self.node, "transport", None)  # (where the node lives)
+        links = transport.links.items() if transport is not None else ()
+        known |= {f"{lk.addr[0]}:{lk.addr[1]}" for peer, lk in links if peer in members}
+        return addr in known
 
     def _member(self, peer: str | None) -> bool:
         lb = self.node.lobby
