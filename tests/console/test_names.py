@@ -131,3 +131,23 @@ def test_a_members_set_aside_datagrams_stay_out_of_the_game_log_but_refused_move
     shown = [t for _s, t in session.lines[before:]]
     assert len(shown) == 2 and "conflicts with the move already played" in shown[0]
     assert "on Ana's laptop" in shown[1] and A.hex()[:8] not in shown[1]
+
+
+def test_replace_says_what_was_asked_before_what_the_table_answered():
+    """On the coordinator the table's answer (the seat handed over) arrives while `replace`
+    is still being asked: the log still reads request first, answer second."""
+    from tongiaki_lan.console.lan import LanSession
+
+    node = _node((B, "Bob"))
+    node.game = Game(["blue", "red"])
+    node.present = lambda: {A}
+    node.add_listener = lambda fn: None
+    with create_app_session(output=DummyOutput()):
+        session = LanSession(node)
+        node.replace = lambda who: session._on_node_event(E.SeatHandedOver(
+            1, "Bob", "greedy", A.hex(), f"Ana ({A.hex()[:8]})"))
+        _help, replace = session.commands()["replace"]
+        assert replace("Bob") is None
+    asked, answered = (t for _s, t in session.lines[-2:])
+    assert asked.startswith("Asked the table to give Bob's seat to a bot")
+    assert "Bob's seat is played by a bot" in answered

@@ -204,12 +204,14 @@ class LanSession(GameSession):
         def replace(who: str):
             if not who.strip():
                 return _("replace: whose seat? (a player's name or colour)")
+            at = len(self.lines)
             try:
                 self.node.replace(who.strip())
             except ValueError as exc:
                 return _("replace: {reason}").format(reason=net_reason(exc))
-            self.lines.append(("info", _("Asked the table to give {name}'s seat to a bot.").format(
-                name=who.strip())))
+            # (before what the table answered: on the coordinator that is already here)
+            self.lines.insert(min(at, len(self.lines)), ("info", _(
+                "Asked the table to give {name}'s seat to a bot.").format(name=who.strip())))
             return None
 
         return {"say": (N_("say TEXT — chat with the table"), say),
