@@ -240,7 +240,8 @@ def test_the_draw_countdown_fits_80_columns_in_every_language(lang):
 
     i18n.use(lang)
     for left in (59.2, 0.0):
-        shown = SimpleNamespace(draw_wait=(3, "Christophe", 0.0), countdown_left=lambda: left)
+        shown = SimpleNamespace(draw_wait=(3, "Christophe", 0.0),
+                                countdown_left=lambda left=left: left)
         text = LanSession.countdown_text(shown)
         assert "Christophe" in text and len(" " + text) <= 80, text
 

@@ -20,6 +20,8 @@ def test_bench_net_plays_whole_games_and_reports_both_kinds_of_move():
     assert r["reveals_nothing"]["moves"] > 0 and r["reveals_a_tile"]["moves"] > 0
     for part in (r["reveals_nothing"], r["reveals_a_tile"]):
         assert 0 < part["p50_ms"] <= part["p99_ms"]
+        # a peer has the move before it has applied and recorded it
+        assert 0 < part["reached_p50_ms"] <= part["p50_ms"]
     assert r["p50_ms"] <= r["p99_ms"] <= r["max_ms"]
     # a 3-node game sends at least the two MOVEs of every decision
     assert r["datagrams_per_move"] >= 2 and r["cpu_ms_per_move"] > 0

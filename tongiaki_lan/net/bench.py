@@ -25,11 +25,14 @@ from tongiaki_lan.measure import percentile
 from tongiaki_lan.net.loopback import close_all, make_table, play_to_end
 
 
-def _latencies(times: list[tuple[dict, dict]], n: int, out: dict[str, list[float]]) -> None:
+def _latencies(times: list[tuple[dict, dict]], n: int, out: dict[str, list[float]],
+               prefix: str = "") -> None:
     """Per game move: deciding node sends -> the last peer applied it (`out["all"]`); and
     for the moves that call for tiles, -> the last node, the sender too, dealt the last of
     them (`out["reveal"]`: a fair draw needs every contributor's value) beside the moves
-    that reveal nothing (`out["plain"]`). `times`: each node's (sent_at, applied_at)."""
+    that reveal nothing (`out["plain"]`). `times`: each node's (sent_at, applied_at); with
+    the times each node's core took in the datagram instead (`prefix` "reached_"), the
+    moment the move (or the last value) reached the last of them."""
     senders = [{int(k): v for k, v in sent.items()} for sent, _ in times]
     applied = [{int(k): v for k, v in done.items()} for _, done in times]
     for i in range(n):
@@ -40,20 +43,24 @@ def _latencies(times: list[tuple[dict, dict]], n: int, out: dict[str, list[float
         others = [a.get(i) for j, a in enumerate(applied) if j != who[0]]
         if None in others:
             continue
-        out["all"].append(max(others) - t0)
+        out[prefix + "all"].append(max(others) - t0)
         last = i
         while last + 1 < n and not any(last + 1 in sent for sent in senders):
             last += 1
         if last == i:
-            out["plain"].append(max(others) - t0)
+            out[prefix + "plain"].append(max(others) - t0)
             continue
         dealt = [a.get(last) for a in applied]
         if None not in dealt:
-            out["reveal"].append(max(dealt) - t0)
+            out[prefix + "reveal"].append(max(dealt) - t0)
+
+
+# what `_latencies` fills: applied and recorded by every node, and only reached it
+_KINDS = ("all", "reveal", "plain", "reached_all", "reached_reveal", "reached_plain")
 
 
 async def _bench(peers: int, moves: int, record_dir: Path) -> dict:
-    lat: dict[str, list[float]] = {"all": [], "reveal": [], "plain": []}
+    lat: dict[str, list[float]] = {k: [] for k in _KINDS}
     latencies = lat["all"]
     datagrams = bytes_sent = retrans = 0
     games = 0
@@ -69,6 +76,7 @@ async def _bench(peers: int, moves: int, record_dir: Path) -> dict:
             game_moves += n
             games += 1
             _latencies([(nd.sent_at, nd.applied_at) for nd in nodes], n, lat)
+            _latencies([(nd.sent_at, nd.core.move_times) for nd in nodes], n, lat, "reached_")
             for nd, (d0, b0) in zip(nodes, base, strict=True):
                 datagrams += nd.transport.stats.datagrams_sent - d0
                 bytes_sent += nd.transport.stats.bytes_sent - b0
@@ -142,7 +150,7 @@ async def _child_main(i: int, record_dir: Path, loss: float = 0.0) -> None:
             reply(["done", i, node.sent_at, node.applied_at, stats.datagrams_sent - d0,
                    stats.bytes_sent - b0, stats.retransmissions - r0,
                    node.game.digest().hex(), len(node.game.moves),
-                   time.process_time() - cpu0])
+                   time.process_time() - cpu0, node.core.move_times])
     finally:
         await node.close()
 
@@ -163,7 +171,7 @@ def _bench_processes(peers: int, moves: int, record_dir: Path, loss: float = 0.0
             raise RuntimeError(f"bench node {procs.index(p)} exited")
         return json.loads(line)
 
-    lat: dict[str, list[float]] = {"all": [], "reveal": [], "plain": []}
+    lat: dict[str, list[float]] = {k: [] for k in _KINDS}
     latencies = lat["all"]
     datagrams = bytes_sent = retrans = game_moves = games = 0
     cpu = 0.0
@@ -186,6 +194,7 @@ def _bench_processes(peers: int, moves: int, record_dir: Path, loss: float = 0.0
                 retrans += d[6]
                 cpu += d[9]
             _latencies([(d[2], d[3]) for d in done], n, lat)
+            _latencies([(d[2], d[10]) for d in done], n, lat, "reached_")
     finally:
         for p in procs:
             with contextlib.suppress(Exception):
@@ -208,14 +217,16 @@ def _summary(peers, moves, games, lat, datagrams, bytes_sent, game_moves, retran
              mode) -> dict:
     ms = [x * 1000 for x in lat["all"][:moves]]
 
-    def part(xs: list[float]) -> dict:
+    def part(xs: list[float], reached: list[float]) -> dict:
         v = [x * 1000 for x in xs]
+        r = [x * 1000 for x in reached]
         return {"moves": len(v), "p50_ms": round(percentile(v, 0.50), 3) if v else None,
-                "p99_ms": round(percentile(v, 0.99), 3) if v else None}
+                "p99_ms": round(percentile(v, 0.99), 3) if v else None,
+                "reached_p50_ms": round(percentile(r, 0.50), 3) if r else None}
 
     return {
-        "reveals_nothing": part(lat["plain"]),
-        "reveals_a_tile": part(lat["reveal"]),
+        "reveals_nothing": part(lat["plain"], lat["reached_plain"]),
+        "reveals_a_tile": part(lat["reveal"], lat["reached_reveal"]),
         "peers": peers,
         "moves": len(ms),
         "games": games,
@@ -231,10 +242,10 @@ def _summary(peers, moves, games, lat, datagrams, bytes_sent, game_moves, retran
         "what": ("one OS process per node" if mode == "processes" else
                  "all nodes on one event loop") + " on 127.0.0.1, random bots; latency = "
                 "deciding node's bot chose -> last peer applied it, checked the digest and "
-                "recorded it (for "
-                "reveals_a_tile: -> the last node dealt the tile from every contributor's "
-                "value); traffic "
-                "counts every datagram (moves, acks, heartbeats, lobby) over all played moves",
+                "recorded it (for reveals_a_tile: -> the last node dealt the tile from "
+                "every contributor's value); reached_p50_ms: -> the move (or the draw's "
+                "last value) reached the last node's protocol core; traffic counts every "
+                "datagram (moves, acks, heartbeats, lobby) over all played moves",
     }
 
 
