@@ -151,3 +151,32 @@ def test_replace_says_what_was_asked_before_what_the_table_answered():
     asked, answered = (t for _s, t in session.lines[-2:])
     assert asked.startswith("Asked the table to give Bob's seat to a bot")
     assert "Bob's seat is played by a bot" in answered
+
+
+async def test_back_at_the_table_the_summary_lists_what_a_bot_played_for_our_seat():
+    """Moves of our own seat that were not typed here (a bot played it while we were
+    away) are listed when the decision comes back to us, marked as a bot's."""
+    from tongiaki_lan.console.lan import LanSession
+
+    node = _node((B, "Bob"))
+    node.game = Game(["blue", "red"])
+    node.present = lambda: {A, B}
+    node.add_listener = lambda fn: None
+    node.send_move = node.game.apply  # (as the node does once the move is valid)
+
+    def others_move():  # a move that reaches us from the table
+        node.game.apply(node.game.legal_moves()[0])
+        session.changed()
+
+    with create_app_session(output=DummyOutput()):
+        session = LanSession(node)
+        session.changed()  # our first decision: nothing to sum up yet
+        await session.submit(node.game.legal_moves()[0])  # typed here
+        others_move()  # Bob
+        assert session.lines[-1][1] == f"  Bob: {node.game.moves[-1]}"
+        others_move()  # our seat, played by a bot while we were away
+        others_move()  # Bob
+    listed = [t for _s, t in session.lines[-3:]]
+    assert listed[0] == "Since your last move:"
+    assert listed[1] == f"  Ana (a bot's moves): {node.game.moves[-2]}"
+    assert listed[2] == f"  Bob: {node.game.moves[-1]}"

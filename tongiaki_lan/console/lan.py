@@ -72,6 +72,7 @@ class LanSession(GameSession):
         # a fair draw waiting for someone's value: (draw, who, when they are left out, on
         # the monotonic clock). The node says it once; the screen counts down from it.
         self.draw_wait: tuple[int, str, float] | None = None
+        self._typed: set[int] = set()  # indices of the moves played at this keyboard
         node.add_listener(self._on_node_event)
 
     async def start(self) -> None:
@@ -187,12 +188,19 @@ class LanSession(GameSession):
         return bool(peer) and lb is not None and any(m.peer.hex() == peer for m in lb.members)
 
     async def submit(self, move: Move) -> None:
+        index = len(self.game.moves)
         try:
             self.node.send_move(move)
         except IllegalMove:
             raise
         except ValueError as exc:  # not sent: the net's reason, in the player's language
             raise IllegalMove("T0", net_reason(exc)) from None
+        self._typed.add(index)
+
+    def played_for_us(self, seat: int, index: int) -> bool:
+        """Our seat's moves not typed here were a bot's, on whichever laptop drove the
+        seat while we were away (or down)."""
+        return index not in self._typed
 
     def commands(self):
         def say(text: str):

@@ -83,6 +83,11 @@ class GameSession:
     def local_seats(self) -> set[int]:
         return {i for i, s in enumerate(self.seats) if s.local}
 
+    def played_for_us(self, seat: int, index: int) -> bool:
+        """Whether move `index` of our own `seat` was played for us by someone else (a
+        bot while we were away): then the summary lists it like anybody's."""
+        return False
+
     def my_decision(self) -> bool:
         p = self.game.pending
         return self.can_play and p is not None and p.seat in self.local_seats()
@@ -112,13 +117,15 @@ class GameSession:
             return
         snap, local = self._snap, self.local_seats()
         turns: list[tuple[int, list[str]]] = []
-        for move in g.moves[self._snap_moves:]:
+        for i, move in enumerate(g.moves[self._snap_moves:], self._snap_moves):
             p = snap.pending
             try:
                 snap.apply(move)
             except IllegalMove:  # pragma: no cover - the moves were applied once already
                 break
-            if p is None or p.seat is None or p.seat in local or isinstance(move, Reveal):
+            if p is None or p.seat is None or isinstance(move, Reveal):
+                continue
+            if p.seat in local and not self.played_for_us(p.seat, i):
                 continue
             if turns and turns[-1][0] == p.seat:
                 turns[-1][1].append(str(move))
@@ -128,7 +135,10 @@ class GameSession:
         if turns:
             self.lines.append(("summary", _("Since your last move:")))
             for seat, texts in turns:
-                self.lines.append(("summary", f"  {self.seats[seat].name}: {', '.join(texts)}"))
+                name = self.seats[seat].name
+                if seat in local:  # (played for us while we were away)
+                    name = _("{name} (a bot's moves)").format(name=name)
+                self.lines.append(("summary", f"  {name}: {', '.join(texts)}"))
 
     def say(self, text: str, style: str = "info") -> None:
         self.lines.append((style, text))
