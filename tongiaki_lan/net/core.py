@@ -530,13 +530,16 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
                 self._lobby_sent[peer] = self.now
                 self.links.send(peer, None, self.lobby)
 
-    def _broadcast(self, msg: Message) -> None:
+    def _recipients(self) -> list[bytes]:
+        """The members a message to the table goes to: all but us and those who left."""
         if self.lobby is None:
-            return
-        for m in self.lobby.members:
-            if m.peer == self.peer_id or self.presence.has_left(m.peer):
-                continue
-            self.links.send(m.peer, self._addr_of(m.peer), msg)
+            return []
+        return [m.peer for m in self.lobby.members
+                if m.peer != self.peer_id and not self.presence.has_left(m.peer)]
+
+    def _broadcast(self, msg: Message) -> None:
+        for peer in self._recipients():
+            self.links.send(peer, self._addr_of(peer), msg)
 
     def _tick(self) -> None:
         lb = self.lobby

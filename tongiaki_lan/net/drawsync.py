@@ -144,12 +144,10 @@ class DrawSync:
         """The whole draw to every member (`everyone`: the gatherer's job), or to those
         over a lossy link: waiting for the resend of the one value the peer may have lost
         would cost it a round trip or more."""
-        for m in self.lobby.members:
-            if m.peer == self.peer_id or self.presence.has_left(m.peer):
-                continue
-            lk = self.links.links.get(m.peer)
+        for peer in self._recipients():
+            lk = self.links.links.get(peer)
             if everyone or (lk is not None and lk.copies() > 1):
-                self.links.send(m.peer, self._addr_of(m.peer), Draw(k, values))
+                self.links.send(peer, self._addr_of(peer), Draw(k, values))
 
     def _deal_timer(self) -> None:
         """The gatherer's own deal, a turn of the loop after it passed the draw on."""

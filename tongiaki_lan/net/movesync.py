@@ -181,17 +181,15 @@ class MoveSync:
         alone: repeating the last moves there only costs both ends time on every move."""
         bare = MoveMsg(idx, wire, digest)
         full = None
-        for m in self.lobby.members:
-            if m.peer == self.peer_id or self.presence.has_left(m.peer):
-                continue
-            lk = self.links.links.get(m.peer)
+        for peer in self._recipients():
+            lk = self.links.links.get(peer)
             msg = bare
-            if lk is None or lk.copies() > 1 or self.presence.is_away(m.peer):
+            if lk is None or lk.copies() > 1 or self.presence.is_away(peer):
                 if full is None:
                     full = MoveMsg(idx, wire, digest, tuple(
                         self._entry(i) for i in range(max(0, idx - PREV_MOVES), idx)))
                 msg = full
-            self.links.send(m.peer, self._addr_of(m.peer), msg)
+            self.links.send(peer, self._addr_of(peer), msg)
 
     def _applied(self, idx: int, seat: int, move: Move, by: bytes) -> None:
         s = self.lobby.seats[seat]
