@@ -20,9 +20,9 @@ from prompt_toolkit.output import DummyOutput
 from tongiaki_lan.console.lan import LanSession
 from tongiaki_lan.console.screen import GameScreen
 from tongiaki_lan.engine import Colony
-from tongiaki_lan.net.faults import FaultRule, FaultySocket
-from tongiaki_lan.net.loopback import close_all
-from tongiaki_lan.net.node import GameRef, Node
+from tongiaki_lan.net.aio.node import GameRef, Node
+from tongiaki_lan.net.lab.faults import FaultRule, FaultySocket
+from tongiaki_lan.net.lab.loopback import close_all
 
 from .conftest import start_screen, wait_until
 from .test_bottom_lines import Terminal, readable, rows_of

@@ -184,7 +184,7 @@ async def test_ctrl_c_in_a_lan_game_asks_before_the_node_leaves_the_table(tmp_pa
     """Two real nodes on 127.0.0.1 in one game: Ctrl-C on one console asks first, the
     node stays at the table meanwhile, and the second Ctrl-C leaves it."""
     from tongiaki_lan.console.lan import LanSession
-    from tongiaki_lan.net.loopback import close_all, make_table
+    from tongiaki_lan.net.lab.loopback import close_all, make_table
 
     nodes = await make_table(2, tmp_path, autoplay=None)
     try:

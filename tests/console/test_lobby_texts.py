@@ -13,7 +13,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from tongiaki_lan.console.lobby import LobbyScreen
-from tongiaki_lan.net.discovery import GameInfo
+from tongiaki_lan.net.aio.discovery import GameInfo
 
 from .conftest import wait_until
 

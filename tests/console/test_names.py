@@ -13,9 +13,9 @@ from tongiaki_lan.console.lobby import LobbyScreen
 from tongiaki_lan.console.screen import GameScreen
 from tongiaki_lan.console.session import GameSession, Seat
 from tongiaki_lan.engine import Game
-from tongiaki_lan.net import events as E
-from tongiaki_lan.net import lobby as L
-from tongiaki_lan.net.codec import Join
+from tongiaki_lan.net.protocol import events as E
+from tongiaki_lan.net.protocol import lobby as L
+from tongiaki_lan.net.protocol.codec import Join
 
 A, B, C = (bytes([i]) * 8 for i in range(1, 4))
 ADDR = ("10.0.0.9", 4000)

@@ -57,7 +57,7 @@ def test_state_vectors_encode_every_kind_of_position_exactly():
 
 
 def test_lan_bot_seed_vectors_are_64_bit_written_as_strings():
-    from tongiaki_lan.net.node import bot_seed
+    from tongiaki_lan.net.aio.node import bot_seed
 
     for v in load("state")["lan_bot_seeds"]:
         value = int(v["bot_seed"])

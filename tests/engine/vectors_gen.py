@@ -81,7 +81,7 @@ def state_vectors() -> dict:
     """Positions of every kind of pending decision, with their canonical encoding, digest
     and X2d position key; and bot seeds (64-bit: above 2**53, so written as strings)."""
     from tongiaki_lan.engine.decisions import KINDS
-    from tongiaki_lan.net.node import bot_seed as lan_bot_seed
+    from tongiaki_lan.net.aio.node import bot_seed as lan_bot_seed
 
     seed = game_seed("state-vectors", 0)
     g = Game(COLOURS[:3])

@@ -20,9 +20,9 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 from tongiaki_lan import i18n
 from tongiaki_lan.console.lobby import LobbyScreen
 from tongiaki_lan.console.words import net_reason
-from tongiaki_lan.net import events as E
-from tongiaki_lan.net import lobby as L
-from tongiaki_lan.net.codec import AddBot, Join, Ready, RemoveBot, SetSeat, Start
+from tongiaki_lan.net.protocol import events as E
+from tongiaki_lan.net.protocol import lobby as L
+from tongiaki_lan.net.protocol.codec import AddBot, Join, Ready, RemoveBot, SetSeat, Start
 
 from ..console.conftest import wait_until
 
@@ -108,7 +108,7 @@ async def test_a_refusal_from_the_host_is_drawn_in_italian():
 def test_replace_refusals_in_a_game_read_in_the_players_language(lang):
     """`replace NAME` during a LAN game (on a simulated LAN, no sockets): the reasons the
     node gives a player who asks too early or for the wrong seat."""
-    from tongiaki_lan.net.simnet import SimNet
+    from tongiaki_lan.net.lab.simnet import SimNet
 
     net = SimNet(seed=5)
     nodes = net.table(3)

@@ -21,9 +21,9 @@ from tongiaki_lan.console.lan import LanSession
 from tongiaki_lan.console.lobby import LobbyScreen
 from tongiaki_lan.engine import Game
 from tongiaki_lan.i18n.catalog import po_path, read_po
-from tongiaki_lan.net import events as E
-from tongiaki_lan.net import lobby as L
-from tongiaki_lan.net.codec import Join
+from tongiaki_lan.net.protocol import events as E
+from tongiaki_lan.net.protocol import lobby as L
+from tongiaki_lan.net.protocol.codec import Join
 
 A, B = bytes([1]) * 8, bytes([2]) * 8
 PLAYER = r"(?:^|[.;:!?] )\{(?:name|who)\}"  # a player who begins a sentence: its subject

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from tongiaki_lan.bots import make_bot
 from tongiaki_lan.engine import Game
-from tongiaki_lan.net.core import bot_seed
-from tongiaki_lan.net.node import Node
+from tongiaki_lan.net.aio.node import Node
+from tongiaki_lan.net.protocol.core import bot_seed
 from tongiaki_lan.records import read_record, replay_record
 
 

@@ -7,8 +7,8 @@ import random
 
 import msgpack
 
-from tongiaki_lan.net import codec as C
-from tongiaki_lan.net.identity import Identity
+from tongiaki_lan.net.protocol import codec as C
+from tongiaki_lan.net.protocol.identity import Identity
 
 
 class HostileDatagrams:

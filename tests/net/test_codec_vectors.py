@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tongiaki_lan.engine import COLOURS
-from tongiaki_lan.net import codec as C
-from tongiaki_lan.net.auth import derive_key
-from tongiaki_lan.net.identity import Identity, peer_id_of
+from tongiaki_lan.net.protocol import codec as C
+from tongiaki_lan.net.protocol.auth import derive_key
+from tongiaki_lan.net.protocol.identity import Identity, peer_id_of
 
 VECTORS = json.loads(
     (Path(__file__).parents[2] / "protocol" / "vectors" / "net" / "wire.json").read_text())
@@ -53,7 +53,7 @@ IDENTITY = Identity.from_seed(bytes.fromhex(VECTORS["identity"]["seed"]))
 
 
 def test_a_link_keyed_datagram_round_trips_and_the_pair_derives_one_key():
-    from tongiaki_lan.net.identity import KeyExchange
+    from tongiaki_lan.net.protocol.identity import KeyExchange
 
     a, b = KeyExchange(), KeyExchange()
     ka = a.link_key(b"A" * 8, b"B" * 8, b.public)
@@ -149,8 +149,8 @@ def test_truncated_datagrams_are_refused(cut):
 
 
 def test_seed_agreement_vectors():
-    from tongiaki_lan.net.core import bot_seed
-    from tongiaki_lan.net.seed import combine, commitment, seed_check
+    from tongiaki_lan.net.protocol.core import bot_seed
+    from tongiaki_lan.net.protocol.seed import combine, commitment, seed_check
 
     v = VECTORS["seed_agreement"]
     gid, nonce = bytes.fromhex(v["game_id"]), bytes.fromhex(v["nonce"])

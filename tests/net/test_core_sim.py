@@ -11,8 +11,9 @@ import pytest
 from tongiaki_lan.bots import make_bot
 from tongiaki_lan.draws import Chain, ChainDealer, DrawBook, draw_tile
 from tongiaki_lan.engine import Game
-from tongiaki_lan.net import events as E
-from tongiaki_lan.net.codec import (
+from tongiaki_lan.net.lab.simnet import SimNet, SimNode
+from tongiaki_lan.net.protocol import events as E
+from tongiaki_lan.net.protocol.codec import (
     Draw,
     Envelope,
     Heartbeat,
@@ -20,9 +21,8 @@ from tongiaki_lan.net.codec import (
     encode_datagram,
     peek_envelope,
 )
-from tongiaki_lan.net.core import bot_seed
-from tongiaki_lan.net.seed import SeedRound
-from tongiaki_lan.net.simnet import SimNet, SimNode
+from tongiaki_lan.net.protocol.core import bot_seed
+from tongiaki_lan.net.protocol.seed import SeedRound
 
 
 def chain_dealer(nodes: list[SimNode]) -> ChainDealer:
@@ -285,8 +285,8 @@ def test_replayed_datagrams_never_make_a_departed_player_look_present(passphrase
 def test_a_stranger_cannot_speak_for_a_member_open_game_or_not(passphrase):
     """Forged moves, hijacking heartbeats (incarnation 2**64-1) and signs of life in a
     member's name: all refused, the game unchanged, the member's address kept."""
-    from tongiaki_lan.net.auth import derive_key
-    from tongiaki_lan.net.identity import Identity
+    from tongiaki_lan.net.protocol.auth import derive_key
+    from tongiaki_lan.net.protocol.identity import Identity
 
     net = SimNet(seed=41)
     a, b = net.table(2, passphrase=passphrase)
@@ -353,8 +353,8 @@ def test_a_lost_move_is_recovered_from_the_next_one_without_waiting_for_a_resend
     move k calls for a tile, no MOVE k+1 comes before the draw, which waits for the node
     that lost move k: then a draw value going to it ends the losses and the resend of
     move k brings it back.)"""
-    from tongiaki_lan.net.codec import Draw
-    from tongiaki_lan.net.codec import MoveMsg as M
+    from tongiaki_lan.net.protocol.codec import Draw
+    from tongiaki_lan.net.protocol.codec import MoveMsg as M
 
     net = SimNet(seed=53)
     a, b, c = net.table(3)
@@ -401,8 +401,7 @@ def test_after_one_signed_exchange_members_use_their_pair_key_and_recover_a_lost
     """Signatures open each link (Ed25519 + X25519 key); then each datagram carries an
     HMAC under the pair's key. A node that lost the key gets it again from the next
     signed datagram (a resend, or the periodic one) and the game goes on."""
-    from tongiaki_lan.net import codec as C
-
+    from tongiaki_lan.net.protocol import codec as C
     net = SimNet(seed=59)
     a, b, c = net.table(3)
     flags: list[int] = []

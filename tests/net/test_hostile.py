@@ -11,9 +11,9 @@ import pytest
 
 from tongiaki_lan.bots import make_bot
 from tongiaki_lan.engine import Expand
-from tongiaki_lan.net.codec import MoveMsg
-from tongiaki_lan.net.loopback import close_all, make_table, play_to_end
-from tongiaki_lan.net.node import GameRef, JoinRefused, Node, bot_seed
+from tongiaki_lan.net.aio.node import GameRef, JoinRefused, Node, bot_seed
+from tongiaki_lan.net.lab.loopback import close_all, make_table, play_to_end
+from tongiaki_lan.net.protocol.codec import MoveMsg
 
 from .helpers import clean_replay_digest
 from .hostile import HostileDatagrams

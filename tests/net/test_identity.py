@@ -9,9 +9,9 @@ import pytest
 
 from tongiaki_lan.draws import Chain
 from tongiaki_lan.net import Node
-from tongiaki_lan.net.identity import Identity, peer_id_of
-from tongiaki_lan.net.loopback import close_all, make_table
-from tongiaki_lan.net.sidecar import read_sidecar, sidecar_path
+from tongiaki_lan.net.aio.sidecar import read_sidecar, sidecar_path
+from tongiaki_lan.net.lab.loopback import close_all, make_table
+from tongiaki_lan.net.protocol.identity import Identity, peer_id_of
 from tongiaki_lan.records import read_record
 
 

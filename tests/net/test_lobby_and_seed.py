@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import os
 
-from tongiaki_lan.net import lobby as L
-from tongiaki_lan.net.codec import AddBot, Join, Leave, Ready, RemoveBot, SetSeat, Start
-from tongiaki_lan.net.loopback import close_all, make_table, play_to_end
-from tongiaki_lan.net.node import GameRef, JoinRefused, Node
-from tongiaki_lan.net.seed import SeedRound, combine, commitment, seed_check
+from tongiaki_lan.net.aio.node import GameRef, JoinRefused, Node
+from tongiaki_lan.net.lab.loopback import close_all, make_table, play_to_end
+from tongiaki_lan.net.protocol import lobby as L
+from tongiaki_lan.net.protocol.codec import AddBot, Join, Leave, Ready, RemoveBot, SetSeat, Start
+from tongiaki_lan.net.protocol.seed import SeedRound, combine, commitment, seed_check
 
 A, B, C, D = (bytes([i]) * 8 for i in range(1, 5))
 ADDR = ("10.0.0.9", 4000)

@@ -20,7 +20,7 @@ async def test_warnings_go_to_the_log_file_and_the_log_pane_never_to_the_termina
         await node.start()
         seen = []
         node.add_listener(lambda ev: seen.append(ev) if isinstance(ev, Notice) else None)
-        logging.getLogger("tongiaki_lan.net.discovery").warning("zeroconf publish failed: %s",
+        logging.getLogger("tongiaki_lan.net.aio.discovery").warning("zeroconf publish failed: %s",
                                                                 "no route")
         await node.wait_for(lambda: seen, 5)
         assert seen[0].text == "zeroconf publish failed: no route"

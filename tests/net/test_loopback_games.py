@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tongiaki_lan.net.faults import FaultRule, FaultySocket
-from tongiaki_lan.net.loopback import close_all, make_table, play_to_end
-from tongiaki_lan.net.node import Node
+from tongiaki_lan.net.aio.node import Node
+from tongiaki_lan.net.lab.faults import FaultRule, FaultySocket
+from tongiaki_lan.net.lab.loopback import close_all, make_table, play_to_end
 
 from .helpers import clean_replay_digest, verify_record
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tongiaki_lan.net.simnet import SimNet
+from tongiaki_lan.net.lab.simnet import SimNet
 
 
 def _split(nodes, left: int, seed: int, split_s: float = 10.0, think: float = 0.2):

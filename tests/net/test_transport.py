@@ -7,9 +7,9 @@ import os
 
 import pytest
 
-from tongiaki_lan.net.codec import Chat, Heartbeat
-from tongiaki_lan.net.faults import FaultRule, FaultySocket
-from tongiaki_lan.net.transport import Transport
+from tongiaki_lan.net.aio.transport import Transport
+from tongiaki_lan.net.lab.faults import FaultRule, FaultySocket
+from tongiaki_lan.net.protocol.codec import Chat, Heartbeat
 
 GAME = bytes.fromhex("0102030405060708")
 

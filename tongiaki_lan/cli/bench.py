@@ -67,7 +67,7 @@ def run(args) -> int:
         out = bench_engine(args.players, args.games, args.bot)
     else:
         try:
-            from tongiaki_lan.net.bench import run_bench_net
+            from tongiaki_lan.net.lab.bench import run_bench_net
         except ImportError as exc:
             print(f"bench net: the network layer is not available ({exc})")
             return 2

@@ -59,7 +59,7 @@ def _print_table(games) -> None:
 
 
 async def _main(args: argparse.Namespace) -> int:
-    from tongiaki_lan.net.discovery import Discovery
+    from tongiaki_lan.net.aio.discovery import Discovery
 
     disc = Discovery(args.interface) if args.interface else Discovery()
     started = time.time()

@@ -104,9 +104,9 @@ def _close_output() -> None:
 
 
 async def _main(args: argparse.Namespace) -> int:
-    from tongiaki_lan.net.discovery import Discovery
-    from tongiaki_lan.net.matchmaking import join_or_create, wait_game
-    from tongiaki_lan.net.node import GameRef, Node, has_sidecar, read_sidecar
+    from tongiaki_lan.net.aio.discovery import Discovery
+    from tongiaki_lan.net.aio.matchmaking import join_or_create, wait_game
+    from tongiaki_lan.net.aio.node import GameRef, Node, has_sidecar, read_sidecar
     from tongiaki_lan.records import read_record, replay_record
 
     record = Path(args.record) if args.record else _default_record(args)

@@ -100,8 +100,8 @@ class LobbyScreen:
             self.lan_error = _("LAN disabled (--no-lan)")
             return
         try:
-            from tongiaki_lan.net.discovery import Discovery
-            from tongiaki_lan.net.node import Node
+            from tongiaki_lan.net.aio.discovery import Discovery
+            from tongiaki_lan.net.aio.node import Node
         except ImportError as exc:
             self.lan_error = _("LAN not available in this build ({module} missing)").format(
                 module=exc.name)
@@ -130,7 +130,7 @@ class LobbyScreen:
 
     def _find_yours(self) -> None:
         """Games this laptop left unfinished (a crash, Ctrl-C): offered for resuming."""
-        from tongiaki_lan.net.resumable import unfinished_games
+        from tongiaki_lan.net.aio.resumable import unfinished_games
 
         if self.record_dir is None:
             return
@@ -531,8 +531,8 @@ class LobbyScreen:
                 command=verb))
 
     async def _join(self, node, info, passphrase) -> None:
-        from tongiaki_lan.net.matchmaking import refs_of
-        from tongiaki_lan.net.node import JoinRefused
+        from tongiaki_lan.net.aio.matchmaking import refs_of
+        from tongiaki_lan.net.aio.node import JoinRefused
 
         if node.lobby is not None:
             await node.leave_game()

@@ -141,7 +141,7 @@ def net_reason(text: object) -> str:
     from tongiaki_lan.i18n import translate_known
 
     try:
-        from tongiaki_lan.net import handover, lobby, movesync
+        from tongiaki_lan.net.protocol import handover, lobby, movesync
     except ImportError:  # the network extras are missing: nothing from the net to translate
         return str(text)
     return translate_known(str(text), (*lobby.REFUSALS, *handover.REFUSALS,

@@ -9,8 +9,10 @@
 Discovery pulls in zeroconf, so it is imported only when asked for.
 """
 
-from tongiaki_lan.net.core import NodeCore, bot_seed
-from tongiaki_lan.net.events import (
+from tongiaki_lan.net.aio.node import Node
+from tongiaki_lan.net.lab.simnet import SimNet
+from tongiaki_lan.net.protocol.core import NodeCore, bot_seed
+from tongiaki_lan.net.protocol.events import (
     Aborted,
     Away,
     Back,
@@ -34,9 +36,7 @@ from tongiaki_lan.net.events import (
     Waiting,
     YourTurn,
 )
-from tongiaki_lan.net.invite import GameRef, JoinRefused
-from tongiaki_lan.net.node import Node
-from tongiaki_lan.net.simnet import SimNet
+from tongiaki_lan.net.protocol.invite import GameRef, JoinRefused
 
 __all__ = [
     "Aborted", "Away", "Back", "ChatLine", "Discovery", "Error", "GameInfo", "GameOver",
@@ -49,9 +49,9 @@ __all__ = [
 
 def __getattr__(name: str):
     if name in ("Discovery", "GameInfo"):
-        from tongiaki_lan.net import discovery
+        from tongiaki_lan.net.aio import discovery
         return getattr(discovery, name)
     if name == "join_advertised":
-        from tongiaki_lan.net.matchmaking import join_advertised
+        from tongiaki_lan.net.aio.matchmaking import join_advertised
         return join_advertised
     raise AttributeError(name)

@@ -10,11 +10,11 @@ import json
 from pathlib import Path
 
 from tongiaki_lan.draws import Chain
-from tongiaki_lan.net import codec as C
-from tongiaki_lan.net.auth import derive_key
-from tongiaki_lan.net.core import bot_seed
-from tongiaki_lan.net.identity import Identity
-from tongiaki_lan.net.seed import combine, commitment, seed_check
+from tongiaki_lan.net.protocol import codec as C
+from tongiaki_lan.net.protocol.auth import derive_key
+from tongiaki_lan.net.protocol.core import bot_seed
+from tongiaki_lan.net.protocol.identity import Identity
+from tongiaki_lan.net.protocol.seed import combine, commitment, seed_check
 
 GAME = bytes.fromhex("0123456789abcdef")
 ID_A = Identity.from_seed(bytes(range(100, 132)))

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 import msgpack
 
-from tongiaki_lan.net.identity import peer_id_of, verify
+from tongiaki_lan.net.protocol.identity import peer_id_of, verify
 
 MAGIC = b"TK"
 PROTOCOL_VERSION = 3  # 3: fair draws (protocol/draws.md)

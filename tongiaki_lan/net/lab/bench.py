@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from tongiaki_lan.measure import percentile
-from tongiaki_lan.net.loopback import close_all, make_table, play_to_end
+from tongiaki_lan.net.lab.loopback import close_all, make_table, play_to_end
 
 
 def _latencies(times: list[tuple[dict, dict]], n: int, out: dict[str, list[float]],
@@ -90,13 +90,13 @@ async def _bench(peers: int, moves: int, record_dir: Path) -> dict:
 
 
 # ---------------------------------------------------------------- one process per node
-# Children are plain `python -m tongiaki_lan.net.bench --child I DIR` processes driven by
+# Children are plain `python -m tongiaki_lan.net.lab.bench --child I DIR` processes driven by
 # JSON lines on stdin/stdout (multiprocessing's spawn would re-run the caller's __main__).
 
 
 async def _child_main(i: int, record_dir: Path, loss: float = 0.0) -> None:
-    from tongiaki_lan.net.faults import FaultRule, FaultySocket
-    from tongiaki_lan.net.node import GameRef, Node
+    from tongiaki_lan.net.aio.node import GameRef, Node
+    from tongiaki_lan.net.lab.faults import FaultRule, FaultySocket
 
     loop = asyncio.get_running_loop()
     wrap = None
@@ -157,7 +157,7 @@ async def _child_main(i: int, record_dir: Path, loss: float = 0.0) -> None:
 
 def _bench_processes(peers: int, moves: int, record_dir: Path, loss: float = 0.0) -> dict:
     procs = [subprocess.Popen(
-        [sys.executable, "-m", "tongiaki_lan.net.bench", "--child", str(i), str(record_dir),
+        [sys.executable, "-m", "tongiaki_lan.net.lab.bench", "--child", str(i), str(record_dir),
          str(loss)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for i in range(peers)]
 

@@ -23,7 +23,7 @@ from collections.abc import Callable
 
 import asyncio_dgram
 
-log = logging.getLogger("tongiaki_lan.net.pump")
+log = logging.getLogger("tongiaki_lan.net.aio.pump")
 
 
 class _Socket:

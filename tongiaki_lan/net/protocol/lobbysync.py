@@ -9,9 +9,9 @@ from __future__ import annotations
 import dataclasses
 import logging
 
-from tongiaki_lan.net import events as E
-from tongiaki_lan.net import lobby as L
-from tongiaki_lan.net.codec import (
+from tongiaki_lan.net.protocol import events as E
+from tongiaki_lan.net.protocol import lobby as L
+from tongiaki_lan.net.protocol.codec import (
     AddBot,
     Join,
     Leave,
@@ -20,9 +20,9 @@ from tongiaki_lan.net.codec import (
     Message,
     Refuse,
 )
-from tongiaki_lan.net.drawsync import DEFER
+from tongiaki_lan.net.protocol.drawsync import DEFER
 
-log = logging.getLogger("tongiaki_lan.net.lobbysync")
+log = logging.getLogger("tongiaki_lan.net.protocol.lobbysync")
 
 
 def _same_table(a, b) -> bool:

@@ -31,9 +31,9 @@ from zeroconf.const import _CLASS_IN as CLASS_IN
 from zeroconf.const import _FLAGS_QR_QUERY as FLAGS_QR_QUERY
 from zeroconf.const import _TYPE_PTR as TYPE_PTR
 
-from tongiaki_lan.net.codec import ID_LEN, PHASES, PROTOCOL_VERSION
+from tongiaki_lan.net.protocol.codec import ID_LEN, PHASES, PROTOCOL_VERSION
 
-log = logging.getLogger("tongiaki_lan.net.discovery")
+log = logging.getLogger("tongiaki_lan.net.aio.discovery")
 
 SERVICE_TYPE = "_tongiaki._udp.local."
 RECORD_TTL = 15  # seconds: how long a crashed node's adverts survive

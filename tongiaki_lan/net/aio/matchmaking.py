@@ -19,11 +19,11 @@ import logging
 import time
 from collections.abc import Callable
 
-from tongiaki_lan.net.discovery import Discovery, GameInfo
-from tongiaki_lan.net.events import RequestRefused
-from tongiaki_lan.net.node import GameRef, JoinRefused, Node
+from tongiaki_lan.net.aio.discovery import Discovery, GameInfo
+from tongiaki_lan.net.aio.node import GameRef, JoinRefused, Node
+from tongiaki_lan.net.protocol.events import RequestRefused
 
-log = logging.getLogger("tongiaki_lan.net.matchmaking")
+log = logging.getLogger("tongiaki_lan.net.aio.matchmaking")
 
 # long enough for a same-named table opened at the same moment to be heard of, even at
 # 40 % loss: 15 questions (Discovery.HURRY_EVERY_S) plus the other node's announcements

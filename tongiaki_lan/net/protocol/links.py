@@ -25,7 +25,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from tongiaki_lan.net.codec import (
+from tongiaki_lan.net.protocol.codec import (
     MAX_DATAGRAM,
     NO_GAME,
     Ack,
@@ -35,9 +35,9 @@ from tongiaki_lan.net.codec import (
     encode_fields,
     pack_message,
 )
-from tongiaki_lan.net.identity import KeyExchange
+from tongiaki_lan.net.protocol.identity import KeyExchange
 
-log = logging.getLogger("tongiaki_lan.net.links")
+log = logging.getLogger("tongiaki_lan.net.protocol.links")
 
 RTO_MIN = 0.02
 # a bare ACK waits this long for a message to ride on (the next move, a heartbeat),

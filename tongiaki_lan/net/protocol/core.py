@@ -22,10 +22,10 @@ from collections.abc import Callable
 
 from tongiaki_lan.draws import Chain
 from tongiaki_lan.engine import Game
-from tongiaki_lan.net import events as E
-from tongiaki_lan.net import lobby as L
-from tongiaki_lan.net.auth import derive_key
-from tongiaki_lan.net.codec import (
+from tongiaki_lan.net.protocol import events as E
+from tongiaki_lan.net.protocol import lobby as L
+from tongiaki_lan.net.protocol.auth import derive_key
+from tongiaki_lan.net.protocol.codec import (
     ID_LEN,
     NO_GAME,
     Abort,
@@ -49,16 +49,16 @@ from tongiaki_lan.net.codec import (
     SetSeat,
     Start,
 )
-from tongiaki_lan.net.drawsync import DrawSync
-from tongiaki_lan.net.handover import Handover, handed
-from tongiaki_lan.net.identity import Identity
-from tongiaki_lan.net.links import Links
-from tongiaki_lan.net.lobbysync import LobbySync
-from tongiaki_lan.net.movesync import MoveSync, bot_seed
-from tongiaki_lan.net.presence import Presence
-from tongiaki_lan.net.seed import SeedRound
-from tongiaki_lan.net.seeding import SeedAgreement
-from tongiaki_lan.net.settings import (
+from tongiaki_lan.net.protocol.drawsync import DrawSync
+from tongiaki_lan.net.protocol.handover import Handover, handed
+from tongiaki_lan.net.protocol.identity import Identity
+from tongiaki_lan.net.protocol.links import Links
+from tongiaki_lan.net.protocol.lobbysync import LobbySync
+from tongiaki_lan.net.protocol.movesync import MoveSync, bot_seed
+from tongiaki_lan.net.protocol.presence import Presence
+from tongiaki_lan.net.protocol.seed import SeedRound
+from tongiaki_lan.net.protocol.seeding import SeedAgreement
+from tongiaki_lan.net.protocol.settings import (
     HANDOVER_BOT,
     HEARTBEAT_S,
     MAX_EVENTS,
@@ -66,7 +66,7 @@ from tongiaki_lan.net.settings import (
     TICK_S,
 )
 
-log = logging.getLogger("tongiaki_lan.net.core")
+log = logging.getLogger("tongiaki_lan.net.protocol.core")
 
 __all__ = ["NodeCore", "bot_seed", "handed"]
 

@@ -10,20 +10,20 @@ import dataclasses
 import logging
 
 from tongiaki_lan.i18n import N_
-from tongiaki_lan.net import events as E
-from tongiaki_lan.net import lobby as L
-from tongiaki_lan.net.codec import (
+from tongiaki_lan.net.protocol import events as E
+from tongiaki_lan.net.protocol import lobby as L
+from tongiaki_lan.net.protocol.codec import (
     AddBot,
     Fetch,
     Lobby,
     Refuse,
 )
-from tongiaki_lan.net.settings import (
+from tongiaki_lan.net.protocol.settings import (
     HANDOVER_AFTER_S,
     HANDOVER_BOT,
 )
 
-log = logging.getLogger("tongiaki_lan.net.handover")
+log = logging.getLogger("tongiaki_lan.net.protocol.handover")
 
 # Why `replace` cannot give a seat to a bot (yet): English, marked for a console to
 # translate by matching (see net.lobby.REFUSALS).

@@ -9,19 +9,19 @@ from __future__ import annotations
 import logging
 
 from tongiaki_lan.draws import Chain
-from tongiaki_lan.net import events as E
-from tongiaki_lan.net import lobby as L
-from tongiaki_lan.net.codec import (
+from tongiaki_lan.net.protocol import events as E
+from tongiaki_lan.net.protocol import lobby as L
+from tongiaki_lan.net.protocol.codec import (
     Abort,
     Commit,
     Reveal,
     SeedOk,
 )
-from tongiaki_lan.net.settings import (
+from tongiaki_lan.net.protocol.settings import (
     MAX_EARLY,
 )
 
-log = logging.getLogger("tongiaki_lan.net.seeding")
+log = logging.getLogger("tongiaki_lan.net.protocol.seeding")
 
 
 class SeedAgreement:

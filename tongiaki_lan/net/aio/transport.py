@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tongiaki_lan.net.codec import Message
-from tongiaki_lan.net.links import Link, Links, RefusalHook, TransportStats
-from tongiaki_lan.net.pump import DatagramPump
+from tongiaki_lan.net.aio.pump import DatagramPump
+from tongiaki_lan.net.protocol.codec import Message
+from tongiaki_lan.net.protocol.links import Link, Links, RefusalHook, TransportStats
 
 __all__ = ["Link", "Transport", "TransportStats"]
 

@@ -15,24 +15,24 @@ import msgpack
 from tongiaki_lan.draws import Chain
 from tongiaki_lan.engine import Game, IllegalMove, Move, move_from_wire
 from tongiaki_lan.i18n import N_
-from tongiaki_lan.net import events as E
-from tongiaki_lan.net import lobby as L
-from tongiaki_lan.net.codec import (
+from tongiaki_lan.net.protocol import events as E
+from tongiaki_lan.net.protocol import lobby as L
+from tongiaki_lan.net.protocol.codec import (
     Draw,
     Fetch,
     Log,
     MoveMsg,
 )
-from tongiaki_lan.net.drawsync import WAITING
-from tongiaki_lan.net.handover import handed
-from tongiaki_lan.net.settings import (
+from tongiaki_lan.net.protocol.drawsync import WAITING
+from tongiaki_lan.net.protocol.handover import handed
+from tongiaki_lan.net.protocol.settings import (
     FETCH_RETRY_S,
     FORK_GRACE_S,
     LOG_CHUNK_BYTES,
     PREV_MOVES,
 )
 
-log = logging.getLogger("tongiaki_lan.net.movesync")
+log = logging.getLogger("tongiaki_lan.net.protocol.movesync")
 
 
 def bot_seed(seed: bytes, seat: int, index: int) -> int:

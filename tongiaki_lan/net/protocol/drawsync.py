@@ -17,12 +17,12 @@ import logging
 
 from tongiaki_lan.draws import Chain, DrawBook, preimage_ok
 from tongiaki_lan.engine import Game, Reveal
-from tongiaki_lan.net import events as E
-from tongiaki_lan.net import lobby as L
-from tongiaki_lan.net.codec import Draw, Fetch, Lobby
-from tongiaki_lan.net.settings import DRAW_FANOUT_S, DRAW_RESEND_S, HANDOVER_AFTER_S
+from tongiaki_lan.net.protocol import events as E
+from tongiaki_lan.net.protocol import lobby as L
+from tongiaki_lan.net.protocol.codec import Draw, Fetch, Lobby
+from tongiaki_lan.net.protocol.settings import DRAW_FANOUT_S, DRAW_RESEND_S, HANDOVER_AFTER_S
 
-log = logging.getLogger("tongiaki_lan.net.drawsync")
+log = logging.getLogger("tongiaki_lan.net.protocol.drawsync")
 
 WAITING = "waiting for the values of a draw"  # not a refusal: the entry comes again later
 DEFER = "defer"

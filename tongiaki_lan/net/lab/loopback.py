@@ -12,7 +12,7 @@ import contextlib
 from collections.abc import Callable
 from pathlib import Path
 
-from tongiaki_lan.net.node import GameRef, Node
+from tongiaki_lan.net.aio.node import GameRef, Node
 
 
 async def make_table(n: int, record_dir: Path, *, passphrase: str | None = None,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tongiaki_lan.net.codec import ID_LEN
+from tongiaki_lan.net.protocol.codec import ID_LEN
 
 
 class JoinRefused(Exception):

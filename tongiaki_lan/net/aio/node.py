@@ -20,14 +20,14 @@ from pathlib import Path
 
 from tongiaki_lan.bots import make_bot
 from tongiaki_lan.engine import Move
-from tongiaki_lan.net import events as E
-from tongiaki_lan.net import lobby as L
-from tongiaki_lan.net.codec import NO_GAME, Message, encode_datagram
-from tongiaki_lan.net.core import NodeCore, bot_seed
-from tongiaki_lan.net.identity import Identity
-from tongiaki_lan.net.invite import GameRef, JoinRefused
-from tongiaki_lan.net.pump import DatagramPump
-from tongiaki_lan.net.sidecar import has_sidecar, read_sidecar, write_sidecar
+from tongiaki_lan.net.aio.pump import DatagramPump
+from tongiaki_lan.net.aio.sidecar import has_sidecar, read_sidecar, write_sidecar
+from tongiaki_lan.net.protocol import events as E
+from tongiaki_lan.net.protocol import lobby as L
+from tongiaki_lan.net.protocol.codec import NO_GAME, Message, encode_datagram
+from tongiaki_lan.net.protocol.core import NodeCore, bot_seed
+from tongiaki_lan.net.protocol.identity import Identity
+from tongiaki_lan.net.protocol.invite import GameRef, JoinRefused
 from tongiaki_lan.records import (
     RecordHeader,
     RecordWriter,
@@ -36,7 +36,7 @@ from tongiaki_lan.records import (
     replay_record,
 )
 
-log = logging.getLogger("tongiaki_lan.net.node")
+log = logging.getLogger("tongiaki_lan.net.aio.node")
 
 MAX_QUEUED_EVENTS = 10_000
 # the record is fsynced this long after a move at most (one worker-thread wake-up for all
@@ -521,7 +521,7 @@ class Node:
         if host is None:
             host = self.address[0]
             if host == "0.0.0.0":
-                from tongiaki_lan.net.discovery import local_ipv4
+                from tongiaki_lan.net.aio.discovery import local_ipv4
                 host = local_ipv4()[0]
         return GameRef(self.game_id, self.peer_id, host, self.address[1]).invite()
 

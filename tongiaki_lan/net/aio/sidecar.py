@@ -11,7 +11,7 @@ from pathlib import Path
 
 import msgpack
 
-from tongiaki_lan.net.codec import Lobby, parse_message
+from tongiaki_lan.net.protocol.codec import Lobby, parse_message
 
 SIDECAR_SUFFIX = ".net"
 

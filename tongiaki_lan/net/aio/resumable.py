@@ -10,10 +10,10 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from tongiaki_lan.net.sidecar import has_sidecar, read_sidecar
+from tongiaki_lan.net.aio.sidecar import has_sidecar, read_sidecar
 from tongiaki_lan.records import read_record, replay_record
 
-log = logging.getLogger("tongiaki_lan.net.resumable")
+log = logging.getLogger("tongiaki_lan.net.aio.resumable")
 
 MAX_SCANNED = 40  # newest records only: an old laptop may hold hundreds
 

@@ -20,7 +20,7 @@ from collections.abc import Collection
 
 from tongiaki_lan.engine import COLOURS
 from tongiaki_lan.i18n import N_
-from tongiaki_lan.net.codec import (
+from tongiaki_lan.net.protocol.codec import (
     AddBot,
     Join,
     Leave,

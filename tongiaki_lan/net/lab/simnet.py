@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 
 from tongiaki_lan.bots import make_bot
 from tongiaki_lan.engine import Game
-from tongiaki_lan.net import events as E
-from tongiaki_lan.net.core import NodeCore
-from tongiaki_lan.net.identity import Identity
+from tongiaki_lan.net.protocol import events as E
+from tongiaki_lan.net.protocol.core import NodeCore
+from tongiaki_lan.net.protocol.identity import Identity
 
 Addr = tuple[str, int]
 
