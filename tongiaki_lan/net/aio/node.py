@@ -20,6 +20,7 @@ from pathlib import Path
 
 from tongiaki_lan.bots import make_bot
 from tongiaki_lan.engine import Move
+from tongiaki_lan.net.aio.incarnation import next_incarnation, runs_path
 from tongiaki_lan.net.aio.pump import DatagramPump
 from tongiaki_lan.net.aio.sidecar import has_sidecar, read_sidecar, write_sidecar
 from tongiaki_lan.net.protocol import events as E
@@ -127,7 +128,8 @@ class Node:
         if identity is None:
             identity = (Identity.load(self.profile) if self.profile.exists()
                         else Identity.generate())
-        self.core = NodeCore(name, identity, incarnation=time.time_ns() // 1000,
+        incarnation = next_incarnation(runs_path(self.profile), time.time_ns() // 1000)
+        self.core = NodeCore(name, identity, incarnation=incarnation,
                              autoplay=autoplay, handover_after=handover_after, port=port)
         self._host, self._port = host, port
         self.discovery = discovery

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from tongiaki_lan.bots import make_bot
 from tongiaki_lan.engine import Game
+from tongiaki_lan.net.aio.incarnation import RESERVE
 from tongiaki_lan.net.protocol import events as E
 from tongiaki_lan.net.protocol.core import NodeCore
 from tongiaki_lan.net.protocol.identity import Identity
@@ -37,6 +38,8 @@ class SimNode:
     # what `<record>.net` holds: the lobby at the start, contributors, our chain secret
     sidecar: dict | None = None
     alive: bool = True
+    # how far this laptop's wall clock is off (seconds): only its incarnations see it
+    clock: float = 0.0
 
     def kinds(self, *kinds: str) -> list[E.NodeEvent]:
         return [e for e in self.events if e.kind in kinds]
@@ -44,6 +47,10 @@ class SimNode:
     @property
     def game(self) -> Game | None:
         return self.core.game
+
+
+# the simulated laptops' wall clocks read about November 2026 (plus each one's error)
+WALL_EPOCH = 1_795_000_000
 
 
 class SimNet:
@@ -56,6 +63,8 @@ class SimNet:
         self.think = think  # how long a bot takes to decide (virtual seconds)
         self.now = 1000.0
         self.nodes: dict[Addr, SimNode] = {}
+        # peer id -> the lowest incarnation its next run may use (the profile's `.runs`)
+        self.floors: dict[bytes, int] = {}
         self._queue: list[tuple[float, int, str, object]] = []
         self._n = 0
         self._started = 0
@@ -68,13 +77,18 @@ class SimNet:
 
     # ------------------------------------------------------------------ nodes
 
-    def add(self, name: str, host: str, port: int = 7000, **kw) -> SimNode:
+    def add(self, name: str, host: str, port: int = 7000, *, clock: float = 0.0,
+            **kw) -> SimNode:
+        """A node started now on a laptop whose wall clock is `clock` seconds off."""
         self._started += 1  # microseconds since the epoch differ between any two runs
-        inc = int(self.now * 1_000_000) + self._started
         identity = kw.pop("identity", None) or Identity.from_seed(self.rng.randbytes(32))
+        wall = int((WALL_EPOCH + self.now + clock) * 1_000_000) + self._started
+        # as net/aio/incarnation.py: the clock, or above every earlier run of this profile
+        inc = max(wall, self.floors.get(identity.peer_id, 0))
+        self.floors[identity.peer_id] = inc + RESERVE
         core = NodeCore(name, identity, incarnation=inc, port=port, **kw)
         core.entropy = self.rng.randbytes  # the whole run follows from the seed
-        node = SimNode(core, (host, port))
+        node = SimNode(core, (host, port), clock=clock)
         self.nodes[node.addr] = node
         return node
 
@@ -83,13 +97,16 @@ class SimNet:
         node.alive = False
         self.nodes.pop(node.addr, None)
 
-    def restart(self, old: SimNode, port: int | None = None, **kw) -> SimNode:
+    def restart(self, old: SimNode, port: int | None = None, *, clock: float | None = None,
+                **kw) -> SimNode:
         """The same player's node started again with the same profile: same peer id, a
-        newer incarnation, its game replayed from its own record."""
+        newer incarnation, its game replayed from its own record. `clock` sets the
+        laptop's clock anew (e.g. put right, hours back); by default it stays as it was."""
         self.kill(old)
         self.now += 0.001
         host = old.addr[0]
         new = self.add(old.core.name, host, port if port is not None else old.addr[1],
+                       clock=old.clock if clock is None else clock,
                        identity=old.core.identity, autoplay=old.core.autoplay,
                        handover_after=old.core.handover_after, **kw)
         lb, seed = old.core.lobby, old.core.seed
@@ -203,9 +220,12 @@ class SimNet:
     # ------------------------------------------------------------------ set-up helpers
 
     def table(self, n: int, *, bots: int = 0, passphrase: str | None = None,
-              autoplay: str | None = "random", **kw) -> list[SimNode]:
-        """`n` nodes seated in one game on hosts 10.0.0.1.., all ready: it starts."""
-        nodes = [self.add(f"p{i}", f"10.0.0.{i + 1}", autoplay=autoplay, **kw)
+              autoplay: str | None = "random", clocks: list[float] | None = None,
+              **kw) -> list[SimNode]:
+        """`n` nodes seated in one game on hosts 10.0.0.1.., all ready: it starts.
+        `clocks` gives each laptop's wall-clock error in seconds (the first one creates)."""
+        clocks = clocks or [0.0] * n
+        nodes = [self.add(f"p{i}", f"10.0.0.{i + 1}", autoplay=autoplay, clock=clocks[i], **kw)
                  for i in range(n)]
         first = nodes[0]
         self.act(first, first.core.create_game, "sim", n + bots, passphrase, "")
