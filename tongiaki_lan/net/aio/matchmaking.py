@@ -22,6 +22,7 @@ from collections.abc import Callable
 from tongiaki_lan.net.aio.discovery import Discovery, GameInfo
 from tongiaki_lan.net.aio.node import GameRef, JoinRefused, Node
 from tongiaki_lan.net.protocol.events import RequestRefused
+from tongiaki_lan.net.protocol.lobby import is_name_refusal
 
 log = logging.getLogger("tongiaki_lan.net.aio.matchmaking")
 
@@ -104,6 +105,8 @@ async def join_or_create(node: Node, disc: Discovery, game: str, players: int,
                     joined = True
                     break
                 except JoinRefused as exc:
+                    if is_name_refusal(str(exc)):  # no other member would seat that name
+                        raise
                     node.notify(RequestRefused(
                         ref.peer.hex(), f"join {target.name} ({target.game_id.hex()}): {exc}"))
             if joined:

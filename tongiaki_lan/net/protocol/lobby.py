@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import unicodedata
 from collections.abc import Collection
 
 from tongiaki_lan.engine import COLOURS
@@ -51,6 +52,8 @@ NO_SEAT_FOR_BOT = N_("no free seat for a bot")
 NO_SUCH_BOT = N_("no bot plays {colour}")
 TOO_FEW_SEATS = N_("at least 2 seats must be taken")
 NOT_READY = N_("not ready yet: {names}")
+NAME_TAKEN = N_("the name {name} is already taken at this table: choose another, for example "
+                "{suggestion}")
 NOT_HOST = N_("only the host starts the table: {host} (a full table where everyone is "
               "ready starts by itself)")
 # Why a join fails on the joiner's side (Node.join_game): nobody answered, which with a
@@ -62,7 +65,7 @@ NO_ANSWER_WITHIN_PASSPHRASE = N_("no answer from the game within {seconds} s (wr
                                  "missing passphrase?)")
 REFUSALS = (ALREADY_STARTED, FULL, UNKNOWN_COLOUR, NO_COLOUR_LEFT, NO_SEAT, NOT_MEMBER,
             ALREADY_PHASE, YOU_HAVE_NO_SEAT, COLOUR_TAKEN, NO_SEAT_FOR_BOT, NO_SUCH_BOT,
-            TOO_FEW_SEATS, NOT_READY, NOT_HOST, NO_ANSWER, NO_ANSWER_PASSPHRASE,
+            TOO_FEW_SEATS, NOT_READY, NOT_HOST, NAME_TAKEN, NO_ANSWER, NO_ANSWER_PASSPHRASE,
             NO_ANSWER_WITHIN, NO_ANSWER_WITHIN_PASSPHRASE)
 
 
@@ -76,6 +79,47 @@ def new_lobby(name: str, total: int, passphrase: bool, creator: bytes, player: s
     return Lobby(1, "lobby", name, total, passphrase,
                  (Seat("human", player, colour, creator, False),),
                  (Member(creator, "0.0.0.0", port),))
+
+
+def name_key(name: str) -> str:
+    """A name as people read it: case, accents and spacing do not tell two players apart
+    ("Ana", "ana ", "Aña" and "ＡＮＡ" are one name at a table)."""
+    plain = "".join(c for c in unicodedata.normalize("NFKD", name)
+                    if not unicodedata.combining(c))
+    return " ".join(plain.casefold().split())
+
+
+def _seat_key(seat: Seat) -> str:
+    # a bot seat is named "Maui (greedy)": players call it Maui
+    name = seat.name.split(" (", 1)[0] if seat.kind == "bot" else seat.name
+    return name_key(name)
+
+
+def name_taken(lobby: Lobby, name: str, but: int | None = None) -> bool:
+    """Is `name` already seated (seat `but` aside: a player renaming themselves)?"""
+    key = name_key(name)
+    return any(_seat_key(s) == key for i, s in enumerate(lobby.seats) if i != but)
+
+
+def name_suggestion(lobby: Lobby, name: str) -> str:
+    """The first of "Ana 2", "Ana 3", ... that nobody at the table has."""
+    base = " ".join(name.split()) or "player"
+    n = 2
+    while name_taken(lobby, f"{base} {n}"):
+        n += 1
+    return f"{base} {n}"
+
+
+def is_name_refusal(reason: str) -> bool:
+    """Does a refusal's text (as REFUSE carries it) say our name is taken? Joining again
+    under the same name cannot succeed, so a headless node gives up instead of retrying."""
+    head = NAME_TAKEN.split("{name}", 1)[0]
+    tail = NAME_TAKEN.split("{name}", 1)[1].split("{suggestion}", 1)[0]
+    return reason.startswith(head) and tail in reason
+
+
+def _refuse_name(lobby: Lobby, name: str) -> str:
+    return NAME_TAKEN.format(name=repr(name), suggestion=repr(name_suggestion(lobby, name)))
 
 
 def free_colour(lobby: Lobby, wanted: str = "") -> str | None:
@@ -176,6 +220,8 @@ def apply_request(lobby: Lobby, peer: bytes, addr: tuple[str, int], msg: Message
             return FULL.format(name=repr(lobby.name))
         if msg.colour and msg.colour not in COLOURS:
             return UNKNOWN_COLOUR.format(colour=repr(msg.colour))
+        if name_taken(lobby, msg.name):
+            return _refuse_name(lobby, msg.name)
         colour = free_colour(lobby, msg.colour)
         if colour is None:
             return NO_COLOUR_LEFT
@@ -205,6 +251,8 @@ def apply_request(lobby: Lobby, peer: bytes, addr: tuple[str, int], msg: Message
             return UNKNOWN_COLOUR.format(colour=repr(colour))
         if any(s.colour == colour for j, s in enumerate(lobby.seats) if j != i):
             return COLOUR_TAKEN.format(colour=colour)
+        if name_taken(lobby, msg.name, but=i):
+            return _refuse_name(lobby, msg.name)
         return _bump(lobby, seats=_with_seat(lobby, i, name=msg.name, colour=colour, ready=False))
     if isinstance(msg, Ready):
         if i is None:
@@ -219,7 +267,11 @@ def apply_request(lobby: Lobby, peer: bytes, addr: tuple[str, int], msg: Message
         if colour is None:
             return NO_COLOUR_LEFT
         n_bots = sum(1 for s in lobby.seats if s.kind == "bot")
-        name = f"{BOT_NAMES[n_bots % len(BOT_NAMES)]} ({msg.bot})"
+        # the next bot name nobody at the table has (a player may be called Maui)
+        base = next((b for k in range(len(BOT_NAMES))
+                     if not name_taken(lobby, b := BOT_NAMES[(n_bots + k) % len(BOT_NAMES)])),
+                    BOT_NAMES[n_bots % len(BOT_NAMES)])
+        name = f"{base} ({msg.bot})"
         seats = (*lobby.seats, Seat("bot", name, colour, peer, True, msg.bot))
         return _bump(lobby, seats=seats)
     if isinstance(msg, RemoveBot):
