@@ -162,4 +162,36 @@ def test_seed_agreement_vectors():
     chains = [bytes.fromhex(p["chain"]) for p in v["participants"]]
     assert seed_check(seed, chains).hex() == v["seed_check"]
     for b in v["bot_seeds"]:
-        assert bot_seed(seed, b["seat"], b["index"]) == b["bot_seed"]
+        assert isinstance(b["bot_seed"], str)  # uint64 as a decimal string (wire.md)
+        assert bot_seed(seed, b["seat"], b["index"]) == int(b["bot_seed"])
+
+
+def test_participant_order_vector_is_first_seat_then_join_order():
+    """The one order of the seed's secrets, SEED_OK's chain heads and the fair draws'
+    contributors (seed-agreement.md), on a lobby where it differs from join order."""
+    from tongiaki_lan.net.protocol import lobby as L
+
+    v = VECTORS["seed_agreement"]["participant_order"]
+    members = tuple(C.Member(bytes.fromhex(p), "10.0.0.1", 1)
+                    for p in v["members_in_join_order"])
+    seats = tuple(C.Seat("human", f"P{i}", colour, bytes.fromhex(o), True)
+                  for i, (o, colour) in enumerate(zip(v["seat_owners_in_seat_order"],
+                                                      ("blue", "red", "green", "yellow"),
+                                                      strict=True)))
+    lobby = C.Lobby(1, "starting", "g", 4, False, seats, members, bytes(8))
+    assert [p.hex() for p in L.seed_order(lobby)] == v["participant_order"]
+    assert v["participant_order"] != v["members_in_join_order"]
+
+
+def test_link_key_vector_both_sides_derive_it_and_a_zero_key_gives_none():
+    from tongiaki_lan.net.protocol.identity import KeyExchange
+
+    v = VECTORS["link_key"]
+    a, b = (KeyExchange.from_private(bytes.fromhex(v[s]["x25519_private"])) for s in "ab")
+    pa, pb = bytes.fromhex(v["a"]["peer"]), bytes.fromhex(v["b"]["peer"])
+    assert (a.public.hex(), b.public.hex()) == (v["a"]["x25519_public"],
+                                                v["b"]["x25519_public"])
+    assert a.link_key(pa, pb, b.public).hex() == v["key"]
+    assert b.link_key(pb, pa, a.public).hex() == v["key"]
+    for bad in v["no_key_for"]:
+        assert a.link_key(pa, pb, bytes.fromhex(bad)) is None

@@ -11,9 +11,10 @@ from pathlib import Path
 
 from tongiaki_lan.draws import Chain
 from tongiaki_lan.net.protocol import codec as C
+from tongiaki_lan.net.protocol import lobby as L
 from tongiaki_lan.net.protocol.auth import derive_key
 from tongiaki_lan.net.protocol.core import bot_seed
-from tongiaki_lan.net.protocol.identity import Identity
+from tongiaki_lan.net.protocol.identity import Identity, KeyExchange
 from tongiaki_lan.net.protocol.seed import combine, commitment, seed_check
 
 GAME = bytes.fromhex("0123456789abcdef")
@@ -78,6 +79,39 @@ def j(obj):
     return obj
 
 
+def participant_order_vector() -> dict:
+    """The order of the seed's secrets, the chain heads in SEED_OK's check and the fair
+    draws' contributors: nodes by their first seat, then seatless members in join order.
+    Chosen so that it differs from join order and from seat order with repeats."""
+    c, d = bytes.fromhex("c0c1c2c3c4c5c6c7"), bytes.fromhex("d0d1d2d3d4d5d6d7")
+    members = (C.Member(B, "10.0.0.2", 1), C.Member(A, "10.0.0.1", 1),
+               C.Member(d, "10.0.0.4", 1), C.Member(c, "10.0.0.3", 1))
+    seats = (C.Seat("human", "Ana", "blue", A, True),
+             C.Seat("bot", "Maui (random)", "red", A, True, "random"),
+             C.Seat("human", "Cy", "green", c, True),
+             C.Seat("human", "Bo", "yellow", B, True))
+    lobby = C.Lobby(7, "starting", "order", 4, False, seats, members, bytes(8))
+    return {"members_in_join_order": [m.peer.hex() for m in members],
+            "seat_owners_in_seat_order": [s.owner.hex() for s in seats],
+            "participant_order": [p.hex() for p in L.seed_order(lobby)]}
+
+
+def link_key_vector() -> dict:
+    """Two nodes' X25519 keys for one run and the link key both derive
+    (security.md, 'Link keys'); an all-zero peer key gives no link key at all."""
+    xa, xb = KeyExchange.from_private(bytes(range(1, 33))), KeyExchange.from_private(
+        bytes(range(33, 65)))
+    ka, kb = xa.link_key(A, B, xb.public), xb.link_key(B, A, xa.public)
+    assert ka == kb and ka is not None
+    assert xa.link_key(A, B, bytes(32)) is None
+    return {"a": {"peer": A.hex(), "x25519_private": bytes(range(1, 33)).hex(),
+                  "x25519_public": xa.public.hex()},
+            "b": {"peer": B.hex(), "x25519_private": bytes(range(33, 65)).hex(),
+                  "x25519_public": xb.public.hex()},
+            "key": ka.hex(),
+            "no_key_for": [bytes(32).hex()]}
+
+
 def main() -> None:
     key = derive_key("correct horse", GAME)
     vectors = []
@@ -116,6 +150,13 @@ def main() -> None:
     forged = C.encode_datagram(C.Envelope(GAME, B, 1, 0, 1, 1, 0, 0, C.Chat("hi")), None, ID_A)
     refused.append({"name": "impersonation", "datagram": forged.hex(),
                     "reason": "sender id does not belong to the signing key (impersonation?)"})
+    too_far = C.encode_datagram(C.Envelope(GAME, A, 1, 0, 1, 1, 0, 0, C.Draw(32, ((0, VAL),))))
+    try:
+        C.decode_datagram(too_far)
+        raise SystemExit("a DRAW beyond the chain was accepted")
+    except C.WireError as exc:
+        refused.append({"name": "draw-beyond-chain", "datagram": too_far.hex(),
+                        "reason": str(exc)})
     tampered = bytearray(signed)
     tampered[-10] ^= 1  # a bit of the signature
     refused.append({"name": "bad-signature", "datagram": bytes(tampered).hex(),
@@ -132,9 +173,11 @@ def main() -> None:
             for p, x, c in zip(peers, secrets, chains, strict=True)],
         "seed": combine(GAME, nonce, secrets).hex(),
         "seed_check": seed_check(combine(GAME, nonce, secrets), chains).hex(),
-        "bot_seeds": [{"seat": st, "index": ix, "bot_seed": bot_seed(combine(GAME, nonce, secrets),
-                                                                   st, ix)}
+        # uint64: written as decimal strings, since many JSON readers lose 64-bit precision
+        "bot_seeds": [{"seat": st, "index": ix,
+                       "bot_seed": str(bot_seed(combine(GAME, nonce, secrets), st, ix))}
                       for st, ix in ((0, 0), (3, 41), (5, 300))],
+        "participant_order": participant_order_vector(),
     }
     out = {
         "protocol": C.PROTOCOL_VERSION,
@@ -142,13 +185,14 @@ def main() -> None:
         "identity": {"seed": ID_A.seed().hex(), "public": ID_A.public.hex(),
                      "peer": ID_A.peer_id.hex(), "kx": KX_A.hex()},
         "kdf": {"passphrase": "correct horse", "game_id": GAME.hex(), "key": key.hex()},
+        "link_key": link_key_vector(),
         "valid": vectors,
         "refused": refused,
     }
     path = Path(__file__).with_name("wire.json")
     lines = ["{"]
     out["seed_agreement"] = seed_vec
-    for k in ("protocol", "game_id", "identity", "kdf", "seed_agreement"):
+    for k in ("protocol", "game_id", "identity", "kdf", "link_key", "seed_agreement"):
         lines.append(f" {json.dumps(k)}: {json.dumps(out[k])},")
     for k in ("valid", "refused"):
         lines.append(f" {json.dumps(k)}: [")

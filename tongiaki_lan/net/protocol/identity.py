@@ -58,9 +58,14 @@ class KeyExchange:
     peer, and the two derive a key only they hold, so afterwards each datagram needs an
     HMAC (microseconds) instead of a signature (a tenth of a millisecond to check)."""
 
-    def __init__(self) -> None:
-        self._private = X25519PrivateKey.generate()
+    def __init__(self, private: X25519PrivateKey | None = None) -> None:
+        self._private = private or X25519PrivateKey.generate()
         self.public = self._private.public_key().public_bytes_raw()
+
+    @classmethod
+    def from_private(cls, raw: bytes) -> KeyExchange:
+        """A fixed key (golden vectors); a node always makes a fresh one per run."""
+        return cls(X25519PrivateKey.from_private_bytes(raw))
 
     def link_key(self, my_id: bytes, their_id: bytes, their_kx: bytes) -> bytes | None:
         """The pair's key, the same on both sides: BLAKE2b-256 keyed by the X25519 shared
