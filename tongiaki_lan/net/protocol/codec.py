@@ -17,7 +17,7 @@ import msgpack
 from tongiaki_lan.net.protocol.identity import peer_id_of, verify
 
 MAGIC = b"TK"
-PROTOCOL_VERSION = 3  # 3: fair draws (protocol/draws.md)
+PROTOCOL_VERSION = 4  # 4: clock-free incarnations, DRAW <= 31 (and what this stop adds)
 FLAG_MAC = 0x01
 FLAG_SIGNED = 0x02
 FLAG_LINK_MAC = 0x04
