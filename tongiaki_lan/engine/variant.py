@@ -130,3 +130,16 @@ def players_json(game: Game) -> list[dict]:
 def winner_labels(game: Game) -> list[str]:
     """The winners by their colours, a player of two colours as `blue+green`."""
     return ["+".join(player_colours(game, p)) for p in winners(game)]
+
+
+def player_names(game: Game, seat_names: list[str] | tuple[str, ...]) -> list[str]:
+    """Each player's name: the name of their first seat (both of a player's seats carry
+    the same name)."""
+    return [seat_names[seats_of(game, p)[0]] for p in range(n_players(game))]
+
+
+def player_letters(game: Game, player: int) -> str:
+    """A player's colours as letters, `B+G` (one letter in the standard game)."""
+    from .colours import LETTERS
+
+    return "+".join(LETTERS[game.colour_ids()[s]] for s in seats_of(game, player))
