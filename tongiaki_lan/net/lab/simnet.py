@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from tongiaki_lan.bots import make_bot
 from tongiaki_lan.engine import Game
+from tongiaki_lan.engine.variant import with_variant
 from tongiaki_lan.net.protocol import events as E
 from tongiaki_lan.net.protocol.core import NodeCore
 from tongiaki_lan.net.protocol.identity import Identity
@@ -93,7 +94,7 @@ class SimNet:
                        identity=old.core.identity, autoplay=old.core.autoplay,
                        handover_after=old.core.handover_after, **kw)
         lb, seed = old.core.lobby, old.core.seed
-        game = Game([s.colour for s in lb.seats])
+        game = with_variant(Game([s.colour for s in lb.seats]), lb.variant)
         for move, _, _ in old.record:
             game.apply(move)
         new.record = list(old.record)
