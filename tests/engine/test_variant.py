@@ -7,6 +7,7 @@ import json
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -156,3 +157,22 @@ def test_selfplay_two_colours_reports_players_and_its_records_verify(tmp_path):
         assert game.position().endswith("variant=two-colours")
     refused = cli("selfplay", "--players", "3", "--variant", "two-colours")
     assert refused.returncode == 2 and "--players 2" in refused.stdout
+
+
+def test_variant_vectors_replay_to_the_same_digest_players_and_winners():
+    from tongiaki_lan.engine import move_from_wire
+
+    path = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "variant.json"
+    games = json.loads(path.read_text())["two_colours_games"]
+    assert games
+    for v in games:
+        g = V.with_variant(Game(v["colours"]), v["variant"])
+        plain = Game(v["colours"])
+        for w in v["moves_wire"]:
+            g.apply(move_from_wire(w))
+            plain.apply(move_from_wire(w))
+        assert g.digest().hex() == v["final_digest"] == plain.digest().hex()
+        assert list(V.owners(g)) == v["owners"] == [0, 1, 0, 1]
+        assert g.scores() == v["scores_by_colour"]
+        assert V.players_json(g) == v["players"] and V.winners(g) == v["winners"]
+        assert g.position() == v["final_position"]
