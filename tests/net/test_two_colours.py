@@ -10,6 +10,7 @@ import pytest
 
 from tongiaki_lan.engine import variant as V
 from tongiaki_lan.net.lab.loopback import close_all, make_table, play_to_end
+from tongiaki_lan.net.lab.simnet import SimNet
 from tongiaki_lan.net.protocol import lobby as L
 from tongiaki_lan.net.protocol.codec import Lobby, Seat, WireError
 from tongiaki_lan.records import read_record, replay_record
@@ -70,3 +71,28 @@ async def test_V1_two_nodes_play_two_colours_to_one_digest(tmp_path):
             assert game.owners == (0, 1, 0, 1) and len(V.winners(game)) >= 1
     finally:
         await close_all(nodes)
+
+
+@pytest.mark.parametrize("loss", [0.0, 0.3])
+def test_V1_a_simulated_two_colour_game_ends_with_one_digest(loss):
+    net = SimNet(seed=41, loss=loss)
+    nodes = net.table(2, variant=V.TWO_COLOURS)
+    net.play_to_end(nodes)
+    assert len({nd.game.digest() for nd in nodes}) == 1
+    assert all(nd.game.is_over and nd.game.owners == (0, 1, 0, 1) for nd in nodes)
+    over = nodes[0].kinds("game_over")[0]
+    assert over.winners == V.winner_labels(nodes[0].game)  # "blue+green", by player
+
+
+def test_V1_an_absent_player_has_both_colours_handed_to_a_bot():
+    net = SimNet(seed=43)
+    nodes = net.table(2, variant=V.TWO_COLOURS)
+    net.run_until(lambda: len(nodes[0].game.moves) > 6)
+    a, gone = nodes
+    net.kill(gone)
+    net.run_until(lambda: a.kinds("waiting"), 300)
+    net.run_for(60)
+    net.act(a, a.core.replace, "p1")
+    net.play_to_end([a])
+    assert a.game.is_over
+    assert sorted(e.seat for e in a.kinds("handover")) == [1, 3]

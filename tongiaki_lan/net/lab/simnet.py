@@ -11,6 +11,7 @@ the protocol logic use it, with no sockets and no sleeps.
 
 from __future__ import annotations
 
+import functools
 import heapq
 import random
 from collections.abc import Callable
@@ -204,12 +205,14 @@ class SimNet:
     # ------------------------------------------------------------------ set-up helpers
 
     def table(self, n: int, *, bots: int = 0, passphrase: str | None = None,
-              autoplay: str | None = "random", **kw) -> list[SimNode]:
+              autoplay: str | None = "random", variant: str = "standard",
+              **kw) -> list[SimNode]:
         """`n` nodes seated in one game on hosts 10.0.0.1.., all ready: it starts."""
         nodes = [self.add(f"p{i}", f"10.0.0.{i + 1}", autoplay=autoplay, **kw)
                  for i in range(n)]
         first = nodes[0]
-        self.act(first, first.core.create_game, "sim", n + bots, passphrase, "")
+        create = functools.partial(first.core.create_game, variant=variant)
+        self.act(first, create, "sim", n + bots, passphrase, "")
         for nd in nodes[1:]:
             self.act(nd, nd.core.begin_join, first.core.game_id, first.core.peer_id,
                      first.addr, passphrase, "")
