@@ -102,7 +102,10 @@ def player_scores(game: Game) -> list[int]:
 def ranking_keys(game: Game) -> list[tuple[int, int, int]]:
     """V1's order by player: points (summed over colours), then islands present on (an
     island counts once whichever of their colours is there), then fewer ships on the board
-    over both colours. In the standard game these are E4's keys by seat."""
+    over both colours. In the standard game these are E4's keys by seat (the engine's)."""
+    if game.owners is None:
+        keys = game.ranking_keys()
+        return [keys[c] for c in game.colours]
     islands, ships = _presence(game)
     return [(pts, len(isl), -sh)
             for pts, isl, sh in zip(player_scores(game), islands, ships, strict=True)]
