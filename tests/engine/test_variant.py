@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tongiaki_lan.bots import PublicView
 from tongiaki_lan.bots.evaluation import final_utilities, utilities
 from tongiaki_lan.engine import COLOURS, Dealer, Game
 from tongiaki_lan.engine import variant as V
@@ -114,6 +115,8 @@ def test_bots_weigh_the_owner_result_their_partner_colour_is_no_rival():
     assert u[0] == u[2] and u[1] == u[3] and u[0] > 0 > u[1]
     plain = Game.from_position(g.position().removesuffix(" variant=two-colours"))
     assert utilities(plain)[0] <= 0 < u[0]  # the standard game: green is blue's rival
+    view = PublicView(g)  # what a bot sees, and the scratch games it searches on
+    assert view.owners == view.game().owners == (0, 1, 0, 1)
     end = _play(V.TWO_COLOURS, bytes(range(32)))
     fin = final_utilities(end)
     assert fin[0] == fin[2] and fin[1] == fin[3] and sum(fin) == pytest.approx(2.0)

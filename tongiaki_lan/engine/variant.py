@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .colours import LETTERS
+
 if TYPE_CHECKING:
     from .game import Game
 
@@ -143,6 +145,4 @@ def player_names(game: Game, seat_names: list[str] | tuple[str, ...]) -> list[st
 
 def player_letters(game: Game, player: int) -> str:
     """A player's colours as letters, `B+G` (one letter in the standard game)."""
-    from .colours import LETTERS
-
     return "+".join(LETTERS[game.colour_ids()[s]] for s in seats_of(game, player))
