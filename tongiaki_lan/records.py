@@ -19,6 +19,7 @@ import msgpack
 
 from tongiaki_lan.draws import DrawBook
 from tongiaki_lan.engine import COLOURS, RULES_VERSION, Dealer, Game, Move, Reveal, move_from_wire
+from tongiaki_lan.engine.variant import STANDARD, VARIANTS, owners_for, with_variant
 
 MAGIC = "tongiaki-lan record"
 FORMAT_VERSION = 1
@@ -69,6 +70,8 @@ class RecordHeader:
     # fair draws (protocol/draws.md): every contributor's chain commitment, in order; empty
     # when the seed's stack dealt the tiles
     commitments: tuple[bytes, ...] = ()
+    # the table variant (engine/variant.py): "standard" or "two-colours" (V1)
+    variant: str = STANDARD
 
     @property
     def colours(self) -> tuple[str, ...]:
@@ -84,6 +87,7 @@ class RecordHeader:
             "created": self.created,
             "game": self.game_name,
             **({"draws": list(self.commitments)} if self.commitments else {}),
+            **({"variant": self.variant} if self.variant != STANDARD else {}),
         }
 
     @classmethod
@@ -115,15 +119,23 @@ class RecordHeader:
         if not isinstance(commitments, list) or len(commitments) > 6 or not all(
                 isinstance(c, bytes) and len(c) == 32 for c in commitments):
             raise RecordError("header: draws must list up to 6 commitments of 32 bytes")
+        variant = obj.get("variant", STANDARD)
+        if variant not in VARIANTS:
+            raise RecordError(f"header: unknown variant {variant!r} (this tongiaki-lan knows "
+                              f"{', '.join(VARIANTS)})")
+        try:
+            owners_for(variant, len(seats))
+        except ValueError as exc:
+            raise RecordError(f"header: {exc}") from None
         return cls(
             seed, tuple(seats), obj["rules"], obj["format"],
             created if isinstance(created, str) else "",
             game if isinstance(game, str) else "",
-            tuple(commitments),
+            tuple(commitments), variant,
         )
 
     def new_game(self) -> Game:
-        return Game(self.colours)
+        return with_variant(Game(self.colours), self.variant)
 
     def dealer(self) -> Dealer:
         """The local dealer of this game's seed (protocol/shuffle.md)."""

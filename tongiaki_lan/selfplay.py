@@ -12,6 +12,7 @@ from pathlib import Path
 
 from tongiaki_lan.bots import make_bot
 from tongiaki_lan.engine import COLOURS, TILES, Dealer, Game
+from tongiaki_lan.engine import variant as V
 from tongiaki_lan.records import RecordHeader, RecordWriter, SeatInfo
 
 
@@ -30,13 +31,15 @@ class GameResult:
     seed: bytes
     digest: bytes
     scores: dict[str, int]
-    winners: list[str]
+    winners: list[str]  # colours; under a variant a player's colours joined: "blue+green"
     turns: int
     moves: int
     end_reason: str
     record: str | None
     removed: tuple[tuple[str, str], ...] = ()  # islands removed (X2b), with the clause
     endless: int = 0  # X2d endings (a chain with no option left in a repeated position)
+    variant: str = V.STANDARD
+    players: tuple[dict, ...] = ()  # under a variant: each player's colours and score (V1)
 
     def to_json(self) -> dict:
         return {
@@ -50,6 +53,8 @@ class GameResult:
             "removed": [{"island": name, "clause": clause} for name, clause in self.removed],
             "endless": self.endless,
             **({"record": self.record} if self.record else {}),
+            **({"variant": self.variant, "players": list(self.players)}
+               if self.variant != V.STANDARD else {}),
         }
 
 
@@ -59,17 +64,26 @@ def play_game(
     bots: list[str],
     record_dir: Path | None = None,
     bot_options: dict | None = None,
+    variant: str = V.STANDARD,
 ) -> GameResult:
-    colours = COLOURS[:players]
-    seats = [make_bot(bots[s % len(bots)], seed=bot_seed(seed, s), **(bot_options or {}))
-             for s in range(players)]
-    game = Game(colours, undo=False)
+    """`players` players; under two colours each (V1) they hold four seats, a player's bot
+    kind playing both their colours."""
+    n_seats = V.TWO_COLOURS_SEATS if variant == V.TWO_COLOURS else players
+    if variant == V.TWO_COLOURS and players != 2:
+        raise ValueError("two colours each is a variant for 2 players")
+    colours = COLOURS[:n_seats]
+    game = V.with_variant(Game(colours, undo=False), variant)
+    owner = V.owners(game)
+    kinds = [bots[owner[s] % len(bots)] for s in range(n_seats)]
+    seats = [make_bot(kinds[s], seed=bot_seed(seed, s), **(bot_options or {}))
+             for s in range(n_seats)]
     dealer = Dealer(seed)
     writer = None
     if record_dir is not None:
         header = RecordHeader(
-            seed, tuple(SeatInfo(f"{bots[s % len(bots)]}-{s}", colours[s],
-                                 bots[s % len(bots)]) for s in range(players)),
+            seed, tuple(SeatInfo(f"{kinds[s]}-{owner[s]}", colours[s], kinds[s])
+                        for s in range(n_seats)),
+            variant=variant,
         )
         writer = RecordWriter.create(Path(record_dir) / f"{seed.hex()[:16]}.tgrec", header)
     try:
@@ -81,8 +95,11 @@ def play_game(
             writer.close()
     removed, endless = removals(game.events)
     return GameResult(
-        seed, game.digest(), game.scores(), game.winners(), game.turn, len(game.moves),
+        seed, game.digest(), game.scores(),
+        game.winners() if variant == V.STANDARD else V.winner_labels(game),
+        game.turn, len(game.moves),
         game.end_reason, str(writer.path) if writer else None, removed, endless,
+        variant, tuple(V.players_json(game)) if variant != V.STANDARD else (),
     )
 
 

@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from xml.sax.saxutils import escape
 
 from tongiaki_lan.engine import COLOURS, LETTERS, TILES, TONGA, Game
+from tongiaki_lan.engine import variant as V
 from tongiaki_lan.i18n import N_, _, ngettext
 
 SIZE = 80  # circumradius of a hex, in SVG user units
@@ -288,6 +289,10 @@ def _legend(game: Game, names: Mapping[str, str], title: str) -> list[tuple[str,
         rows.append(("title", "", title))
     scores = game.scores()
     winners = set(game.winners()) if game.is_over else set()
+    sole = len(winners) == 1
+    if game.owners is not None and game.is_over:  # V1: a winner's colours both win
+        sole = len(V.winners(game)) == 1
+        winners = {c for p in V.winners(game) for c in V.player_colours(game, p)}
     for seat, colour in enumerate(game.colours):
         who = names.get(colour, "")
         shown = _(COLOUR_NAMES[colour])
@@ -296,8 +301,15 @@ def _legend(game: Game, names: Mapping[str, str], title: str) -> list[tuple[str,
                  ngettext("{n} ship in reserve", "{n} ships in reserve",
                           game.reserve(seat)).format(n=game.reserve(seat))]
         if colour in winners:
-            parts.append(_("winner") if len(winners) == 1 else _("shared win"))
+            parts.append(_("winner") if sole else _("shared win"))
         rows.append(("legend", colour, " — ".join(parts)))
+    if game.owners is not None:  # two colours each (V1): who owns which, scores together
+        for p, key in enumerate(V.ranking_keys(game)):
+            own = V.player_colours(game, p)
+            rows.append(("legend", "", ngettext(
+                "{who} ({colours}): {n} point together", "{who} ({colours}): {n} points together",
+                key[0]).format(who=names.get(own[0], ""), n=key[0],
+                               colours=" + ".join(_(COLOUR_NAMES[c]) for c in own))))
     if game.is_over:
         why = _(END_REASONS[game.end_reason]) if game.end_reason in END_REASONS \
             else game.end_reason

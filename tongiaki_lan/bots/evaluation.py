@@ -12,6 +12,11 @@ The terms are the ones a player weighs at the table:
 Early in the game the means matter; as the stack runs out (E1) only points do, so the
 "means" terms fade with the share of the stack already revealed. A seat's utility is
 its value minus the best rival's: a bot plays to win, not to score.
+
+Under a table variant (two colours each, rules digest V1) a seat plays for its owner:
+a player's value is the sum of their colours' values, and every seat of a player has
+that player's utility, so a bot deciding for one colour weighs its owner's combined
+result (its other colour is a partner, not a rival).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from dataclasses import dataclass
 
 from tongiaki_lan.engine import Game
 from tongiaki_lan.engine import decisions as D
+from tongiaki_lan.engine import variant as V
 from tongiaki_lan.engine.tiles import TILES, TONGA
 
 VALUE = tuple(t.value for t in TILES)
@@ -101,6 +107,17 @@ def seat_values(game: Game, w: Weights = DEFAULT) -> list[float]:
 def utilities(game: Game, w: Weights = DEFAULT) -> list[float]:
     """Per seat: own value minus the rivals' (best, and optionally mean)."""
     v = seat_values(game, w)
+    if game.owners is not None:  # V1: a seat's utility is its owner's
+        own = game.owners
+        pv = [0.0] * (max(own) + 1)
+        for s, x in enumerate(v):
+            pv[own[s]] += x
+        gap = _rival_gap(pv, w)
+        return [gap[p] for p in own]
+    return _rival_gap(v, w)
+
+
+def _rival_gap(v: list[float], w: Weights) -> list[float]:
     n = len(v)
     out = []
     for s in range(n):
@@ -114,6 +131,9 @@ def utilities(game: Game, w: Weights = DEFAULT) -> list[float]:
 
 def final_utilities(game: Game) -> list[float]:
     """At the end: 1 shared among the winners (E4), 0 for the others."""
+    if game.owners is not None:  # V1: the owner's win counts for both of their seats
+        won = V.winners(game)
+        return [1.0 / len(won) if p in won else 0.0 for p in game.owners]
     keys = game.ranking_keys()
     best = max(keys.values())
     win = [keys[c] == best for c in game.colours]

@@ -36,6 +36,13 @@ class PublicView:
     def n_seats(self) -> int:
         return self._game.n_seats
 
+    @property
+    def owners(self) -> tuple[int, ...] | None:
+        """Seat -> player under a table variant (two colours each, V1), else None: a bot
+        for one colour plays for its owner (bots/evaluation.py); copies from `game()`
+        carry it too."""
+        return self._game.owners
+
     def legal_moves(self) -> list[Move]:
         return self._game.legal_moves()
 

@@ -28,6 +28,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=4, help="seats of the game (2-6)")
     parser.add_argument("--passphrase", default=None, help="passphrase of the game")
     parser.add_argument("--colour", default="", help="preferred colour")
+    parser.add_argument("--two-colours", action="store_true",
+                        help="when this node creates the game (with --players 2): two "
+                             "colours each, played alternately (docs/rules.md V1)")
     parser.add_argument("--record", default=None, metavar="FILE",
                         help="record file (default GAME-NAME.tgrec in --records); an "
                              "unfinished record is resumed")
@@ -73,6 +76,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if not 2 <= args.players <= 6:
         print("tongiaki-lan play: --players must be 2 to 6", file=sys.stderr)
+        return 2
+    if args.two_colours and args.players != 2:
+        print("tongiaki-lan play: --two-colours is for --players 2", file=sys.stderr)
         return 2
     try:
         from tongiaki_lan.bots import make_bot
@@ -201,12 +207,14 @@ async def _main(args: argparse.Namespace) -> int:
                 await node.join_game(ref, args.passphrase, args.colour, timeout=10)
                 node.set_ready(True)
             elif disc is None:
-                await node.create_game(args.game, args.players, args.passphrase, args.colour)
+                await node.create_game(args.game, args.players, args.passphrase, args.colour,
+                                       variant="two-colours" if args.two_colours else "standard")
                 node.set_ready(True)
             else:
                 await join_or_create(node, disc, args.game, args.players, args.passphrase,
                                      args.wait, args.colour, timeout=args.timeout,
-                                     on_settled=show_table)
+                                     on_settled=show_table,
+                                     variant="two-colours" if args.two_colours else "standard")
             await wait_game(node, args.timeout)
 
         task = asyncio.create_task(play())

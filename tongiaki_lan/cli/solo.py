@@ -31,6 +31,9 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--think", type=float, default=None, help="think time for search bots (s)")
     p.add_argument("--no-colour", "--no-color", dest="colour", action="store_false",
                    help="draw without colours")
+    p.add_argument("--two-colours", action="store_true",
+                   help="with --bots 1: two colours each, played alternately (the French "
+                        "rulebook's two-player variant, docs/rules.md V1)")
 
 
 def _login_name() -> str:
@@ -45,6 +48,7 @@ def run(args) -> int:
     from tongiaki_lan.cli import use_language
     from tongiaki_lan.console.screen import run_game_screen
     from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
+    from tongiaki_lan.engine.variant import STANDARD, TWO_COLOURS
     from tongiaki_lan.i18n import _
     from tongiaki_lan.records import default_record_dir, solo_record_path
 
@@ -56,15 +60,20 @@ def run(args) -> int:
     if not 1 <= args.seat <= args.bots + 1:
         print(f"solo: --seat must be 1..{args.bots + 1}")
         return 2
+    if args.two_colours and args.bots != 1:
+        print("solo: --two-colours is for two players: use it with --bots 1")
+        return 2
     kind = args.bot or best_bot_kind()
     seed = seed_from_text(args.seed)
-    seats = solo_seats(args.bots, args.name or _login_name(), kind, seat=args.seat - 1)
+    seats = solo_seats(args.bots, args.name or _login_name(), kind, seat=args.seat - 1,
+                       two_colours=args.two_colours)
     record = None
     if not args.no_record:
         record = args.record or solo_record_path(args.records or default_record_dir(), seed)
     options = {"think": args.think} if args.think is not None else {}
     session = SoloSession(seed, seats, record_path=record, pace=args.pace,
-                          hint_kind=args.hint_bot, bot_options=options)
+                          hint_kind=args.hint_bot, bot_options=options,
+                          variant=TWO_COLOURS if args.two_colours else STANDARD)
     code = asyncio.run(run_game_screen(session, colour=args.colour))
     if session.record_path is not None:
         print(_("Record saved: {path}").format(path=session.record_path))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from tongiaki_lan.engine import variant as V
 from tongiaki_lan.records import RecordError, read_record, replay_record
 
 
@@ -34,6 +35,13 @@ def run(args) -> int:
         "winners": game.winners() if game.is_over else None,
         "truncated": record.truncated,
     }
+    if record.header.variant != V.STANDARD:  # V1: players of two colours each
+        out["variant"] = record.header.variant
+        out["players"] = [
+            {"name": record.header.seats[V.seats_of(game, p)[0]].name, **entry}
+            for p, entry in enumerate(V.players_json(game))]
+        if game.is_over:
+            out["winners"] = V.winner_labels(game)
     if args.json:
         print(json.dumps(out))
     else:
@@ -43,7 +51,11 @@ def run(args) -> int:
         print(f"{args.record}: {len(record.moves)} moves verified ({game.draws()} tile "
               f"reveals checked against {against}), {state} game")
         print(f"digest {out['digest']}")
-        if game.is_over:
+        if game.is_over and "players" in out:
+            print(f"variant {out['variant']}: " + ", ".join(
+                f"{p['name']} ({'+'.join(p['colours'])}) {p['score']}" for p in out["players"]))
+            print("winners " + " & ".join(out["winners"]))
+        elif game.is_over:
             print("scores " + ", ".join(f"{c} {s}" for c, s in game.scores().items()))
             print("winners " + " & ".join(game.winners()))
         if record.truncated:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tongiaki_lan.engine import LETTERS, TILES, Game
+from tongiaki_lan.engine import variant as V
 from tongiaki_lan.i18n import _
 
 
@@ -27,14 +28,16 @@ def presence(game: Game) -> dict[int, list[int]]:
 
 
 def decided_by(game: Game, names: Sequence[str]) -> str:
-    """Which E4 criterion separated the winner(s) from the next player, in words."""
-    keys = game.ranking_keys()
-    order = sorted(range(game.n_seats), key=lambda s: keys[game.colours[s]], reverse=True)
-    winners = [s for s in order if keys[game.colours[s]] == keys[game.colours[order[0]]]]
+    """Which E4 criterion separated the winner(s) from the next player, in words (by
+    player: under two colours each, V1, a player's colours together)."""
+    keys = V.ranking_keys(game)
+    names = V.player_names(game, names)
+    order = sorted(range(len(keys)), key=lambda p: keys[p], reverse=True)
+    winners = [p for p in order if keys[p] == keys[order[0]]]
     who = " & ".join(names[s] for s in winners)
     if len(winners) == len(order):
         return _("{who} share the win: equal points, islands and ships.").format(who=who)
-    best, nxt = keys[game.colours[winners[0]]], keys[game.colours[order[len(winners)]]]
+    best, nxt = keys[winners[0]], keys[order[len(winners)]]
     runner = names[order[len(winners)]]
     one = len(winners) == 1
     if best[0] != nxt[0]:
@@ -96,6 +99,16 @@ def final_rows(game: Game, names: Sequence[str]) -> list[tuple[str, str]]:
                              (str(v) for v in (k[0], k[1], beached[s], ships[s] - beached[s],
                                                ships[s])))))
     rows.append(("", _("brd ships on beaches · s+k ships and kings (E4: fewer wins a tie)")))
+    if game.owners is not None:  # V1: what decides is the players' colours together
+        rows += [("", ""), ("head", _("Two colours each: a player's colours together")),
+                 ("head", f"{player:<{name_w}}     " + "".join(
+                     f"{h:>{w}}" for h, w in ((heads[0], widths[0]), (heads[1], widths[1]),
+                                              (heads[4], widths[4]))))]
+        pkeys = V.ranking_keys(game)
+        for p, pname in enumerate(V.player_names(game, shown)):
+            k = pkeys[p]
+            rows.append(("", f"{pname:<{name_w}} {V.player_letters(game, p):<4}"
+                             f"{k[0]:>{widths[0]}}{k[1]:>{widths[1]}}{-k[2]:>{widths[4]}}"))
     rows += [("", ""), ("head", f"{_('Island'):<14.14}" + "".join(f"{LETTERS[c]:>3}"
                                                                  for c in cids))]
     for tid in islands:

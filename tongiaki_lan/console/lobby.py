@@ -33,8 +33,9 @@ from .words import net_reason
 
 COMMANDS = {
     "solo": N_("solo [BOTS] — play against bots on this machine"),
-    "create": N_("create NAME [SEATS] [lock] — open a LAN game (2-6 seats, default 4); "
-                 "lock asks for a passphrase (typed unseen)"),
+    "create": N_("create NAME [SEATS] [lock] [--two-colours] — open a LAN game (2-6 seats, "
+                 "default 4); lock asks for a passphrase (typed unseen); --two-colours with 2 "
+                 "seats: two colours each, played alternately"),
     "join": N_("join N — take a seat in game N of the list (or give its name), or resume "
                "yours (asks for the passphrase if it has one)"),
     "name": N_("name NAME — your name at the table"),
@@ -258,6 +259,8 @@ class LobbyScreen:
             out.append([("", "")])
             seats = _("{taken}/{total} seats").format(taken=len(lb.seats), total=lb.total)
             extra = ", " + _("passphrase") if lb.passphrase else ""
+            if lb.variant == "two-colours":  # V1: said on the table's line, for everyone
+                extra += ", " + _("two colours each")
             phase = _(PHASE_NAMES.get(lb.phase, lb.phase))
             out.append([(head, _(" Your table: {name} ({phase}, {seats}{extra})").format(
                 name=lb.name, phase=phase, seats=seats, extra=extra))])
@@ -439,6 +442,10 @@ class LobbyScreen:
             self.app.exit(result=("solo", bots))
         elif verb == "create":
             node = self._need_lan()
+            variant = "standard"
+            if "--two-colours" in args:  # V1: two players, two colours each
+                args = [a for a in args if a != "--two-colours"]
+                variant = "two-colours"
             if not args:
                 raise ValueError(_("create: give the game a name, e.g. create Friday 4"))
             if len(args) > 3 or (len(args) > 1 and not args[1].isdigit()):
@@ -446,12 +453,16 @@ class LobbyScreen:
                 raise ValueError(_("create NAME [SEATS] [lock]: a name with spaces needs "
                                    "quotes"))
             seats = (_count(args[1], _("create: SEATS"), 2, 6, "create Friday 4")
-                     if len(args) > 1 else 4)
+                     if len(args) > 1 else 4 if variant == "standard" else 2)
+            if variant == "two-colours" and seats != 2:
+                raise ValueError(_("create: --two-colours is for 2 players, e.g. create Duo 2 "
+                                   "--two-colours"))
 
             async def create(passphrase: str | None) -> None:
                 if node.lobby is not None:
                     await node.leave_game()
-                await node.create_game(args[0][:24], seats, passphrase, self.colour)
+                await node.create_game(args[0][:24], seats, passphrase, self.colour,
+                                       variant=variant)
 
             if len(args) > 2 and args[2].lower() == "lock":
                 self.ask_secret(_("Passphrase for {game}:").format(game=args[0][:24]), create)

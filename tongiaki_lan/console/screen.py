@@ -57,6 +57,7 @@ from tongiaki_lan.engine import (
     parse_move,
 )
 from tongiaki_lan.engine import decisions as D
+from tongiaki_lan.engine import variant as V
 from tongiaki_lan.i18n import N_, _, ngettext
 from tongiaki_lan.i18n import current as current_language
 
@@ -278,6 +279,13 @@ class GameScreen:
                      f"{scores[colour]:>4}{g.royals_founded(seat):>2}/2"),
             ]
             lines.append(row)
+        if g.owners is not None:  # two colours each (V1): a player's colours together
+            pkeys = V.ranking_keys(g)
+            for pl, pname in enumerate(V.player_names(g, s.names)):
+                lines.append([("class:panel.head", f"  {short_name(pname, name_w):<{name_w}} "
+                                                   f"{V.player_letters(g, pl)}"),
+                              ("", " " + _("{points} pts, {islands} isl").format(
+                                  points=pkeys[pl][0], islands=pkeys[pl][1]))])
         away = [info.name for info in s.seats if info.away]
         if away:
             label = _("Away: ")

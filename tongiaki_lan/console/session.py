@@ -10,6 +10,7 @@ the screen.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import os
 from collections.abc import Callable
@@ -19,6 +20,7 @@ from pathlib import Path
 
 from tongiaki_lan.bots import best_bot_kind, make_bot
 from tongiaki_lan.engine import COLOURS, Dealer, Game, IllegalMove, Move, Reveal
+from tongiaki_lan.engine.variant import STANDARD, variant_of, with_variant
 from tongiaki_lan.i18n import N_, _
 
 from .story import Line, Narrator, tell_all
@@ -210,8 +212,9 @@ class SoloSession(GameSession):
         pace: float = 0.4,
         hint_kind: str | None = None,
         bot_options: dict | None = None,
+        variant: str = STANDARD,
     ):
-        game = Game([s.colour for s in seats])
+        game = with_variant(Game([s.colour for s in seats]), variant)
         super().__init__(game, seats, hint_kind)
         self.seed = seed
         self.dealer = Dealer(seed)
@@ -249,6 +252,7 @@ class SoloSession(GameSession):
             seats=tuple(SeatInfo(s.name, s.colour, s.kind) for s in self.seats),
             created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
             game_name="solo",
+            variant=variant_of(self.game),
         )
         try:
             self._writer = RecordWriter.create(self.record_path, header)
@@ -412,8 +416,10 @@ class ReplaySession(GameSession):
         }
 
 
-def solo_seats(n_bots: int, name: str, bot_kind: str, seat: int = 0) -> list[Seat]:
-    """The human plus n bots, colours in the engine's order, bots named after navigators."""
+def solo_seats(n_bots: int, name: str, bot_kind: str, seat: int = 0,
+               two_colours: bool = False) -> list[Seat]:
+    """The human plus n bots, colours in the engine's order, bots named after navigators.
+    `two_colours` (one bot, V1): each player sits twice, A1 B1 A2 B2, with four colours."""
     navigators = ["Hina", "Maui", "Kupe", "Rata", "Tangaroa"]
     seats = []
     bots = iter(navigators)
@@ -422,4 +428,7 @@ def solo_seats(n_bots: int, name: str, bot_kind: str, seat: int = 0) -> list[Sea
             seats.append(Seat(name, COLOURS[i], "human", local=True))
         else:
             seats.append(Seat(next(bots), COLOURS[i], bot_kind))
+    if two_colours:
+        seats += [dataclasses.replace(s, colour=COLOURS[len(seats) + i])
+                  for i, s in enumerate(seats)]
     return seats

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tongiaki_lan.engine import COLOURS, LETTERS, TILES, Event, Game
+from tongiaki_lan.engine import variant as V
 from tongiaki_lan.engine.hexgrid import DIRECTION_NAMES
 from tongiaki_lan.i18n import N_, _, ngettext
 
@@ -167,11 +168,15 @@ class Narrator:
 
 
 def final_words(game: Game, names: Sequence[str]) -> str:
-    scores = game.scores()
-    order = sorted(range(game.n_seats), key=lambda s: game.ranking_keys()[game.colours[s]],
-                   reverse=True)
-    parts = [f"{names[s]} {scores[game.colours[s]]}" for s in order]
-    winners = [names[game.colours.index(c)] for c in game.winners()]
+    """Scores and winners by player (under two colours each, V1, a player's colours
+    together, their letters after the name)."""
+    keys = V.ranking_keys(game)
+    pnames = V.player_names(game, names)
+    if game.owners is not None:
+        pnames = [f"{n} ({V.player_letters(game, p)})" for p, n in enumerate(pnames)]
+    order = sorted(range(len(keys)), key=lambda p: keys[p], reverse=True)
+    parts = [f"{pnames[p]} {keys[p][0]}" for p in order]
+    winners = [pnames[p] for p in V.winners(game)]
     text = ngettext("Scores: {scores}. Winner: {winners}.",
                     "Scores: {scores}. Winners: {winners}.", len(winners))
     return text.format(scores=", ".join(parts), winners=" & ".join(winners))

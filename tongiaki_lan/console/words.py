@@ -38,6 +38,9 @@ def pending_text(game: Game, names: list[str], local: set[int],
             D.COLONY_TILE: _("New Colony: place {tile} — tile Q,R DIR (its red mark)"),
             D.COLONY_SHIP: _("New Colony: a ship on {island} — place {island} BEACH"),
         }[p.kind].format(island=island, n=p.count, ships=ships_text(p.group), tile=tile)
+        if game.owners is not None:  # two colours each (V1): which of your two colours
+            return "class:status.mine", _("Your decision ({letter}): {text}").format(
+                letter=LETTERS[game.colour_ids()[p.seat]], text=text)
         return "class:status.mine", _("Your decision: {text}").format(text=text)
     doing = {
         D.SETUP: _("placing a ship on Tonga"),

@@ -94,6 +94,10 @@ class Game:
     """One game of Tongiaki. Mutable like python-chess's Board: `apply` advances it,
     `pop` takes the last move back, `copy` forks it."""
 
+    # Seat -> player under a table variant (engine/variant.py, V1); None: one player per
+    # seat. Not game state (no rule depends on it, the digest leaves it out); copies keep it.
+    owners: tuple[int, ...] | None = None
+
     # ------------------------------------------------------------------ creation
 
     def __init__(self, colours: Sequence[str], undo: bool = True):

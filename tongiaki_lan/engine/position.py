@@ -7,10 +7,11 @@ One line of space-separated `key=value` fields in a fixed order, for example::
     board=Tonga@0,0r0:B/R/G/B/-/-;S13@-1,-1r5;Samoa@0,-2r1:-/-/R kings=- removed=-
     stack=Muroroa,... pending=action seen=- flags=-
 
-(on one line). Tiles are named as in the console (`RapaNui`, `S07`); a tile a New Colony
-placed (free rotation, C2) has a `*` after its rotation; beaches list their ships' colour
-letters, `-` for an empty beach. The format is meant for people and bug reports; peers
-compare the binary state of protocol/state.md.
+(on one line). A game under a table variant (engine/variant.py) ends with one more
+field, `variant=two-colours`. Tiles are named as in the console (`RapaNui`, `S07`); a
+tile a New Colony placed (free rotation, C2) has a `*` after its rotation; beaches list
+their ships' colour letters, `-` for an empty beach. The format is meant for people and
+bug reports; peers compare the binary state of protocol/state.md.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from .colours import LETTERS, colour_id
 from .hexgrid import DIRECTION_NAMES, DIRECTIONS, direction_by_name
 from .moves import Sail
 from .tiles import STACK_IDS, TILES, TONGA, tile_by_name, token_name
+from .variant import STANDARD, variant_of, with_variant
 
 if TYPE_CHECKING:
     from .game import Game
@@ -91,6 +93,8 @@ def format_position(g: Game) -> str:
         "seen=" + (",".join(f"{k.hex()}>{_sail_text(o)}" for k, o in g._seen) or "-"),
         "flags=" + (",".join(flags) or "-"),
     ]
+    if g.owners is not None:  # a table variant (engine/variant.py): an optional last field
+        fields.append(f"variant={variant_of(g)}")
     return " ".join(fields)
 
 
@@ -154,6 +158,9 @@ def parse_position(cls, text: str) -> Game:
 
     try:
         tokens = text.split()
+        variant = STANDARD
+        if len(tokens) == 2 + len(KEYS) and tokens[-1].startswith("variant="):
+            variant = tokens.pop().partition("=")[2]
         if not tokens or tokens[0] != MAGIC:
             raise _Bad(f"a position starts with {MAGIC!r}")
         fields: dict[str, str] = {}
@@ -174,6 +181,10 @@ def parse_position(cls, text: str) -> Game:
             raise _Bad(f"seats: {exc}") from None
         cids = g._cid
         n = len(cids)
+        try:
+            with_variant(g, variant)
+        except ValueError as exc:
+            raise _Bad(f"variant: {exc}") from None
         g._turns = _int(fields["turn"], "turn", 0, 10**6)
         g._setup_done = _int(fields["setup"], "setup", 0, 2 * n)
         g._active = _int(fields["active"], "active", 0, n - 1)

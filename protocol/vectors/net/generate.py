@@ -39,6 +39,12 @@ MESSAGES = [
                                (C.Member(A, "0.0.0.0", 40000),), bytes(range(8)))),
     ("lobby-dropped", C.Lobby(9, "playing", "Friday night", 2, False, (SEAT, BOT),
                               (C.Member(A, "0.0.0.0", 40000),), bytes(range(8)), ((1, 4),))),
+    # two colours each (docs/rules.md V1) once started: each player seated twice, A1 B1 A2 B2
+    ("lobby-two-colours", C.Lobby(6, "starting", "Duo", 4, False,
+                                  (SEAT, BOT, C.Seat("human", "Ana", "green", A, True),
+                                   C.Seat("bot", "Maui (random)", "yellow", A, True, "random")),
+                                  (C.Member(A, "0.0.0.0", 40000),), bytes(range(8)),
+                                  variant="two-colours")),
     ("set", C.SetSeat("Tevita", "yellow")),
     ("ready", C.Ready(True)),
     ("add-bot", C.AddBot("random", "")),
@@ -64,10 +70,10 @@ BAD = [
     ("empty", b""),
     ("bad-magic", b"XX\x02\x00\x99"),
     ("bad-version", b"TK\x09\x00\x99"),
-    ("unknown-flags", b"TK\x03\x80\x99"),
-    ("truncated-msgpack", b"TK\x03\x00\x99\xc4\x08\x01\x23"),
-    ("oversized", b"TK\x03\x00" + b"\x00" * 1300),
-    ("not-an-array", b"TK\x03\x00\xa3abc"),
+    ("unknown-flags", b"TK\x04\x80\x99"),
+    ("truncated-msgpack", b"TK\x04\x00\x99\xc4\x08\x01\x23"),
+    ("oversized", b"TK\x04\x00" + b"\x00" * 1300),
+    ("not-an-array", b"TK\x04\x00\xa3abc"),
 ]
 
 

@@ -53,7 +53,8 @@ async def join_advertised(node: Node, info: GameInfo, passphrase: str | None = N
 async def join_or_create(node: Node, disc: Discovery, game: str, players: int,
                          passphrase: str | None, wait: float, colour: str = "",
                          timeout: float = 120.0,
-                         on_settled: Callable[[], None] | None = None) -> None:
+                         on_settled: Callable[[], None] | None = None,
+                         variant: str = "standard") -> None:
     """Return once this node's game has started (its lobby left the lobby phase).
     `on_settled()` is called once, when the table this node sits at is settled."""
     deadline = time.monotonic() + wait
@@ -89,7 +90,7 @@ async def join_or_create(node: Node, disc: Discovery, game: str, players: int,
             if candidates:
                 target = candidates[0]
             elif now >= deadline:
-                await node.create_game(game, players, passphrase, colour)
+                await node.create_game(game, players, passphrase, colour, variant=variant)
                 node.set_ready(True)
                 continue
         elif candidates and candidates[0].game_id < node.game_id:

@@ -383,7 +383,8 @@ class Node:
         header = RecordHeader(self.seed, tuple(SeatInfo(s.name, s.colour, s.bot or "human")
                                                for s in lb.seats),
                               created=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                              game_name=lb.name, commitments=self.core.draw_book.commitments)
+                              game_name=lb.name, commitments=self.core.draw_book.commitments,
+                              variant=lb.variant)
         path = self.record_path or self._default_record_path()
         if path.exists():
             path = path.with_name(f"{path.stem}-{self.incarnation}{path.suffix}")
@@ -484,10 +485,12 @@ class Node:
     # ================================================================== game set-up
 
     async def create_game(self, game_name: str, seats: int, passphrase: str | None = None,
-                          colour: str = "") -> bytes:
-        """Open a new game in the lobby phase, seated as its first player."""
+                          colour: str = "", variant: str = "standard") -> bytes:
+        """Open a new game in the lobby phase, seated as its first player (`variant`
+        "two-colours": 2 players with two colours each, docs/rules.md V1)."""
         self._reset_local()
-        self.core.create_game(game_name, seats, passphrase, colour, self._now())
+        self.core.create_game(game_name, seats, passphrase, colour, self._now(),
+                              variant=variant)
         self._step()
         return self.game_id
 

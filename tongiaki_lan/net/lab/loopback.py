@@ -18,7 +18,7 @@ from tongiaki_lan.net.aio.node import GameRef, Node
 async def make_table(n: int, record_dir: Path, *, passphrase: str | None = None,
                      autoplay: str | None = "random", bots: int = 0,
                      wrap_socket: Callable[[int], Callable | None] | None = None,
-                     game_name: str = "loopback") -> list[Node]:
+                     game_name: str = "loopback", variant: str = "standard") -> list[Node]:
     """Start `n` nodes, seat them in one game (plus `bots` bot seats added by the first
     node) and leave the game to start by itself once everyone is ready."""
     nodes = [Node(f"p{i}", host="127.0.0.1", record_dir=record_dir, autoplay=autoplay,
@@ -26,7 +26,7 @@ async def make_table(n: int, record_dir: Path, *, passphrase: str | None = None,
     for node in nodes:
         await node.start()
     first = nodes[0]
-    await first.create_game(game_name, n + bots, passphrase=passphrase)
+    await first.create_game(game_name, n + bots, passphrase=passphrase, variant=variant)
     ref = GameRef(first.game_id, first.peer_id, "127.0.0.1", first.address[1], bool(passphrase))
     for node in nodes[1:]:
         await node.join_game(ref, passphrase=passphrase, timeout=20)

@@ -11,6 +11,7 @@ the protocol logic use it, with no sockets and no sleeps.
 
 from __future__ import annotations
 
+import functools
 import heapq
 import random
 from collections.abc import Callable
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 
 from tongiaki_lan.bots import make_bot
 from tongiaki_lan.engine import Game
+from tongiaki_lan.engine.variant import with_variant
 from tongiaki_lan.net.aio.incarnation import RESERVE
 from tongiaki_lan.net.protocol import events as E
 from tongiaki_lan.net.protocol.core import NodeCore
@@ -110,7 +112,7 @@ class SimNet:
                        identity=old.core.identity, autoplay=old.core.autoplay,
                        handover_after=old.core.handover_after, **kw)
         lb, seed = old.core.lobby, old.core.seed
-        game = Game([s.colour for s in lb.seats])
+        game = with_variant(Game([s.colour for s in lb.seats]), lb.variant)
         for move, _, _ in old.record:
             game.apply(move)
         new.record = list(old.record)
@@ -221,14 +223,15 @@ class SimNet:
 
     def table(self, n: int, *, bots: int = 0, passphrase: str | None = None,
               autoplay: str | None = "random", clocks: list[float] | None = None,
-              **kw) -> list[SimNode]:
+              variant: str = "standard", **kw) -> list[SimNode]:
         """`n` nodes seated in one game on hosts 10.0.0.1.., all ready: it starts.
         `clocks` gives each laptop's wall-clock error in seconds (the first one creates)."""
         clocks = clocks or [0.0] * n
         nodes = [self.add(f"p{i}", f"10.0.0.{i + 1}", autoplay=autoplay, clock=clocks[i], **kw)
                  for i in range(n)]
         first = nodes[0]
-        self.act(first, first.core.create_game, "sim", n + bots, passphrase, "")
+        create = functools.partial(first.core.create_game, variant=variant)
+        self.act(first, create, "sim", n + bots, passphrase, "")
         for nd in nodes[1:]:
             self.act(nd, nd.core.begin_join, first.core.game_id, first.core.peer_id,
                      first.addr, passphrase, "")

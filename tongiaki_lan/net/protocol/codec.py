@@ -14,10 +14,11 @@ from typing import Any, ClassVar
 
 import msgpack
 
+from tongiaki_lan.engine.variant import STANDARD, VARIANTS
 from tongiaki_lan.net.protocol.identity import peer_id_of, verify
 
 MAGIC = b"TK"
-PROTOCOL_VERSION = 4  # 4: clock-free incarnations, DRAW <= 31 (and what this stop adds)
+PROTOCOL_VERSION = 4  # 3: fair draws; 4: clock-free incarnations, DRAW <= 31, LOBBY variant...
 FLAG_MAC = 0x01
 FLAG_SIGNED = 0x02
 FLAG_LINK_MAC = 0x04
@@ -317,17 +318,20 @@ class Lobby(Message):
     start_nonce: bytes = b""  # set when phase == "starting" / "playing"
     # contributors left out of the fair draws: (contributor, first draw without it)
     dropped: tuple[tuple[int, int], ...] = ()
+    # the table variant (engine/variant.py): "two-colours" gives two players two seats each,
+    # A1 B1 A2 B2, from the start on (lobby.start); every peer builds the game from it
+    variant: str = STANDARD
 
     def body(self) -> list:
         return [
             self.version, self.phase, self.name, self.total, self.passphrase,
             [s.to_wire() for s in self.seats], [m.to_wire() for m in self.members],
-            self.start_nonce, [[i, k] for i, k in self.dropped],
+            self.start_nonce, [[i, k] for i, k in self.dropped], self.variant,
         ]
 
     @classmethod
     def parse(cls, items: list) -> Lobby:
-        _arity(items, 9, "lobby")
+        _arity(items, 10, "lobby")
         total = _uint(items[3], "lobby.total", MAX_SEATS)
         if total < 2:
             raise WireError("lobby.total: a game has 2 to 6 seats")
@@ -348,6 +352,7 @@ class Lobby(Message):
             _uint(items[0], "lobby.version"), _choice(items[1], "lobby.phase", PHASES),
             _str(items[2], "lobby.name", MAX_NAME, allow_empty=False), total,
             _bool(items[4], "lobby.passphrase"), seats, members, nonce, tuple(dropped),
+            _choice(items[9], "lobby.variant", VARIANTS),
         )
 
 

@@ -22,6 +22,7 @@ from collections.abc import Callable
 
 from tongiaki_lan.draws import Chain
 from tongiaki_lan.engine import Game
+from tongiaki_lan.engine.variant import STANDARD
 from tongiaki_lan.net.protocol import events as E
 from tongiaki_lan.net.protocol import lobby as L
 from tongiaki_lan.net.protocol.auth import derive_key
@@ -160,13 +161,14 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
         self.links.set_game(game_id, key)
 
     def create_game(self, game_name: str, seats: int, passphrase: str | None, colour: str,
-                    now: float, invite: str = "") -> bytes:
-        """Open a new game in the lobby phase, seated as its first player."""
+                    now: float, invite: str = "", variant: str = STANDARD) -> bytes:
+        """Open a new game in the lobby phase, seated as its first player. `variant`:
+        a table option, "two-colours" (2 players with two colours each, V1)."""
         self.now = now
         self._reset_game_state()
         self._enter_game(self.entropy(ID_LEN), passphrase)
         self.lobby = L.new_lobby(game_name, seats, bool(passphrase), self.peer_id, self.name,
-                                 colour, self.port)
+                                 colour, self.port, variant)
         self._lobby_changed(None)
         self._emit(E.Joined(game_name, self.game_id.hex(), True, invite))
         return self.game_id
@@ -392,6 +394,7 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
                        "away": s.owner not in present, "handed": handed(s)}
                       for s in lb.seats],
             "coordinator": self.coordinator().hex(),
+            **({"variant": lb.variant} if lb.variant != STANDARD else {}),
         }
 
     def _seat_json(self) -> list[dict]:

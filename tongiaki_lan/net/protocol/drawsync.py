@@ -369,6 +369,7 @@ class DrawSync:
         g = self.game
         undone = len(g.moves) - n
         fresh = Game(g.colours)
+        fresh.owners = g.owners  # the table variant (engine/variant.py) stays
         for m in g.moves[:n]:
             fresh.apply(m)
         self.game = fresh

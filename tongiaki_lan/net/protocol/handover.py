@@ -69,7 +69,9 @@ class Handover:
         if away < limit:
             raise ValueError(TOO_SOON.format(name=s.name, away=int(away),  # (59.6 is not 60)
                                              limit=f"{limit:.0f}"))
-        self._ask_handover(seat, bot or self.handover_bot)
+        for i, other in enumerate(self.lobby.seats):  # two colours each (V1): both of theirs
+            if other.owner == s.owner and other.kind == "human" and not handed(other):
+                self._ask_handover(i, bot or self.handover_bot)
 
     def _ask_handover(self, seat: int, bot: str) -> None:
         colour = self.lobby.seats[seat].colour

@@ -20,6 +20,7 @@ import unicodedata
 from collections.abc import Collection
 
 from tongiaki_lan.engine import COLOURS
+from tongiaki_lan.engine.variant import STANDARD, TWO_COLOURS, VARIANTS
 from tongiaki_lan.i18n import N_
 from tongiaki_lan.net.protocol.codec import (
     AddBot,
@@ -54,6 +55,7 @@ TOO_FEW_SEATS = N_("at least 2 seats must be taken")
 NOT_READY = N_("not ready yet: {names}")
 NAME_TAKEN = N_("the name {name} is already taken at this table: choose another, for example "
                 "{suggestion}")
+TWO_PLAYERS = N_("two colours each is for exactly 2 players")
 NOT_HOST = N_("only the host starts the table: {host} (a full table where everyone is "
               "ready starts by itself)")
 # Why a join fails on the joiner's side (Node.join_game): nobody answered, which with a
@@ -65,20 +67,27 @@ NO_ANSWER_WITHIN_PASSPHRASE = N_("no answer from the game within {seconds} s (wr
                                  "missing passphrase?)")
 REFUSALS = (ALREADY_STARTED, FULL, UNKNOWN_COLOUR, NO_COLOUR_LEFT, NO_SEAT, NOT_MEMBER,
             ALREADY_PHASE, YOU_HAVE_NO_SEAT, COLOUR_TAKEN, NO_SEAT_FOR_BOT, NO_SUCH_BOT,
-            TOO_FEW_SEATS, NOT_READY, NOT_HOST, NAME_TAKEN, NO_ANSWER, NO_ANSWER_PASSPHRASE,
+            TOO_FEW_SEATS, NOT_READY, NOT_HOST, NAME_TAKEN, TWO_PLAYERS, NO_ANSWER,
+            NO_ANSWER_PASSPHRASE,
             NO_ANSWER_WITHIN, NO_ANSWER_WITHIN_PASSPHRASE)
 
 
 def new_lobby(name: str, total: int, passphrase: bool, creator: bytes, player: str,
-              colour: str, port: int) -> Lobby:
+              colour: str, port: int, variant: str = STANDARD) -> Lobby:
+    """`variant` "two-colours" (V1): the lobby seats 2 players, one seat each as usual;
+    `start` gives each a second seat (and colour)."""
     if not 2 <= total <= 6:
         raise ValueError("a game has 2 to 6 seats")
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown variant {variant!r}")
+    if variant == TWO_COLOURS and total != 2:
+        raise ValueError(TWO_PLAYERS)
     colour = colour or COLOURS[0]
     if colour not in COLOURS:
         raise ValueError(f"unknown colour {colour!r}")
     return Lobby(1, "lobby", name, total, passphrase,
                  (Seat("human", player, colour, creator, False),),
-                 (Member(creator, "0.0.0.0", port),))
+                 (Member(creator, "0.0.0.0", port),), variant=variant)
 
 
 def name_key(name: str) -> str:
@@ -183,6 +192,8 @@ def can_start(lobby: Lobby) -> str | None:
         return ALREADY_PHASE.format(phase=lobby.phase)
     if len(lobby.seats) < 2:
         return TOO_FEW_SEATS
+    if lobby.variant == TWO_COLOURS and len(lobby.seats) != 2:
+        return TWO_PLAYERS
     waiting = [s.name for s in lobby.seats if s.kind == "human" and not s.ready]
     if waiting:
         return NOT_READY.format(names=", ".join(waiting))
@@ -293,8 +304,15 @@ def apply_request(lobby: Lobby, peer: bytes, addr: tuple[str, int], msg: Message
 
 
 def start(lobby: Lobby, nonce: bytes | None = None) -> Lobby:
-    """Freeze the seats and open a commit-reveal round with a fresh nonce."""
-    return _bump(lobby, phase="starting", total=len(lobby.seats),
+    """Freeze the seats and open a commit-reveal round with a fresh nonce. Two colours
+    each (V1): every player gets a second seat, the same player in a free colour, seated
+    A1 B1 A2 B2 (engine/variant.py), so from here on seats are colours as in any game."""
+    seats = lobby.seats
+    if lobby.variant == TWO_COLOURS:
+        taken = {s.colour for s in seats}
+        spare = [c for c in COLOURS if c not in taken]
+        seats = (*seats, *(dataclasses.replace(s, colour=spare[i]) for i, s in enumerate(seats)))
+    return _bump(lobby, phase="starting", total=len(seats), seats=seats,
                  start_nonce=nonce if nonce is not None else os.urandom(8))
 
 
@@ -303,5 +321,9 @@ def should_autostart(lobby: Lobby) -> bool:
 
 
 def abort_start(lobby: Lobby) -> Lobby:
-    seats = tuple(dataclasses.replace(s, ready=s.kind == "bot") for s in lobby.seats)
-    return _bump(lobby, phase="lobby", start_nonce=b"", seats=seats)
+    seats = lobby.seats
+    if lobby.variant == TWO_COLOURS:  # back to one seat per player (see `start`)
+        seats = seats[:len(seats) // 2]
+    seats = tuple(dataclasses.replace(s, ready=s.kind == "bot") for s in seats)
+    return _bump(lobby, phase="lobby", start_nonce=b"", seats=seats,
+                 total=len(seats) if lobby.variant == TWO_COLOURS else lobby.total)

@@ -14,6 +14,7 @@ import msgpack
 
 from tongiaki_lan.draws import Chain
 from tongiaki_lan.engine import Game, IllegalMove, Move, move_from_wire
+from tongiaki_lan.engine.variant import winner_labels, with_variant
 from tongiaki_lan.i18n import N_
 from tongiaki_lan.net.protocol import events as E
 from tongiaki_lan.net.protocol import lobby as L
@@ -104,7 +105,7 @@ class MoveSync:
                     chain: Chain) -> None:
         lb = self.lobby
         self.seed = seed
-        self.game = Game([s.colour for s in lb.seats])
+        self.game = with_variant(Game([s.colour for s in lb.seats]), lb.variant)
         self._setup_draws(contributors, heads, chain)
         self.lobby = dataclasses.replace(lb, phase="playing")
         self._emit(E.GameStarted(seed.hex(), self._seat_json(), False, 0))
@@ -204,7 +205,8 @@ class MoveSync:
     def _game_over(self) -> None:
         self._broadcast(self._heartbeat())  # tell everyone at once that we are done
         g = self.game
-        self._emit(E.GameOver(g.digest().hex(), g.scores(), g.winners(), len(g.moves)))
+        winners = g.winners() if g.owners is None else winner_labels(g)  # V1: "blue+green"
+        self._emit(E.GameOver(g.digest().hex(), g.scores(), winners, len(g.moves)))
 
     def _stop(self, reason: str) -> None:
         """Our state differs from a peer's: stop playing (the glue keeps the evidence)."""
