@@ -19,6 +19,7 @@ import msgpack
 
 from tongiaki_lan.draws import DrawBook
 from tongiaki_lan.engine import COLOURS, RULES_VERSION, Dealer, Game, Move, Reveal, move_from_wire
+from tongiaki_lan.files import create_binary, open_binary_rw
 
 MAGIC = "tongiaki-lan record"
 FORMAT_VERSION = 1
@@ -170,7 +171,7 @@ class RecordWriter:
                fsync: bool = True) -> RecordWriter:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        fh = open(path, "x+b")  # never clobber an existing record (read back by `rewind`)
+        fh = create_binary(path)  # never clobber an existing record (read back by `rewind`)
         writer = cls(path, fh, 0, fsync)
         writer._write(msgpack.packb(header.to_wire(), use_bin_type=True))
         return writer
@@ -180,7 +181,7 @@ class RecordWriter:
         """Continue a record (after a crash): a torn last entry is cut off first."""
         path = Path(path)
         record, good_bytes = _read(path)
-        fh = open(path, "r+b")
+        fh = open_binary_rw(path)
         fh.truncate(good_bytes)
         fh.seek(good_bytes)
         return cls(path, fh, len(record.moves), fsync)
