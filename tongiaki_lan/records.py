@@ -29,12 +29,11 @@ SUFFIX = ".tgrec"  # every record this program writes; any path is read
 
 def default_record_dir() -> Path:
     """Where games are recorded unless told otherwise: one per-user place for solo, console
-    LAN and headless games alike (XDG base directories; a relative XDG_DATA_HOME is
-    ignored, as the specification says)."""
-    base = os.environ.get("XDG_DATA_HOME", "")
-    if not os.path.isabs(base):
-        base = os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(base) / "tongiaki-lan" / "records"
+    LAN and headless games alike, the platform's data directory (places.py,
+    docs/files.md)."""
+    from tongiaki_lan.places import places
+
+    return places().records
 
 
 def solo_record_path(directory: Path, seed: bytes) -> Path:

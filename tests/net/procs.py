@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import json
 import os
-import signal
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -60,9 +59,13 @@ class Proc:
         await self.wait(lambda: self._reader.done(), timeout)
         return self.proc.returncode
 
-    def kill(self, sig=signal.SIGKILL) -> None:
+    def kill(self, sig=None) -> None:
+        """Send `sig`, or kill outright (SIGKILL on POSIX, TerminateProcess on Windows)."""
         if self.proc.returncode is None:
-            self.proc.send_signal(sig)
+            if sig is None:
+                self.proc.kill()
+            else:
+                self.proc.send_signal(sig)
 
 
 async def kill_all(procs) -> None:

@@ -29,14 +29,19 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "tournament": ("tongiaki_lan.cli.tournament", "bots against bots with statistics"),
 }
 
+# the commands that write into the per-user places: they move an earlier version's records
+# to this platform's place first (places.py)
+SETTLES_PLACES = ("solo", "lobby", "play")
+
 
 def records_option(p: argparse.ArgumentParser) -> None:
     """`--records DIR`, the same for every command that plays a game."""
     from tongiaki_lan.records import default_record_dir
 
     p.add_argument("--records", type=Path, default=None, metavar="DIR",
-                   help=f"where game records go (default {default_record_dir()}, "
-                        "under $XDG_DATA_HOME when it is set)")
+                   help=f"where game records and the identities that play them go "
+                        f"(default {default_record_dir()}; $TONGIAKI_LAN_HOME moves "
+                        "everything)")
 
 
 def lang_option(p: argparse.ArgumentParser) -> None:
@@ -89,9 +94,10 @@ def _epilog() -> str:
     from tongiaki_lan.records import SUFFIX, default_record_dir
 
     return (f"Every game played here is recorded as it goes, one {SUFFIX} file per game, "
-            f"in {default_record_dir()} (that is $XDG_DATA_HOME/tongiaki-lan/records, or "
-            f"~/.local/share/tongiaki-lan/records without XDG_DATA_HOME; --records DIR "
-            f"chooses another). `replay`, `verify` and `export` read a record from any path.")
+            f"in {default_record_dir()} (this system's place for program data; "
+            f"--records DIR chooses another, and $TONGIAKI_LAN_HOME puts records, profile "
+            f"and log under one directory). `replay`, `verify` and `export` read a record "
+            f"from any path.")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -122,6 +128,12 @@ def main(argv: list[str] | None = None) -> int:
     if getattr(args, "_missing", None):
         print(f"tongiaki-lan: '{args._missing}' is not available in this build", file=sys.stderr)
         return 2
+    if args.command in SETTLES_PLACES:
+        from tongiaki_lan.places import settle_legacy
+
+        note = settle_legacy()
+        if note:
+            print(note, file=sys.stderr)
     try:
         code = int(args._run(args) or 0)
         sys.stdout.flush()  # a reader that went away shows here, where it can be handled

@@ -31,12 +31,13 @@ async def _main(args) -> int:
     from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
     from tongiaki_lan.i18n import _
     from tongiaki_lan.logfile import log_to_file
+    from tongiaki_lan.places import places
     from tongiaki_lan.records import default_record_dir, solo_record_path
 
     name = args.name or _login_name()
     colour = args.colour
     records = args.records or default_record_dir()
-    log_to_file(records)  # the full-screen console owns the terminal
+    log_to_file(places().logs)  # the full-screen console owns the terminal
     saved = None  # the record of the game just played, said in the lobby or when leaving
     while True:  # after a game, `lobby` comes back here for the next one
         lobby = LobbyScreen(name, colour, record_dir=records, host=args.host, port=args.port,
