@@ -101,8 +101,12 @@ def _epilog() -> str:
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    from tongiaki_lan import __version__
+
     parser = argparse.ArgumentParser(prog="tongiaki-lan", description=__doc__.splitlines()[0],
                                      epilog=_epilog())
+    parser.add_argument("--version", "-V", action="version",
+                        version=f"tongiaki-lan {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in SUBCOMMANDS.items():
         sp = sub.add_parser(name, help=help_text, description=help_text)
@@ -119,9 +123,26 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def never_fail_on_text() -> None:
+    """Text for a console or a pipe never stops the program: a character the stream's code
+    page lacks (a Windows console or pipe in cp1252, say) becomes '?' instead of raising
+    UnicodeEncodeError. Bytes meant to be exact (an SVG) go to stdout.buffer instead."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and getattr(stream, "errors", "strict") == "strict":
+            try:
+                reconfigure(errors="replace")
+            except (ValueError, OSError):  # a detached or closed stream
+                pass
+
+
+TOP_OPTIONS = ("-h", "--help", "--version", "-V")
+
+
 def main(argv: list[str] | None = None) -> int:
+    never_fail_on_text()
     argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or argv[0] not in SUBCOMMANDS and argv[0] not in ("-h", "--help"):
+    if not argv or argv[0] not in SUBCOMMANDS and argv[0] not in TOP_OPTIONS:
         argv = ["lobby", *argv]
     parser = build_parser(only=argv[0] if argv[0] in SUBCOMMANDS else None)
     args = parser.parse_args(argv)
