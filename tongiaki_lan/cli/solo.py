@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import getpass
 from pathlib import Path
 
 
@@ -17,7 +16,8 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="any text, or 64 hex digits; the same seed gives the same tile stack")
     p.add_argument("--bot", default=None, choices=bot_kinds(),
                    help=f"bot kind for the opponents (default: the strongest, {best_bot_kind()})")
-    p.add_argument("--name", default=None, help="your name (default: your login name)")
+    p.add_argument("--name", default=None, help="your name (default: your profile's, else your "
+                   "login name)")
     p.add_argument("--seat", type=int, default=1,
                    help="your seat, 1 = first to play (default 1)")
     p.add_argument("--record", type=Path, default=None, metavar="FILE",
@@ -33,11 +33,12 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="draw without colours")
 
 
-def _login_name() -> str:
-    try:
-        return getpass.getuser().capitalize() or "You"
-    except Exception:  # no login name (containers)
-        return "You"
+def _saved_or_os_name(given: str | None) -> str:
+    """`--name`, else the profile's name, else the OS user's (solo asks nothing)."""
+    from tongiaki_lan.places import places
+    from tongiaki_lan.profile import player_name
+
+    return player_name(places().profile, given, interactive=False)
 
 
 def run(args) -> int:
@@ -58,7 +59,7 @@ def run(args) -> int:
         return 2
     kind = args.bot or best_bot_kind()
     seed = seed_from_text(args.seed)
-    seats = solo_seats(args.bots, args.name or _login_name(), kind, seat=args.seat - 1)
+    seats = solo_seats(args.bots, _saved_or_os_name(args.name), kind, seat=args.seat - 1)
     record = None
     if not args.no_record:
         record = args.record or solo_record_path(args.records or default_record_dir(), seed)
