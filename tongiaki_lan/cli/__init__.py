@@ -50,7 +50,8 @@ def lang_option(p: argparse.ArgumentParser) -> None:
 
     p.add_argument("--lang", default=None, metavar="LANG",
                    help="language of the console: " + ", ".join(LANGUAGES) +
-                        " (default: from LANGUAGE / LC_ALL / LC_MESSAGES / LANG, else en)")
+                        " (default: from LANGUAGE / LC_ALL / LC_MESSAGES / LANG, else the "
+                        "system's language setting on Windows and macOS, else en)")
 
 
 def use_language(args: argparse.Namespace) -> bool:
