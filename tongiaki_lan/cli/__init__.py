@@ -9,9 +9,13 @@ network or UI stacks.
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import importlib
 import os
+import signal
 import sys
+import threading
 from pathlib import Path
 
 # name -> (module, one-line help)
@@ -122,6 +126,109 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             module.configure(sp)
             sp.set_defaults(_run=module.run)
     return parser
+
+
+# Windows gives a console program this long to finish after its window is closed
+CLOSE_GRACE_S = 4.0
+
+
+class LeaveOnSignals:
+    """`with LeaveOnSignals(leave):` — the ways an OS asks a program to stop all end in the
+    same clean, recorded leave: `leave()` runs in the event loop, which then says goodbye to
+    the table and closes the record as the `quit` command does.
+
+    POSIX: SIGTERM (kill, shutdown), SIGHUP (the terminal window closed) and, with
+    `sigint`, SIGINT (Ctrl-C outside a full-screen console; inside one Ctrl-C is a key the
+    console asks about first). Windows: SIGBREAK (Ctrl-Break), SIGINT likewise, and the
+    console window closed, the user logging off or the system shutting down — those come
+    as console control events, not signals: a handler registered with
+    SetConsoleCtrlHandler schedules `leave` and holds Windows off (which ends the process
+    when the handler returns) until the leave is done or CLOSE_GRACE_S has passed.
+    """
+
+    def __init__(self, leave, *, sigint: bool = True) -> None:
+        self.leave = leave
+        self.sigint = sigint
+        self.done = threading.Event()
+        self._undo: list = []
+
+    def __enter__(self) -> LeaveOnSignals:
+        loop = asyncio.get_running_loop()
+        if os.name == "posix":
+            wanted = [signal.SIGTERM, signal.SIGHUP] + ([signal.SIGINT] if self.sigint else [])
+            for sig in wanted:
+                try:
+                    loop.add_signal_handler(sig, self.leave)
+                except (NotImplementedError, RuntimeError, ValueError):
+                    continue  # not the main thread (a test's loop): nothing to undo
+                self._undo.append(lambda sig=sig: loop.remove_signal_handler(sig))
+            return self
+        wanted = [getattr(signal, "SIGBREAK", None)] + ([signal.SIGINT] if self.sigint else [])
+        for sig in filter(None, wanted):
+            try:
+                before = signal.signal(
+                    sig, lambda _s, _f: loop.call_soon_threadsafe(self.leave))
+            except (ValueError, OSError):  # not the main thread
+                continue
+            self._undo.append(lambda sig=sig, before=before: signal.signal(sig, before))
+        self._console_close_handler(loop)
+        return self
+
+    def _console_close_handler(self, loop) -> None:
+        try:
+            import ctypes
+            from ctypes import wintypes
+
+            kernel32 = ctypes.windll.kernel32  # type: ignore[attr-defined]
+        except (ImportError, AttributeError, OSError):
+            return
+        closing = {2, 5, 6}  # CTRL_CLOSE_EVENT, CTRL_LOGOFF_EVENT, CTRL_SHUTDOWN_EVENT
+
+        @ctypes.WINFUNCTYPE(wintypes.BOOL, wintypes.DWORD)  # type: ignore[attr-defined]
+        def handler(ctrl_type):
+            if ctrl_type not in closing:
+                return False  # Ctrl-C / Ctrl-Break: Python's own handler, the signals above
+            loop.call_soon_threadsafe(self.leave)
+            self.done.wait(CLOSE_GRACE_S)
+            return True
+
+        if kernel32.SetConsoleCtrlHandler(handler, True):
+            self._undo.append(lambda: kernel32.SetConsoleCtrlHandler(handler, False))
+
+    def __exit__(self, *exc) -> None:
+        for undo in reversed(self._undo):
+            with contextlib.suppress(Exception):
+                undo()
+        self._undo.clear()
+        self.done.set()
+
+
+class ConsoleStop:
+    """The `leave` of a full-screen console for LeaveOnSignals: the screen on show ends as
+    if the player had left it (with the result `results` holds for its app, else 0: what a
+    game screen returns on `quit`), and `asked` tells the command not to open another
+    screen. Closing the game screen says goodbye to the table and closes the record, as
+    `quit` does."""
+
+    def __init__(self) -> None:
+        self.asked = False
+        self.results: dict = {}  # Application -> the result that leaves it
+
+    def __call__(self) -> None:
+        from prompt_toolkit.application.current import get_app_or_none
+
+        self.asked = True
+        app = get_app_or_none()
+        if app is not None and app.is_running:
+            with contextlib.suppress(Exception):  # already leaving: its result is set
+                app.exit(result=self.results.get(app, 0))
+
+
+def say_at_exit(text: str) -> None:
+    """A last line on the terminal, which may be gone (its window was closed)."""
+    with contextlib.suppress(OSError, ValueError):
+        print(text)
+        sys.stdout.flush()
 
 
 def never_fail_on_text() -> None:

@@ -27,16 +27,11 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 async def _main(args) -> int:
-    from tongiaki_lan.bots import best_bot_kind
-    from tongiaki_lan.console.lan import LanSession
-    from tongiaki_lan.console.lobby import LobbyScreen
-    from tongiaki_lan.console.screen import BACK_TO_LOBBY, run_game_screen
-    from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
-    from tongiaki_lan.i18n import _
+    from tongiaki_lan.cli import ConsoleStop, LeaveOnSignals
     from tongiaki_lan.logfile import log_to_file
     from tongiaki_lan.places import places
     from tongiaki_lan.profile import player_name, save_profile
-    from tongiaki_lan.records import default_record_dir, solo_record_path
+    from tongiaki_lan.records import default_record_dir
 
     profile = places().profile
     # the first run asks once (a terminal on both ends); --name wins for this run
@@ -50,11 +45,28 @@ async def _main(args) -> int:
     colour = args.colour
     records = args.records or default_record_dir()
     log_to_file(places().logs)  # the full-screen console owns the terminal
+    # a closed window, kill, logging off: the screen on show is left as `quit` leaves it
+    stop = ConsoleStop()
+    with LeaveOnSignals(stop, sigint=False):  # Ctrl-C is a key the screens ask about
+        return await _lobby_loop(args, name, colour, records, remember, stop)
+
+
+async def _lobby_loop(args, name, colour, records, remember, stop) -> int:
+    from tongiaki_lan.bots import best_bot_kind
+    from tongiaki_lan.cli import say_at_exit
+    from tongiaki_lan.console.lan import LanSession
+    from tongiaki_lan.console.lobby import LobbyScreen
+    from tongiaki_lan.console.screen import BACK_TO_LOBBY, run_game_screen
+    from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
+    from tongiaki_lan.i18n import _
+    from tongiaki_lan.records import solo_record_path
+
     saved = None  # the record of the game just played, said in the lobby or when leaving
-    while True:  # after a game, `lobby` comes back here for the next one
+    while not stop.asked:  # after a game, `lobby` comes back here for the next one
         lobby = LobbyScreen(name, colour, record_dir=records, host=args.host, port=args.port,
                             lan=not args.no_lan, colour_output=args.colour_output)
         lobby.on_name = remember
+        stop.results[lobby.app] = ("quit",)
         if saved is not None:
             lobby.lines.append(("info", _("Record saved: {path}").format(path=saved)))
         result = await lobby.run()
@@ -77,10 +89,11 @@ async def _main(args) -> int:
         else:
             await lobby.close_network()
             return 0
-        if code != BACK_TO_LOBBY:
+        if code != BACK_TO_LOBBY or stop.asked:
             if saved is not None:
-                print(_("Record saved: {path}").format(path=saved))
+                say_at_exit(_("Record saved: {path}").format(path=saved))
             return code
+    return 0
 
 
 def run(args) -> int:

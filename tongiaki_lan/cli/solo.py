@@ -43,8 +43,7 @@ def _saved_or_os_name(given: str | None) -> str:
 
 def run(args) -> int:
     from tongiaki_lan.bots import best_bot_kind
-    from tongiaki_lan.cli import use_language
-    from tongiaki_lan.console.screen import run_game_screen
+    from tongiaki_lan.cli import say_at_exit, use_language
     from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
     from tongiaki_lan.i18n import _
     from tongiaki_lan.records import default_record_dir, solo_record_path
@@ -66,9 +65,19 @@ def run(args) -> int:
     options = {"think": args.think} if args.think is not None else {}
     session = SoloSession(seed, seats, record_path=record, pace=args.pace,
                           hint_kind=args.hint_bot, bot_options=options)
-    code = asyncio.run(run_game_screen(session, colour=args.colour))
+    code = asyncio.run(_play(session, args.colour))
     if session.record_path is not None:
-        print(_("Record saved: {path}").format(path=session.record_path))
-        print(_("Replay it with: {command}").format(
+        say_at_exit(_("Record saved: {path}").format(path=session.record_path))
+        say_at_exit(_("Replay it with: {command}").format(
             command=f"tongiaki-lan replay {session.record_path}"))
     return code
+
+
+async def _play(session, colour: bool) -> int:
+    from tongiaki_lan.cli import ConsoleStop, LeaveOnSignals
+    from tongiaki_lan.console.screen import run_game_screen
+
+    # a closed window or kill ends the game as `quit` does (Ctrl-C is a key the screen
+    # asks about); the record has every move already
+    with LeaveOnSignals(ConsoleStop(), sigint=False):
+        return await run_game_screen(session, colour=colour)
