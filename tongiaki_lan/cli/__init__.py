@@ -269,6 +269,10 @@ def main(argv: list[str] | None = None) -> int:
         return code
     except KeyboardInterrupt:
         return 130
+    except EOFError:
+        # the console's input ended (commands piped in, then the pipe closed): the screen
+        # and its game were closed on the way out, the record has every move; no traceback
+        return 0
     except BrokenPipeError:
         # `tongiaki-lan verify FILE | head`: the reader has read enough. Leave quietly, with
         # the status a writer killed by SIGPIPE has in a shell, and point stdout at

@@ -65,7 +65,10 @@ def run(args) -> int:
     options = {"think": args.think} if args.think is not None else {}
     session = SoloSession(seed, seats, record_path=record, pace=args.pace,
                           hint_kind=args.hint_bot, bot_options=options)
-    code = asyncio.run(_play(session, args.colour))
+    try:
+        code = asyncio.run(_play(session, args.colour))
+    except EOFError:  # the input ended (a pipe): the game was closed and is recorded
+        code = 0
     if session.record_path is not None:
         say_at_exit(_("Record saved: {path}").format(path=session.record_path))
         say_at_exit(_("Replay it with: {command}").format(
