@@ -20,6 +20,7 @@ import msgpack
 from tongiaki_lan.draws import DrawBook
 from tongiaki_lan.engine import COLOURS, RULES_VERSION, Dealer, Game, Move, Reveal, move_from_wire
 from tongiaki_lan.engine.variant import STANDARD, VARIANTS, owners_for, with_variant
+from tongiaki_lan.files import create_binary, open_binary_rw
 
 MAGIC = "tongiaki-lan record"
 FORMAT_VERSION = 1
@@ -29,12 +30,11 @@ SUFFIX = ".tgrec"  # every record this program writes; any path is read
 
 def default_record_dir() -> Path:
     """Where games are recorded unless told otherwise: one per-user place for solo, console
-    LAN and headless games alike (XDG base directories; a relative XDG_DATA_HOME is
-    ignored, as the specification says)."""
-    base = os.environ.get("XDG_DATA_HOME", "")
-    if not os.path.isabs(base):
-        base = os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(base) / "tongiaki-lan" / "records"
+    LAN and headless games alike, the platform's data directory (places.py,
+    docs/files.md)."""
+    from tongiaki_lan.places import places
+
+    return places().records
 
 
 def solo_record_path(directory: Path, seed: bytes) -> Path:
@@ -182,7 +182,7 @@ class RecordWriter:
                fsync: bool = True) -> RecordWriter:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        fh = open(path, "x+b")  # never clobber an existing record (read back by `rewind`)
+        fh = create_binary(path)  # never clobber an existing record (read back by `rewind`)
         writer = cls(path, fh, 0, fsync)
         writer._write(msgpack.packb(header.to_wire(), use_bin_type=True))
         return writer
@@ -192,7 +192,7 @@ class RecordWriter:
         """Continue a record (after a crash): a torn last entry is cut off first."""
         path = Path(path)
         record, good_bytes = _read(path)
-        fh = open(path, "r+b")
+        fh = open_binary_rw(path)
         fh.truncate(good_bytes)
         fh.seek(good_bytes)
         return cls(path, fh, len(record.moves), fsync)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tongiaki_lan.places import HOME_ENV
 from tongiaki_lan.records import SUFFIX, default_record_dir, read_record, replay_record
 
 from ..own_tmux import TMUX, Terminal
@@ -22,7 +23,15 @@ def cli(*args: str, env: dict) -> subprocess.CompletedProcess:
                           text=True, env={**env, "PYTHONPATH": str(REPO), "COLUMNS": "200"})
 
 
+def platform_env(**more: str) -> dict:
+    """The environment without the suite's TONGIAKI_LAN_HOME (tests/conftest.py), so that
+    the platform's own place decides."""
+    return {k: v for k, v in {**os.environ, **more}.items() if k != HOME_ENV}
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the XDG base directories are Linux's")
 def test_the_place_is_xdg_data_home_or_the_home_directory(monkeypatch, tmp_path):
+    monkeypatch.delenv(HOME_ENV)
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     assert default_record_dir() == tmp_path / "data" / "tongiaki-lan" / "records"
@@ -33,9 +42,16 @@ def test_the_place_is_xdg_data_home_or_the_home_directory(monkeypatch, tmp_path)
     assert default_record_dir() == tmp_path / "home/.local/share/tongiaki-lan/records"
 
 
+def default_record_dir_in(env: dict) -> Path:
+    out = subprocess.run([sys.executable, "-c", "from tongiaki_lan.records import "
+                          "default_record_dir as d; print(d())"], capture_output=True,
+                         text=True, env={**env, "PYTHONPATH": str(REPO)}, check=True)
+    return Path(out.stdout.strip())
+
+
 def test_help_says_where_records_go(tmp_path):
-    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
-    place = str(tmp_path / "data" / "tongiaki-lan" / "records")
+    env = platform_env(XDG_DATA_HOME=str(tmp_path / "data"))
+    place = str(default_record_dir_in(env))
     top = cli("--help", env=env)
     assert top.returncode == 0
     assert place in top.stdout and SUFFIX in top.stdout
@@ -49,6 +65,8 @@ async def test_headless_games_record_in_the_per_user_place_not_the_current_direc
         tmp_path, monkeypatch):
     from tests.net.procs import Proc, kill_all
 
+    monkeypatch.delenv(HOME_ENV)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     cwd = tmp_path / "cwd"
     cwd.mkdir()
@@ -71,7 +89,7 @@ async def test_headless_games_record_in_the_per_user_place_not_the_current_direc
         assert codes == [0, 0], [p.stderr[-1500:] for p in procs]
     finally:
         await kill_all(procs)
-    ana = tmp_path / "data" / "tongiaki-lan" / "records" / f"deck_party-ana{SUFFIX}"
+    ana = default_record_dir() / f"deck_party-ana{SUFFIX}"
     bo = tmp_path / "mine" / f"deck_party-bo{SUFFIX}"
     assert [p.events[-1]["record"] for p in procs] == [str(ana), str(bo)]
     assert replay_record(read_record(ana)).digest() == replay_record(read_record(bo)).digest()
@@ -81,8 +99,8 @@ async def test_headless_games_record_in_the_per_user_place_not_the_current_direc
 @pytest.mark.tmux
 @pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install tmux)")
 def test_solo_records_in_the_per_user_place_and_says_so_when_you_quit(tmp_path):
-    env = {**os.environ, "TERM": "xterm-256color", "HOME": str(tmp_path / "home"),
-           "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONPATH": str(REPO)}
+    env = platform_env(TERM="xterm-256color", HOME=str(tmp_path / "home"),
+                       XDG_DATA_HOME=str(tmp_path / "data"), PYTHONPATH=str(REPO))
     done = tmp_path / "exit"
     # `cat` keeps the pane open after the game so that what it printed can be read.
     command = (f"{sys.executable} -m tongiaki_lan solo --bots 1 --bot random --pace 0 "
@@ -96,7 +114,7 @@ def test_solo_records_in_the_per_user_place_and_says_so_when_you_quit(tmp_path):
         screen = term.wait_for(lambda s: "Record saved:" in s and done.exists(), "the goodbye")
     finally:
         term.close()
-    (path,) = (tmp_path / "data" / "tongiaki-lan" / "records").iterdir()
+    (path,) = (tmp_path / "data" / "tongiaki-lan" / "records").iterdir()  # XDG on Linux
     assert path.name.startswith("solo-") and path.suffix == SUFFIX
     assert f"Record saved: {path}" in screen
     assert [str(m) for m in read_record(path).moves][:1] == ["place Tonga 1"]

@@ -77,7 +77,7 @@ def test_no_function_hides_the_translation_function(tmp_path):
 def test_the_language_comes_from_lang_or_the_environment(monkeypatch):
     for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
         monkeypatch.delenv(var, raising=False)
-    assert i18n.language_from_environment() == "en"
+    assert i18n.language_from_environment("linux") == "en"
     monkeypatch.setenv("LANG", "it_IT.UTF-8")
     assert i18n.language_from_environment() == "it"
     monkeypatch.setenv("LC_ALL", "C")  # LC_ALL overrides LANG, and C means English
@@ -88,6 +88,67 @@ def test_the_language_comes_from_lang_or_the_environment(monkeypatch):
     assert i18n.use(None) == "fi" and i18n._("Thinking…") == "Mietitään…"
     with pytest.raises(ValueError, match="choose one of: en"):
         i18n.use("tlh")
+
+
+def _no_variables(monkeypatch):
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(var, raising=False)
+
+
+def test_on_windows_the_users_display_language_is_found(monkeypatch):
+    """Windows sets none of the POSIX variables: its display language (a language id,
+    0x0410 for Italian) decides, through ctypes as on a real Windows."""
+    import ctypes
+    import types
+
+    _no_variables(monkeypatch)
+    ui = {"id": 0x0410}
+    kernel32 = types.SimpleNamespace(GetUserDefaultUILanguage=lambda: ui["id"])
+    monkeypatch.setattr(ctypes, "windll", types.SimpleNamespace(kernel32=kernel32),
+                        raising=False)
+    assert i18n.language_from_environment("win32") == "it"
+    ui["id"] = 0x040B  # Finnish
+    assert i18n.language_from_environment("win32") == "fi"
+    ui["id"] = 0x0411  # Japanese: not one of ours
+    assert i18n.language_from_environment("win32") == "en"
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")  # a variable set by hand still wins
+    assert i18n.language_from_environment("win32") == "de"
+    assert i18n.use("fr") == "fr"  # and --lang over everything
+    i18n.use("en")
+
+
+def test_on_windows_without_the_api_english_not_a_crash(monkeypatch):
+    import ctypes
+
+    _no_variables(monkeypatch)
+    monkeypatch.delattr(ctypes, "windll", raising=False)
+    assert i18n.language_from_environment("win32") == "en"
+
+
+def test_on_macos_the_first_supported_preferred_language_is_found(monkeypatch):
+    import subprocess
+
+    _no_variables(monkeypatch)
+    said = {"out": '(\n    "ja-JP",\n    "fr-CA",\n    "en-US"\n)\n', "code": 0}
+    calls = []
+
+    def defaults(argv, **kw):
+        calls.append(argv)
+        return subprocess.CompletedProcess(argv, said["code"], said["out"], "")
+
+    monkeypatch.setattr(subprocess, "run", defaults)
+    assert i18n.language_from_environment("darwin") == "fr"  # Japanese is not ours
+    assert calls == [["defaults", "read", "-g", "AppleLanguages"]]
+    said["code"] = 1  # no such setting
+    assert i18n.language_from_environment("darwin") == "en"
+
+    def missing(argv, **kw):
+        raise FileNotFoundError("defaults")
+
+    monkeypatch.setattr(subprocess, "run", missing)
+    assert i18n.language_from_environment("darwin") == "en"
+    monkeypatch.setenv("LC_ALL", "it_IT.UTF-8")
+    assert i18n.language_from_environment("darwin") == "it"
 
 
 # What each language must show on the first screen of a solo game, after `help` and

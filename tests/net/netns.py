@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 
 def netns_unavailable() -> str | None:
     """Why namespaces cannot be built here, or None."""
+    if not sys.platform.startswith("linux"):
+        return "network namespaces are Linux's"
     if os.geteuid() != 0:
         return "network namespace tests need root (ip netns add)"
     if shutil.which("ip") is None:

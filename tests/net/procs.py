@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import json
 import os
-import signal
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -15,9 +14,10 @@ REPO = Path(__file__).resolve().parents[2]
 class Proc:
     """One command in a namespace; its JSON lines are collected as they arrive."""
 
-    def __init__(self, argv: list[str], cwd: Path):
+    def __init__(self, argv: list[str], cwd: Path, **popen):
         self.argv = argv
         self.cwd = cwd
+        self.popen = popen  # e.g. creationflags on Windows
         self.events: list[dict] = []
         self.stderr = b""
         self.changed = asyncio.Event()
@@ -28,7 +28,7 @@ class Proc:
         env = {**os.environ, "PYTHONPATH": str(REPO)}
         self.proc = await asyncio.create_subprocess_exec(
             *self.argv, cwd=self.cwd, env=env, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE)
+            stderr=asyncio.subprocess.PIPE, **self.popen)
         self._reader = asyncio.create_task(self._read())
         return self
 
@@ -60,9 +60,13 @@ class Proc:
         await self.wait(lambda: self._reader.done(), timeout)
         return self.proc.returncode
 
-    def kill(self, sig=signal.SIGKILL) -> None:
+    def kill(self, sig=None) -> None:
+        """Send `sig`, or kill outright (SIGKILL on POSIX, TerminateProcess on Windows)."""
         if self.proc.returncode is None:
-            self.proc.send_signal(sig)
+            if sig is None:
+                self.proc.kill()
+            else:
+                self.proc.send_signal(sig)
 
 
 async def kill_all(procs) -> None:

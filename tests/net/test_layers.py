@@ -14,7 +14,7 @@ NET = pathlib.Path(tongiaki_lan.net.__file__).parent
 # files of the node, or the floors above it.
 FORBIDDEN = ("asyncio", "socket", "selectors", "zeroconf", "asyncio_dgram", "prompt_toolkit",
              "tongiaki_lan.net.aio", "tongiaki_lan.net.lab", "tongiaki_lan.console",
-             "tongiaki_lan.cli", "tongiaki_lan.records")
+             "tongiaki_lan.cli", "tongiaki_lan.records", "tongiaki_lan.files")
 
 
 def imported_modules(path: pathlib.Path) -> list[str]:

@@ -41,3 +41,25 @@ async def test_warnings_go_to_the_log_file_and_the_log_pane_never_to_the_termina
         for h in saved[0]:
             root.addHandler(h)
         root.setLevel(saved[1])
+
+
+def test_the_log_file_is_bounded_old_lines_move_to_numbered_files(tmp_path):
+    root = logging.getLogger()
+    saved = (list(root.handlers), root.level)
+    try:
+        path = log_to_file(tmp_path, max_bytes=4000)
+        for i in range(400):
+            logging.getLogger("tongiaki_lan.test").warning("line %d — ünïcödé", i)
+        for h in root.handlers:
+            h.flush()
+        logs = sorted(p.name for p in tmp_path.iterdir())
+        assert logs == [LOG_NAME, f"{LOG_NAME}.1", f"{LOG_NAME}.2", f"{LOG_NAME}.3"]
+        assert all((tmp_path / n).stat().st_size <= 4000 for n in logs)
+        assert "line 399 — ünïcödé" in path.read_text(encoding="utf-8")
+    finally:
+        for h in list(root.handlers):
+            root.removeHandler(h)
+            h.close()
+        for h in saved[0]:
+            root.addHandler(h)
+        root.setLevel(saved[1])

@@ -9,9 +9,13 @@ network or UI stacks.
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import importlib
 import os
+import signal
 import sys
+import threading
 from pathlib import Path
 
 # name -> (module, one-line help)
@@ -29,14 +33,19 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "tournament": ("tongiaki_lan.cli.tournament", "bots against bots with statistics"),
 }
 
+# the commands that write into the per-user places: they move an earlier version's records
+# to this platform's place first (places.py)
+SETTLES_PLACES = ("solo", "lobby", "play")
+
 
 def records_option(p: argparse.ArgumentParser) -> None:
     """`--records DIR`, the same for every command that plays a game."""
     from tongiaki_lan.records import default_record_dir
 
     p.add_argument("--records", type=Path, default=None, metavar="DIR",
-                   help=f"where game records go (default {default_record_dir()}, "
-                        "under $XDG_DATA_HOME when it is set)")
+                   help=f"where game records and the identities that play them go "
+                        f"(default {default_record_dir()}; $TONGIAKI_LAN_HOME moves "
+                        "everything)")
 
 
 def lang_option(p: argparse.ArgumentParser) -> None:
@@ -45,7 +54,8 @@ def lang_option(p: argparse.ArgumentParser) -> None:
 
     p.add_argument("--lang", default=None, metavar="LANG",
                    help="language of the console: " + ", ".join(LANGUAGES) +
-                        " (default: from LANGUAGE / LC_ALL / LC_MESSAGES / LANG, else en)")
+                        " (default: from LANGUAGE / LC_ALL / LC_MESSAGES / LANG, else the "
+                        "system's language setting on Windows and macOS, else en)")
 
 
 def use_language(args: argparse.Namespace) -> bool:
@@ -89,14 +99,19 @@ def _epilog() -> str:
     from tongiaki_lan.records import SUFFIX, default_record_dir
 
     return (f"Every game played here is recorded as it goes, one {SUFFIX} file per game, "
-            f"in {default_record_dir()} (that is $XDG_DATA_HOME/tongiaki-lan/records, or "
-            f"~/.local/share/tongiaki-lan/records without XDG_DATA_HOME; --records DIR "
-            f"chooses another). `replay`, `verify` and `export` read a record from any path.")
+            f"in {default_record_dir()} (this system's place for program data; "
+            f"--records DIR chooses another, and $TONGIAKI_LAN_HOME puts records, profile "
+            f"and log under one directory). `replay`, `verify` and `export` read a record "
+            f"from any path.")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    from tongiaki_lan import __version__
+
     parser = argparse.ArgumentParser(prog="tongiaki-lan", description=__doc__.splitlines()[0],
                                      epilog=_epilog())
+    parser.add_argument("--version", "-V", action="version",
+                        version=f"tongiaki-lan {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in SUBCOMMANDS.items():
         sp = sub.add_parser(name, help=help_text, description=help_text)
@@ -113,21 +128,151 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+# Windows gives a console program this long to finish after its window is closed
+CLOSE_GRACE_S = 4.0
+
+
+class LeaveOnSignals:
+    """`with LeaveOnSignals(leave):` — the ways an OS asks a program to stop all end in the
+    same clean, recorded leave: `leave()` runs in the event loop, which then says goodbye to
+    the table and closes the record as the `quit` command does.
+
+    POSIX: SIGTERM (kill, shutdown), SIGHUP (the terminal window closed) and, with
+    `sigint`, SIGINT (Ctrl-C outside a full-screen console; inside one Ctrl-C is a key the
+    console asks about first). Windows: SIGBREAK (Ctrl-Break), SIGINT likewise, and the
+    console window closed, the user logging off or the system shutting down — those come
+    as console control events, not signals: a handler registered with
+    SetConsoleCtrlHandler schedules `leave` and holds Windows off (which ends the process
+    when the handler returns) until the leave is done or CLOSE_GRACE_S has passed.
+    """
+
+    def __init__(self, leave, *, sigint: bool = True) -> None:
+        self.leave = leave
+        self.sigint = sigint
+        self.done = threading.Event()
+        self._undo: list = []
+
+    def __enter__(self) -> LeaveOnSignals:
+        loop = asyncio.get_running_loop()
+        if os.name == "posix":
+            wanted = [signal.SIGTERM, signal.SIGHUP] + ([signal.SIGINT] if self.sigint else [])
+            for sig in wanted:
+                try:
+                    loop.add_signal_handler(sig, self.leave)
+                except (NotImplementedError, RuntimeError, ValueError):
+                    continue  # not the main thread (a test's loop): nothing to undo
+                self._undo.append(lambda sig=sig: loop.remove_signal_handler(sig))
+            return self
+        wanted = [getattr(signal, "SIGBREAK", None)] + ([signal.SIGINT] if self.sigint else [])
+        for sig in filter(None, wanted):
+            try:
+                before = signal.signal(
+                    sig, lambda _s, _f: loop.call_soon_threadsafe(self.leave))
+            except (ValueError, OSError):  # not the main thread
+                continue
+            self._undo.append(lambda sig=sig, before=before: signal.signal(sig, before))
+        self._console_close_handler(loop)
+        return self
+
+    def _console_close_handler(self, loop) -> None:
+        try:
+            import ctypes
+            from ctypes import wintypes
+
+            kernel32 = ctypes.windll.kernel32  # type: ignore[attr-defined]
+        except (ImportError, AttributeError, OSError):
+            return
+        closing = {2, 5, 6}  # CTRL_CLOSE_EVENT, CTRL_LOGOFF_EVENT, CTRL_SHUTDOWN_EVENT
+
+        @ctypes.WINFUNCTYPE(wintypes.BOOL, wintypes.DWORD)  # type: ignore[attr-defined]
+        def handler(ctrl_type):
+            if ctrl_type not in closing:
+                return False  # Ctrl-C / Ctrl-Break: Python's own handler, the signals above
+            loop.call_soon_threadsafe(self.leave)
+            self.done.wait(CLOSE_GRACE_S)
+            return True
+
+        if kernel32.SetConsoleCtrlHandler(handler, True):
+            self._undo.append(lambda: kernel32.SetConsoleCtrlHandler(handler, False))
+
+    def __exit__(self, *exc) -> None:
+        for undo in reversed(self._undo):
+            with contextlib.suppress(Exception):
+                undo()
+        self._undo.clear()
+        self.done.set()
+
+
+class ConsoleStop:
+    """The `leave` of a full-screen console for LeaveOnSignals: the screen on show ends as
+    if the player had left it (with the result `results` holds for its app, else 0: what a
+    game screen returns on `quit`), and `asked` tells the command not to open another
+    screen. Closing the game screen says goodbye to the table and closes the record, as
+    `quit` does."""
+
+    def __init__(self) -> None:
+        self.asked = False
+        self.results: dict = {}  # Application -> the result that leaves it
+
+    def __call__(self) -> None:
+        from prompt_toolkit.application.current import get_app_or_none
+
+        self.asked = True
+        app = get_app_or_none()
+        if app is not None and app.is_running:
+            with contextlib.suppress(Exception):  # already leaving: its result is set
+                app.exit(result=self.results.get(app, 0))
+
+
+def say_at_exit(text: str) -> None:
+    """A last line on the terminal, which may be gone (its window was closed)."""
+    with contextlib.suppress(OSError, ValueError):
+        print(text)
+        sys.stdout.flush()
+
+
+def never_fail_on_text() -> None:
+    """Text for a console or a pipe never stops the program: a character the stream's code
+    page lacks (a Windows console or pipe in cp1252, say) becomes '?' instead of raising
+    UnicodeEncodeError. Bytes meant to be exact (an SVG) go to stdout.buffer instead."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and getattr(stream, "errors", "strict") == "strict":
+            try:
+                reconfigure(errors="replace")
+            except (ValueError, OSError):  # a detached or closed stream
+                pass
+
+
+TOP_OPTIONS = ("-h", "--help", "--version", "-V")
+
+
 def main(argv: list[str] | None = None) -> int:
+    never_fail_on_text()
     argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or argv[0] not in SUBCOMMANDS and argv[0] not in ("-h", "--help"):
+    if not argv or argv[0] not in SUBCOMMANDS and argv[0] not in TOP_OPTIONS:
         argv = ["lobby", *argv]
     parser = build_parser(only=argv[0] if argv[0] in SUBCOMMANDS else None)
     args = parser.parse_args(argv)
     if getattr(args, "_missing", None):
         print(f"tongiaki-lan: '{args._missing}' is not available in this build", file=sys.stderr)
         return 2
+    if args.command in SETTLES_PLACES:
+        from tongiaki_lan.places import settle_legacy
+
+        note = settle_legacy()
+        if note:
+            print(note, file=sys.stderr)
     try:
         code = int(args._run(args) or 0)
         sys.stdout.flush()  # a reader that went away shows here, where it can be handled
         return code
     except KeyboardInterrupt:
         return 130
+    except EOFError:
+        # the console's input ended (commands piped in, then the pipe closed): the screen
+        # and its game were closed on the way out, the record has every move; no traceback
+        return 0
     except BrokenPipeError:
         # `tongiaki-lan verify FILE | head`: the reader has read enough. Leave quietly, with
         # the status a writer killed by SIGPIPE has in a shell, and point stdout at

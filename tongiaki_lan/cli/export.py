@@ -20,6 +20,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def run(args) -> int:
     from tongiaki_lan.cli import record_position, use_language
+    from tongiaki_lan.files import write_text_atomic
     from tongiaki_lan.i18n import _
     from tongiaki_lan.svgboard import board_svg
 
@@ -39,10 +40,17 @@ def run(args) -> int:
     title = f"Tongiaki — {record.header.game_name or args.record.stem} — {state}"
     text = board_svg(game, names=names, title=title)
     if args.svg == "-":
-        sys.stdout.write(text)
+        # UTF-8 bytes whatever the console's code page: an SVG says it is UTF-8
+        sys.stdout.flush()
+        out = getattr(sys.stdout, "buffer", None)
+        if out is None:  # a stream without bytes underneath (a test's StringIO)
+            sys.stdout.write(text)
+        else:
+            out.write(text.encode("utf-8"))
+            out.flush()
         return 0
     try:
-        Path(args.svg).write_text(text, encoding="utf-8")
+        write_text_atomic(args.svg, text)
     except OSError as exc:
         print(f"export: cannot write {args.svg}: {exc.strerror or exc}", file=sys.stderr)
         return 1

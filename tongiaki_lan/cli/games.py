@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
-import signal
 import sys
 import time
 
@@ -94,11 +92,14 @@ async def _main(args: argparse.Namespace) -> int:
 
 
 async def _watch(disc, args, started: float) -> None:
+    from tongiaki_lan.cli import LeaveOnSignals
+
     stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        with contextlib.suppress(NotImplementedError):
-            loop.add_signal_handler(sig, stop.set)
+    with LeaveOnSignals(stop.set):
+        await _watch_until(disc, args, started, stop)
+
+
+async def _watch_until(disc, args, started: float, stop: asyncio.Event) -> None:
     end = None if not args.wait else time.monotonic() + args.wait
     last = None
     while not stop.is_set() and (end is None or time.monotonic() < end):

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import sys
 
 
 def configure(p: argparse.ArgumentParser) -> None:
     from tongiaki_lan.cli import lang_option, records_option
 
-    p.add_argument("--name", default=None, help="your name (default: your login name)")
+    p.add_argument("--name", default=None,
+                   help="your name for this run (default: the one asked on the first run, "
+                        "kept in your profile)")
     p.add_argument("--colour", default="", help="preferred colour")
     records_option(p)
     lang_option(p)
@@ -23,24 +27,46 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 async def _main(args) -> int:
+    from tongiaki_lan.cli import ConsoleStop, LeaveOnSignals
+    from tongiaki_lan.logfile import log_to_file
+    from tongiaki_lan.places import places
+    from tongiaki_lan.profile import player_name, save_profile
+    from tongiaki_lan.records import default_record_dir
+
+    profile = places().profile
+    # the first run asks once (a terminal on both ends); --name wins for this run
+    name = player_name(profile, args.name,
+                       interactive=sys.stdin.isatty() and sys.stdout.isatty())
+
+    def remember(new: str) -> None:  # the lobby's `name NEW`
+        with contextlib.suppress(OSError):
+            save_profile(profile, name=new)
+
+    colour = args.colour
+    records = args.records or default_record_dir()
+    log_to_file(places().logs)  # the full-screen console owns the terminal
+    # a closed window, kill, logging off: the screen on show is left as `quit` leaves it
+    stop = ConsoleStop()
+    with LeaveOnSignals(stop, sigint=False):  # Ctrl-C is a key the screens ask about
+        return await _lobby_loop(args, name, colour, records, remember, stop)
+
+
+async def _lobby_loop(args, name, colour, records, remember, stop) -> int:
     from tongiaki_lan.bots import best_bot_kind
-    from tongiaki_lan.cli.solo import _login_name
+    from tongiaki_lan.cli import say_at_exit
     from tongiaki_lan.console.lan import LanSession
     from tongiaki_lan.console.lobby import LobbyScreen
     from tongiaki_lan.console.screen import BACK_TO_LOBBY, run_game_screen
     from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
     from tongiaki_lan.i18n import _
-    from tongiaki_lan.logfile import log_to_file
-    from tongiaki_lan.records import default_record_dir, solo_record_path
+    from tongiaki_lan.records import solo_record_path
 
-    name = args.name or _login_name()
-    colour = args.colour
-    records = args.records or default_record_dir()
-    log_to_file(records)  # the full-screen console owns the terminal
     saved = None  # the record of the game just played, said in the lobby or when leaving
-    while True:  # after a game, `lobby` comes back here for the next one
+    while not stop.asked:  # after a game, `lobby` comes back here for the next one
         lobby = LobbyScreen(name, colour, record_dir=records, host=args.host, port=args.port,
                             lan=not args.no_lan, colour_output=args.colour_output)
+        lobby.on_name = remember
+        stop.results[lobby.app] = ("quit",)
         if saved is not None:
             lobby.lines.append(("info", _("Record saved: {path}").format(path=saved)))
         result = await lobby.run()
@@ -63,10 +89,11 @@ async def _main(args) -> int:
         else:
             await lobby.close_network()
             return 0
-        if code != BACK_TO_LOBBY:
+        if code != BACK_TO_LOBBY or stop.asked:
             if saved is not None:
-                print(_("Record saved: {path}").format(path=saved))
+                say_at_exit(_("Record saved: {path}").format(path=saved))
             return code
+    return 0
 
 
 def run(args) -> int:

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import logging
-import signal
 import sys
 from pathlib import Path
 
@@ -110,9 +108,8 @@ def _close_output() -> None:
 
 
 async def _main(args: argparse.Namespace) -> int:
-    from tongiaki_lan.net.aio.discovery import Discovery
-    from tongiaki_lan.net.aio.matchmaking import join_or_create, wait_game
-    from tongiaki_lan.net.aio.node import GameRef, Node, has_sidecar, read_sidecar
+    from tongiaki_lan.cli import LeaveOnSignals
+    from tongiaki_lan.net.aio.node import has_sidecar, read_sidecar
     from tongiaki_lan.records import read_record, replay_record
 
     record = Path(args.record) if args.record else _default_record(args)
@@ -134,11 +131,17 @@ async def _main(args: argparse.Namespace) -> int:
                 n += 1
             record = record.with_name(f"{record.stem}.{n}{record.suffix}")
 
+    # Ctrl-C, kill, a closed terminal or console window: the same clean leave (cli.__init__)
     stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        with contextlib.suppress(NotImplementedError):
-            loop.add_signal_handler(sig, stop.set)
+    with LeaveOnSignals(stop.set):
+        return await _play(args, record, resume, stop)
+
+
+async def _play(args: argparse.Namespace, record: Path, resume: bool,
+                stop: asyncio.Event) -> int:
+    from tongiaki_lan.net.aio.discovery import Discovery
+    from tongiaki_lan.net.aio.matchmaking import join_or_create, wait_game
+    from tongiaki_lan.net.aio.node import GameRef, Node
 
     ref = None
     if args.join:
@@ -241,7 +244,10 @@ async def _main(args: argparse.Namespace) -> int:
             _out({"event": "error", "reason": "interrupted" if stop.is_set() else
                   f"no result within {args.timeout:.0f} s"})
     finally:
-        await node.close()
+        if stop.is_set():  # asked to stop: a goodbye the table hears, then close
+            await node.leave()
+        else:
+            await node.close()
         if disc is not None:
             await disc.close()
     return code

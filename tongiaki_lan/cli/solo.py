@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import getpass
 from pathlib import Path
 
 
@@ -17,7 +16,8 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="any text, or 64 hex digits; the same seed gives the same tile stack")
     p.add_argument("--bot", default=None, choices=bot_kinds(),
                    help=f"bot kind for the opponents (default: the strongest, {best_bot_kind()})")
-    p.add_argument("--name", default=None, help="your name (default: your login name)")
+    p.add_argument("--name", default=None, help="your name (default: your profile's, else your "
+                   "login name)")
     p.add_argument("--seat", type=int, default=1,
                    help="your seat, 1 = first to play (default 1)")
     p.add_argument("--record", type=Path, default=None, metavar="FILE",
@@ -36,17 +36,17 @@ def configure(p: argparse.ArgumentParser) -> None:
                         "rulebook's two-player variant, docs/rules.md V1)")
 
 
-def _login_name() -> str:
-    try:
-        return getpass.getuser().capitalize() or "You"
-    except Exception:  # no login name (containers)
-        return "You"
+def _saved_or_os_name(given: str | None) -> str:
+    """`--name`, else the profile's name, else the OS user's (solo asks nothing)."""
+    from tongiaki_lan.places import places
+    from tongiaki_lan.profile import player_name
+
+    return player_name(places().profile, given, interactive=False)
 
 
 def run(args) -> int:
     from tongiaki_lan.bots import best_bot_kind
-    from tongiaki_lan.cli import use_language
-    from tongiaki_lan.console.screen import run_game_screen
+    from tongiaki_lan.cli import say_at_exit, use_language
     from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
     from tongiaki_lan.engine.variant import STANDARD, TWO_COLOURS
     from tongiaki_lan.i18n import _
@@ -65,7 +65,7 @@ def run(args) -> int:
         return 2
     kind = args.bot or best_bot_kind()
     seed = seed_from_text(args.seed)
-    seats = solo_seats(args.bots, args.name or _login_name(), kind, seat=args.seat - 1,
+    seats = solo_seats(args.bots, _saved_or_os_name(args.name), kind, seat=args.seat - 1,
                        two_colours=args.two_colours)
     record = None
     if not args.no_record:
@@ -74,9 +74,22 @@ def run(args) -> int:
     session = SoloSession(seed, seats, record_path=record, pace=args.pace,
                           hint_kind=args.hint_bot, bot_options=options,
                           variant=TWO_COLOURS if args.two_colours else STANDARD)
-    code = asyncio.run(run_game_screen(session, colour=args.colour))
+    try:
+        code = asyncio.run(_play(session, args.colour))
+    except EOFError:  # the input ended (a pipe): the game was closed and is recorded
+        code = 0
     if session.record_path is not None:
-        print(_("Record saved: {path}").format(path=session.record_path))
-        print(_("Replay it with: {command}").format(
+        say_at_exit(_("Record saved: {path}").format(path=session.record_path))
+        say_at_exit(_("Replay it with: {command}").format(
             command=f"tongiaki-lan replay {session.record_path}"))
     return code
+
+
+async def _play(session, colour: bool) -> int:
+    from tongiaki_lan.cli import ConsoleStop, LeaveOnSignals
+    from tongiaki_lan.console.screen import run_game_screen
+
+    # a closed window or kill ends the game as `quit` does (Ctrl-C is a key the screen
+    # asks about); the record has every move already
+    with LeaveOnSignals(ConsoleStop(), sigint=False):
+        return await run_game_screen(session, colour=colour)

@@ -73,6 +73,7 @@ class LobbyScreen:
     def __init__(self, name: str, colour: str = "", record_dir=None, host: str = "0.0.0.0",
                  port: int = 0, lan: bool = True, colour_output: bool = True):
         self.name = name
+        self.on_name = None  # called with the new name after `name NEW` (the profile keeps it)
         self.colour = colour
         self.record_dir = record_dir
         self.host = host
@@ -498,6 +499,8 @@ class LobbyScreen:
             if not args:
                 raise ValueError(_("name: what name?"))
             self.name = " ".join(args)[:16]
+            if self.on_name is not None:
+                self.on_name(self.name)
             if self.node is not None:
                 self.node.name = self.name
                 if self.node.lobby is not None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import gettext
 import os
 import re
+import sys
 from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
@@ -32,9 +33,24 @@ _active: gettext.NullTranslations = gettext.NullTranslations()
 _code = "en"
 
 
-def language_from_environment() -> str:
-    """The first supported language named by LANGUAGE, LC_ALL, LC_MESSAGES or LANG, in the
-    order gettext itself reads them; English when none is supported (or it is C/POSIX)."""
+def language_from_environment(platform: str | None = None) -> str:
+    """The player's language when --lang does not say: the POSIX variables first (gettext's
+    order: the first supported language in LANGUAGE, else the first of LC_ALL, LC_MESSAGES,
+    LANG that is set — C/POSIX or an unsupported language mean English); when none is set,
+    the OS's own setting (Windows: the user's display language; macOS: the user's
+    preferred languages, in order); English when nothing names a supported language."""
+    chosen = _language_from_variables()
+    if chosen is not None:
+        return chosen
+    platform = platform or sys.platform
+    for name in system_languages(platform):
+        code = normalise(name)
+        if code in LANGUAGES:
+            return code
+    return "en"
+
+
+def _language_from_variables() -> str | None:
     for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
         value = os.environ.get(var, "")
         if not value:
@@ -45,7 +61,44 @@ def language_from_environment() -> str:
                 return code
         if var != "LANGUAGE":  # the first of the LC_* / LANG variables that is set decides
             return "en"
-    return "en"
+    return None
+
+
+def system_languages(platform: str) -> list[str]:
+    """The languages the OS user chose, most preferred first, as locale names ('it_IT',
+    'fr-CA'); empty when the OS has no such setting or asking it fails (never raises:
+    a language is not worth a crash)."""
+    try:
+        if platform == "win32":
+            return _windows_ui_languages()
+        if platform == "darwin":
+            return _macos_preferred_languages()
+    except Exception:  # noqa: BLE001 - no API, no `defaults`, a timeout: the variables decide
+        return []
+    return []
+
+
+def _windows_ui_languages() -> list[str]:
+    """The Windows user's display language: GetUserDefaultUILanguage gives its language id
+    (an LCID such as 0x0410), which Python's own table turns into 'it_IT'."""
+    import ctypes
+    import locale
+
+    lang_id = ctypes.windll.kernel32.GetUserDefaultUILanguage()  # type: ignore[attr-defined]
+    name = locale.windows_locale.get(int(lang_id))
+    return [name] if name else []
+
+
+def _macos_preferred_languages() -> list[str]:
+    """The macOS user's preferred languages (System Settings > General > Language &
+    Region), as `defaults read -g AppleLanguages` prints them: ( "it-IT", "en-US" )."""
+    import subprocess
+
+    out = subprocess.run(["defaults", "read", "-g", "AppleLanguages"], capture_output=True,
+                         text=True, timeout=3, check=False)
+    if out.returncode != 0:
+        return []
+    return re.findall(r"[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]+)*", out.stdout)
 
 
 def normalise(name: str) -> str:

@@ -22,6 +22,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tongiaki_lan.files import write_text_atomic
 from tongiaki_lan.i18n import DOMAIN, LANGUAGES, LOCALE_DIR
 
 PACKAGE = LOCALE_DIR.parent
@@ -255,8 +256,9 @@ def write_po(path: Path, language: str, entries: list[Entry]) -> None:
         else:
             lines.append(f"msgstr {_quote(e.msgstr[0] if e.msgstr else '')}")
         lines.append("")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n".join(lines), encoding="utf-8")
+    # bytes with \n line ends on every OS: a Windows text-mode write would turn every line
+    # of the catalogues into \r\n and show as a change of every line
+    write_text_atomic(path, "\n".join(lines))
 
 
 def po_path(language: str) -> Path:

@@ -12,9 +12,9 @@ hold even when the clock goes back.
 from __future__ import annotations
 
 import logging
-import os
 from pathlib import Path
 
+from tongiaki_lan.files import write_atomic
 from tongiaki_lan.net.protocol.links import MAX_INCARNATION
 
 log = logging.getLogger("tongiaki_lan.net.aio.incarnation")
@@ -49,17 +49,8 @@ def next_incarnation(path: Path | None, wall_us: int) -> int:
     inc = max(wall_us, read_floor(path) if path is not None else 0, 1)
     inc = min(inc, MAX_INCARNATION - RESERVE)
     if path is not None:
-        tmp = path.with_name(path.name + ".tmp")
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0),
-                         0o600)
-            try:
-                os.write(fd, (inc + RESERVE).to_bytes(_LEN, "big"))
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            os.replace(tmp, path)
+            write_atomic(path, (inc + RESERVE).to_bytes(_LEN, "big"), private=True)
         except OSError as exc:  # a read-only profile: the clock alone orders the runs
             log.warning("could not keep the incarnation in %s: %s", path, exc)
     return inc

@@ -20,6 +20,8 @@ from pathlib import Path
 
 from tongiaki_lan.bots import make_bot
 from tongiaki_lan.engine import Move
+from tongiaki_lan.files import write_text_atomic
+from tongiaki_lan.net.aio.identity_file import load_identity, save_identity
 from tongiaki_lan.net.aio.incarnation import next_incarnation, runs_path
 from tongiaki_lan.net.aio.pump import DatagramPump
 from tongiaki_lan.net.aio.sidecar import has_sidecar, read_sidecar, write_sidecar
@@ -126,7 +128,7 @@ class Node:
             (self.record_path.parent if self.record_path else self.record_dir)
             / f"{safe}.identity")
         if identity is None:
-            identity = (Identity.load(self.profile) if self.profile.exists()
+            identity = (load_identity(self.profile) if self.profile.exists()
                         else Identity.generate())
         incarnation = next_incarnation(runs_path(self.profile), time.time_ns() // 1000)
         self.core = NodeCore(name, identity, incarnation=incarnation,
@@ -404,7 +406,7 @@ class Node:
     def _save_identity(self) -> None:
         """Keep the identity once it matters (a game with a record to resume)."""
         if not self.profile.exists():
-            self.core.identity.save(self.profile)
+            save_identity(self.core.identity, self.profile)
 
     def _close_record(self) -> None:
         if self._writer is not None:
@@ -463,8 +465,8 @@ class Node:
             return None
         dump = self.record_path.with_suffix(".diverged.txt")
         with contextlib.suppress(OSError):
-            dump.write_text("\n".join([*self.core.dump_lines(), f"record {self.record_path}"])
-                            + "\n")
+            write_text_atomic(dump, "\n".join([*self.core.dump_lines(),
+                                               f"record {self.record_path}"]) + "\n")
         return dump
 
     def _advertise(self) -> None:

@@ -2,7 +2,7 @@
 which game, the lobby at the start, the UDP port it had (reused when free, so the others
 reach it again at once), the order of the fair draws' contributors and this node's chain
 secret (protocol/draws.md). The secret decides tiles yet to come, so the file is private to
-the player (mode 0600), like the identity."""
+the player (mode 0600), like the identity; written binary and atomically (files.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from pathlib import Path
 
 import msgpack
 
+from tongiaki_lan.files import write_atomic
 from tongiaki_lan.net.protocol.codec import Lobby, parse_message
 
 SIDECAR_SUFFIX = ".net"
@@ -26,13 +27,8 @@ def write_sidecar(record_path: Path, *, peer: bytes, game_id: bytes, lobby: Lobb
     data = {"peer": peer, "game_id": game_id, "lobby": lobby.to_wire(),
             "passphrase": passphrase, "port": port, "contributors": list(contributors),
             "chain": chain_secret}
-    tmp = record_path.with_name(record_path.name + SIDECAR_SUFFIX + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(msgpack.packb(data, use_bin_type=True))
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, sidecar_path(record_path))
+    write_atomic(sidecar_path(record_path), msgpack.packb(data, use_bin_type=True),
+                 private=True)
 
 
 def read_sidecar(record_path: str | os.PathLike) -> dict:

@@ -15,9 +15,7 @@ cryptography ourselves.
 from __future__ import annotations
 
 import hashlib
-import os
 from functools import lru_cache
-from pathlib import Path
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import (
@@ -80,9 +78,9 @@ class KeyExchange:
 
 
 class Identity:
-    """A private key and what follows from it. `Identity.load_or_create(path)` keeps it
-    in the profile (mode 0600): a node that restarts with the same profile is the same
-    peer; anyone else is not."""
+    """A private key and what follows from it. The node keeps it in the player's profile
+    (net/aio/identity_file.py: mode 0600, binary, atomic): a node that restarts with the
+    same profile is the same peer; anyone else is not."""
 
     def __init__(self, private: Ed25519PrivateKey) -> None:
         self._private = private
@@ -103,35 +101,6 @@ class Identity:
 
     def sign(self, data: bytes) -> bytes:
         return self._private.sign(data)
-
-    @classmethod
-    def load(cls, path: str | os.PathLike) -> Identity:
-        raw = Path(path).read_bytes()
-        if len(raw) != 32:
-            raise ValueError(f"{path}: not an identity file")
-        return cls.from_seed(raw)
-
-    def save(self, path: str | os.PathLike) -> None:
-        """Write the private key readable by its owner only (created 0600, never wider)."""
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        try:
-            os.write(fd, self.seed())
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, path)
-
-    @classmethod
-    def load_or_create(cls, path: str | os.PathLike) -> Identity:
-        path = Path(path)
-        if path.exists():
-            return cls.load(path)
-        ident = cls.generate()
-        ident.save(path)
-        return ident
 
     def __repr__(self) -> str:  # never the private key
         return f"Identity(peer={self.peer_id.hex()})"

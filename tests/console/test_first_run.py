@@ -1,0 +1,52 @@
+"""The first run in a real terminal asks the player's name once; the lobby shows it, and a
+closed terminal window (SIGHUP) leaves the lobby as `quit` does."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from tests.console.test_tmux import REPO, TMUX, Pane, tmux
+
+pytestmark = [pytest.mark.tmux,
+              pytest.mark.skipif(TMUX is None, reason="tmux is not installed")]
+
+
+def test_the_name_is_asked_once_shown_in_the_lobby_and_changed_there(tmp_path):
+    env = dict(os.environ, TERM="xterm-256color", HOME=str(tmp_path), PYTHONPATH=str(REPO),
+               TONGIAKI_LAN_HOME=str(tmp_path / "home"))
+    command = f"{sys.executable} -m tongiaki_lan --no-lan"
+    pane = Pane(f"tongiaki-first-{os.getpid()}", command, 80, 24, env)
+    try:
+        pane.wait_for(lambda s: "Your name for the other players [" in s, what="the question")
+        pane.send("Ana Maria", "Enter")
+        pane.wait_for(lambda s: "you: Ana Maria" in s, what="the lobby with the name")
+        pane.send("quit", "Enter")
+        pane.wait_for(lambda s: not pane.alive() or "LAN lobby" not in s, what="leaving")
+    finally:
+        pane.kill()
+    profile = tmp_path / "home" / "profile.json"
+    assert json.loads(profile.read_text(encoding="utf-8"))["name"] == "Ana Maria"
+    done = tmp_path / "exit-status"
+    pane = Pane(f"tongiaki-second-{os.getpid()}", f"{command}; echo $? > {done}; cat", 80, 24,
+                env)
+    try:  # the second run asks nothing
+        screen = pane.wait_for(lambda s: "LAN lobby" in s, what="the lobby")
+        assert "you: Ana Maria" in screen and "Your name for" not in screen
+        pane.send("name Captain Cook", "Enter")
+        pane.wait_for(lambda s: "you: Captain Cook" in s, what="the new name")
+        # closing the terminal window sends the program SIGHUP
+        shell = int(subprocess.run([*tmux("display-message"), "-p", "-t", pane.name,
+                                    "#{pane_pid}"], capture_output=True, text=True).stdout)
+        (program,) = map(int, open(f"/proc/{shell}/task/{shell}/children").read().split())
+        os.kill(program, signal.SIGHUP)
+        Pane.wait_file(done)
+    finally:
+        pane.kill()
+    assert done.read_text().strip() == "0"  # left as `quit` leaves, not killed (129)
+    assert json.loads(profile.read_text(encoding="utf-8"))["name"] == "Captain Cook"

@@ -1,0 +1,89 @@
+"""The player's name: asked once on the first run (the OS user's name offered), kept in the
+profile, overridden by --name, changed for good by the lobby's `name NEW`."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import pytest
+
+from tongiaki_lan.profile import (
+    load_profile,
+    os_user_name,
+    player_name,
+    save_profile,
+)
+
+
+def test_the_first_run_asks_once_offering_the_os_name_and_remembers(tmp_path, monkeypatch):
+    monkeypatch.setattr("tongiaki_lan.profile.os_user_name", lambda: "Ana Åström")
+    path = tmp_path / "conf" / "profile.json"
+    asked = []
+
+    def ask(prompt):
+        asked.append(prompt)
+        return ""  # Enter takes the suggestion
+
+    assert player_name(path, None, interactive=True, ask=ask) == "Ana Åström"
+    assert asked == ["Your name for the other players [Ana Åström]: "]
+    assert player_name(path, None, interactive=True, ask=ask) == "Ana Åström"
+    assert len(asked) == 1  # never again
+    if os.name == "posix":
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert player_name(path, "Bo", interactive=True, ask=ask) == "Bo"  # --name, this run
+    assert load_profile(path).name == "Ana Åström"
+
+
+def test_an_answer_is_one_line_of_at_most_sixteen_characters(tmp_path):
+    path = tmp_path / "profile.json"
+    name = player_name(path, None, interactive=True,
+                       ask=lambda _p: "  Maria   Magdalena von Tonga  ")
+    assert name == "Maria Magdalena " [:16] and load_profile(path).name == name
+
+
+def test_without_a_terminal_nothing_is_asked_or_saved(tmp_path):
+    path = tmp_path / "profile.json"
+
+    def ask(_prompt):
+        raise AssertionError("asked without a terminal")
+
+    assert player_name(path, None, interactive=False, ask=ask) == os_user_name()
+    assert not path.exists()
+
+
+def test_a_damaged_profile_is_named_and_asked_again(tmp_path):
+    path = tmp_path / "profile.json"
+    path.write_bytes(b"\x00not json")
+    said = []
+    assert player_name(path, None, interactive=True, ask=lambda _p: "Cy",
+                       say=said.append) == "Cy"
+    assert said == [f"tongiaki-lan: {path} is damaged; it will be written again when you "
+                    "give your name"]
+    assert load_profile(path).name == "Cy"
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the passwd database is POSIX's")
+def test_the_os_name_is_the_full_name_when_the_system_has_one(monkeypatch):
+    import pwd
+
+    class Entry:
+        pw_gecos = "Ana Maria Åström,,,"
+
+    monkeypatch.setattr(pwd, "getpwuid", lambda uid: Entry)
+    assert os_user_name() == "Ana Maria Åström"
+    Entry.pw_gecos = ""
+    monkeypatch.setattr("getpass.getuser", lambda: "ana")
+    assert os_user_name() == "Ana"
+
+
+async def test_the_lobby_name_command_changes_the_saved_name(tmp_path):
+    from tongiaki_lan.console.lobby import LobbyScreen
+
+    path = tmp_path / "profile.json"
+    save_profile(path, name="Ana")
+    lobby = LobbyScreen("Ana", lan=False)
+    lobby.on_name = lambda new: save_profile(path, name=new)
+    await lobby._command("name Captain Cook")  # what the input line runs on Enter
+    assert lobby.name == "Captain Cook"
+    assert load_profile(path).name == "Captain Cook"

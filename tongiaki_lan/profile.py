@@ -1,0 +1,135 @@
+"""The player's profile: the name the others see, asked once on the first run and kept in
+the platform's config directory (places.py) beside — not inside — the identity keys.
+
+The first suggestion is the name the OS knows the user by: the full name when the system
+has one (the account's display name on Windows, the passwd entry's on macOS and Linux),
+else the login name. `--name` overrides it for one run; the lobby's `name NEW` changes it
+for good.
+"""
+
+from __future__ import annotations
+
+import getpass
+import json
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from tongiaki_lan.files import write_text_atomic
+
+PROFILE_FORMAT = 1
+MAX_NAME = 16  # what a seat shows (the lobby's `name` command cuts there too)
+
+
+class ProfileError(ValueError):
+    """A profile file that cannot be read; the message names the file and the way out."""
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    name: str
+
+
+def clean_name(text: str) -> str:
+    """A name as a seat shows it: one line, no surrounding spaces, at most 16 characters."""
+    return " ".join(text.split())[:MAX_NAME]
+
+
+def load_profile(path: str | os.PathLike) -> Profile | None:
+    """The saved profile, or None on the first run."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise ProfileError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        data = json.loads(raw.decode("utf-8"))
+        name = data["name"]
+        if not isinstance(name, str) or not name.strip():
+            raise ValueError("no name")
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+        raise ProfileError(f"{path} is damaged; it will be written again when you give "
+                           "your name") from None
+    return Profile(name)
+
+
+def save_profile(path: str | os.PathLike, *, name: str) -> Path:
+    data = {"format": PROFILE_FORMAT, "name": name}
+    return write_text_atomic(path, json.dumps(data, ensure_ascii=False, indent=1) + "\n",
+                             private=True)
+
+
+def _windows_display_name() -> str:
+    import ctypes
+
+    size = ctypes.c_ulong(0)
+    secur32 = ctypes.windll.secur32  # type: ignore[attr-defined]
+    name_display = 3  # EXTENDED_NAME_FORMAT.NameDisplay
+    secur32.GetUserNameExW(name_display, None, ctypes.byref(size))
+    if not size.value:
+        return ""
+    buf = ctypes.create_unicode_buffer(size.value)
+    if not secur32.GetUserNameExW(name_display, buf, ctypes.byref(size)):
+        return ""
+    return buf.value
+
+
+def _posix_full_name() -> str:
+    import pwd
+
+    return pwd.getpwuid(os.getuid()).pw_gecos.split(",")[0]
+
+
+def os_user_name(platform: str | None = None) -> str:
+    """The OS user's full name, else the login name (capitalised), else 'You'."""
+    platform = platform or sys.platform
+    try:
+        full = _windows_display_name() if platform == "win32" else _posix_full_name()
+    except Exception:  # noqa: BLE001 - no such API, no passwd entry (containers): login name
+        full = ""
+    try:
+        login = getpass.getuser()
+    except Exception:  # noqa: BLE001 - no login name at all (some containers)
+        login = ""
+    if clean_name(full) and full.strip().casefold() != login.casefold():
+        return clean_name(full)  # a real full name, not the login name again ("root")
+    return clean_name(login.capitalize()) or "You"
+
+
+def ask_name(path: str | os.PathLike, *, ask=input, say=print) -> str:
+    """The first run's question; the answer (or the suggestion, on Enter) is saved."""
+    from tongiaki_lan.i18n import _
+
+    suggestion = os_user_name()
+    try:
+        answer = ask(_("Your name for the other players [{name}]: ").format(name=suggestion))
+    except EOFError:
+        answer = ""
+    name = clean_name(answer) or suggestion
+    try:
+        save_profile(path, name=name)
+    except OSError as exc:
+        say(_("Could not save your name in {path}: {reason}").format(
+            path=path, reason=exc.strerror or exc))
+    return name
+
+
+def player_name(path: str | os.PathLike, given: str | None, *, interactive: bool,
+                ask=input, say=print) -> str:
+    """Who plays: `--name` if given; else the saved profile; else, on the first run, asked
+    (interactive) or the OS user's name (not interactive, not saved)."""
+    if given:
+        return given
+    try:
+        profile = load_profile(path)
+    except ProfileError as exc:
+        say(f"tongiaki-lan: {exc}")
+        profile = None
+    if profile is not None:
+        return profile.name
+    if interactive:
+        return ask_name(path, ask=ask, say=say)
+    return os_user_name()
