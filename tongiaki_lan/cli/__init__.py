@@ -122,6 +122,10 @@ def main(argv: list[str] | None = None) -> int:
     if getattr(args, "_missing", None):
         print(f"tongiaki-lan: '{args._missing}' is not available in this build", file=sys.stderr)
         return 2
+    if sys.platform == "win32":  # the selector loop: see net/aio/pump.py, choose_event_loop
+        from tongiaki_lan.net.aio.pump import choose_event_loop
+
+        choose_event_loop()
     try:
         code = int(args._run(args) or 0)
         sys.stdout.flush()  # a reader that went away shows here, where it can be handled
