@@ -21,6 +21,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("tongiaki_lan.cli.replay", "step through a recorded game"),
     "play": ("tongiaki_lan.cli.play", "join or create a LAN game (headless bot seat)"),
     "games": ("tongiaki_lan.cli.games", "list the games on the LAN"),
+    "doctor": ("tongiaki_lan.cli.doctor", "why can't I see your game? (network check)"),
     "selfplay": ("tongiaki_lan.cli.selfplay", "bots play each other, one JSON line per game"),
     "verify": ("tongiaki_lan.cli.verify", "replay a game record and check every move"),
     "export": ("tongiaki_lan.cli.export", "draw a recorded game's board as an SVG picture"),

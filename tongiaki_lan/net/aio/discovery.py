@@ -101,6 +101,22 @@ class GameInfo:
         }
 
 
+@dataclass(frozen=True)
+class OtherAdvert:
+    """An instance of our service type that is not a game this version can join: a
+    `doctor` (TXT `v=doctor`), or a node of another protocol version. `doctor` lists them."""
+
+    instance: str
+    version: str
+    peer: bytes | None
+    player: str
+    hosts: tuple[str, ...]
+    port: int
+
+
+DOCTOR_VERSION = "doctor"
+
+
 def parse_txt(props: dict) -> dict | None:
     """Decode our TXT keys; None for anything that is not a compatible tongiaki advert."""
     def get(k: str) -> str:
@@ -157,6 +173,8 @@ class Discovery:
         self._hurry_until = 0.0
         self._hurry_task: asyncio.Task | None = None
         self.queries_sent = 0
+        self.others: dict[str, OtherAdvert] = {}  # resolved instances that are not games
+        self.heard: set[str] = set()  # every instance name the browser was told of
 
     def on_published(self, fn: Callable[[str], None]) -> None:
         """Call `fn(instance)` each time this node's advert is first registered (after
@@ -235,10 +253,12 @@ class Discovery:
     def _on_change(self, zeroconf, service_type: str, name: str,
                    state_change: ServiceStateChange) -> None:
         if state_change is ServiceStateChange.Removed:
-            if self.adverts.pop(name, None) is not None:
+            other = self.others.pop(name, None)
+            if self.adverts.pop(name, None) is not None or other is not None:
                 self._notify()
             return
         self._first_seen.setdefault(name, time.time())
+        self.heard.add(name)
         task = asyncio.get_running_loop().create_task(self._resolve(name))
         self._resolving.add(task)
         task.add_done_callback(self._resolving.discard)
@@ -263,12 +283,46 @@ class Discovery:
         else:
             return
         fields = parse_txt(info.properties or {})
-        if fields is None:
-            return
         hosts = tuple(a for a in info.parsed_addresses(IPVersion.V4Only))
+        if fields is None:
+            self._other(name, info.properties or {}, hosts, info.port)
+            return
         self.adverts[name] = Advert(name, hosts=hosts, port=info.port,
                                     first_seen=self._first_seen.get(name, time.time()), **fields)
         self._notify()
+
+    def _other(self, name: str, props: dict, hosts: tuple[str, ...], port: int) -> None:
+        def get(k: str) -> str:
+            v = props.get(k.encode())
+            return v.decode("utf-8", "replace")[:24] if isinstance(v, bytes) else ""
+
+        try:
+            peer = bytes.fromhex(get("peer")[:2 * ID_LEN])
+        except ValueError:
+            peer = b""
+        self.others[name] = OtherAdvert(name, get("v"), peer if len(peer) == ID_LEN else None,
+                                        get("name"), hosts, port)
+        self._notify()
+
+    def heard_own(self) -> bool:
+        """Whether the browser heard this node's own advert come back (multicast
+        reaches this program: no firewall drops it)."""
+        return self.own_instance is not None and self.own_instance in self.heard
+
+    async def advertise_doctor(self, peer: bytes, port: int, player: str) -> None:
+        """Publish a `doctor` instance: other doctors find and probe it, and browsers
+        hear it but list no game (its TXT `v` is not a protocol version)."""
+        peer_hex = peer.hex()
+        instance = f"doctor {peer_hex[:8]}.{SERVICE_TYPE}"
+        info = AsyncServiceInfo(
+            SERVICE_TYPE, instance, port=port,
+            properties={"v": DOCTOR_VERSION, "peer": peer_hex, "name": player},
+            addresses=[socket.inet_aton(a) for a in self._addresses or local_ipv4()],
+            server=f"tongiaki-{peer_hex}.local.", host_ttl=RECORD_TTL, other_ttl=RECORD_TTL,
+        )
+        self.own_instance = instance
+        await self.azc.async_register_service(info, allow_name_change=False)
+        self._info = info
 
     def _pointed(self, name: str) -> bool:
         """Whether some live PTR record still names this instance."""
