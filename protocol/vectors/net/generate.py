@@ -57,16 +57,18 @@ MESSAGES = [
     ("draw", C.Draw(4, ((1, VAL),))),
     ("chat", C.Chat("malo e lelei 👋")),
     ("seed-ok", C.SeedOk(bytes(range(8)), DIG)),
+    ("probe", C.Probe(bytes(range(16)))),
+    ("probe-answer", C.ProbeAnswer(bytes(range(16)), 1700000000123456, bytes(range(8)))),
 ]
 
 BAD = [
     ("empty", b""),
     ("bad-magic", b"XX\x02\x00\x99"),
     ("bad-version", b"TK\x09\x00\x99"),
-    ("unknown-flags", b"TK\x03\x80\x99"),
-    ("truncated-msgpack", b"TK\x03\x00\x99\xc4\x08\x01\x23"),
-    ("oversized", b"TK\x03\x00" + b"\x00" * 1300),
-    ("not-an-array", b"TK\x03\x00\xa3abc"),
+    ("unknown-flags", b"TK\x04\x80\x99"),
+    ("truncated-msgpack", b"TK\x04\x00\x99\xc4\x08\x01\x23"),
+    ("oversized", b"TK\x04\x00" + b"\x00" * 1300),
+    ("not-an-array", b"TK\x04\x00\xa3abc"),
 ]
 
 
@@ -91,6 +93,15 @@ def main() -> None:
                 "envelope": j(env.to_wire()),
                 "datagram": C.encode_datagram(env, k, ID_A, KX_A).hex(),
             })
+    # probes travel outside any game: game id 0, every counter 0, signed without an
+    # X25519 key (protocol/wire.md, "Probe")
+    for name, msg in (("probe-frame", C.Probe(bytes(range(16)))),
+                      ("probe-answer-frame", C.ProbeAnswer(bytes(range(16)), 1700000000123456,
+                                                           GAME))):
+        env = C.Envelope(C.NO_GAME, A, 0, 0, 0, 0, 0, 0, msg)
+        vectors.append({"name": name, "passphrase": None, "kx": C.NO_KX.hex(),
+                        "envelope": j(env.to_wire()),
+                        "datagram": C.encode_datagram(env, None, ID_A).hex()})
     refused = []
     for name, data in BAD:
         try:

@@ -58,14 +58,14 @@ def _frame(identity: Identity, message) -> bytes:
 
 
 class _Bucket:
-    __slots__ = ("tokens", "at")
+    __slots__ = ("tokens", "at", "size")
 
-    def __init__(self, now: float) -> None:
-        self.tokens = BURST
+    def __init__(self, now: float, size: float = BURST) -> None:
+        self.tokens = self.size = size
         self.at = now
 
     def take(self, now: float, rate: float) -> bool:
-        self.tokens = min(BURST, self.tokens + max(0.0, now - self.at) * rate)
+        self.tokens = min(self.size, self.tokens + max(0.0, now - self.at) * rate)
         self.at = now
         if self.tokens < 1.0:
             return False
@@ -109,8 +109,7 @@ class Responder:
 
     def _allow(self, host: str, now: float) -> bool:
         if self._all is None:
-            self._all = _Bucket(now)
-            self._all.tokens = RATE_PER_S
+            self._all = _Bucket(now, RATE_PER_S)
         mine = self._per.get(host)
         if mine is None:
             if len(self._per) >= MAX_ADDRS:
