@@ -49,6 +49,11 @@ _TYPE_SRV, _CLASS_IN = 33, 1
 # responders that multicast the records lately answer only the asker.
 HURRY_EVERY_S = 0.2
 HURRY_AT_START_S = 3.0
+# ... but the hurry of a browser that has just started stops early once QUIET_ASKS asks in a
+# row brought no pointer it did not hold: on a crowded LAN every answer comes back to the
+# first question or two, and thirty laptops asking five times a second for three seconds
+# would be most of the multicast the party makes (docs/network.md, "Crowded networks")
+QUIET_ASKS = 3
 RESOLVE_TRIES = 3
 PHASE_ORDER = {p: i for i, p in enumerate(PHASES)}
 
@@ -171,6 +176,7 @@ class Discovery:
         self.own_instance: str | None = None
         self._on_published: list[Callable[[str], None]] = []
         self._hurry_until = 0.0
+        self._quiet_until = 0.0  # a hurry that may end early, once answers stop coming
         self._hurry_task: asyncio.Task | None = None
         self.queries_sent = 0
         self.others: dict[str, OtherAdvert] = {}  # resolved instances that are not games
@@ -189,36 +195,51 @@ class Discovery:
             self.browser = AsyncServiceBrowser(self.azc.zeroconf, [SERVICE_TYPE],
                                                handlers=[self._on_change])
             self._housekeeping.append(loop.create_task(self._expiry_loop()))
-            self.hurry(HURRY_AT_START_S)
+            self.hurry(HURRY_AT_START_S, until_quiet=True)
 
-    def hurry(self, seconds: float) -> None:
-        """Ask the LAN for games every HURRY_EVERY_S during the next `seconds`."""
+    def hurry(self, seconds: float, until_quiet: bool = False) -> None:
+        """Ask the LAN for games every HURRY_EVERY_S during the next `seconds` (with
+        `until_quiet`, only until QUIET_ASKS asks in a row brought nothing new)."""
         if self.azc is None:
             return
-        self._hurry_until = max(self._hurry_until, time.monotonic() + seconds)
+        until = time.monotonic() + seconds
+        if until_quiet:
+            self._quiet_until = max(self._quiet_until, until)
+        else:
+            self._hurry_until = max(self._hurry_until, until)
         if self._hurry_task is None or self._hurry_task.done():
             self._hurry_task = asyncio.get_running_loop().create_task(self._hurry_loop())
 
     async def _hurry_loop(self) -> None:
-        while time.monotonic() < self._hurry_until:
+        quiet, held = 0, -1
+        while (now := time.monotonic()) < max(self._hurry_until, self._quiet_until):
             try:
-                self._ask()
+                known = self._ask()
             except Exception:  # a closed socket, an odd interface: the browser still asks
                 log.debug("hurried query failed", exc_info=True)
+                known = held
+            quiet = quiet + 1 if known == held and known > 0 else 0
+            held = known
+            if quiet >= QUIET_ASKS and now >= self._hurry_until:
+                self._quiet_until = 0.0  # everyone has answered: stop asking
             await asyncio.sleep(HURRY_EVERY_S)
 
-    def _ask(self) -> None:
+    def _ask(self) -> int:
+        """Send one hurried question; returns how many pointers it listed as known."""
         zc = self.azc.zeroconf
         now = current_time_millis()
         out = DNSOutgoing(FLAGS_QR_QUERY, multicast=True)
         question = DNSQuestion(SERVICE_TYPE, TYPE_PTR, CLASS_IN)
         question.unicast = True  # QU: answer me, not everyone
         out.add_question(question)
+        known = 0
         for record in zc.cache.get_all_by_details(SERVICE_TYPE, TYPE_PTR, CLASS_IN):
             if not record.is_stale(now):
                 out.add_answer_at_time(record, now)  # known: do not send it again
+                known += 1
         zc.async_send(out)
         self.queries_sent += 1
+        return known
 
     async def _refresh_loop(self) -> None:
         """Re-announce our advert well within its TTL. zeroconf keeps PTR records for at
