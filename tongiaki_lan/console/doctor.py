@@ -34,7 +34,8 @@ DO = {
                    "networks, then try again. On Windows: Windows Security › Firewall › Allow "
                    "an app; on macOS: System Settings › Network › Firewall › Options."),
     "alone": N_("Check that the others run tongiaki-lan on the same Wi-Fi (not a guest one), "
-                "and that their firewall allows it. Where only announcements are blocked, play by "
+                "and that the firewalls (theirs and this computer's) allow it. Where only "
+                "announcements are blocked, play by "
                 "invite: the others start 'tongiaki-lan play --join' with the tongiaki:// "
                 "line that the table's creator's 'play' prints."),
     "isolated": N_("Leave this Wi-Fi for one without isolation: a phone hotspot everyone "
