@@ -143,3 +143,33 @@ def test_on_windows_asyncio_runs_the_selector_loop(monkeypatch):
     monkeypatch.setattr(sys, "platform", "win32")
     pump_mod.choose_event_loop()
     assert [type(p) for p in chosen] == [Policy]
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="IP_RECVERR is Linux's")
+async def test_a_peer_keeps_hearing_the_table_while_it_resends_to_a_crashed_peer():
+    """The situation of the issue: one peer of the table crashed; our resends to its old
+    port draw ICMP errors again and again, and every message of the live peer still
+    arrives, once each and in order."""
+    from tongiaki_lan.net.aio.transport import Transport
+    from tongiaki_lan.net.protocol.codec import Chat
+
+    game = bytes.fromhex("0102030405060708")
+    got: list[str] = []
+    me = Transport(b"A" * 8, 1, lambda peer, addr, msg: got.append(msg.text))
+    live = Transport(b"C" * 8, 1, lambda peer, addr, msg: None)
+    for t in (me, live):
+        await t.open("127.0.0.1", 0)
+        t.set_game(game, None)
+    try:
+        me._pump.socket.transport.get_extra_info("socket").setsockopt(
+            socket.IPPROTO_IP, IP_RECVERR, 1)
+        me.send(b"B" * 8, _dead_port(), Chat("are you there?"))  # resent until given up
+        await _until(lambda: me._pump.socket_errors >= 3)
+        for i in range(50):
+            live.send(me.peer_id, me.address, Chat(f"move {i}"))
+        await _until(lambda: len(got) == 50)
+        assert got == [f"move {i}" for i in range(50)]
+        assert me._pump.socket_errors >= 3 and me._pump.reopened == 0
+    finally:
+        await me.close()
+        await live.close()
