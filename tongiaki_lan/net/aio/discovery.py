@@ -53,7 +53,7 @@ HURRY_AT_START_S = 3.0
 # row brought no pointer it did not hold: on a crowded LAN every answer comes back to the
 # first question or two, and thirty laptops asking five times a second for three seconds
 # would be most of the multicast the party makes (docs/network.md, "Crowded networks")
-QUIET_ASKS = 3
+QUIET_ASKS = 5  # a second of nothing new (at 40 % loss a missed answer is rarely lost 5 times)
 RESOLVE_TRIES = 3
 PHASE_ORDER = {p: i for i, p in enumerate(PHASES)}
 
