@@ -225,7 +225,7 @@ class DatagramPump:
         if self.closed or self._loop is None:
             return
         log.warning("the game socket closed under us (%s): opening it again", exc)
-        self._loop.create_task(self._reopen(), name="tk-reopen")
+        self._tasks.append(self._loop.create_task(self._reopen(), name="tk-reopen"))
 
     async def _reopen(self) -> None:
         port = self.address[1]
