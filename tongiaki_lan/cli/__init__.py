@@ -25,6 +25,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("tongiaki_lan.cli.replay", "step through a recorded game"),
     "play": ("tongiaki_lan.cli.play", "join or create a LAN game (headless bot seat)"),
     "games": ("tongiaki_lan.cli.games", "list the games on the LAN"),
+    "doctor": ("tongiaki_lan.cli.doctor", "why can't I see your game? (network check)"),
     "selfplay": ("tongiaki_lan.cli.selfplay", "bots play each other, one JSON line per game"),
     "verify": ("tongiaki_lan.cli.verify", "replay a game record and check every move"),
     "export": ("tongiaki_lan.cli.export", "draw a recorded game's board as an SVG picture"),
@@ -263,6 +264,10 @@ def main(argv: list[str] | None = None) -> int:
         note = settle_legacy()
         if note:
             print(note, file=sys.stderr)
+    if sys.platform == "win32":  # the selector loop: see net/aio/pump.py, choose_event_loop
+        from tongiaki_lan.net.aio.pump import choose_event_loop
+
+        choose_event_loop()
     try:
         code = int(args._run(args) or 0)
         sys.stdout.flush()  # a reader that went away shows here, where it can be handled

@@ -47,7 +47,7 @@ def _rows(games, started: float) -> list[dict]:
 
 def _print_table(games) -> None:
     if not games:
-        print("no games on the LAN")
+        print("no games on the LAN ('tongiaki-lan doctor' finds out why)")
         return
     print(f"{'game':24} {'phase':9} {'seats':6} {'lock':4} first seen")
     for g in games:

@@ -46,6 +46,7 @@ COMMANDS = {
     "start": N_("start — the table's creator starts with the seats taken (everyone ready)"),
     "say": N_("say TEXT — chat with your table"),
     "leave": N_("leave — leave this table"),
+    "doctor": N_("doctor — why no game shows: checks the network and says what to do"),
     "help": N_("help — this list (PgUp/PgDn scroll the messages)"),
     "quit": N_("quit — leave tongiaki-lan"),
 }
@@ -59,6 +60,10 @@ COLOUR_NAMES = {
     "blue": N_("blue"), "red": N_("red"), "green": N_("green"),
     "yellow": N_("yellow"), "orange": N_("orange"), "purple": N_("purple"),
 }
+
+
+# the lobby suggests `doctor` once when it has heard of no game for this long
+SUGGEST_DOCTOR_AFTER_S = 20.0
 
 
 def _count(word: str, what: str, lo: int, hi: int, example: str) -> int:
@@ -533,6 +538,8 @@ class LobbyScreen:
                 raise ValueError(_("{who} opened this table and starts it; a full table where "
                                    "everyone is ready starts by itself").format(who=who))
             node.start_game()
+        elif verb == "doctor":
+            await self.doctor()
         elif verb == "say":
             node = self._need_table()
             node.chat(" ".join(args))
@@ -559,12 +566,44 @@ class LobbyScreen:
                 last = net_reason(exc)
         raise ValueError(_("could not join {game}: {reason}").format(game=info.name, reason=last))
 
+    async def doctor(self) -> None:
+        """`doctor`: the network check of `tongiaki-lan doctor`, its lines in the log."""
+        from tongiaki_lan.console.doctor import report_lines
+        from tongiaki_lan.net.aio.doctor import LISTEN_S, diagnose, verdict
+
+        self.lines.append(("info", _("Checking the network ({s:.0f} s)…").format(s=LISTEN_S)))
+        self.app.invalidate()
+        facts = await diagnose(name=self.name)
+        for style, text in report_lines(facts, verdict(facts)):
+            self.lines.append(("bad" if style == "bad" else "info", text))
+
+    async def _suggest_doctor(self) -> None:
+        """Once, when no game has been heard of for a while (and the player sits at no
+        table): say that `doctor` may tell why."""
+        loop = asyncio.get_running_loop()
+        last_heard = loop.time()
+        while True:
+            await asyncio.sleep(1.0)
+            if self.discovery is None or self.lan_error or self.games() or (
+                    self.node is not None and getattr(self.node, "lobby", None) is not None):
+                last_heard = loop.time()
+                continue
+            if loop.time() - last_heard >= SUGGEST_DOCTOR_AFTER_S:
+                self.lines.append(("info", _("No game heard on the network for {s:.0f} s: "
+                                             "type doctor to find out why.").format(
+                    s=SUGGEST_DOCTOR_AFTER_S)))
+                self.app.invalidate()
+                return
+
     async def run(self):
         await self.start_network()
         if self.lan_error:
             self.lines.append(("bad", self.lan_error))
         else:
             self.lines.append(("info", _("help lists the commands.")))
+        task = asyncio.ensure_future(self._suggest_doctor())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
         result = await self.app.run_async()
         for task in list(self._tasks):
             task.cancel()

@@ -64,6 +64,8 @@ MESSAGES = [
     ("draw", C.Draw(4, ((1, VAL),))),
     ("chat", C.Chat("malo e lelei 👋")),
     ("seed-ok", C.SeedOk(bytes(range(8)), DIG)),
+    ("probe", C.Probe(bytes(range(16)))),
+    ("probe-answer", C.ProbeAnswer(bytes(range(16)), 1700000000123456, bytes(range(8)))),
 ]
 
 BAD = [
@@ -131,6 +133,15 @@ def main() -> None:
                 "envelope": j(env.to_wire()),
                 "datagram": C.encode_datagram(env, k, ID_A, KX_A).hex(),
             })
+    # probes travel outside any game: game id 0, every counter 0, signed without an
+    # X25519 key (protocol/wire.md, "Probe")
+    for name, msg in (("probe-frame", C.Probe(bytes(range(16)))),
+                      ("probe-answer-frame", C.ProbeAnswer(bytes(range(16)), 1700000000123456,
+                                                           GAME))):
+        env = C.Envelope(C.NO_GAME, A, 0, 0, 0, 0, 0, 0, msg)
+        vectors.append({"name": name, "passphrase": None, "kx": C.NO_KX.hex(),
+                        "envelope": j(env.to_wire()),
+                        "datagram": C.encode_datagram(env, None, ID_A).hex()})
     refused = []
     for name, data in BAD:
         try:

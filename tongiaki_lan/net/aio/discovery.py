@@ -49,6 +49,11 @@ _TYPE_SRV, _CLASS_IN = 33, 1
 # responders that multicast the records lately answer only the asker.
 HURRY_EVERY_S = 0.2
 HURRY_AT_START_S = 3.0
+# ... but the hurry of a browser that has just started stops early once QUIET_ASKS asks in a
+# row brought no pointer it did not hold: on a crowded LAN every answer comes back to the
+# first question or two, and thirty laptops asking five times a second for three seconds
+# would be most of the multicast the party makes (docs/network.md, "Crowded networks")
+QUIET_ASKS = 5  # a second of nothing new (at 40 % loss a missed answer is rarely lost 5 times)
 RESOLVE_TRIES = 3
 PHASE_ORDER = {p: i for i, p in enumerate(PHASES)}
 
@@ -99,6 +104,22 @@ class GameInfo:
             "peers": [{"name": a.player, "host": a.hosts[0] if a.hosts else None,
                        "port": a.port} for a in self.members],
         }
+
+
+@dataclass(frozen=True)
+class OtherAdvert:
+    """An instance of our service type that is not a game this version can join: a
+    `doctor` (TXT `v=doctor`), or a node of another protocol version. `doctor` lists them."""
+
+    instance: str
+    version: str
+    peer: bytes | None
+    player: str
+    hosts: tuple[str, ...]
+    port: int
+
+
+DOCTOR_VERSION = "doctor"
 
 
 def parse_txt(props: dict) -> dict | None:
@@ -155,8 +176,11 @@ class Discovery:
         self.own_instance: str | None = None
         self._on_published: list[Callable[[str], None]] = []
         self._hurry_until = 0.0
+        self._quiet_until = 0.0  # a hurry that may end early, once answers stop coming
         self._hurry_task: asyncio.Task | None = None
         self.queries_sent = 0
+        self.others: dict[str, OtherAdvert] = {}  # resolved instances that are not games
+        self.heard: set[str] = set()  # every instance name the browser was told of
 
     def on_published(self, fn: Callable[[str], None]) -> None:
         """Call `fn(instance)` each time this node's advert is first registered (after
@@ -171,36 +195,51 @@ class Discovery:
             self.browser = AsyncServiceBrowser(self.azc.zeroconf, [SERVICE_TYPE],
                                                handlers=[self._on_change])
             self._housekeeping.append(loop.create_task(self._expiry_loop()))
-            self.hurry(HURRY_AT_START_S)
+            self.hurry(HURRY_AT_START_S, until_quiet=True)
 
-    def hurry(self, seconds: float) -> None:
-        """Ask the LAN for games every HURRY_EVERY_S during the next `seconds`."""
+    def hurry(self, seconds: float, until_quiet: bool = False) -> None:
+        """Ask the LAN for games every HURRY_EVERY_S during the next `seconds` (with
+        `until_quiet`, only until QUIET_ASKS asks in a row brought nothing new)."""
         if self.azc is None:
             return
-        self._hurry_until = max(self._hurry_until, time.monotonic() + seconds)
+        until = time.monotonic() + seconds
+        if until_quiet:
+            self._quiet_until = max(self._quiet_until, until)
+        else:
+            self._hurry_until = max(self._hurry_until, until)
         if self._hurry_task is None or self._hurry_task.done():
             self._hurry_task = asyncio.get_running_loop().create_task(self._hurry_loop())
 
     async def _hurry_loop(self) -> None:
-        while time.monotonic() < self._hurry_until:
+        quiet, held = 0, -1
+        while (now := time.monotonic()) < max(self._hurry_until, self._quiet_until):
             try:
-                self._ask()
+                known = self._ask()
             except Exception:  # a closed socket, an odd interface: the browser still asks
                 log.debug("hurried query failed", exc_info=True)
+                known = held
+            quiet = quiet + 1 if known == held and known > 0 else 0
+            held = known
+            if quiet >= QUIET_ASKS and now >= self._hurry_until:
+                self._quiet_until = 0.0  # everyone has answered: stop asking
             await asyncio.sleep(HURRY_EVERY_S)
 
-    def _ask(self) -> None:
+    def _ask(self) -> int:
+        """Send one hurried question; returns how many pointers it listed as known."""
         zc = self.azc.zeroconf
         now = current_time_millis()
         out = DNSOutgoing(FLAGS_QR_QUERY, multicast=True)
         question = DNSQuestion(SERVICE_TYPE, TYPE_PTR, CLASS_IN)
         question.unicast = True  # QU: answer me, not everyone
         out.add_question(question)
+        known = 0
         for record in zc.cache.get_all_by_details(SERVICE_TYPE, TYPE_PTR, CLASS_IN):
             if not record.is_stale(now):
                 out.add_answer_at_time(record, now)  # known: do not send it again
+                known += 1
         zc.async_send(out)
         self.queries_sent += 1
+        return known
 
     async def _refresh_loop(self) -> None:
         """Re-announce our advert well within its TTL. zeroconf keeps PTR records for at
@@ -235,10 +274,12 @@ class Discovery:
     def _on_change(self, zeroconf, service_type: str, name: str,
                    state_change: ServiceStateChange) -> None:
         if state_change is ServiceStateChange.Removed:
-            if self.adverts.pop(name, None) is not None:
+            other = self.others.pop(name, None)
+            if self.adverts.pop(name, None) is not None or other is not None:
                 self._notify()
             return
         self._first_seen.setdefault(name, time.time())
+        self.heard.add(name)
         task = asyncio.get_running_loop().create_task(self._resolve(name))
         self._resolving.add(task)
         task.add_done_callback(self._resolving.discard)
@@ -263,12 +304,46 @@ class Discovery:
         else:
             return
         fields = parse_txt(info.properties or {})
-        if fields is None:
-            return
         hosts = tuple(a for a in info.parsed_addresses(IPVersion.V4Only))
+        if fields is None:
+            self._other(name, info.properties or {}, hosts, info.port)
+            return
         self.adverts[name] = Advert(name, hosts=hosts, port=info.port,
                                     first_seen=self._first_seen.get(name, time.time()), **fields)
         self._notify()
+
+    def _other(self, name: str, props: dict, hosts: tuple[str, ...], port: int) -> None:
+        def get(k: str) -> str:
+            v = props.get(k.encode())
+            return v.decode("utf-8", "replace")[:24] if isinstance(v, bytes) else ""
+
+        try:
+            peer = bytes.fromhex(get("peer")[:2 * ID_LEN])
+        except ValueError:
+            peer = b""
+        self.others[name] = OtherAdvert(name, get("v"), peer if len(peer) == ID_LEN else None,
+                                        get("name"), hosts, port)
+        self._notify()
+
+    def heard_own(self) -> bool:
+        """Whether the browser heard this node's own advert come back (multicast
+        reaches this program: no firewall drops it)."""
+        return self.own_instance is not None and self.own_instance in self.heard
+
+    async def advertise_doctor(self, peer: bytes, port: int, player: str) -> None:
+        """Publish a `doctor` instance: other doctors find and probe it, and browsers
+        hear it but list no game (its TXT `v` is not a protocol version)."""
+        peer_hex = peer.hex()
+        instance = f"doctor {peer_hex[:8]}.{SERVICE_TYPE}"
+        info = AsyncServiceInfo(
+            SERVICE_TYPE, instance, port=port,
+            properties={"v": DOCTOR_VERSION, "peer": peer_hex, "name": player},
+            addresses=[socket.inet_aton(a) for a in self._addresses or local_ipv4()],
+            server=f"tongiaki-{peer_hex}.local.", host_ttl=RECORD_TTL, other_ttl=RECORD_TTL,
+        )
+        self.own_instance = instance
+        await self.azc.async_register_service(info, allow_name_change=False)
+        self._info = info
 
     def _pointed(self, name: str) -> bool:
         """Whether some live PTR record still names this instance."""

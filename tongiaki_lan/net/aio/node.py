@@ -136,6 +136,8 @@ class Node:
         self._host, self._port = host, port
         self.discovery = discovery
         self._pump = DatagramPump(self.core, wrap_socket=wrap_socket, after=self._drain)
+        # probes are answered with our wall clock: the core reads only the monotonic one
+        self.core.probes.wall_offset_us = time.time_ns() // 1000 - int(time.monotonic() * 1e6)
         self.transport = _TransportView(self)
         self.events: asyncio.Queue[E.NodeEvent] = asyncio.Queue(maxsize=MAX_QUEUED_EVENTS)
         self._listeners: list[Callable[[E.NodeEvent], None]] = []

@@ -12,18 +12,79 @@ every task switch and thread wake-up is latency for the move being spread: the m
 datagrams are handed to the kernel at once, inside `step` (a UDP send never blocks; what
 the socket cannot take at once asyncio buffers), and its timer is one `loop.call_at`
 handle, moved when the machine's next deadline moves — no task and no future per step.
+
+ICMP errors never stop the receive loop (docs/network.md, "ICMP errors and the event loop").
+A datagram sent to a crashed peer's old port comes back as an ICMP port-unreachable. Linux
+reports it on an unconnected socket only with IP_RECVERR; Windows reports it by failing the
+socket's next receive with WSAECONNRESET, and on the Proactor loop (Windows' default) that
+failure stopped the datagram reader for good (CPython gh-91227, fixed in 3.11/3.12 point
+releases; gh-127057, a second path through WSARecvFrom, fixed later still). So: the socket
+is made here, with `SIO_UDP_CONNRESET` turned off on Windows, so the error is never raised
+at all; an error that still reaches the protocol is logged and ignored; and should the
+transport close under a live pump anyway, the pump binds its port again and carries on.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import socket
+import sys
 import time
 from collections.abc import Callable
 
 import asyncio_dgram
 
 log = logging.getLogger("tongiaki_lan.net.aio.pump")
+
+
+def udp_socket(host: str, port: int) -> socket.socket:
+    """A bound, non-blocking UDP socket whose receive an ICMP error cannot fail on
+    Windows: `SIO_UDP_CONNRESET` off (a Windows-only ioctl; elsewhere the kernel does not
+    report ICMP errors on an unconnected UDP socket unless asked with IP_RECVERR)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        no_connreset(sock)
+        sock.setblocking(False)
+        sock.bind((host, port))
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
+def no_connreset(sock: socket.socket) -> bool:
+    """Turn Windows' 'connection reset' reports for UDP off; True when it was done."""
+    option = getattr(socket, "SIO_UDP_CONNRESET", None)
+    if option is None or not hasattr(sock, "ioctl"):
+        return False
+    try:
+        sock.ioctl(option, False)
+    except OSError as exc:  # an odd network stack: the pump still survives the error
+        log.warning("could not turn SIO_UDP_CONNRESET off: %s", exc)
+        return False
+    return True
+
+
+def choose_event_loop() -> None:
+    """On Windows, run asyncio on the selector loop rather than the Proactor default.
+
+    zeroconf makes its own sockets and its public API takes no socket options, so
+    `SIO_UDP_CONNRESET` cannot be turned off there; on the Proactor loop one ICMP error
+    (a unicast mDNS answer to a `games` that has already quit) could stop its reader on
+    the Python versions named in the module docstring. The selector loop hands such an
+    error to the protocol's `error_received` and keeps reading, on every version. Nothing
+    here needs the Proactor loop (no asyncio subprocesses; the console reads the Windows
+    console through prompt_toolkit, which supports both loops). Elsewhere: nothing."""
+    if sys.platform != "win32":
+        return
+    import warnings
+
+    with warnings.catch_warnings():  # the policy API is deprecated from 3.14 on
+        warnings.simplefilter("ignore", DeprecationWarning)
+        policy = getattr(asyncio, "WindowsSelectorEventLoopPolicy", None)
+        if policy is not None and not isinstance(asyncio.get_event_loop_policy(), policy):
+            asyncio.set_event_loop_policy(policy())
 
 
 class _Socket:
@@ -55,6 +116,11 @@ class _Socket:
     def close(self) -> None:
         self._stream.close()
 
+    def watch(self, on_lost: Callable[[Exception | None], None],
+              on_error: Callable[[Exception], None]) -> None:
+        """Be told when the transport closes and of each error the socket reports."""
+        self._on_lost, self._on_error = on_lost, on_error
+
     def on_datagram(self, handler: Callable[[bytes, tuple], None]) -> bool:
         """Have `handler` called for each datagram as the event loop reads it, instead of
         queueing it for `recv`: the queue costs every datagram a second pass through the
@@ -62,26 +128,41 @@ class _Socket:
         transport = self._transport
         if transport is None or not hasattr(transport, "set_protocol"):
             return False
-        transport.set_protocol(_Direct(handler, transport.get_protocol()))
+        transport.set_protocol(_Direct(handler, transport.get_protocol(),
+                                       getattr(self, "_on_lost", None),
+                                       getattr(self, "_on_error", None)))
         return True
+
+    @property
+    def transport(self):
+        return self._transport
 
 
 class _Direct(asyncio.DatagramProtocol):
     """Hands datagrams straight to the pump; everything else still goes to the
     asyncio-dgram protocol it replaced, so the stream still learns of errors and close."""
 
-    def __init__(self, handler: Callable[[bytes, tuple], None], inner) -> None:
+    def __init__(self, handler: Callable[[bytes, tuple], None], inner,
+                 on_lost: Callable[[Exception | None], None] | None = None,
+                 on_error: Callable[[Exception], None] | None = None) -> None:
         self._handler = handler
         self._inner = inner
+        self._on_lost = on_lost
+        self._on_error = on_error
 
     def datagram_received(self, data: bytes, addr) -> None:
         self._handler(data, addr)
 
     def error_received(self, exc: Exception) -> None:
-        log.debug("socket error: %s", exc)  # ICMP errors: not fatal, retransmission copes
+        # ICMP errors (a crashed peer's port): not fatal, retransmission copes
+        log.debug("socket error: %s", exc)
+        if self._on_error is not None:
+            self._on_error(exc)
 
     def connection_lost(self, exc) -> None:
         self._inner.connection_lost(exc)
+        if self._on_lost is not None:
+            self._on_lost(exc)
 
     def pause_writing(self) -> None:
         self._inner.pause_writing()
@@ -97,37 +178,76 @@ class DatagramPump:
         self._wrap = wrap_socket
         self._after = after or (lambda: None)
         self._sock = None
+        self._sockname: tuple[str, int] | None = None
+        self._host = "0.0.0.0"
         self._tasks: list[asyncio.Task] = []
         self._out: asyncio.Queue | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._timer_due: float | None = None
         self.closed = False
+        self.socket_errors = 0  # errors the socket reported (ICMP) and the pump survived
+        self.reopened = 0  # times the socket closed under the pump and was bound again
 
     async def open(self, host: str = "0.0.0.0", port: int = 0) -> tuple[str, int]:
         """Bind (the given port when it is free, else any: a restarted node keeps its
         address when it can, and peers learn a new one from its datagrams otherwise)."""
         try:
-            stream = await asyncio_dgram.bind((host, port))
+            sock = udp_socket(host, port)
         except OSError:
             if not port:
                 raise
             log.info("port %d is taken: binding another one", port)
-            stream = await asyncio_dgram.bind((host, 0))
-        stream = _Socket(stream)
-        self._sock = self._wrap(stream) if self._wrap else stream
+            sock = udp_socket(host, 0)
+        self._host = host
+        await self._attach(sock)
         self._out = asyncio.Queue()
-        self._loop = loop = asyncio.get_running_loop()
-        self._tasks = [loop.create_task(self._send_loop(), name="tk-send")]
-        direct = getattr(self._sock, "on_datagram", None)
-        if direct is None or not direct(self._datagram):
-            self._tasks.append(loop.create_task(self._recv_loop(), name="tk-recv"))
+        loop = self._loop
+        self._tasks.insert(0, loop.create_task(self._send_loop(), name="tk-send"))
         self._arm()
         return self.address
 
+    async def _attach(self, sock: socket.socket) -> None:
+        stream = _Socket(await asyncio_dgram.from_socket(sock))
+        stream.watch(self._lost, self._error)
+        self._sock = self._wrap(stream) if self._wrap else stream
+        self._loop = loop = asyncio.get_running_loop()
+        direct = getattr(self._sock, "on_datagram", None)
+        if direct is None or not direct(self._datagram):
+            self._tasks.append(loop.create_task(self._recv_loop(), name="tk-recv"))
+
+    def _error(self, exc: Exception) -> None:
+        self.socket_errors += 1
+
+    def _lost(self, exc: Exception | None) -> None:
+        """The transport closed while the pump is open (a fatal read error on some loop
+        and Python version): bind the same port again, so peers keep reaching us."""
+        if self.closed or self._loop is None:
+            return
+        log.warning("the game socket closed under us (%s): opening it again", exc)
+        self._tasks.append(self._loop.create_task(self._reopen(), name="tk-reopen"))
+
+    async def _reopen(self) -> None:
+        port = self.address[1]
+        for delay in (0.0, 0.05, 0.2, 1.0):
+            await asyncio.sleep(delay)
+            if self.closed:
+                return
+            try:
+                sock = udp_socket(self._host, port)
+            except OSError as exc:
+                log.warning("binding port %d again failed: %s", port, exc)
+                continue
+            await self._attach(sock)
+            self.reopened += 1
+            return
+        log.error("could not bind port %d again: this node no longer hears its peers", port)
+
     @property
     def address(self) -> tuple[str, int]:
-        return self._sock.sockname[:2]
+        if self._sockname is None:
+            self._sockname = tuple(self._sock.sockname[:2])
+        return self._sockname
 
     @property
     def socket(self):

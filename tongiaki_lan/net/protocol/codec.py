@@ -18,7 +18,7 @@ from tongiaki_lan.engine.variant import STANDARD, VARIANTS
 from tongiaki_lan.net.protocol.identity import peer_id_of, verify
 
 MAGIC = b"TK"
-PROTOCOL_VERSION = 4  # 3: fair draws; 4: clock-free incarnations, DRAW <= 31, LOBBY variant...
+PROTOCOL_VERSION = 4  # 3: fair draws; 4: this stop (protocol/wire.md, the version byte)
 FLAG_MAC = 0x01
 FLAG_SIGNED = 0x02
 FLAG_LINK_MAC = 0x04
@@ -638,10 +638,54 @@ class Chat(Message):
         return cls(_str(items[0], "chat.text", MAX_CHAT, allow_empty=False))
 
 
+NONCE_LEN = 16
+
+
+@dataclass(frozen=True)
+class Probe(Message):
+    """`doctor` asks "can a datagram get from me to you and back?" (protocol/wire.md,
+    "Probe"). Outside any game: envelope game id 0, signed, never part of a link."""
+
+    TYPE: ClassVar[int] = 50
+    RELIABLE: ClassVar[bool] = False
+    nonce: bytes
+
+    def body(self) -> list:
+        return [self.nonce]
+
+    @classmethod
+    def parse(cls, items: list) -> Probe:
+        _arity(items, 1, "probe")
+        return cls(_bin(items[0], "probe.nonce", NONCE_LEN))
+
+
+@dataclass(frozen=True)
+class ProbeAnswer(Message):
+    """The answer to a PROBE: its nonce, the answerer's wall clock (microseconds since
+    the epoch, for the clock difference `doctor` shows) and the game it is in (0: none)."""
+
+    TYPE: ClassVar[int] = 51
+    RELIABLE: ClassVar[bool] = False
+    nonce: bytes
+    wall_us: int
+    game: bytes
+
+    def body(self) -> list:
+        return [self.nonce, self.wall_us, self.game]
+
+    @classmethod
+    def parse(cls, items: list) -> ProbeAnswer:
+        _arity(items, 3, "probe answer")
+        return cls(_bin(items[0], "probe_answer.nonce", NONCE_LEN),
+                   _uint(items[1], "probe_answer.wall_us"),
+                   _bin(items[2], "probe_answer.game", ID_LEN))
+
+
 MESSAGE_TYPES: dict[int, type[Message]] = {
     cls.TYPE: cls
     for cls in (Heartbeat, Ack, Join, Lobby, SetSeat, Ready, AddBot, RemoveBot, Leave, Start,
-                Refuse, Commit, Reveal, Abort, SeedOk, MoveMsg, Fetch, Log, Draw, Chat)
+                Refuse, Commit, Reveal, Abort, SeedOk, MoveMsg, Fetch, Log, Draw, Chat,
+                Probe, ProbeAnswer)
 }
 
 

@@ -57,6 +57,7 @@ from tongiaki_lan.net.protocol.links import Links
 from tongiaki_lan.net.protocol.lobbysync import LobbySync
 from tongiaki_lan.net.protocol.movesync import MoveSync, bot_seed
 from tongiaki_lan.net.protocol.presence import Presence
+from tongiaki_lan.net.protocol.probe import Responder, is_probe_frame
 from tongiaki_lan.net.protocol.seed import SeedRound
 from tongiaki_lan.net.protocol.seeding import SeedAgreement
 from tongiaki_lan.net.protocol.settings import (
@@ -109,11 +110,19 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
         self.passphrase: str | None = None
         self.refusals = 0
         self.closing = False
+        # answers `doctor`'s probes in any phase; it never sees or changes game state
+        self.probes = Responder(self.identity)
 
     # ================================================================== sans-I/O surface
 
     def receive(self, data: bytes, addr: tuple, now: float) -> None:
         self.now = now
+        if is_probe_frame(data):  # outside any game: a probe (protocol/wire.md, "Probe")
+            self.probes.game = self.game_id
+            reply = self.probes.answer(data, addr, now)
+            if reply is not None:
+                self.links.send_raw(reply, tuple(addr[:2]))
+            return
         self.links.receive(data, addr, now)
 
     def datagrams_to_send(self) -> list[tuple[bytes, tuple[str, int]]]:

@@ -1,0 +1,73 @@
+"""`doctor` in the lobby: its findings appear in the lobby's messages, in the player's
+language; and the lobby suggests it when it has heard no game for a while."""
+
+from __future__ import annotations
+
+import asyncio
+
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import create_pipe_input
+
+from tongiaki_lan.console import lobby as lobby_mod
+from tongiaki_lan.i18n import use
+from tongiaki_lan.net.aio import doctor as doctor_mod
+
+from .conftest import wait_until
+from .test_lobby_texts import FakeLan, _lobby, _output
+
+FIREWALLED = {
+    "interfaces": [{"name": "wlan0", "address": "192.168.1.20", "prefix": 24, "kind": "lan",
+                    "used": True, "why": "lan"}],
+    "chosen": [], "port": 40000, "listened_s": 3.0, "own_advert_heard": False,
+    "nodes": [], "games": [],
+}
+
+
+async def test_doctor_in_the_lobby_shows_the_verdict_and_what_to_do(monkeypatch):
+    asked = []
+
+    async def diagnose(chosen=None, listen_s=3.0, name="doctor"):
+        asked.append(name)
+        return FIREWALLED
+
+    monkeypatch.setattr(doctor_mod, "diagnose", diagnose)
+    with create_pipe_input() as inp, create_app_session(input=inp, output=_output()):
+        lobby, task = await _lobby(inp, FakeLan())
+        inp.send_text("doctor\r")
+        await wait_until(lambda: any("a firewall blocks it" in t for _s, t in lobby.lines),
+                         what="the verdict")
+        texts = [t for _s, t in lobby.lines]
+        assert any("Allow tongiaki-lan (or Python)" in t for t in texts)
+        assert any("wlan0 192.168.1.20" in t for t in texts)
+        assert asked == ["Tester"]
+        inp.send_text("\x03")
+        await asyncio.wait_for(task, 30)
+
+
+async def test_doctor_speaks_the_players_language(monkeypatch):
+    async def diagnose(chosen=None, listen_s=3.0, name="doctor"):
+        return FIREWALLED
+
+    monkeypatch.setattr(doctor_mod, "diagnose", diagnose)
+    use("fr")
+    try:
+        with create_pipe_input() as inp, create_app_session(input=inp, output=_output()):
+            lobby, task = await _lobby(inp, FakeLan())
+            inp.send_text("doctor\r")
+            await wait_until(lambda: len(lobby.lines) > 8, what="the report")
+            texts = " ".join(t for _s, t in lobby.lines)
+            assert "pare-feu" in texts and "firewall blocks" not in texts
+            inp.send_text("\x03")
+            await asyncio.wait_for(task, 30)
+    finally:
+        use("en")
+
+
+async def test_the_lobby_suggests_doctor_when_it_hears_no_game(monkeypatch):
+    monkeypatch.setattr(lobby_mod, "SUGGEST_DOCTOR_AFTER_S", 0.0)
+    with create_pipe_input() as inp, create_app_session(input=inp, output=_output()):
+        lobby, task = await _lobby(inp, FakeLan())
+        await wait_until(lambda: any("type doctor" in t for _s, t in lobby.lines),
+                         what="the suggestion")
+        inp.send_text("\x03")
+        await asyncio.wait_for(task, 30)

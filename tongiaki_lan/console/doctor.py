@@ -1,0 +1,93 @@
+"""What `doctor` found, in the player's words (the lobby's `doctor` and `tongiaki-lan
+doctor` show the same lines). The facts and the verdict come from net.aio.doctor."""
+
+from __future__ import annotations
+
+from tongiaki_lan.i18n import N_, _
+
+WHY = {
+    "chosen": N_("chosen with --interface"),
+    "not-chosen": N_("not used: not chosen with --interface"),
+    "loopback": N_("not used: this computer only"),
+    "link-local": N_("used, but it has no address from a router (169.254…): probably not "
+                     "connected"),
+    "virtual": N_("used, but it looks like a VPN, container or virtual machine"),
+    "lan": N_("used: a local network"),
+}
+
+SAYS = {
+    "ok": N_("Everything works: every tongiaki-lan heard here answers."),
+    "no-network": N_("This computer is not connected to a network."),
+    "firewall": N_("Nothing reaches tongiaki-lan on this computer, not even its own "
+                   "announcement: a firewall blocks it."),
+    "alone": N_("No other tongiaki-lan was heard on this network."),
+    "isolated": N_("Games are announced, but no datagram gets through to the laptops that "
+                   "announce them: this network keeps its clients apart (client isolation, "
+                   "usual on guest Wi-Fi)."),
+    "some-silent": N_("Some laptops do not answer: {who}."),
+}
+
+DO = {
+    "ok": N_("Pick a game in the lobby (or create one)."),
+    "no-network": N_("Join the party's Wi-Fi (or a phone hotspot), then try again."),
+    "firewall": N_("Allow tongiaki-lan (or Python) in this computer's firewall for private "
+                   "networks, then try again. On Windows: Windows Security › Firewall › Allow "
+                   "an app; on macOS: System Settings › Network › Firewall › Options."),
+    "alone": N_("Check that the others run tongiaki-lan on the same Wi-Fi (not a guest one), "
+                "and that the firewalls (theirs and this computer's) allow it. Where only "
+                "announcements are blocked, play by "
+                "invite: the others start 'tongiaki-lan play --join' with the tongiaki:// "
+                "line that the table's creator's 'play' prints."),
+    "isolated": N_("Leave this Wi-Fi for one without isolation: a phone hotspot everyone "
+                   "joins, or the host's own (not guest) Wi-Fi. A firewall on the other "
+                   "laptops can look the same: there, allow tongiaki-lan."),
+    "some-silent": N_("On those laptops, allow tongiaki-lan in the firewall, or check that "
+                      "they are on this Wi-Fi."),
+}
+
+KINDS = {"game": N_("in game {game} ({phase})"), "doctor": N_("running doctor"),
+         "other-version": N_("another version of tongiaki-lan ({version}): update both")}
+
+
+def report_lines(facts: dict, v: dict) -> list[tuple[str, str]]:
+    """(style, text) lines: style is 'head', 'good', 'bad' or 'info'."""
+    out: list[tuple[str, str]] = [("head", _("Network interfaces:"))]
+    for i in facts["interfaces"]:
+        out.append(("info" if i["used"] else "", "  {name} {address}: {why}".format(
+            name=i["name"], address=i["address"], why=_(WHY[i["why"]]))))
+    if "mdns_error" in facts:
+        out.append(("bad", _("Multicast DNS cannot start here: {error}").format(
+            error=facts["mdns_error"])))
+    heard = facts.get("own_advert_heard")
+    out.append(("good" if heard else "bad",
+                _("Own announcement heard back: yes") if heard else
+                _("Own announcement heard back: no")))
+    nodes = facts.get("nodes", [])
+    out.append(("head", _("tongiaki-lan heard on the network: {n}").format(n=len(nodes))))
+    for n in nodes:
+        what = _(KINDS[n["kind"]]).format(game=n.get("game", ""), phase=n.get("phase", ""),
+                                          version=n.get("version", ""))
+        where = ", ".join(f"{h}:{n['port']}" for h in n["hosts"]) or "?"
+        if n["answers"]:
+            exchange = _("answers in {ms} ms; clock {offset:+.1f} s from ours").format(
+                ms=n["rtt_ms"], offset=n["clock_offset_s"])
+        else:
+            exchange = _("no answer to {n} probes").format(
+                n=sum(p["sent"] for p in n["probes"]))
+        out.append(("good" if n["answers"] else "bad", "  {who} ({where}) {what}: {x}".format(
+            who=n["name"] or "?", where=where, what=what, x=exchange)))
+    games = facts.get("games", [])
+    out.append(("head", _("Games seen: {n}").format(n=len(games))))
+    for g in games:
+        out.append(("info", "  {game} ({phase}, {taken}/{total})".format(
+            game=g["game"], phase=g["phase"], taken=g["seats_taken"], total=g["seats_total"])))
+    code = v["code"]
+    out.append(("good" if code == "ok" else "bad",
+                _(SAYS[code]).format(who=", ".join(v.get("silent", [])))))
+    out.append(("info", _(DO[code])))
+    if code != "ok" and (v["virtual_in_use"] or v["several_interfaces"]):
+        out.append(("info", _("Several interfaces are in use ({which}): if the others are on "
+                              "your Wi-Fi, choose it with --interface {address}.").format(
+            which=", ".join(v["interfaces_in_use"]),
+            address=(v["suggest_interface"] or ["ADDRESS"])[0])))
+    return out
