@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from tongiaki_lan.engine import LETTERS, TILES, Game
 from tongiaki_lan.i18n import _
+from tongiaki_lan.i18n.islands import island_name
 
 
 def presence(game: Game) -> dict[int, list[int]]:
@@ -74,7 +75,7 @@ def final_rows(game: Game, names: Sequence[str]) -> list[tuple[str, str]]:
     present = presence(game)
     keys = game.ranking_keys()
     islands = sorted({t for isl in present.values() for t in isl},
-                     key=lambda t: (-TILES[t].value, TILES[t].name))
+                     key=lambda t: (-TILES[t].value, island_name(t)))
     seats = range(len(cids))
     beached = [game.on_board(s) for s in seats]
     ships = [-keys[game.colours[s]][2] for s in seats]
@@ -99,7 +100,7 @@ def final_rows(game: Game, names: Sequence[str]) -> list[tuple[str, str]]:
     rows += [("", ""), ("head", f"{_('Island'):<14.14}" + "".join(f"{LETTERS[c]:>3}"
                                                                  for c in cids))]
     for tid in islands:
-        rows.append(("", f"{TILES[tid].name[:13]:<14}" + "".join(
+        rows.append(("", f"{island_name(tid)[:13]:<14}" + "".join(
             f"{TILES[tid].value if tid in present[c] else '·':>3}" for c in cids)))
     return rows
 

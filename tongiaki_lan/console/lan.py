@@ -188,14 +188,18 @@ class LanSession(GameSession):
         return bool(peer) and lb is not None and any(m.peer.hex() == peer for m in lb.members)
 
     async def submit(self, move: Move) -> None:
+        # Marked before it is sent: the node applies it at once and tells the screen
+        # (whose summary must already know the move was typed here) before returning.
         index = len(self.game.moves)
+        self._typed.add(index)
         try:
             self.node.send_move(move)
         except IllegalMove:
+            self._typed.discard(index)
             raise
         except ValueError as exc:  # not sent: the net's reason, in the player's language
+            self._typed.discard(index)
             raise IllegalMove("T0", net_reason(exc)) from None
-        self._typed.add(index)
 
     def played_for_us(self, seat: int, index: int) -> bool:
         """Our seat's moves not typed here were a bot's, on whichever laptop drove the

@@ -20,6 +20,7 @@ from pathlib import Path
 from tongiaki_lan.bots import best_bot_kind, make_bot
 from tongiaki_lan.engine import COLOURS, Dealer, Game, IllegalMove, Move, Reveal
 from tongiaki_lan.i18n import N_, _
+from tongiaki_lan.i18n.islands import shown_move
 
 from .story import Line, Narrator, tell_all
 
@@ -127,18 +128,24 @@ class GameSession:
                 continue
             if p.seat in local and not self.played_for_us(p.seat, i):
                 continue
+            text = shown_move(str(move), spaced=True)  # `sail Rapa Nui 1 SW`
             if turns and turns[-1][0] == p.seat:
-                turns[-1][1].append(str(move))
+                turns[-1][1].append(text)
             else:
-                turns.append((p.seat, [str(move)]))
+                turns.append((p.seat, [text]))
         self._snap, self._snap_moves = g.copy(), n
         if turns:
-            self.lines.append(("summary", _("Since your last move:")))
+            # after the story of those moves, before the header of the turn now begun
+            at = len(self.lines)
+            while at > 0 and self.lines[at - 1][0] == "turn":
+                at -= 1
+            block = [("summary", _("Since your last move:"))]
             for seat, texts in turns:
                 name = self.seats[seat].name
                 if seat in local:  # (played for us while we were away)
                     name = _("{name} (a bot's moves)").format(name=name)
-                self.lines.append(("summary", f"  {name}: {', '.join(texts)}"))
+                block.append(("summary", f"  {name}: {', '.join(texts)}"))
+            self.lines[at:at] = block
 
     def say(self, text: str, style: str = "info") -> None:
         self.lines.append((style, text))

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from tongiaki_lan.engine import COLOURS, LETTERS, TILES, Event, Game
 from tongiaki_lan.engine.hexgrid import DIRECTION_NAMES
 from tongiaki_lan.i18n import N_, _, ngettext
+from tongiaki_lan.i18n.islands import island_name
 
 END_REASONS = {
     "E1": N_("the last island or the last sea tile has been revealed"),
@@ -27,7 +28,8 @@ def tile_label(tid: int) -> str:
     tile = TILES[tid]
     if tile.is_sea:
         return _("sea {tile}").format(tile=tile.name)
-    return tile.name if tid == 0 else f"{tile.name} ({tile.value})"
+    name = island_name(tid)
+    return name if tid == 0 else f"{name} ({tile.value})"
 
 
 def ships_text(colours: Sequence[int]) -> str:
@@ -100,7 +102,7 @@ class Narrator:
             self._departures_this_turn += 1
             self._group_colours = len(set(group))
             text = _("{island} beach {beach} is full: {ships} sail {pier}.").format(
-                island=TILES[island].name, beach=beach + 1, ships=ships_text(group),
+                island=island_name(island), beach=beach + 1, ships=ships_text(group),
                 pier=DIRECTION_NAMES[pier])
             if self._departures_this_turn > 1:
                 text = _("Chain reaction! {text}").format(text=text)
@@ -113,17 +115,17 @@ class Narrator:
         if k == "cross":
             tid, danger, ncol = d
             if not danger:
-                return ("", _("They cross {tile} (no danger).").format(tile=TILES[tid].name))
+                return ("", _("They cross {tile} (no danger).").format(tile=island_name(tid)))
             text = ngettext("They cross {tile}: danger {danger}, {n} colour in the group "
                             "— safe.",
                             "They cross {tile}: danger {danger}, {n} colours in the group "
                             "— safe.", ncol)
-            return ("good", text.format(tile=TILES[tid].name, danger=danger, n=ncol))
+            return ("good", text.format(tile=island_name(tid), danger=danger, n=ncol))
         if k == "fail":
             tid, danger, ncol, group = d
             return ("bad", _("Wrecked on {tile}: danger {danger} needs {danger} colours, the "
                              "group has {n}; {ships} go home.").format(
-                tile=TILES[tid].name, danger=danger, n=ncol, ships=ships_text(group)))
+                tile=island_name(tid), danger=danger, n=ncol, ships=ships_text(group)))
         if k == "turn_back":
             return ("info", _("{royal} is a Royal Island: the group turns back to "
                               "{island}.").format(royal=TILES[d[0]].name,
@@ -136,13 +138,13 @@ class Narrator:
                 text = _("They land on {island} ({where}); {ships} go home.")
             else:
                 text = _("They land on {island} ({where}).")
-            return ("", text.format(island=TILES[island].name, where=where,
+            return ("", text.format(island=island_name(island), where=where,
                                     ships=ships_text(returned)))
         if k == "lost":
             return ("bad", _("No tiles are left to discover: {ships} are lost at sea and go "
                              "home.").format(ships=ships_text(d[0])))
         if k == "closed":
-            names = ", ".join(TILES[t].name for t in d)
+            names = ", ".join(island_name(t) for t in d)
             text = ngettext("Closed path: {islands} leaves the game.",
                             "Closed path: {islands} leave the game.", len(d))
             return ("bad", text.format(islands=names))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from tongiaki_lan.engine import LETTERS, TILES, Game, Sail
 from tongiaki_lan.engine import decisions as D
 from tongiaki_lan.i18n import N_, _, ngettext
+from tongiaki_lan.i18n.islands import island_name
 
 from .story import final_words, ships_text, tile_label
 
@@ -24,7 +25,7 @@ def pending_text(game: Game, names: list[str], local: set[int],
         return "class:status", _("A tile is being revealed…")
     mine = p.seat in local
     who = f"{names[p.seat]} ({LETTERS[game.colour_ids()[p.seat]]})"
-    island = TILES[p.island].name if p.island is not None else ""
+    island = island_name(p.island) if p.island is not None else ""
     if mine:  # short enough for an 80-column status line; the panel says who you are
         tile = tile_label(p.tile) if p.tile is not None else ""
         text = {
@@ -56,12 +57,12 @@ def preview_text(game: Game, move: Sail) -> str:
     """Where a departure goes over the tiles already placed, in a few words."""
     pv = game.preview(move)
     if pv.outcome == "land":
-        return _("→ lands on {island}").format(island=TILES[pv.island].name)
+        return _("→ lands on {island}").format(island=island_name(pv.island))
     if pv.outcome == "back":
         if pv.royal is not None:
             return _("→ turned back by the Royal Island {royal} to {island}").format(
-                royal=TILES[pv.royal].name, island=TILES[pv.island].name)
-        return _("→ leads back to {island}").format(island=TILES[pv.island].name)
+                royal=island_name(pv.royal), island=island_name(pv.island))
+        return _("→ leads back to {island}").format(island=island_name(pv.island))
     if pv.outcome == "fail":
         cell = game.tile_at(pv.hex)
         where = TILES[cell[0]].name if cell else f"{pv.hex[0]},{pv.hex[1]}"
