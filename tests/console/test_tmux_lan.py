@@ -69,7 +69,7 @@ def test_two_consoles_play_one_lan_game(netns, tmp_path):
         turns = 0
         while True:
             screens = {w: p.capture() for w, p in panes.items()}
-            for w, s in screens.items():  # every move is typed: none is ever a bot's
+            for s in screens.values():  # every move is typed: none is ever a bot's
                 assert "a bot's moves" not in s, s
             if all("Game over" in _status(s) for s in screens.values()):
                 break

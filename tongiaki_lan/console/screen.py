@@ -59,6 +59,7 @@ from tongiaki_lan.engine import (
 from tongiaki_lan.engine import decisions as D
 from tongiaki_lan.i18n import N_, _, ngettext
 from tongiaki_lan.i18n import current as current_language
+from tongiaki_lan.i18n.islands import engine_text, shown_move
 
 from .board import OUTLINES as HEX_OUTLINES
 from .board import TOP as TOP_EDGE
@@ -199,7 +200,7 @@ class GameScreen:
             return [], {}
         if self._legal_cache[0] != s.version:
             moves = s.game.legal_moves()
-            self._legal_cache = (s.version, moves, {str(m): m for m in moves})
+            self._legal_cache = (s.version, moves, {shown_move(str(m)): m for m in moves})
         return self._legal_cache[1], self._legal_cache[2]
 
     def legal_texts(self) -> list[str]:
@@ -376,7 +377,7 @@ class GameScreen:
         if p is not None and p.kind == D.DEPARTURE and s.my_decision():
             move = self.legal_by_text().get(self.buffer.text.strip())
             if isinstance(move, Sail):
-                text = f"{move} {preview_text(s.game, move)}"
+                text = f"{shown_move(str(move))} {preview_text(s.game, move)}"
         return style, text
 
     def _wrapped(self, text: str, most: int) -> list[str]:
@@ -597,7 +598,7 @@ class GameScreen:
                         and (pier is None or str(m).endswith(" " + pier)))
             return False
 
-        texts = [str(m) for m in moves if fits(m)]
+        texts = [shown_move(str(m)) for m in moves if fits(m)]
         if not texts:
             return None
         if len(texts) == 1 or all(t.split()[0] in ("expand", "royal") for t in texts):
@@ -753,7 +754,8 @@ class GameScreen:
             self.show_board = not self.show_board
             return
         if word == "moves":
-            moves = [str(m) for m in s.game.legal_moves()] if s.game.pending else []
+            moves = ([shown_move(str(m)) for m in s.game.legal_moves()] if s.game.pending
+                     else [])
             shown = ", ".join(moves[:30])
             if len(moves) > 30:
                 shown += " " + _("… ({n} in all)").format(n=len(moves))
@@ -781,7 +783,7 @@ class GameScreen:
             self.message = ("error", _("{command}: a replay takes no moves (help lists "
                                        "commands)").format(command=text))
             return
-        move = parse_move(text)
+        move = parse_move(engine_text(text))  # (an island by the name the map shows)
         colony = isinstance(move, Colony) and s.my_decision() and s.game.is_legal(move)
         if colony and not s.game.on_board(s.game.pending.seat):
             # Nothing goes home, so there is nothing to confirm: a question here read as
@@ -873,7 +875,7 @@ class GameScreen:
         if s.version != version:
             self.message = ("", "")
             return
-        text = str(move)
+        text = shown_move(str(move))
         self.message = ("", _("Hint: {move} (Enter plays it)").format(move=text))
         if isinstance(move, Colony) and not s.game.on_board(p.seat):
             self.message = ("", _("Hint: colony (Enter plays it: you have no ships on the "
