@@ -106,9 +106,9 @@ def test_solo_shows_board_panel_and_the_effect_of_a_move(solo):
     for name in ("Tester", "Hina", "Maui", "Kupe"):
         assert name in screen  # side panel: the four players
     assert "Your decision: put a ship on Tonga" in screen  # the pending decision, in words
-    assert "3···NW" in screen  # Tonga's beach 3 is empty before the move
+    assert "NW3···" in screen  # Tonga's beach 3 (pier NW) is empty before the move
     pane.send("place Tonga 3", "Enter")
-    screen = pane.wait_for(lambda s: re.search(r"3B[RGY·]{2}NW", s), what="our ship on beach 3")
+    screen = pane.wait_for(lambda s: re.search(r"NW3B[RGY·]{2}", s), what="our ship on beach 3")
     assert "Tester" in screen and " 14 " in screen  # one ship less in our reserve
     pane.send("C-u", "quit", "Enter", "Enter")  # mid-game: Enter again
     pane.wait_for(lambda s: not pane.alive() or "Record saved" in s, what="leaving")
@@ -294,3 +294,26 @@ def test_a_whole_late_board_in_a_120x40_terminal(tmp_path):
         pane.wait_for(lambda s: not pane.alive() or "Tonga" not in s, what="leaving")
     finally:
         pane.kill()
+
+
+def test_a_pasted_page_keeps_the_prompt_and_shows_a_short_reason(solo, tmp_path):
+    """2,400 characters pasted on the line at 80x24: the message repeats only the start
+    of it and says why it was refused, and the `> ` prompt is there for the next line."""
+    pane, _record, exit_file = solo("tmux-paste", width=80, height=24)
+    pane.wait_for(lambda s: "Your decision" in s, what="the game screen")
+    page = tmp_path / "page.txt"
+    page.write_text("sail " + "x" * 2395)
+    subprocess.run([*tmux("load-buffer"), str(page)], check=True)
+    subprocess.run([*tmux("paste-buffer"), "-t", pane.name], check=True)
+    pane.send("Enter")
+    screen = pane.wait_for(lambda s: "no island named" in s, what="the reason")
+    assert screen.rstrip("\n").splitlines()[-1].startswith(">")
+    assert screen.count("x") < 200  # (the line is not repeated whole)
+    pane.send("beaches 9", "Enter")  # a second refusal: one mention of its command
+    screen = pane.wait_for(lambda s: "beach numbers run" in s, what="the next reason")
+    assert "beaches 9: beach numbers" in " ".join(screen.split())
+    assert screen.rstrip("\n").splitlines()[-1].startswith(">")
+    pane.send("place Tonga 3", "Enter")  # and the game goes on
+    pane.wait_for(lambda s: re.search(r"NW3B[RGY·]{2}", s), what="our ship on beach 3")
+    pane.send("C-u", "quit", "Enter", "Enter")
+    Pane.wait_file(exit_file)

@@ -496,6 +496,9 @@ class GameScreen:
         prompt = Window(
             BufferControl(self.buffer, input_processors=[BeforeInput("> ", style="class:prompt")]),
             height=1,
+            # scrolled only as far as the cursor needs: after a pasted page the `> ` comes
+            # back with the next short line (it stayed scrolled out of sight)
+            get_horizontal_scroll=lambda window: 0,
         )
         root = FloatContainer(
             HSplit([
@@ -695,15 +698,15 @@ class GameScreen:
         try:
             await self._command(text)
         except IllegalMove as exc:
-            self.message = ("error", refusal_text(text, exc))
+            self.message = ("error", refusal_text(typed_shortly(text), exc))
             self._offer_again()
         except ValueError as exc:
             self.message = ("error", _("{command}: {reason} (Tab lists the legal moves)").format(
-                command=text, reason=engine_reason(exc)))
+                command=typed_shortly(text), reason=without_verb(text, engine_reason(exc))))
             self._offer_again()
         except Exception as exc:  # noqa: BLE001 - the console must survive anything
             self.message = ("error", _("{command}: internal error: {error}").format(
-                command=text, error=repr(exc)))
+                command=typed_shortly(text), error=repr(exc)[:200]))
         self.app.invalidate()
 
     def _offer_again(self) -> None:
@@ -781,7 +784,7 @@ class GameScreen:
             return
         if not s.can_play:
             self.message = ("error", _("{command}: a replay takes no moves (help lists "
-                                       "commands)").format(command=text))
+                                       "commands)").format(command=typed_shortly(text)))
             return
         move = parse_move(engine_text(text))  # (an island by the name the map shows)
         colony = isinstance(move, Colony) and s.my_decision() and s.game.is_legal(move)
@@ -888,6 +891,25 @@ class GameScreen:
                 ships).format(n=ships))
             self._confirm = (len(s.game.moves), "colony")
         self.offer(text)
+
+
+TYPED_SHOWN = 32  # of a refused line, the characters repeated in its message
+
+
+def typed_shortly(text: str) -> str:
+    """A refused line as its message repeats it: whole when short, else its start and
+    `…` (a pasted page must leave room for the reason, and for the prompt)."""
+    text = " ".join(text.split())
+    return text if len(text) <= TYPED_SHOWN else text[:TYPED_SHOWN - 1] + "…"
+
+
+def without_verb(text: str, reason: str) -> str:
+    """The reason without its leading `beaches:` when the line typed began with that
+    word: the message names its command once (`beaches 9: beach numbers run …`)."""
+    verb = text.split()[0].lower() if text.split() else ""
+    if verb and reason.lower().startswith(verb + ":"):
+        return reason[len(verb) + 1:].lstrip()
+    return reason
 
 
 def refusal_text(command: str, exc: IllegalMove) -> str:

@@ -158,5 +158,9 @@ def engine_reason(reason: object) -> str:
     if isinstance(reason, BaseException):
         reason = reason.args[0] if len(reason.args) == 1 else str(reason)
     if isinstance(reason, Reason):
-        return _(reason.template).format(**reason.values)
-    return str(reason)
+        # a value is what was typed (`no island named '…'`): a pasted page is cut short
+        values = {k: (v if not isinstance(v, str) or len(v) <= 24 else v[:23] + "…")
+                  for k, v in reason.values.items()}
+        return _(reason.template).format(**values)
+    text = str(reason)
+    return text if len(text) <= 200 else text[:199] + "…"
