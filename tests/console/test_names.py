@@ -58,6 +58,7 @@ def test_the_panel_shows_a_bot_seat_by_its_name_and_lists_who_is_away():
         panel = screen.panel_text(32).splitlines()
     rows = panel[2:5]
     assert rows[1].split()[:2] == ["Maui", "R"]  # not `Maui (se R`
+    assert "Maui — bot (search)" in panel  # and who plays it, under the rows
     assert rows[2].split()[:2] == ["Fay", "G"]
     assert "Away: Fay" in panel
     assert all(len(line) <= 32 for line in panel)

@@ -143,7 +143,8 @@ class LanSession(GameSession):
             self.lines.append(("bad", _("refused from {peer}: {reason}").format(
                 peer=d.get("peer") or d.get("addr"), reason=net_reason(d.get("reason")))))
         if self.node.lobby is not None:
-            self.seats = seats_of(self.node)
+            self.seats = seats_of(self.node)  # (who drives each seat: the labels follow)
+            self._narrator.names, self._narrator.labels = self.names, self.labels
         self.changed()
 
     def countdown_left(self) -> float | None:

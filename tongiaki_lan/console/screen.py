@@ -66,7 +66,7 @@ from .board import TOP as TOP_EDGE
 from .board import BoardView, Canvas, tile_face
 from .final import final_rows, short_name
 from .rules import clause_text, rules_lines
-from .session import GameSession
+from .session import HUMAN_KINDS, GameSession
 from .story import tile_label
 from .theme import build_style, player_style
 from .words import engine_reason, help_lines, pending_text, preview_text
@@ -221,7 +221,7 @@ class GameScreen:
     def final_lines(self, width: int) -> list[list[tuple[str, str]]]:
         # Who won and why come first, then how to get the map back: on an 80x24 screen
         # the island rows at the end are what may not fit, never the result.
-        rows = final_rows(self.session.game, self.session.names)
+        rows = final_rows(self.session.game, self.session.labels)
         rows[1:1] = [("note", _("(board — show the map · the log has the story)"))]
         out = []
         styles = {"head": "class:final.head", "note": "class:panel.head"}
@@ -262,12 +262,13 @@ class GameScreen:
         lines.append([("class:panel.head", f"  {player:<{name_w + 2}.{name_w + 1}}{heads}")])
         scores = g.scores()
         keys = g.ranking_keys()
+        names = s.names
         for seat, info in enumerate(s.seats):
             colour = g.colours[seat]
             cid = g.colour_ids()[seat]
             on_turn = p is not None and p.seat == seat
             marker = "▶ " if on_turn else ("* " if seat == g.active_seat and p else "  ")
-            name = short_name(info.name, name_w)  # away players: greyed, and listed below
+            name = short_name(names[seat], name_w)  # away players: greyed, listed below
             name_style = "class:panel.away" if info.away else ("class:panel.me" if info.local
                                                                else "")
             row = [
@@ -279,7 +280,18 @@ class GameScreen:
                      f"{scores[colour]:>4}{g.royals_founded(seat):>2}/2"),
             ]
             lines.append(row)
-        away = [info.name for info in s.seats if info.away]
+        # Who a bot plays, by kind (`Hina, Maui — bots (search)`, `Cat — bot (greedy)` for
+        # a seat handed over while its player is away): a row has no room for it
+        kinds: dict[str, list[str]] = {}
+        for info, name in zip(s.seats, names, strict=True):
+            if info.kind not in HUMAN_KINDS:
+                kinds.setdefault(info.kind, []).append(name)
+        for kind, who in kinds.items():
+            text = ngettext("{names} — bot ({kind})", "{names} — bots ({kind})",
+                            len(who)).format(names=", ".join(who), kind=kind)
+            for part in textwrap.wrap(text, max(10, width), subsequent_indent="  "):
+                lines.append([("class:panel.head", part)])
+        away = [name for info, name in zip(s.seats, names, strict=True) if info.away]
         if away:
             label = _("Away: ")
             names = ", ".join(away)
@@ -369,7 +381,7 @@ class GameScreen:
         if waiting:  # a LAN draw waits for someone's value: say whose, and for how long
             return "class:status", waiting
         style, text = pending_text(s.game, s.names, s.local_seats() if s.can_play else set(),
-                                   lobby=getattr(s, "from_lobby", False))
+                                   lobby=getattr(s, "from_lobby", False), labels=s.labels)
         if hasattr(s, "position_text"):
             style, text = "class:status", _("Replay {position} · {text}").format(
                 position=s.position_text(), text=text)

@@ -34,6 +34,27 @@ class Seat:
     away: bool = False
 
 
+HUMAN_KINDS = ("human", "remote")
+
+
+def plain_name(seat: Seat) -> str:
+    """The seat's name without the bot's kind a LAN bot seat carries (`Maui (search)`)."""
+    note = f" ({seat.kind})"
+    if seat.kind not in HUMAN_KINDS and seat.name.endswith(note) and len(seat.name) > len(note):
+        return seat.name[:-len(note)]
+    return seat.name
+
+
+def seat_label(seat: Seat) -> str:
+    """One label for who plays a seat, fed by what the session knows of its driver
+    (`Seat.kind`: a bot kind for a bot seat, a solo bot, or a seat handed to a bot while
+    its player is away): `Maui — bot (search)`, `Cat — bot (greedy)`; a player's name
+    alone otherwise."""
+    if seat.kind in HUMAN_KINDS:
+        return seat.name
+    return _("{name} — bot ({kind})").format(name=plain_name(seat), kind=seat.kind)
+
+
 def seed_from_text(text: str | None) -> bytes:
     """A 32-byte seed: 64 hex digits are taken as they are, anything else is hashed.
 
@@ -68,7 +89,7 @@ class GameSession:
         self.version = 0
         self.hint_kind = hint_kind
         self._listeners: list[Callable[[], None]] = []
-        self._narrator = Narrator(game, self.names)
+        self._narrator = Narrator(game, self.names, self.labels)
         self._seen_events = 0
         self._hint_count = 0
         self._tasks: set[asyncio.Task] = set()
@@ -79,7 +100,16 @@ class GameSession:
 
     @property
     def names(self) -> list[str]:
-        return [s.name for s in self.seats]
+        """The players' names as the story tells them (a LAN bot seat's `Maui (search)`
+        without its note: the labels say who plays)."""
+        return [plain_name(s) for s in self.seats]
+
+    @property
+    def labels(self) -> list[str]:
+        """Each seat's name with who plays it where that matters: `Maui — bot (search)`
+        for a bot seat, or a seat a bot plays while its player is away. The panel, the
+        turn headers, the final table and the winner line use these."""
+        return [seat_label(s) for s in self.seats]
 
     def local_seats(self) -> set[int]:
         return {i for i, s in enumerate(self.seats) if s.local}
@@ -372,7 +402,7 @@ class ReplaySession(GameSession):
                 self.error = _("move {i} ({move}): the state differs from the record's "
                                "digest").format(i=i, move=move)
         self.index = len(game.moves)
-        self.lines = tell_all(game, self.names, game.events)
+        self.lines = tell_all(game, self.names, game.events, self.labels)
         self.lines.insert(0, ("info", _("Replay of {path}: {n} moves. PgDn/Enter = next, PgUp = "
                                         "back.").format(path=self.path or _("a record"),
                                                         n=self.total)))

@@ -46,8 +46,10 @@ def beaches_text(beaches: Sequence[int]) -> str:
 class Narrator:
     """Turns events into lines; call `tell` with every event, in order."""
 
-    def __init__(self, game: Game, names: Sequence[str]):
+    def __init__(self, game: Game, names: Sequence[str], labels: Sequence[str] | None = None):
         self.names = list(names)
+        # who plays each seat (`Maui — bot (search)`): in turn headers and the result
+        self.labels = list(labels) if labels is not None else self.names
         self.colour_ids = game.colour_ids()
         self.colours = game.colours
         self._departures_this_turn = 0
@@ -67,8 +69,9 @@ class Narrator:
         if k == "turn":
             self._turns += 1
             self._departures_this_turn = 0
-            return ("turn", _("── turn {n}: {who} ──").format(n=self._turns,
-                                                               who=self.seat_name(d[0])))
+            seat = d[0]
+            who = f"{self.labels[seat]} ({LETTERS[self.colour_ids[seat]]})"
+            return ("turn", _("── turn {n}: {who} ──").format(n=self._turns, who=who))
         if k == "setup":
             return ("", _("{who} puts a ship on Tonga {beach}.").format(
                 who=self.who(d[0]), beach=beaches_text([d[2]])))
@@ -163,7 +166,7 @@ class Narrator:
             reason = _(END_REASONS[d[0]]) if d[0] in END_REASONS else d[0]
             text = _("Game over: {reason}.").format(reason=reason)
             if game is not None:
-                text += " " + final_words(game, self.names)
+                text += " " + final_words(game, self.labels)
             return ("good", text)
         return None
 
@@ -179,8 +182,9 @@ def final_words(game: Game, names: Sequence[str]) -> str:
     return text.format(scores=", ".join(parts), winners=" & ".join(winners))
 
 
-def tell_all(game: Game, names: Sequence[str], events: Sequence[Event]) -> list[Line]:
-    narrator = Narrator(game, names)
+def tell_all(game: Game, names: Sequence[str], events: Sequence[Event],
+             labels: Sequence[str] | None = None) -> list[Line]:
+    narrator = Narrator(game, names, labels)
     out = []
     for ev in events:
         line = narrator.tell(ev, game)

@@ -11,16 +11,18 @@ from .story import final_words, ships_text, tile_label
 
 
 def pending_text(game: Game, names: list[str], local: set[int],
-                 lobby: bool = False) -> tuple[str, str]:
+                 lobby: bool = False, labels: list[str] | None = None) -> tuple[str, str]:
     """(style, text) for the status line: the pending decision and whose it is.
-    `lobby`: the game was started from the lobby, which `lobby` goes back to."""
+    `lobby`: the game was started from the lobby, which `lobby` goes back to; `labels`
+    name the seats in the result (`Maui — bot (search)`)."""
     p = game.pending
     if p is None:
+        result = final_words(game, labels or names)
         if lobby:
             return "class:status.over", _("Game over. {result}  (lobby: the next game · quit "
-                                          "leaves)").format(result=final_words(game, names))
+                                          "leaves)").format(result=result)
         return "class:status.over", _("Game over. {result}  (quit to leave)").format(
-            result=final_words(game, names))
+            result=result)
     if p.seat is None:  # a tile reveal: chance's decision, dealt in a moment
         return "class:status", _("A tile is being revealed…")
     mine = p.seat in local
