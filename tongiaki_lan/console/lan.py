@@ -73,6 +73,7 @@ class LanSession(GameSession):
         # the monotonic clock). The node says it once; the screen counts down from it.
         self.draw_wait: tuple[int, str, float] | None = None
         self._typed: set[int] = set()  # indices of the moves played at this keyboard
+        self._left: set[str] = set()  # peers that said they left: their echoes are quiet
         node.add_listener(self._on_node_event)
 
     async def start(self) -> None:
@@ -95,8 +96,7 @@ class LanSession(GameSession):
         elif k == "chat":
             self.lines.append(("", f"<{peer_label(self.node, d)}> {d.get('text', '')}"))
         elif k in ("away", "back"):
-            text = _("{name} is away.") if k == "away" else _("{name} is back.")
-            self.lines.append(("info", text.format(name=peer_label(self.node, d))))
+            self._presence_line(k, d)
         elif k == "waiting":
             self.lines.append(("info", _("Waiting for {name} to come back… (replace {who} gives "
                                          "the seat to a bot after a minute)").format(
@@ -110,6 +110,7 @@ class LanSession(GameSession):
             self.lines.append(("info", _("{name} is back and plays their seat again.").format(
                 name=d["name"])))
         elif k == "restarted":
+            self._left.discard(d.get("peer") or "")  # (really back: told from now on)
             self.lines.append(("info", _("{name} rejoined.").format(
                 name=peer_label(self.node, d))))
         elif k == "draw_waiting":
@@ -146,6 +147,29 @@ class LanSession(GameSession):
             self.seats = seats_of(self.node)  # (who drives each seat: the labels follow)
             self._narrator.names, self._narrator.labels = self.names, self.labels
         self.changed()
+
+    def _presence_line(self, kind: str, d: dict) -> None:
+        """One line for a player who quit on purpose ("Cat left the table; their seat
+        waits…"): the datagrams still on their way from that laptop would otherwise make
+        it "back", then "away" again. They are told again once their node restarts."""
+        peer = d.get("peer") or ""
+        name = peer_label(self.node, d)
+        if kind == "away" and d.get("left"):
+            if peer not in self._left:
+                self._left.add(peer)
+                self.lines.append(("info", _("{name} left the table; their seat waits for "
+                                             "them.").format(name=name)))
+            return
+        if peer in self._left:
+            return
+        text = _("{name} is away.") if kind == "away" else _("{name} is back.")
+        self.lines.append(("info", text.format(name=name)))
+
+    def leave_note(self) -> str:
+        """What the leaving question says of a LAN seat: it waits, and how to come back
+        (a choice of "back soon" or "for good" would be worded here too)."""
+        return _("your seat waits for you: run tongiaki-lan again and join the game "
+                 "marked 'yours'")
 
     def countdown_left(self) -> float | None:
         """Seconds until the contributor(s) a draw waits for are left out; None when no

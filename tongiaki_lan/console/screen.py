@@ -563,6 +563,9 @@ class GameScreen:
         finally:
             self._setting = False
         self._prefill = None
+        if self._quit_asked:  # typing over the offered `quit`: staying, the question goes
+            self._quit_asked = False
+            self.message = ("", "")
         self.buffer.insert_text(event.data)
 
     # ---------------------------------------------------------------- mouse
@@ -828,6 +831,10 @@ class GameScreen:
                 path=path)
         else:
             what = _("this game is not recorded")
+        note = getattr(s, "leave_note", None)
+        if note is not None:  # a LAN seat: it waits for us, and how to come back
+            what = _("{seat} (record: {path})").format(seat=note(), path=path) if path \
+                else note()
         if key is None:
             text = _("quit: the game is not over — Enter again to leave; {what}")
         else:
