@@ -181,3 +181,18 @@ async def test_back_at_the_table_the_summary_lists_what_a_bot_played_for_our_sea
     assert listed[0] == "Since your last move:"
     assert listed[1] == f"  Ana (a bot's moves): {node.game.moves[-2]}"
     assert listed[2] == f"  Bob: {node.game.moves[-1]}"
+
+
+def test_the_status_line_says_which_bot_is_thinking():
+    """While a bot decides, the status line names it as a bot and says it is thinking
+    (and turns), instead of only "Waiting for Maui"; a person is still waited for."""
+    game = Game(["blue", "red"])
+    seats = [Seat("Ana", "blue", kind="remote"), Seat("Maui", "red", kind="search")]
+    with create_app_session(output=DummyOutput()):
+        screen = GameScreen(GameSession(game, seats), colour=False)
+        assert screen.status_text().startswith("Waiting for Ana (B)")
+        game.apply(game.legal_moves()[0])  # Ana's setup ship: Maui's decision now
+        screen.session.changed()
+        status = screen.status_text()
+    assert "Maui — bot (search) (R) is thinking: placing a ship on Tonga…" in status
+    assert status[0] in "|/-\\"

@@ -75,6 +75,7 @@ COMPLETION_LIMIT = 24  # above this many matches, complete one word at a time
 META = ("help", "hint", "moves", "rules", "position", "centre", "board", "quit")
 MIN_COLUMNS, MIN_ROWS = 80, 24  # below this the screen says so instead of drawing nonsense
 MIN_LOG_ROWS = 10  # a bot round must not scroll past unseen
+SPINNER = "|/-\\"
 BACK_TO_LOBBY = 3  # what the screen ends with when the player typed `lobby` after a game
 
 
@@ -180,6 +181,8 @@ class GameScreen:
         self._hinting = False
         self._quit_asked = False  # `quit` mid-game was typed once: Enter again leaves
         self._ticker: asyncio.Task | None = None  # redraws a countdown on the status line
+        self._spinner: asyncio.Task | None = None  # turns while a bot thinks
+        self._spin = 0
         self._setting = False
         self._panel_cache: tuple[tuple, list] = ((), [])
         self.buffer = Buffer(
@@ -385,6 +388,8 @@ class GameScreen:
         if hasattr(s, "position_text"):
             style, text = "class:status", _("Replay {position} · {text}").format(
                 position=s.position_text(), text=text)
+        elif s.bot_deciding():  # turning while the bot thinks: the screen is not stuck
+            text = SPINNER[self._spin % len(SPINNER)] + " " + text
         p = s.game.pending
         if p is not None and p.kind == D.DEPARTURE and s.my_decision():
             move = self.legal_by_text().get(self.buffer.text.strip())
@@ -661,7 +666,22 @@ class GameScreen:
             self._prefill = None
         self.log_scroll = 0
         self._keep_counting()
+        self._keep_spinning()
         self.app.invalidate()
+
+    def _keep_spinning(self) -> None:
+        """While a bot decides, its line on the status bar turns (`| / - \\`)."""
+        if (self.session.bot_deciding() and self._spinner is None and self.app.is_running):
+            self._spinner = self.app.create_background_task(self._spin_while_thinking())
+
+    async def _spin_while_thinking(self) -> None:
+        try:
+            while self.session.bot_deciding():
+                self._spin += 1
+                self.app.invalidate()
+                await asyncio.sleep(0.25)  # (the pace of the animation)
+        finally:
+            self._spinner = None
 
     def _keep_counting(self) -> None:
         """While the session counts down (a LAN draw waiting for a value), redraw as each

@@ -119,6 +119,13 @@ class GameSession:
         bot while we were away): then the summary lists it like anybody's."""
         return False
 
+    def bot_deciding(self) -> bool:
+        """Whether a bot is choosing the pending decision (solo, a LAN bot seat, or a
+        seat handed to a bot): the status line then says it is thinking."""
+        p = self.game.pending
+        return (self.can_play and p is not None and p.seat is not None
+                and self.seats[p.seat].kind not in HUMAN_KINDS)
+
     def my_decision(self) -> bool:
         p = self.game.pending
         return self.can_play and p is not None and p.seat in self.local_seats()

@@ -52,6 +52,9 @@ def pending_text(game: Game, names: list[str], local: set[int],
         D.COLONY_TILE: _("placing a New Colony tile"),
         D.COLONY_SHIP: _("putting a ship on {island}"),
     }[p.kind].format(island=island, ships=ships_text(p.group))
+    if labels is not None and labels[p.seat] != names[p.seat]:  # a bot decides
+        who = f"{labels[p.seat]} ({LETTERS[game.colour_ids()[p.seat]]})"
+        return "class:status", _("{who} is thinking: {doing}…").format(who=who, doing=doing)
     return "class:status", _("Waiting for {who}: {doing}…").format(who=who, doing=doing)
 
 
