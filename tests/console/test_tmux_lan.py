@@ -65,6 +65,8 @@ def test_two_consoles_play_one_lan_game(netns, tmp_path):
         for p in (ana, ben):
             p.wait_for(lambda s: "Tonga" in s and ("Your decision" in s or "Waiting for" in s),
                        what="the game screen")
+            # the lobby's chat came along into the game's log
+            assert "<Ben> kia ora" in p.capture()
         # The whole game, each console taking its hints when the decision is its own.
         turns = 0
         while True:

@@ -64,10 +64,11 @@ class LanSession(GameSession):
     title = N_("LAN")
     from_lobby = True  # a LAN game always starts from the lobby
 
-    def __init__(self, node, discovery=None):
+    def __init__(self, node, discovery=None, carried: list | None = None):
         self.node = node
         self.discovery = discovery
         super().__init__(node.game, seats_of(node))
+        self.carried = list(carried or [])  # the lobby's chat, shown first
         self.title = f"{_('LAN')} {node.lobby.name}"[:20]
         # a fair draw waiting for someone's value: (draw, who, when they are left out, on
         # the monotonic clock). The node says it once; the screen counts down from it.
@@ -78,6 +79,9 @@ class LanSession(GameSession):
 
     async def start(self) -> None:
         n = len(self.game.moves)
+        if self.carried:
+            self.lines.append(("info", _("From the lobby:")))
+            self.lines.extend(self.carried)
         self.lines.append(("info", _("Game {game} started; record: {path}").format(
             game=self.node.lobby.name, path=self.node.record_path)))
         if n:

@@ -176,6 +176,11 @@ class LobbyScreen:
                 self.app.exit(result=("game", self.node, self.discovery))
         self.app.invalidate()
 
+    def carried_lines(self) -> list[tuple[str, str]]:
+        """The table's chat so far, for the game screen's log: a line said just before
+        the start (or while the screens change) must not vanish with the lobby."""
+        return [line for line in self.lines if line[0] == "" and line[1].startswith("<")][-12:]
+
     # ---------------------------------------------------------------- drawing
 
     def games(self):

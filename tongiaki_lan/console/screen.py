@@ -970,9 +970,12 @@ def _monochrome():
     return ColorDepth.DEPTH_1_BIT
 
 
-async def run_game_screen(session: GameSession, colour: bool = True) -> int:
-    """Run the game screen until the player leaves; the session is always closed."""
+async def run_game_screen(session: GameSession, colour: bool = True, typed: str = "") -> int:
+    """Run the game screen until the player leaves; the session is always closed.
+    `typed`: what was on the lobby's command line when the game began, kept on this one."""
     screen = GameScreen(session, colour=colour)
+    if typed:
+        screen.buffer.text = typed
     try:
         await session.start()
         result = await screen.app.run_async()
