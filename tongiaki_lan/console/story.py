@@ -37,10 +37,21 @@ def ships_text(colours: Sequence[int]) -> str:
 
 
 def beaches_text(beaches: Sequence[int]) -> str:
+    """`beach 3`, `beaches 3 and 4`: for lists; a sentence about beaches has its own
+    template for one beach and for several (`numbers_text`), since German and French put
+    an article (and a case) before them that depends on the sentence."""
     bs = [str(b + 1) for b in beaches]
     if len(bs) == 1:
         return _("beach {n}").format(n=bs[0])
     return _("beaches {list} and {last}").format(list=", ".join(bs[:-1]), last=bs[-1])
+
+
+def numbers_text(beaches: Sequence[int]) -> str:
+    """The beach numbers alone: `3`, `3 and 4`, `1, 2 and 5`."""
+    bs = [str(b + 1) for b in beaches]
+    if len(bs) == 1:
+        return bs[0]
+    return _("{list} and {last}").format(list=", ".join(bs[:-1]), last=bs[-1])
 
 
 class Narrator:
@@ -73,23 +84,29 @@ class Narrator:
             who = f"{self.labels[seat]} ({LETTERS[self.colour_ids[seat]]})"
             return ("turn", _("── turn {n}: {who} ──").format(n=self._turns, who=who))
         if k == "setup":
-            return ("", _("{who} puts a ship on Tonga {beach}.").format(
-                who=self.who(d[0]), beach=beaches_text([d[2]])))
+            return ("", _("{who} puts a ship on beach {n} of Tonga.").format(
+                who=self.who(d[0]), n=d[2] + 1))
         if k == "expand":
             if not d[2]:
                 return ("", _("{who} expands on {island}, but has no ship to add.").format(
-                    who=self.who(d[0]), island=TILES[d[1]].name))
-            return ("", _("{who} expands on {island}: new ships on {beaches}.").format(
-                who=self.who(d[0]), island=TILES[d[1]].name, beaches=beaches_text(d[2])))
+                    who=self.who(d[0]), island=island_name(d[1])))
+            text = ngettext("{who} expands on {island}: a new ship on beach {beaches}.",
+                            "{who} expands on {island}: new ships on beaches {beaches}.",
+                            len(d[2]))
+            return ("", text.format(who=self.who(d[0]), island=island_name(d[1]),
+                                    beaches=numbers_text(d[2])))
         if k == "take":
-            return ("", _("{who} brings a ship over from {island} {beach}.").format(
-                who=self.who(d[0]), island=TILES[d[1]].name, beach=beaches_text([d[2]])))
+            return ("", _("{who} brings a ship over from beach {n} of {island}.").format(
+                who=self.who(d[0]), island=island_name(d[1]), n=d[2] + 1))
         if k == "place":
-            n = len(d[2])
-            text = ngettext("{who} places a ship on {island} {beaches}.",
-                            "{who} places {n} ships on {island} {beaches}.", n)
-            return ("", text.format(who=self.who(d[0]), n=n, island=TILES[d[1]].name,
-                                    beaches=beaches_text(sorted(set(d[2])))))
+            n, beaches = len(d[2]), sorted(set(d[2]))
+            if len(beaches) > 1:  # (two ships, one on each)
+                text = _("{who} places {n} ships on beaches {beaches} of {island}.")
+            else:
+                text = ngettext("{who} places a ship on beach {beaches} of {island}.",
+                                "{who} places {n} ships on beach {beaches} of {island}.", n)
+            return ("", text.format(who=self.who(d[0]), n=n, island=island_name(d[1]),
+                                    beaches=numbers_text(beaches)))
         if k == "royal":
             return ("good", _("{who} founds the Royal Island of {island}!").format(
                 who=self.who(d[0]), island=tile_label(d[1])))
@@ -131,8 +148,8 @@ class Narrator:
                 tile=island_name(tid), danger=danger, n=ncol, ships=ships_text(group)))
         if k == "turn_back":
             return ("info", _("{royal} is a Royal Island: the group turns back to "
-                              "{island}.").format(royal=TILES[d[0]].name,
-                                                  island=TILES[d[1]].name))
+                              "{island}.").format(royal=island_name(d[0]),
+                                                  island=island_name(d[1])))
         if k == "land":
             island, placements, returned = d
             parts = [f"{b + 1}:{''.join(LETTERS[c] for c in cs)}" for b, cs in placements]
@@ -157,7 +174,7 @@ class Narrator:
                 ships=ships_text(d[0])))
         if k == "removed":
             return ("bad", _("{island} is removed; {ships} go home.").format(
-                island=TILES[d[0]].name, ships=ships_text(d[1])))
+                island=island_name(d[0]), ships=ships_text(d[1])))
         if k == "colony_tile":
             tid, q, r, rot = d
             return ("info", _("The colony tile {tile} goes to {hex} (red mark {dir}).").format(

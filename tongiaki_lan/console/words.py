@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tongiaki_lan.engine import LETTERS, TILES, Game, Sail
+from tongiaki_lan.engine import LETTERS, Game, Sail
 from tongiaki_lan.engine import decisions as D
 from tongiaki_lan.i18n import N_, _, ngettext
 from tongiaki_lan.i18n.islands import island_name
@@ -70,7 +70,7 @@ def preview_text(game: Game, move: Sail) -> str:
         return _("→ leads back to {island}").format(island=island_name(pv.island))
     if pv.outcome == "fail":
         cell = game.tile_at(pv.hex)
-        where = TILES[cell[0]].name if cell else f"{pv.hex[0]},{pv.hex[1]}"
+        where = island_name(cell[0]) if cell else f"{pv.hex[0]},{pv.hex[1]}"
         return ngettext("→ wrecked at {where}: danger {danger}, the group has {colours} colour",
                         "→ wrecked at {where}: danger {danger}, the group has {colours} colours",
                         pv.colours).format(where=where, danger=pv.danger, colours=pv.colours)
