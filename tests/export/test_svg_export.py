@@ -191,7 +191,7 @@ def test_every_island_name_fits_its_oval_and_every_beach_stands_apart(finished, 
             land = g.find(f"{SVG}ellipse")
             if land is None:
                 continue
-            cx, cy = float(land.get("cx")), float(land.get("cy"))
+            cy = float(land.get("cy"))
             name = next(t for t in g.iter(f"{SVG}text") if t.get("class") == "name")
             size = float((name.get("style") or f"font-size:{NAME_PX}px")[10:-2])
             top, bottom = float(name.get("y")) - 0.75 * size, float(name.get("y")) + 0.25 * size
