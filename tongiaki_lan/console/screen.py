@@ -224,7 +224,7 @@ class GameScreen:
     def final_lines(self, width: int) -> list[list[tuple[str, str]]]:
         # Who won and why come first, then how to get the map back: on an 80x24 screen
         # the island rows at the end are what may not fit, never the result.
-        rows = final_rows(self.session.game, self.session.labels)
+        rows = final_rows(self.session.game, self.session.labels, width)
         rows[1:1] = [("note", _("(board — show the map · the log has the story)"))]
         out = []
         styles = {"head": "class:final.head", "note": "class:panel.head"}
