@@ -57,6 +57,9 @@ async def test_whole_solo_game_played_by_typed_hints(tmp_path):
 
     assert typed > 10
     assert "Game over" in status
+    # the last moves' summary comes before the game-over line, not after it
+    over = next(i for i, (_s, t) in enumerate(session.lines) if t.startswith("Game over:"))
+    assert all(style != "summary" for style, _t in session.lines[over:])
     names = [s.name for s in seats]
     # the bots' seats say so: `Hina — bot (random)` in the winner line
     shown = _shown_scores(panel, names)

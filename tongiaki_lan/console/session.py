@@ -95,6 +95,7 @@ class GameSession:
         self._tasks: set[asyncio.Task] = set()
         self._snap: Game | None = None  # the game at this keyboard's last decision
         self._snap_moves = 0
+        self._closing: set[int] = set()  # where the game-over line is in `lines`
 
     # ---------------------------------------------------------------- seats
 
@@ -174,7 +175,7 @@ class GameSession:
         if turns:
             # after the story of those moves, before the header of the turn now begun
             at = len(self.lines)
-            while at > 0 and self.lines[at - 1][0] == "turn":
+            while at > 0 and (self.lines[at - 1][0] == "turn" or at - 1 in self._closing):
                 at -= 1
             block = [("summary", _("Since your last move:"))]
             for seat, texts in turns:
@@ -193,6 +194,8 @@ class GameSession:
         for ev in events[self._seen_events:]:
             line = self._narrator.tell(ev, self.game)
             if line:
+                if ev.kind == "game_over":  # (the summary of the last moves goes before)
+                    self._closing.add(len(self.lines))
                 self.lines.append(line)
         self._seen_events = len(events)
 
