@@ -196,3 +196,25 @@ def test_the_status_line_says_which_bot_is_thinking():
         status = screen.status_text()
     assert "Maui — bot (search) (R) is thinking: placing a ship on Tonga…" in status
     assert status[0] in "|/-\\"
+
+
+def test_a_seat_handed_to_a_bot_reads_as_the_bots_in_panel_and_turn_header():
+    """`Cat — bot (search)` while a bot plays Cat's seat (the lobby's seat says so, as the
+    net reports a hand-over); `Cat` again once Cat plays it."""
+    import dataclasses
+
+    from tongiaki_lan.console.lan import seats_of
+
+    node = _node((B, "Cat"))
+    node.present = lambda: {A}
+    handed = dataclasses.replace(node.lobby.seats[1], bot="search")
+    node.lobby = dataclasses.replace(node.lobby, seats=(node.lobby.seats[0], handed))
+    seats = seats_of(node)
+    session = GameSession(Game(["blue", "red"]), seats)
+    assert session.labels == ["Ana", "Cat — bot (search)"]
+    with create_app_session(output=DummyOutput()):
+        panel = GameScreen(session, colour=False).panel_text(32)
+    assert "Cat — bot (search)" in panel and "Away: Cat" in panel
+    back = dataclasses.replace(handed, bot="")
+    node.lobby = dataclasses.replace(node.lobby, seats=(node.lobby.seats[0], back))
+    assert GameSession(Game(["blue", "red"]), seats_of(node)).labels == ["Ana", "Cat"]
