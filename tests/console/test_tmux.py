@@ -151,7 +151,9 @@ def _moves_of_others_since_our_last(game, ours: int = 0) -> list[str]:
         seats.append(p.seat if p is not None else None)
         replay.apply(move)
     last = max(i for i, seat in enumerate(seats) if seat == ours)
-    return [str(m) for i, m in enumerate(game.moves) if i > last
+    from tongiaki_lan.i18n.islands import shown_move
+
+    return [shown_move(str(m), spaced=True) for i, m in enumerate(game.moves) if i > last
             and seats[i] not in (None, ours) and not isinstance(m, Reveal)]
 
 
@@ -231,7 +233,10 @@ def test_solo_played_to_the_end_by_typed_commands(solo):
     pane, record, exit_file = solo("tmux-full", width=80, height=24)
     pane.wait_for(lambda s: "Your decision" in _status(s), what="our first decision")
     screen = _play_hints_until(pane, lambda s: "Game over" in _status(s))
-    final = _status(screen)
+    # the status line, as many rows as it wraps to (the labels of the bots are long)
+    rows = screen.rstrip("\n").splitlines()
+    start = max(i for i, line in enumerate(rows) if "Game over" in line and "│" not in line)
+    final = " ".join(" ".join(rows[start:-1]).split())
     # the board area shows the final table; the log the last round, move by move
     assert "Final score" in screen and "Tester " in screen.split("Final score", 1)[1]
     game = replay_record(read_record(record))
@@ -251,7 +256,8 @@ def test_solo_played_to_the_end_by_typed_commands(solo):
     assert game.is_over
     names = {"blue": "Tester", "red": "Hina", "green": "Maui", "yellow": "Kupe"}
     for colour, points in game.scores().items():
-        assert f"{names[colour]} {points}" in final
+        label = names[colour] if colour == "blue" else f"{names[colour]} — bot (random)"
+        assert f"{label} {points}" in final
 
 
 def test_a_whole_late_board_in_a_120x40_terminal(tmp_path):
