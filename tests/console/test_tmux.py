@@ -118,11 +118,17 @@ def test_solo_shows_board_panel_and_the_effect_of_a_move(solo):
     assert [str(m) for m in rec.moves][:1] == ["place Tonga 3"]
 
 
+PIER_ON_SHIP = re.compile(r"[BRGYOP][NS][EW]?(?![a-z])")
+
+
 def _play_hints_until(pane, stop, limit: int = 1000) -> str:
     """Take hints (typed `hint`, then Enter) at each of our decisions until `stop(screen)`."""
     for _ in range(limit):
         screen = pane.wait_for(lambda s: "Your decision" in _status(s) or "Game over" in _status(s),
                                timeout=60, what="our decision or the end")
+        # on the map, no ship letter runs into a pier (`5BGYNE`: ships B G Y, pier NE)
+        board = "\n".join(line.split("│", 1)[0] for line in screen.splitlines()[:-3])
+        assert not PIER_ON_SHIP.search(board), board
         if stop(screen):
             return screen
         assert "Game over" not in _status(screen), "the game ended first"
