@@ -218,3 +218,23 @@ def test_a_seat_handed_to_a_bot_reads_as_the_bots_in_panel_and_turn_header():
     back = dataclasses.replace(handed, bot="")
     node.lobby = dataclasses.replace(node.lobby, seats=(node.lobby.seats[0], back))
     assert GameSession(Game(["blue", "red"]), seats_of(node)).labels == ["Ana", "Cat"]
+
+
+async def test_the_lobbys_chat_goes_on_into_the_game_log():
+    """A line said at the table just before the start is the game log's first news."""
+    from tongiaki_lan.console.lan import LanSession
+
+    node = _node((B, "Bob"))
+    node.present = lambda: {A, B}
+    node.game = Game(["blue", "red"])
+    node.record_path = "reef.tgrec"
+    node.add_listener = lambda fn: None
+    with create_app_session(output=DummyOutput()):
+        lobby = LobbyScreen("Ana", lan=False, colour_output=False)
+        lobby.node = node
+        lobby._on_node_event(E.ChatLine(B.hex(), f"Bob ({B.hex()[:8]})", "ready when you are"))
+        lobby.lines.append(("info", "Everyone is ready: agreeing on the seed…"))
+    session = LanSession(node, carried=lobby.carried_lines())
+    await session.start()
+    texts = [t for _s, t in session.lines]
+    assert texts[:2] == ["From the lobby:", "<Bob> ready when you are"]

@@ -437,8 +437,9 @@ class ReplaySession(GameSession):
 
     def position_text(self) -> str:
         if self.index < self.total:
+            move = shown_move(str(self.record.moves[self.index]))
             return _("move {i}/{n} — next: {move}").format(i=self.index, n=self.total,
-                                                          move=self.record.moves[self.index])
+                                                          move=move)
         return _("move {i}/{n}").format(i=self.index, n=self.total)
 
     def commands(self):
