@@ -23,6 +23,7 @@ from xml.sax.saxutils import escape
 from tongiaki_lan.engine import COLOURS, LETTERS, TILES, TONGA, Game
 from tongiaki_lan.engine import variant as V
 from tongiaki_lan.i18n import N_, _, ngettext
+from tongiaki_lan.i18n.islands import island_name
 
 SIZE = 80  # circumradius of a hex, in SVG user units
 APOTHEM = SIZE * math.sqrt(3) / 2
@@ -31,6 +32,17 @@ LEGEND_ROW = 22
 BERTH_R = 6.0
 BADGE_R = 10.0
 BERTH_RADIUS = 0.56 * SIZE  # distance of the berth rows from a tile's centre
+# Tonga's six beaches of three berths each: a wider ring, so that two neighbouring
+# beaches (5 and 6 beside the NE-SE edge) stand clearly apart
+TONGA_BERTH_RADIUS = 0.62 * SIZE
+LAND_RX, LAND_RY = 0.46 * SIZE, 0.3 * SIZE  # the name's oval
+NAME_PX, ROYAL_PX = 12.5, 9.0
+# Advance widths (em) of DejaVu Sans Bold, the widest of the fonts the style names, for
+# the letters island names use; others count as the widest. A name's size is chosen
+# from these so that it fits its oval whichever of those fonts draws it.
+_EM = {**dict.fromkeys("iIjlt.:'", 0.40), **dict.fromkeys("frJ ", 0.50),
+       **dict.fromkeys("acekhnopsuvxyzïžFLSTZ", 0.72), **dict.fromkeys("bdgqABCEKPRVXY", 0.78),
+       **dict.fromkeys("DGHNOQU", 0.84), **dict.fromkeys("mwMW", 1.04)}
 # degrees between neighbouring berths of a beach: their discs just clear each other
 BERTH_STEP = math.degrees((2 * BERTH_R + 2) / BERTH_RADIUS)
 
@@ -62,6 +74,7 @@ STYLE = """
 .badge{fill:#fffbe6;stroke:#1c2a33;stroke-width:1.2}
 .land{fill:#e9d7a0;stroke:#9c7c3c;stroke-width:1.2}
 .pier{stroke:#6b4a21;stroke-width:3.5;stroke-linecap:butt}
+.sand{fill:none;stroke:#e9d7a0;stroke-width:16;stroke-linecap:round;opacity:.9}
 .berth{fill:#fffdf5;stroke:#6b4a21;stroke-width:1}
 .ship{stroke:#111;stroke-width:1}
 text{font-family:'DejaVu Sans','Liberation Sans',Arial,sans-serif;text-anchor:middle}
@@ -109,8 +122,34 @@ def _text(x: float, y: float, cls: str, text: str, extra: str = "") -> str:
     return f'<text x="{_f(x)}" y="{_f(y)}" class="{cls}"{extra}>{escape(text)}</text>'
 
 
-def _disc(x: float, y: float, r: float, cls: str, fill: str = "") -> str:
+def text_width(text: str, px: float) -> float:
+    """The width `text` takes at `px` pixels in DejaVu Sans Bold (an upper bound for the
+    other fonts of the style)."""
+    return sum(_EM.get(ch, 0.84) for ch in text) * px
+
+
+def fitted_size(text: str, room: float, px: float) -> float:
+    """`px`, or less so that `text` fits `room` units wide (never under 6 units)."""
+    width = text_width(text, px)
+    return px if width <= room else max(6.0, math.floor(px * room / width * 10) / 10)
+
+
+def name_room(dy_top: float, dy_bottom: float) -> float:
+    """The width of the name's oval over a band of rows (relative to its centre)."""
+    far = max(abs(dy_top), abs(dy_bottom))
+    return 2 * LAND_RX * math.sqrt(max(0.0, 1 - (far / LAND_RY) ** 2)) - 4
+
+
+def _fitted_text(x: float, y: float, cls: str, text: str, room: float, px: float) -> str:
+    size = fitted_size(text, room, px)
+    extra = f' style="font-size:{_f(size)}px"' if size != px else ""
+    return _text(x, y, cls, text, extra)
+
+
+def _disc(x: float, y: float, r: float, cls: str, fill: str = "", beach: int = 0) -> str:
     paint = f' fill="{fill}"' if fill else ""
+    if beach:  # a berth: which beach it is on (as typed: 1..6)
+        paint += f' data-beach="{beach}"'
     return f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(r)}" class="{cls}"{paint}/>'
 
 
@@ -200,35 +239,51 @@ def _island_tile(game: Game, tid: int, rot: int, cx: float, cy: float) -> list[s
             out.append(f'<line class="pier" x1="{_f(x1)}" y1="{_f(y1)}" '
                        f'x2="{_f(x2)}" y2="{_f(y2)}"/>')
     out.append(f'<ellipse class="land" cx="{_f(cx)}" cy="{_f(cy)}" '
-               f'rx="{_f(0.46 * SIZE)}" ry="{_f(0.3 * SIZE)}"/>')
+               f'rx="{_f(LAND_RX)}" ry="{_f(LAND_RY)}"/>')
     king = game.king_of(tid)
     ships = game.ships_on(tid)
     # Nobody lands on a Royal Island (K2, K3): only its piers and its king.
+    radius = TONGA_BERTH_RADIUS if tid == TONGA else BERTH_RADIUS
+    step = math.degrees((2 * BERTH_R + 2) / radius)  # neighbouring berths just clear
     for b, beach in enumerate(tile.beaches if king is None else ()):
         centre = _beach_angle(beach.piers, rot)
-        first = centre - BERTH_STEP * (beach.berths - 1) / 2
+        first = centre - step * (beach.berths - 1) / 2
+        # a band of sand under each beach's berths: which berths are one beach shows
+        # even where two beaches come close
+        a0, a1 = (_polar(cx, cy, radius, first), _polar(cx, cy, radius,
+                                                        first + step * (beach.berths - 1)))
+        out.append(f'<path class="sand" d="M{_f(a0[0])},{_f(a0[1])} A{_f(radius)},'
+                   f'{_f(radius)} 0 0 1 {_f(a1[0])},{_f(a1[1])}"/>')
         for k in range(beach.berths):
-            x, y = _polar(cx, cy, BERTH_RADIUS, first + k * BERTH_STEP)
+            x, y = _polar(cx, cy, radius, first + k * step)
             if k < len(ships[b]):
                 cid = ships[b][k]
                 fill, ink = FILL[COLOURS[cid]]
-                out.append(_disc(x, y, BERTH_R, "ship", fill))
+                out.append(_disc(x, y, BERTH_R, "ship", fill, b + 1))
                 out.append(_text(x, y + 2.7, "letter", LETTERS[cid], f' fill="{ink}"'))
             else:
-                out.append(_disc(x, y, BERTH_R, "berth"))
+                out.append(_disc(x, y, BERTH_R, "berth", "", b + 1))
         # The beach number (as in `sail Oahu 2 NE`) just outside its berths, beside the
         # pier when one runs through the middle of them.
         aside = 0 if len(beach.piers) % 2 == 0 else 9
-        nx, ny = _polar(cx, cy, BERTH_RADIUS + 14, centre + aside)
+        nx, ny = _polar(cx, cy, radius + 14, centre + aside)
         out.append(_text(nx, ny + 3.2, "num", str(b + 1)))
+    # The name inside its oval, in the player's language, smaller where it is long: the
+    # rows it takes are from its baseline up 0.75 em (capitals) and down 0.25 em.
+    name = island_name(tid)
     if king is not None:
-        out.append(_text(cx, cy - 7, "name", tile.name))
+        out.append(_fitted_text(cx, cy - 7, "name", name, name_room(-7 - 0.75 * NAME_PX, -7
+                                                                     + 0.25 * NAME_PX),
+                                NAME_PX))
         out.append(_crown(cx, cy + 8, COLOURS[king]))
-        out.append(_text(cx, cy + 0.3 * SIZE + 13, "royal", _("Royal Island")))
+        out.append(_fitted_text(cx, cy + LAND_RY + 13, "royal", _("Royal Island"),
+                                1.5 * SIZE, ROYAL_PX))
     elif tid == TONGA:
-        out.append(_text(cx, cy + 4, "name", tile.name))
+        out.append(_fitted_text(cx, cy + 4, "name", name,
+                                name_room(4 - 0.75 * NAME_PX, 4 + 0.25 * NAME_PX), NAME_PX))
     else:
-        out.append(_text(cx, cy - 2, "name", tile.name))
+        out.append(_fitted_text(cx, cy - 2, "name", name,
+                                name_room(-2 - 0.75 * NAME_PX, -2 + 0.25 * NAME_PX), NAME_PX))
         out.append(_text(cx, cy + 14, "value", str(tile.value)))
     out.append("</g>")
     return out

@@ -57,12 +57,18 @@ async def test_whole_solo_game_played_by_typed_hints(tmp_path):
 
     assert typed > 10
     assert "Game over" in status
+    # the last moves' summary comes before the game-over line, not after it
+    over = next(i for i, (_s, t) in enumerate(session.lines) if t.startswith("Game over:"))
+    assert all(style != "summary" for style, _t in session.lines[over:])
     names = [s.name for s in seats]
+    # the bots' seats say so: `Hina — bot (random)` in the winner line
     shown = _shown_scores(panel, names)
     engine = {names[i]: game.scores()[c] for i, c in enumerate(game.colours)}
     assert shown == engine
+    assert "Hina, Maui, Kupe — bots (random)" in " ".join(panel.split())
     for name in names:
-        assert f"{name} {engine[name]}" in status  # the final words on the status line
+        label = name if name == "Tester" else f"{name} — bot (random)"
+        assert f"{label} {engine[name]}" in status  # the final words on the status line
     replayed = replay_record(read_record(record))
     assert replayed.digest() == game.digest()
 

@@ -191,17 +191,32 @@ async def test_ctrl_c_in_a_lan_game_asks_before_the_node_leaves_the_table(tmp_pa
         me, other = nodes
         await me.wait_for(lambda: all(nd.game is not None for nd in nodes), 30)
         session = LanSession(me)
+        theirs = LanSession(other)  # (the other player's game pane, without a screen)
+        await theirs.start()
         with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
             screen = GameScreen(session, colour=False)
             task = await _run(screen, session)
             inp.send_text("\x03")
             await wait_until(lambda: "Ctrl-C again (or Enter) leaves" in screen.message[1],
                              what="the question")
-            assert f"({me.record_path};" in screen.message[1]
+            assert f"(record: {me.record_path})" in screen.message[1]
+            # the seat waits, and the way back is said (whole, on an 80x24 screen)
+            assert "your seat waits for you" in screen.message[1]
+            assert "join the game marked 'yours'" in screen.message[1]
+            assert not screen._message_rows()[-1].endswith("…")
             assert not task.done() and me.peer_id in other.present()
+            inp.send_text("x")  # typed over the offered `quit`: staying, the question goes
+            await wait_until(lambda: screen.buffer.text == "x", what="the typing")
+            assert screen.message[1] == ""
+            inp.send_text("\x15\x03")  # asked again
+            await wait_until(lambda: "Ctrl-C again (or Enter) leaves" in screen.message[1],
+                             what="the question again")
             inp.send_text("\x03")
             assert await asyncio.wait_for(task, 30) == 0
         await session.close()
         await other.wait_for(lambda: me.peer_id not in other.present(), 30)
+        # on the other laptop, one line: who left, and that the seat waits
+        told = [t for _s, t in theirs.lines if t.startswith("p0 ")]
+        assert told == ["p0 left the table; their seat waits for them."], told
     finally:
         await close_all(nodes)

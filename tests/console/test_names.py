@@ -65,6 +65,7 @@ def test_the_panel_shows_a_bot_seat_by_its_name_and_lists_who_is_away():
         panel = screen.panel_text(32).splitlines()
     rows = panel[2:5]
     assert rows[1].split()[:2] == ["Maui", "R"]  # not `Maui (se R`
+    assert "Maui — bot (search)" in panel  # and who plays it, under the rows
     assert rows[2].split()[:2] == ["Fay", "G"]
     assert "Away: Fay" in panel
     assert all(len(line) <= 32 for line in panel)
@@ -187,3 +188,60 @@ async def test_back_at_the_table_the_summary_lists_what_a_bot_played_for_our_sea
     assert listed[0] == "Since your last move:"
     assert listed[1] == f"  Ana (a bot's moves): {node.game.moves[-2]}"
     assert listed[2] == f"  Bob: {node.game.moves[-1]}"
+
+
+def test_the_status_line_says_which_bot_is_thinking():
+    """While a bot decides, the status line names it as a bot and says it is thinking
+    (and turns), instead of only "Waiting for Maui"; a person is still waited for."""
+    game = Game(["blue", "red"])
+    seats = [Seat("Ana", "blue", kind="remote"), Seat("Maui", "red", kind="search")]
+    with create_app_session(output=DummyOutput()):
+        screen = GameScreen(GameSession(game, seats), colour=False)
+        assert screen.status_text().startswith("Waiting for Ana (B)")
+        game.apply(game.legal_moves()[0])  # Ana's setup ship: Maui's decision now
+        screen.session.changed()
+        status = screen.status_text()
+    assert "Maui — bot (search) (R) is thinking: placing a ship on Tonga…" in status
+    assert status[0] in "|/-\\"
+
+
+def test_a_seat_handed_to_a_bot_reads_as_the_bots_in_panel_and_turn_header():
+    """`Cat — bot (search)` while a bot plays Cat's seat (the lobby's seat says so, as the
+    net reports a hand-over); `Cat` again once Cat plays it."""
+    import dataclasses
+
+    from tongiaki_lan.console.lan import seats_of
+
+    node = _node((B, "Cat"))
+    node.present = lambda: {A}
+    handed = dataclasses.replace(node.lobby.seats[1], bot="search")
+    node.lobby = dataclasses.replace(node.lobby, seats=(node.lobby.seats[0], handed))
+    seats = seats_of(node)
+    session = GameSession(Game(["blue", "red"]), seats)
+    assert session.labels == ["Ana", "Cat — bot (search)"]
+    with create_app_session(output=DummyOutput()):
+        panel = GameScreen(session, colour=False).panel_text(32)
+    assert "Cat — bot (search)" in panel and "Away: Cat" in panel
+    back = dataclasses.replace(handed, bot="")
+    node.lobby = dataclasses.replace(node.lobby, seats=(node.lobby.seats[0], back))
+    assert GameSession(Game(["blue", "red"]), seats_of(node)).labels == ["Ana", "Cat"]
+
+
+async def test_the_lobbys_chat_goes_on_into_the_game_log():
+    """A line said at the table just before the start is the game log's first news."""
+    from tongiaki_lan.console.lan import LanSession
+
+    node = _node((B, "Bob"))
+    node.present = lambda: {A, B}
+    node.game = Game(["blue", "red"])
+    node.record_path = "reef.tgrec"
+    node.add_listener = lambda fn: None
+    with create_app_session(output=DummyOutput()):
+        lobby = LobbyScreen("Ana", lan=False, colour_output=False)
+        lobby.node = node
+        lobby._on_node_event(E.ChatLine(B.hex(), f"Bob ({B.hex()[:8]})", "ready when you are"))
+        lobby.lines.append(("info", "Everyone is ready: agreeing on the seed…"))
+    session = LanSession(node, carried=lobby.carried_lines())
+    await session.start()
+    texts = [t for _s, t in session.lines]
+    assert texts[:2] == ["From the lobby:", "<Bob> ready when you are"]

@@ -106,9 +106,9 @@ def test_solo_shows_board_panel_and_the_effect_of_a_move(solo):
     for name in ("Tester", "Hina", "Maui", "Kupe"):
         assert name in screen  # side panel: the four players
     assert "Your decision: put a ship on Tonga" in screen  # the pending decision, in words
-    assert "3···NW" in screen  # Tonga's beach 3 is empty before the move
+    assert "NW3···" in screen  # Tonga's beach 3 (pier NW) is empty before the move
     pane.send("place Tonga 3", "Enter")
-    screen = pane.wait_for(lambda s: re.search(r"3B[RGY·]{2}NW", s), what="our ship on beach 3")
+    screen = pane.wait_for(lambda s: re.search(r"NW3B[RGY·]{2}", s), what="our ship on beach 3")
     assert "Tester" in screen and " 14 " in screen  # one ship less in our reserve
     pane.send("C-u", "quit", "Enter", "Enter")  # mid-game: Enter again
     pane.wait_for(lambda s: not pane.alive() or "Record saved" in s, what="leaving")
@@ -118,11 +118,17 @@ def test_solo_shows_board_panel_and_the_effect_of_a_move(solo):
     assert [str(m) for m in rec.moves][:1] == ["place Tonga 3"]
 
 
+PIER_ON_SHIP = re.compile(r"[BRGYOP][NS][EW]?(?![a-z])")
+
+
 def _play_hints_until(pane, stop, limit: int = 1000) -> str:
     """Take hints (typed `hint`, then Enter) at each of our decisions until `stop(screen)`."""
     for _ in range(limit):
         screen = pane.wait_for(lambda s: "Your decision" in _status(s) or "Game over" in _status(s),
                                timeout=60, what="our decision or the end")
+        # on the map, no ship letter runs into a pier (`5BGYNE`: ships B G Y, pier NE)
+        board = "\n".join(line.split("│", 1)[0] for line in screen.splitlines()[:-3])
+        assert not PIER_ON_SHIP.search(board), board
         if stop(screen):
             return screen
         assert "Game over" not in _status(screen), "the game ended first"
@@ -151,7 +157,9 @@ def _moves_of_others_since_our_last(game, ours: int = 0) -> list[str]:
         seats.append(p.seat if p is not None else None)
         replay.apply(move)
     last = max(i for i, seat in enumerate(seats) if seat == ours)
-    return [str(m) for i, m in enumerate(game.moves) if i > last
+    from tongiaki_lan.i18n.islands import shown_move
+
+    return [shown_move(str(m), spaced=True) for i, m in enumerate(game.moves) if i > last
             and seats[i] not in (None, ours) and not isinstance(m, Reveal)]
 
 
@@ -231,7 +239,10 @@ def test_solo_played_to_the_end_by_typed_commands(solo):
     pane, record, exit_file = solo("tmux-full", width=80, height=24)
     pane.wait_for(lambda s: "Your decision" in _status(s), what="our first decision")
     screen = _play_hints_until(pane, lambda s: "Game over" in _status(s))
-    final = _status(screen)
+    # the status line, as many rows as it wraps to (the labels of the bots are long)
+    rows = screen.rstrip("\n").splitlines()
+    start = max(i for i, line in enumerate(rows) if "Game over" in line and "│" not in line)
+    final = " ".join(" ".join(rows[start:-1]).split())
     # the board area shows the final table; the log the last round, move by move
     assert "Final score" in screen and "Tester " in screen.split("Final score", 1)[1]
     game = replay_record(read_record(record))
@@ -251,7 +262,8 @@ def test_solo_played_to_the_end_by_typed_commands(solo):
     assert game.is_over
     names = {"blue": "Tester", "red": "Hina", "green": "Maui", "yellow": "Kupe"}
     for colour, points in game.scores().items():
-        assert f"{names[colour]} {points}" in final
+        label = names[colour] if colour == "blue" else f"{names[colour]} — bot (random)"
+        assert f"{label} {points}" in final
 
 
 def test_a_whole_late_board_in_a_120x40_terminal(tmp_path):
@@ -294,3 +306,26 @@ def test_a_whole_late_board_in_a_120x40_terminal(tmp_path):
         pane.wait_for(lambda s: not pane.alive() or "Tonga" not in s, what="leaving")
     finally:
         pane.kill()
+
+
+def test_a_pasted_page_keeps_the_prompt_and_shows_a_short_reason(solo, tmp_path):
+    """2,400 characters pasted on the line at 80x24: the message repeats only the start
+    of it and says why it was refused, and the `> ` prompt is there for the next line."""
+    pane, _record, exit_file = solo("tmux-paste", width=80, height=24)
+    pane.wait_for(lambda s: "Your decision" in s, what="the game screen")
+    page = tmp_path / "page.txt"
+    page.write_text("sail " + "x" * 2395)
+    subprocess.run([*tmux("load-buffer"), str(page)], check=True)
+    subprocess.run([*tmux("paste-buffer"), "-t", pane.name], check=True)
+    pane.send("Enter")
+    screen = pane.wait_for(lambda s: "no island named" in s, what="the reason")
+    assert screen.rstrip("\n").splitlines()[-1].startswith(">")
+    assert screen.count("x") < 200  # (the line is not repeated whole)
+    pane.send("beaches 9", "Enter")  # a second refusal: one mention of its command
+    screen = pane.wait_for(lambda s: "beach numbers run" in s, what="the next reason")
+    assert "beaches 9: beach numbers" in " ".join(screen.split())
+    assert screen.rstrip("\n").splitlines()[-1].startswith(">")
+    pane.send("place Tonga 3", "Enter")  # and the game goes on
+    pane.wait_for(lambda s: re.search(r"NW3B[RGY·]{2}", s), what="our ship on beach 3")
+    pane.send("C-u", "quit", "Enter", "Enter")
+    Pane.wait_file(exit_file)

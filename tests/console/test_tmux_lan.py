@@ -66,10 +66,14 @@ def test_two_consoles_play_one_lan_game(netns, tmp_path):
         for p in (ana, ben):
             p.wait_for(lambda s: "Tonga" in s and ("Your decision" in s or "Waiting for" in s),
                        what="the game screen")
+            # the lobby's chat came along into the game's log
+            assert "<Ben> kia ora" in p.capture()
         # The whole game, each console taking its hints when the decision is its own.
         turns = 0
         while True:
             screens = {w: p.capture() for w, p in panes.items()}
+            for s in screens.values():  # every move is typed: none is ever a bot's
+                assert "a bot's moves" not in s, s
             if all("Game over" in _status(s) for s in screens.values()):
                 break
             mover = next((w for w, s in screens.items() if "Your decision" in _status(s)), None)

@@ -162,3 +162,86 @@ def test_a_real_browser_draws_every_tile_where_the_board_has_it(finished, tmp_pa
     head = png.read_bytes()[:24]
     assert head[:8] == b"\x89PNG\r\n\x1a\n"
     assert struct.unpack(">II", head[16:24]) == (int(w), int(h))
+
+
+def test_the_summary_line_speaks_the_language_asked_for(finished, tmp_path):
+    out = cli("export", str(finished), "--svg", str(tmp_path / "b.svg"), "--lang", "it")
+    assert out.returncode == 0, out.stderr
+    assert "posizione finale" in out.stdout and " tessere)" in out.stdout
+    assert "tiles" not in out.stdout
+
+
+def test_every_island_name_fits_its_oval_and_every_beach_stands_apart(finished, tmp_path):
+    """In every language: a name's width (at its size, in the widest font the style
+    names) fits the oval at the rows it takes; berths of one beach are closer to each
+    other than to any berth of another beach (Tonga's 5 and 6 crowded)."""
+    import math
+
+    from tongiaki_lan import i18n
+    from tongiaki_lan.svgboard import BERTH_R, LAND_RX, LAND_RY, NAME_PX, board_svg, text_width
+
+    game = replay_record(read_record(finished))
+    for lang in ("en", "it", "fi", "fr", "de"):
+        i18n.use(lang)
+        try:
+            root = ET.fromstring(board_svg(game).encode())
+        finally:
+            i18n.use("en")
+        for g in tiles_in(root):
+            land = g.find(f"{SVG}ellipse")
+            if land is None:
+                continue
+            cy = float(land.get("cy"))
+            name = next(t for t in g.iter(f"{SVG}text") if t.get("class") == "name")
+            size = float((name.get("style") or f"font-size:{NAME_PX}px")[10:-2])
+            top, bottom = float(name.get("y")) - 0.75 * size, float(name.get("y")) + 0.25 * size
+            far = max(abs(top - cy), abs(bottom - cy))
+            room = 2 * LAND_RX * math.sqrt(1 - (far / LAND_RY) ** 2)
+            assert text_width(name.text, size) <= room, (lang, name.text, size)
+            berths = [(float(c.get("cx")), float(c.get("cy")), c.get("data-beach"))
+                      for c in g.iter(f"{SVG}circle") if c.get("data-beach")]
+            for i, (x1, y1, b1) in enumerate(berths):
+                for x2, y2, b2 in berths[i + 1:]:
+                    gap = math.hypot(x1 - x2, y1 - y2) - 2 * BERTH_R
+                    if b1 != b2:  # another beach: clearly apart
+                        assert gap >= 8, (g.get("data-tile"), b1, b2, gap)
+                    else:
+                        assert gap >= 1, (g.get("data-tile"), b1, gap)
+
+
+MEASURE = """<!doctype html><html><body>%s<pre id="out">pending</pre>
+<script>
+const out = [];
+for (const g of document.querySelectorAll('g.island-tile')) {
+  const e = g.querySelector('ellipse');
+  const t = g.querySelector('text.name');
+  const b = t.getBBox();
+  const cx = +e.getAttribute('cx'), cy = +e.getAttribute('cy');
+  const rx = +e.getAttribute('rx'), ry = +e.getAttribute('ry');
+  // the glyphs' box: from the baseline up to the capitals' height, down to the descenders
+  const size = parseFloat(getComputedStyle(t).fontSize);
+  const y0 = +t.getAttribute('y') - 0.73 * size, y1 = +t.getAttribute('y') + 0.23 * size;
+  const inside = [[b.x, y0], [b.x + b.width, y0], [b.x, y1], [b.x + b.width, y1]].every(
+    ([x, y]) => ((x - cx) / rx) ** 2 + ((y - cy) / ry) ** 2 <= 1);
+  out.push([t.textContent, Math.round(b.width * 10) / 10, inside]);
+}
+document.getElementById('out').textContent = JSON.stringify(out);
+</script></body></html>
+"""
+
+
+@pytest.mark.skipif(CHROMIUM is None,
+                    reason="no chromium on this machine (apt-get install chromium; .ci/run does)")
+@pytest.mark.parametrize("lang", ["en", "fr", "fi"])
+def test_a_real_browser_draws_every_island_name_inside_its_oval(finished, tmp_path, lang):
+    svg = tmp_path / "board.svg"
+    export(finished, svg, "--lang", lang)
+    text = svg.read_text(encoding="utf-8").split("?>", 1)[1]
+    page = tmp_path / "measure.html"
+    page.write_text(MEASURE % text, encoding="utf-8")
+    out = chromium(tmp_path, "--virtual-time-budget=10000", "--dump-dom", page.as_uri())
+    assert out.returncode == 0, out.stderr[-2000:]
+    dom = out.stdout
+    result = json.loads(dom[dom.index('<pre id="out">') + 14:dom.index("</pre>")])
+    assert len(result) >= 8
+    assert all(inside for _name, _w, inside in result), result

@@ -52,7 +52,17 @@ def run(args) -> int:
     try:
         write_text_atomic(args.svg, text)
     except OSError as exc:
-        print(f"export: cannot write {args.svg}: {exc.strerror or exc}", file=sys.stderr)
+        print(_("export: cannot write {path}: {error}").format(
+            path=args.svg, error=exc.strerror or exc), file=sys.stderr)
         return 1
-    print(f"{args.svg}: {title} ({len(game.placed_tiles())} tiles)")
+    print(export_summary(args.svg, title, len(game.placed_tiles())))
     return 0
+
+
+def export_summary(path: str, title: str, tiles: int) -> str:
+    """The line `export` prints: where the picture went, what it shows, in the player's
+    language (`--lang`)."""
+    from tongiaki_lan.i18n import ngettext
+
+    return ngettext("{path}: {title} ({n} tile)", "{path}: {title} ({n} tiles)", tiles).format(
+        path=path, title=title, n=tiles)

@@ -73,9 +73,11 @@ async def _lobby_loop(args, name, colour, records, remember, stop) -> int:
         name, colour = lobby.name, lobby.colour  # as changed in the lobby
         if result[0] == "game":
             node, disc = result[1], result[2]
-            session = LanSession(node, disc)
+            # the lobby's chat and a half-typed line go on to the game screen
+            session = LanSession(node, disc, carried=lobby.carried_lines())
             session.hint_kind = args.hint_bot
-            code = await run_game_screen(session, colour=args.colour_output)
+            code = await run_game_screen(session, colour=args.colour_output,
+                                         typed=lobby.buffer.text)
             saved = node.record_path
         elif result[0] == "solo":
             await lobby.close_network()

@@ -38,6 +38,7 @@ from tongiaki_lan.engine import LETTERS, TILES, TONGA, Game
 from tongiaki_lan.engine.hexgrid import DIRECTION_NAMES, Hex
 from tongiaki_lan.i18n import _
 from tongiaki_lan.i18n import current as current_language
+from tongiaki_lan.i18n.islands import island_name
 
 from .theme import king_style, ship_style
 
@@ -148,6 +149,9 @@ OUTLINES = {k: _outline(k) for k in ("hex", "hex.island", "hex.tonga", "hex.focu
 
 
 def _beach_fragments(tid: int, b: int, rot: int, ships: tuple[int, ...], spaced: bool) -> list:
+    """A beach as number, ships, free berths and then its piers after a space (`spaced`),
+    or, on Tonga, its one pier first (`SW2B··`): a pier's letters never touch a ship's
+    (`5BGYNE` could not be read), and Tonga's rows have no room for a space in each."""
     beach = TILES[tid].beaches[b]
     free = beach.berths - len(ships)
     # a full beach is the one that departs next (M1): its number stands out
@@ -156,7 +160,9 @@ def _beach_fragments(tid: int, b: int, rot: int, ships: tuple[int, ...], spaced:
     if free > 0:
         frags.append(("class:berth", FREE * free))
     piers = " ".join(DIRECTION_NAMES[(p + rot) % 6] for p in beach.piers)
-    frags.append(("class:pier", (" " if spaced else "") + piers))
+    if not spaced:  # Tonga
+        return [("class:pier", piers), *frags]
+    frags.append(("class:pier", " " + piers))
     return frags
 
 
@@ -189,8 +195,9 @@ def _island_title(tid: int) -> str:
     tile = TILES[tid]
     if tid == TONGA:
         return "Tonga"
-    text = f"{tile.name} {tile.value}"
-    return text if len(text) <= TOP else f"{tile.name}{tile.value}"
+    name = island_name(tid)
+    text = f"{name} {tile.value}"
+    return text if len(text) <= TOP else f"{name}{tile.value}"
 
 
 def tile_face(tid: int, rot: int, ships: tuple[tuple[int, ...], ...], king: int | None) -> tuple:
@@ -267,7 +274,7 @@ def compact_title(tid: int) -> str:
     tile = TILES[tid]
     if tid == TONGA or tile.is_sea:
         return tile.name
-    return f"{tile.name.replace(' ', '')[:4]} {tile.value}"
+    return f"{island_name(tid).replace(' ', '')[:4]} {tile.value}"
 
 
 def _compact_row(row: int, frags: list[Fragment]) -> list[Segment]:
@@ -470,8 +477,8 @@ def _beach_at(game: Game, tid: int, rot: int, dx: int, dy: int) -> tuple[int | N
     """The beach drawn on row dy of an island's face, and the pier word under column dx."""
     segs = [s for s in tile_face(tid, rot, game.ships_on(tid), None) if s[1] == dy]
     n = len(TILES[tid].beaches)
-    if tid == TONGA:
-        starts = [s[0] for s in segs if s[2].startswith("class:beach")]
+    if tid == TONGA:  # a beach starts with its pier there: the second pier starts beach 2
+        starts = [s[0] for s in segs if s[2] == "class:pier"]
         beach = 2 * (dy - 1) + (1 if len(starts) > 1 and dx >= starts[1] else 0)
     else:
         first_row = 1 if n >= 3 else 2

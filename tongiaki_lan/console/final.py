@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from tongiaki_lan.engine import LETTERS, TILES, Game
 from tongiaki_lan.engine import variant as V
 from tongiaki_lan.i18n import _
+from tongiaki_lan.i18n.islands import island_name
 
 
 def presence(game: Game) -> dict[int, list[int]]:
@@ -61,7 +62,7 @@ def decided_by(game: Game, names: Sequence[str]) -> str:
 NAME_MOST = 16  # a name up to this long is shown whole: 80 columns leave the map 47
 
 
-def final_rows(game: Game, names: Sequence[str]) -> list[tuple[str, str]]:
+def final_rows(game: Game, names: Sequence[str], width: int = 0) -> list[tuple[str, str]]:
     """(kind, text) rows: what decided first (it must be seen on the smallest screen),
     then a row per player in seat order, as in the side panel — name, colour letter and
     the totals E4 compares — then the points island by island, a column per colour.
@@ -77,15 +78,17 @@ def final_rows(game: Game, names: Sequence[str]) -> list[tuple[str, str]]:
     present = presence(game)
     keys = game.ranking_keys()
     islands = sorted({t for isl in present.values() for t in isl},
-                     key=lambda t: (-TILES[t].value, TILES[t].name))
+                     key=lambda t: (-TILES[t].value, island_name(t)))
     seats = range(len(cids))
     beached = [game.on_board(s) for s in seats]
     ships = [-keys[game.colours[s]][2] for s in seats]
-    shown = [short_name(n, NAME_MOST) for n in names]
-    player = _("player")
-    name_w = max(len(player), *(len(n) for n in shown))
     heads = [h[:6] for h in (_("pts"), _("isl"), _("brd"), _("kings"), _("s+k"))]
     widths = [max(4, len(h) + 1) for h in heads]  # a space between columns, at most 7
+    # a bot's label (`Tangaroa — bot (search)`) whole where `width` leaves it room
+    most = max(NAME_MOST, min(26, width - 4 - sum(widths))) if width else NAME_MOST
+    shown = [short_name(n, most) for n in names]
+    player = _("player")
+    name_w = max(len(player), *(len(n) for n in shown))
 
     def row(label: str, letter: str, values) -> str:
         return (f"{label:<{name_w}} {letter:1}"
@@ -112,7 +115,7 @@ def final_rows(game: Game, names: Sequence[str]) -> list[tuple[str, str]]:
     rows += [("", ""), ("head", f"{_('Island'):<14.14}" + "".join(f"{LETTERS[c]:>3}"
                                                                  for c in cids))]
     for tid in islands:
-        rows.append(("", f"{TILES[tid].name[:13]:<14}" + "".join(
+        rows.append(("", f"{island_name(tid)[:13]:<14}" + "".join(
             f"{TILES[tid].value if tid in present[c] else '·':>3}" for c in cids)))
     return rows
 

@@ -64,19 +64,24 @@ class LanSession(GameSession):
     title = N_("LAN")
     from_lobby = True  # a LAN game always starts from the lobby
 
-    def __init__(self, node, discovery=None):
+    def __init__(self, node, discovery=None, carried: list | None = None):
         self.node = node
         self.discovery = discovery
         super().__init__(node.game, seats_of(node))
+        self.carried = list(carried or [])  # the lobby's chat, shown first
         self.title = f"{_('LAN')} {node.lobby.name}"[:20]
         # a fair draw waiting for someone's value: (draw, who, when they are left out, on
         # the monotonic clock). The node says it once; the screen counts down from it.
         self.draw_wait: tuple[int, str, float] | None = None
         self._typed: set[int] = set()  # indices of the moves played at this keyboard
+        self._left: set[str] = set()  # peers that said they left: their echoes are quiet
         node.add_listener(self._on_node_event)
 
     async def start(self) -> None:
         n = len(self.game.moves)
+        if self.carried:
+            self.lines.append(("info", _("From the lobby:")))
+            self.lines.extend(self.carried)
         self.lines.append(("info", _("Game {game} started; record: {path}").format(
             game=self.node.lobby.name, path=self.node.record_path)))
         if n:
@@ -95,8 +100,7 @@ class LanSession(GameSession):
         elif k == "chat":
             self.lines.append(("", f"<{peer_label(self.node, d)}> {d.get('text', '')}"))
         elif k in ("away", "back"):
-            text = _("{name} is away.") if k == "away" else _("{name} is back.")
-            self.lines.append(("info", text.format(name=peer_label(self.node, d))))
+            self._presence_line(k, d)
         elif k == "waiting":
             self.lines.append(("info", _("Waiting for {name} to come back… (replace {who} gives "
                                          "the seat to a bot after a minute)").format(
@@ -110,6 +114,7 @@ class LanSession(GameSession):
             self.lines.append(("info", _("{name} is back and plays their seat again.").format(
                 name=d["name"])))
         elif k == "restarted":
+            self._left.discard(d.get("peer") or "")  # (really back: told from now on)
             self.lines.append(("info", _("{name} rejoined.").format(
                 name=peer_label(self.node, d))))
         elif k == "draw_waiting":
@@ -143,8 +148,32 @@ class LanSession(GameSession):
             self.lines.append(("bad", _("refused from {peer}: {reason}").format(
                 peer=d.get("peer") or d.get("addr"), reason=net_reason(d.get("reason")))))
         if self.node.lobby is not None:
-            self.seats = seats_of(self.node)
+            self.seats = seats_of(self.node)  # (who drives each seat: the labels follow)
+            self._narrator.names, self._narrator.labels = self.names, self.labels
         self.changed()
+
+    def _presence_line(self, kind: str, d: dict) -> None:
+        """One line for a player who quit on purpose ("Cat left the table; their seat
+        waits…"): the datagrams still on their way from that laptop would otherwise make
+        it "back", then "away" again. They are told again once their node restarts."""
+        peer = d.get("peer") or ""
+        name = peer_label(self.node, d)
+        if kind == "away" and d.get("left"):
+            if peer not in self._left:
+                self._left.add(peer)
+                self.lines.append(("info", _("{name} left the table; their seat waits for "
+                                             "them.").format(name=name)))
+            return
+        if peer in self._left:
+            return
+        text = _("{name} is away.") if kind == "away" else _("{name} is back.")
+        self.lines.append(("info", text.format(name=name)))
+
+    def leave_note(self) -> str:
+        """What the leaving question says of a LAN seat: it waits, and how to come back
+        (a choice of "back soon" or "for good" would be worded here too)."""
+        return _("your seat waits for you: run tongiaki-lan again and join the game "
+                 "marked 'yours'")
 
     def countdown_left(self) -> float | None:
         """Seconds until the contributor(s) a draw waits for are left out; None when no
@@ -188,14 +217,18 @@ class LanSession(GameSession):
         return bool(peer) and lb is not None and any(m.peer.hex() == peer for m in lb.members)
 
     async def submit(self, move: Move) -> None:
+        # Marked before it is sent: the node applies it at once and tells the screen
+        # (whose summary must already know the move was typed here) before returning.
         index = len(self.game.moves)
+        self._typed.add(index)
         try:
             self.node.send_move(move)
         except IllegalMove:
+            self._typed.discard(index)
             raise
         except ValueError as exc:  # not sent: the net's reason, in the player's language
+            self._typed.discard(index)
             raise IllegalMove("T0", net_reason(exc)) from None
-        self._typed.add(index)
 
     def played_for_us(self, seat: int, index: int) -> bool:
         """Our seat's moves not typed here were a bot's, on whichever laptop drove the

@@ -183,6 +183,11 @@ class LobbyScreen:
                 self.app.exit(result=("game", self.node, self.discovery))
         self.app.invalidate()
 
+    def carried_lines(self) -> list[tuple[str, str]]:
+        """The table's chat so far, for the game screen's log: a line said just before
+        the start (or while the screens change) must not vanish with the lobby."""
+        return [line for line in self.lines if line[0] == "" and line[1].startswith("<")][-12:]
+
     # ---------------------------------------------------------------- drawing
 
     def games(self):
@@ -363,7 +368,9 @@ class LobbyScreen:
                    height=lambda: Dimension.exact(len(self._status_rows()))),
             Window(BufferControl(self.buffer, input_processors=[
                 ConditionalProcessor(PasswordProcessor(), secret),
-                BeforeInput("> ", style="class:prompt")]), height=1),
+                BeforeInput("> ", style="class:prompt")]), height=1,
+                # (the `> ` comes back after a pasted page: screen.py says why)
+                get_horizontal_scroll=lambda window: 0),
         ])
         from prompt_toolkit.output import ColorDepth
 
@@ -403,7 +410,8 @@ class LobbyScreen:
             verb = text.split()[0].lower() if text.split() else ""
             # Our own reasons name their command already ("join: give a game number…");
             # anything else is shown after what was typed.
-            self.message = reason if verb and reason.startswith(verb) else f"{text}: {reason}"
+            shown = text if len(text) <= 32 else text[:31] + "…"  # (a pasted page)
+            self.message = reason if verb and reason.startswith(verb) else f"{shown}: {reason}"
         self.app.invalidate()
 
     async def _guarded(self, coro) -> None:
@@ -549,7 +557,7 @@ class LobbyScreen:
             self.lines.append(("info", _("You left the table.")))
         else:
             raise ValueError(_("{command}: not a command (help lists them)").format(
-                command=verb))
+                command=verb if len(verb) <= 24 else verb[:23] + "…"))
 
     async def _join(self, node, info, passphrase) -> None:
         from tongiaki_lan.net.aio.matchmaking import refs_of

@@ -60,13 +60,14 @@ from tongiaki_lan.engine import decisions as D
 from tongiaki_lan.engine import variant as V
 from tongiaki_lan.i18n import N_, _, ngettext
 from tongiaki_lan.i18n import current as current_language
+from tongiaki_lan.i18n.islands import engine_text, shown_move
 
 from .board import OUTLINES as HEX_OUTLINES
 from .board import TOP as TOP_EDGE
 from .board import BoardView, Canvas, tile_face
 from .final import final_rows, short_name
 from .rules import clause_text, rules_lines
-from .session import GameSession
+from .session import HUMAN_KINDS, GameSession
 from .story import tile_label
 from .theme import build_style, player_style
 from .words import engine_reason, help_lines, pending_text, preview_text
@@ -75,6 +76,7 @@ COMPLETION_LIMIT = 24  # above this many matches, complete one word at a time
 META = ("help", "hint", "moves", "rules", "position", "centre", "board", "quit")
 MIN_COLUMNS, MIN_ROWS = 80, 24  # below this the screen says so instead of drawing nonsense
 MIN_LOG_ROWS = 10  # a bot round must not scroll past unseen
+SPINNER = "|/-\\"
 BACK_TO_LOBBY = 3  # what the screen ends with when the player typed `lobby` after a game
 
 
@@ -180,6 +182,8 @@ class GameScreen:
         self._hinting = False
         self._quit_asked = False  # `quit` mid-game was typed once: Enter again leaves
         self._ticker: asyncio.Task | None = None  # redraws a countdown on the status line
+        self._spinner: asyncio.Task | None = None  # turns while a bot thinks
+        self._spin = 0
         self._setting = False
         self._panel_cache: tuple[tuple, list] = ((), [])
         self.buffer = Buffer(
@@ -200,7 +204,7 @@ class GameScreen:
             return [], {}
         if self._legal_cache[0] != s.version:
             moves = s.game.legal_moves()
-            self._legal_cache = (s.version, moves, {str(m): m for m in moves})
+            self._legal_cache = (s.version, moves, {shown_move(str(m)): m for m in moves})
         return self._legal_cache[1], self._legal_cache[2]
 
     def legal_texts(self) -> list[str]:
@@ -221,7 +225,7 @@ class GameScreen:
     def final_lines(self, width: int) -> list[list[tuple[str, str]]]:
         # Who won and why come first, then how to get the map back: on an 80x24 screen
         # the island rows at the end are what may not fit, never the result.
-        rows = final_rows(self.session.game, self.session.names)
+        rows = final_rows(self.session.game, self.session.labels, width)
         rows[1:1] = [("note", _("(board — show the map · the log has the story)"))]
         out = []
         styles = {"head": "class:final.head", "note": "class:panel.head"}
@@ -262,12 +266,13 @@ class GameScreen:
         lines.append([("class:panel.head", f"  {player:<{name_w + 2}.{name_w + 1}}{heads}")])
         scores = g.scores()
         keys = g.ranking_keys()
+        names = s.names
         for seat, info in enumerate(s.seats):
             colour = g.colours[seat]
             cid = g.colour_ids()[seat]
             on_turn = p is not None and p.seat == seat
             marker = "▶ " if on_turn else ("* " if seat == g.active_seat and p else "  ")
-            name = short_name(info.name, name_w)  # away players: greyed, and listed below
+            name = short_name(names[seat], name_w)  # away players: greyed, listed below
             name_style = "class:panel.away" if info.away else ("class:panel.me" if info.local
                                                                else "")
             row = [
@@ -286,7 +291,18 @@ class GameScreen:
                                                    f"{V.player_letters(g, pl)}"),
                               ("", " " + _("{points} pts, {islands} isl").format(
                                   points=pkeys[pl][0], islands=pkeys[pl][1]))])
-        away = [info.name for info in s.seats if info.away]
+        # Who a bot plays, by kind (`Hina, Maui — bots (search)`, `Cat — bot (greedy)` for
+        # a seat handed over while its player is away): a row has no room for it
+        kinds: dict[str, list[str]] = {}
+        for info, name in zip(s.seats, names, strict=True):
+            if info.kind not in HUMAN_KINDS and name not in kinds.get(info.kind, ()):
+                kinds.setdefault(info.kind, []).append(name)  # (two colours: named once)
+        for kind, who in kinds.items():
+            text = ngettext("{names} — bot ({kind})", "{names} — bots ({kind})",
+                            len(who)).format(names=", ".join(who), kind=kind)
+            for part in textwrap.wrap(text, max(10, width), subsequent_indent="  "):
+                lines.append([("class:panel.head", part)])
+        away = [name for info, name in zip(s.seats, names, strict=True) if info.away]
         if away:
             label = _("Away: ")
             names = ", ".join(away)
@@ -376,15 +392,17 @@ class GameScreen:
         if waiting:  # a LAN draw waits for someone's value: say whose, and for how long
             return "class:status", waiting
         style, text = pending_text(s.game, s.names, s.local_seats() if s.can_play else set(),
-                                   lobby=getattr(s, "from_lobby", False))
+                                   lobby=getattr(s, "from_lobby", False), labels=s.labels)
         if hasattr(s, "position_text"):
             style, text = "class:status", _("Replay {position} · {text}").format(
                 position=s.position_text(), text=text)
+        elif s.bot_deciding():  # turning while the bot thinks: the screen is not stuck
+            text = SPINNER[self._spin % len(SPINNER)] + " " + text
         p = s.game.pending
         if p is not None and p.kind == D.DEPARTURE and s.my_decision():
             move = self.legal_by_text().get(self.buffer.text.strip())
             if isinstance(move, Sail):
-                text = f"{move} {preview_text(s.game, move)}"
+                text = f"{shown_move(str(move))} {preview_text(s.game, move)}"
         return style, text
 
     def _wrapped(self, text: str, most: int) -> list[str]:
@@ -503,6 +521,9 @@ class GameScreen:
         prompt = Window(
             BufferControl(self.buffer, input_processors=[BeforeInput("> ", style="class:prompt")]),
             height=1,
+            # scrolled only as far as the cursor needs: after a pasted page the `> ` comes
+            # back with the next short line (it stayed scrolled out of sight)
+            get_horizontal_scroll=lambda window: 0,
         )
         root = FloatContainer(
             HSplit([
@@ -555,6 +576,9 @@ class GameScreen:
         finally:
             self._setting = False
         self._prefill = None
+        if self._quit_asked:  # typing over the offered `quit`: staying, the question goes
+            self._quit_asked = False
+            self.message = ("", "")
         self.buffer.insert_text(event.data)
 
     # ---------------------------------------------------------------- mouse
@@ -605,7 +629,7 @@ class GameScreen:
                         and (pier is None or str(m).endswith(" " + pier)))
             return False
 
-        texts = [str(m) for m in moves if fits(m)]
+        texts = [shown_move(str(m)) for m in moves if fits(m)]
         if not texts:
             return None
         if len(texts) == 1 or all(t.split()[0] in ("expand", "royal") for t in texts):
@@ -650,7 +674,22 @@ class GameScreen:
             self._prefill = None
         self.log_scroll = 0
         self._keep_counting()
+        self._keep_spinning()
         self.app.invalidate()
+
+    def _keep_spinning(self) -> None:
+        """While a bot decides, its line on the status bar turns (`| / - \\`)."""
+        if (self.session.bot_deciding() and self._spinner is None and self.app.is_running):
+            self._spinner = self.app.create_background_task(self._spin_while_thinking())
+
+    async def _spin_while_thinking(self) -> None:
+        try:
+            while self.session.bot_deciding():
+                self._spin += 1
+                self.app.invalidate()
+                await asyncio.sleep(0.25)  # (the pace of the animation)
+        finally:
+            self._spinner = None
 
     def _keep_counting(self) -> None:
         """While the session counts down (a LAN draw waiting for a value), redraw as each
@@ -702,15 +741,15 @@ class GameScreen:
         try:
             await self._command(text)
         except IllegalMove as exc:
-            self.message = ("error", refusal_text(text, exc))
+            self.message = ("error", refusal_text(typed_shortly(text), exc))
             self._offer_again()
         except ValueError as exc:
             self.message = ("error", _("{command}: {reason} (Tab lists the legal moves)").format(
-                command=text, reason=engine_reason(exc)))
+                command=typed_shortly(text), reason=without_verb(text, engine_reason(exc))))
             self._offer_again()
         except Exception as exc:  # noqa: BLE001 - the console must survive anything
             self.message = ("error", _("{command}: internal error: {error}").format(
-                command=text, error=repr(exc)))
+                command=typed_shortly(text), error=repr(exc)[:200]))
         self.app.invalidate()
 
     def _offer_again(self) -> None:
@@ -761,7 +800,8 @@ class GameScreen:
             self.show_board = not self.show_board
             return
         if word == "moves":
-            moves = [str(m) for m in s.game.legal_moves()] if s.game.pending else []
+            moves = ([shown_move(str(m)) for m in s.game.legal_moves()] if s.game.pending
+                     else [])
             shown = ", ".join(moves[:30])
             if len(moves) > 30:
                 shown += " " + _("… ({n} in all)").format(n=len(moves))
@@ -787,9 +827,9 @@ class GameScreen:
             return
         if not s.can_play:
             self.message = ("error", _("{command}: a replay takes no moves (help lists "
-                                       "commands)").format(command=text))
+                                       "commands)").format(command=typed_shortly(text)))
             return
-        move = parse_move(text)
+        move = parse_move(engine_text(text))  # (an island by the name the map shows)
         colony = isinstance(move, Colony) and s.my_decision() and s.game.is_legal(move)
         if colony and not s.game.on_board(s.game.pending.seat):
             # Nothing goes home, so there is nothing to confirm: a question here read as
@@ -819,6 +859,10 @@ class GameScreen:
                 path=path)
         else:
             what = _("this game is not recorded")
+        note = getattr(s, "leave_note", None)
+        if note is not None:  # a LAN seat: it waits for us, and how to come back
+            what = _("{seat} (record: {path})").format(seat=note(), path=path) if path \
+                else note()
         if key is None:
             text = _("quit: the game is not over — Enter again to leave; {what}")
         else:
@@ -881,7 +925,7 @@ class GameScreen:
         if s.version != version:
             self.message = ("", "")
             return
-        text = str(move)
+        text = shown_move(str(move))
         self.message = ("", _("Hint: {move} (Enter plays it)").format(move=text))
         if isinstance(move, Colony) and not s.game.on_board(p.seat):
             self.message = ("", _("Hint: colony (Enter plays it: you have no ships on the "
@@ -894,6 +938,25 @@ class GameScreen:
                 ships).format(n=ships))
             self._confirm = (len(s.game.moves), "colony")
         self.offer(text)
+
+
+TYPED_SHOWN = 32  # of a refused line, the characters repeated in its message
+
+
+def typed_shortly(text: str) -> str:
+    """A refused line as its message repeats it: whole when short, else its start and
+    `…` (a pasted page must leave room for the reason, and for the prompt)."""
+    text = " ".join(text.split())
+    return text if len(text) <= TYPED_SHOWN else text[:TYPED_SHOWN - 1] + "…"
+
+
+def without_verb(text: str, reason: str) -> str:
+    """The reason without its leading `beaches:` when the line typed began with that
+    word: the message names its command once (`beaches 9: beach numbers run …`)."""
+    verb = text.split()[0].lower() if text.split() else ""
+    if verb and reason.lower().startswith(verb + ":"):
+        return reason[len(verb) + 1:].lstrip()
+    return reason
 
 
 def refusal_text(command: str, exc: IllegalMove) -> str:
@@ -915,9 +978,12 @@ def _monochrome():
     return ColorDepth.DEPTH_1_BIT
 
 
-async def run_game_screen(session: GameSession, colour: bool = True) -> int:
-    """Run the game screen until the player leaves; the session is always closed."""
+async def run_game_screen(session: GameSession, colour: bool = True, typed: str = "") -> int:
+    """Run the game screen until the player leaves; the session is always closed.
+    `typed`: what was on the lobby's command line when the game began, kept on this one."""
     screen = GameScreen(session, colour=colour)
+    if typed:
+        screen.buffer.text = typed
     try:
         await session.start()
         result = await screen.app.run_async()

@@ -22,6 +22,7 @@ from tongiaki_lan.bots import best_bot_kind, make_bot
 from tongiaki_lan.engine import COLOURS, Dealer, Game, IllegalMove, Move, Reveal
 from tongiaki_lan.engine.variant import STANDARD, variant_of, with_variant
 from tongiaki_lan.i18n import N_, _
+from tongiaki_lan.i18n.islands import shown_move
 
 from .story import Line, Narrator, tell_all
 
@@ -33,6 +34,27 @@ class Seat:
     kind: str = "human"  # "human", a bot kind, or "remote"
     local: bool = False  # played from this keyboard
     away: bool = False
+
+
+HUMAN_KINDS = ("human", "remote")
+
+
+def plain_name(seat: Seat) -> str:
+    """The seat's name without the bot's kind a LAN bot seat carries (`Maui (search)`)."""
+    note = f" ({seat.kind})"
+    if seat.kind not in HUMAN_KINDS and seat.name.endswith(note) and len(seat.name) > len(note):
+        return seat.name[:-len(note)]
+    return seat.name
+
+
+def seat_label(seat: Seat) -> str:
+    """One label for who plays a seat, fed by what the session knows of its driver
+    (`Seat.kind`: a bot kind for a bot seat, a solo bot, or a seat handed to a bot while
+    its player is away): `Maui — bot (search)`, `Cat — bot (greedy)`; a player's name
+    alone otherwise."""
+    if seat.kind in HUMAN_KINDS:
+        return seat.name
+    return _("{name} — bot ({kind})").format(name=plain_name(seat), kind=seat.kind)
 
 
 def seed_from_text(text: str | None) -> bytes:
@@ -69,18 +91,28 @@ class GameSession:
         self.version = 0
         self.hint_kind = hint_kind
         self._listeners: list[Callable[[], None]] = []
-        self._narrator = Narrator(game, self.names)
+        self._narrator = Narrator(game, self.names, self.labels)
         self._seen_events = 0
         self._hint_count = 0
         self._tasks: set[asyncio.Task] = set()
         self._snap: Game | None = None  # the game at this keyboard's last decision
         self._snap_moves = 0
+        self._closing: set[int] = set()  # where the game-over line is in `lines`
 
     # ---------------------------------------------------------------- seats
 
     @property
     def names(self) -> list[str]:
-        return [s.name for s in self.seats]
+        """The players' names as the story tells them (a LAN bot seat's `Maui (search)`
+        without its note: the labels say who plays)."""
+        return [plain_name(s) for s in self.seats]
+
+    @property
+    def labels(self) -> list[str]:
+        """Each seat's name with who plays it where that matters: `Maui — bot (search)`
+        for a bot seat, or a seat a bot plays while its player is away. The panel, the
+        turn headers, the final table and the winner line use these."""
+        return [seat_label(s) for s in self.seats]
 
     def local_seats(self) -> set[int]:
         return {i for i, s in enumerate(self.seats) if s.local}
@@ -89,6 +121,13 @@ class GameSession:
         """Whether move `index` of our own `seat` was played for us by someone else (a
         bot while we were away): then the summary lists it like anybody's."""
         return False
+
+    def bot_deciding(self) -> bool:
+        """Whether a bot is choosing the pending decision (solo, a LAN bot seat, or a
+        seat handed to a bot): the status line then says it is thinking."""
+        p = self.game.pending
+        return (self.can_play and p is not None and p.seat is not None
+                and self.seats[p.seat].kind not in HUMAN_KINDS)
 
     def my_decision(self) -> bool:
         p = self.game.pending
@@ -129,18 +168,24 @@ class GameSession:
                 continue
             if p.seat in local and not self.played_for_us(p.seat, i):
                 continue
+            text = shown_move(str(move), spaced=True)  # `sail Rapa Nui 1 SW`
             if turns and turns[-1][0] == p.seat:
-                turns[-1][1].append(str(move))
+                turns[-1][1].append(text)
             else:
-                turns.append((p.seat, [str(move)]))
+                turns.append((p.seat, [text]))
         self._snap, self._snap_moves = g.copy(), n
         if turns:
-            self.lines.append(("summary", _("Since your last move:")))
+            # after the story of those moves, before the header of the turn now begun
+            at = len(self.lines)
+            while at > 0 and (self.lines[at - 1][0] == "turn" or at - 1 in self._closing):
+                at -= 1
+            block = [("summary", _("Since your last move:"))]
             for seat, texts in turns:
                 name = self.seats[seat].name
                 if seat in local:  # (played for us while we were away)
                     name = _("{name} (a bot's moves)").format(name=name)
-                self.lines.append(("summary", f"  {name}: {', '.join(texts)}"))
+                block.append(("summary", f"  {name}: {', '.join(texts)}"))
+            self.lines[at:at] = block
 
     def say(self, text: str, style: str = "info") -> None:
         self.lines.append((style, text))
@@ -151,6 +196,8 @@ class GameSession:
         for ev in events[self._seen_events:]:
             line = self._narrator.tell(ev, self.game)
             if line:
+                if ev.kind == "game_over":  # (the summary of the last moves goes before)
+                    self._closing.add(len(self.lines))
                 self.lines.append(line)
         self._seen_events = len(events)
 
@@ -369,7 +416,7 @@ class ReplaySession(GameSession):
                 self.error = _("move {i} ({move}): the state differs from the record's "
                                "digest").format(i=i, move=move)
         self.index = len(game.moves)
-        self.lines = tell_all(game, self.names, game.events)
+        self.lines = tell_all(game, self.names, game.events, self.labels)
         self.lines.insert(0, ("info", _("Replay of {path}: {n} moves. PgDn/Enter = next, PgUp = "
                                         "back.").format(path=self.path or _("a record"),
                                                         n=self.total)))
@@ -394,8 +441,9 @@ class ReplaySession(GameSession):
 
     def position_text(self) -> str:
         if self.index < self.total:
+            move = shown_move(str(self.record.moves[self.index]))
             return _("move {i}/{n} — next: {move}").format(i=self.index, n=self.total,
-                                                          move=self.record.moves[self.index])
+                                                          move=move)
         return _("move {i}/{n}").format(i=self.index, n=self.total)
 
     def commands(self):

@@ -14,6 +14,7 @@ from tongiaki_lan.engine import COLOURS, LETTERS, TILES, Event, Game
 from tongiaki_lan.engine import variant as V
 from tongiaki_lan.engine.hexgrid import DIRECTION_NAMES
 from tongiaki_lan.i18n import N_, _, ngettext
+from tongiaki_lan.i18n.islands import island_name
 
 END_REASONS = {
     "E1": N_("the last island or the last sea tile has been revealed"),
@@ -28,7 +29,8 @@ def tile_label(tid: int) -> str:
     tile = TILES[tid]
     if tile.is_sea:
         return _("sea {tile}").format(tile=tile.name)
-    return tile.name if tid == 0 else f"{tile.name} ({tile.value})"
+    name = island_name(tid)
+    return name if tid == 0 else f"{name} ({tile.value})"
 
 
 def ships_text(colours: Sequence[int]) -> str:
@@ -36,17 +38,30 @@ def ships_text(colours: Sequence[int]) -> str:
 
 
 def beaches_text(beaches: Sequence[int]) -> str:
+    """`beach 3`, `beaches 3 and 4`: for lists; a sentence about beaches has its own
+    template for one beach and for several (`numbers_text`), since German and French put
+    an article (and a case) before them that depends on the sentence."""
     bs = [str(b + 1) for b in beaches]
     if len(bs) == 1:
         return _("beach {n}").format(n=bs[0])
     return _("beaches {list} and {last}").format(list=", ".join(bs[:-1]), last=bs[-1])
 
 
+def numbers_text(beaches: Sequence[int]) -> str:
+    """The beach numbers alone: `3`, `3 and 4`, `1, 2 and 5`."""
+    bs = [str(b + 1) for b in beaches]
+    if len(bs) == 1:
+        return bs[0]
+    return _("{list} and {last}").format(list=", ".join(bs[:-1]), last=bs[-1])
+
+
 class Narrator:
     """Turns events into lines; call `tell` with every event, in order."""
 
-    def __init__(self, game: Game, names: Sequence[str]):
+    def __init__(self, game: Game, names: Sequence[str], labels: Sequence[str] | None = None):
         self.names = list(names)
+        # who plays each seat (`Maui — bot (search)`): in turn headers and the result
+        self.labels = list(labels) if labels is not None else self.names
         self.colour_ids = game.colour_ids()
         self.colours = game.colours
         self._departures_this_turn = 0
@@ -66,26 +81,33 @@ class Narrator:
         if k == "turn":
             self._turns += 1
             self._departures_this_turn = 0
-            return ("turn", _("── turn {n}: {who} ──").format(n=self._turns,
-                                                               who=self.seat_name(d[0])))
+            seat = d[0]
+            who = f"{self.labels[seat]} ({LETTERS[self.colour_ids[seat]]})"
+            return ("turn", _("── turn {n}: {who} ──").format(n=self._turns, who=who))
         if k == "setup":
-            return ("", _("{who} puts a ship on Tonga {beach}.").format(
-                who=self.who(d[0]), beach=beaches_text([d[2]])))
+            return ("", _("{who} puts a ship on beach {n} of Tonga.").format(
+                who=self.who(d[0]), n=d[2] + 1))
         if k == "expand":
             if not d[2]:
                 return ("", _("{who} expands on {island}, but has no ship to add.").format(
-                    who=self.who(d[0]), island=TILES[d[1]].name))
-            return ("", _("{who} expands on {island}: new ships on {beaches}.").format(
-                who=self.who(d[0]), island=TILES[d[1]].name, beaches=beaches_text(d[2])))
+                    who=self.who(d[0]), island=island_name(d[1])))
+            text = ngettext("{who} expands on {island}: a new ship on beach {beaches}.",
+                            "{who} expands on {island}: new ships on beaches {beaches}.",
+                            len(d[2]))
+            return ("", text.format(who=self.who(d[0]), island=island_name(d[1]),
+                                    beaches=numbers_text(d[2])))
         if k == "take":
-            return ("", _("{who} brings a ship over from {island} {beach}.").format(
-                who=self.who(d[0]), island=TILES[d[1]].name, beach=beaches_text([d[2]])))
+            return ("", _("{who} brings a ship over from beach {n} of {island}.").format(
+                who=self.who(d[0]), island=island_name(d[1]), n=d[2] + 1))
         if k == "place":
-            n = len(d[2])
-            text = ngettext("{who} places a ship on {island} {beaches}.",
-                            "{who} places {n} ships on {island} {beaches}.", n)
-            return ("", text.format(who=self.who(d[0]), n=n, island=TILES[d[1]].name,
-                                    beaches=beaches_text(sorted(set(d[2])))))
+            n, beaches = len(d[2]), sorted(set(d[2]))
+            if len(beaches) > 1:  # (two ships, one on each)
+                text = _("{who} places {n} ships on beaches {beaches} of {island}.")
+            else:
+                text = ngettext("{who} places a ship on beach {beaches} of {island}.",
+                                "{who} places {n} ships on beach {beaches} of {island}.", n)
+            return ("", text.format(who=self.who(d[0]), n=n, island=island_name(d[1]),
+                                    beaches=numbers_text(beaches)))
         if k == "royal":
             return ("good", _("{who} founds the Royal Island of {island}!").format(
                 who=self.who(d[0]), island=tile_label(d[1])))
@@ -101,7 +123,7 @@ class Narrator:
             self._departures_this_turn += 1
             self._group_colours = len(set(group))
             text = _("{island} beach {beach} is full: {ships} sail {pier}.").format(
-                island=TILES[island].name, beach=beach + 1, ships=ships_text(group),
+                island=island_name(island), beach=beach + 1, ships=ships_text(group),
                 pier=DIRECTION_NAMES[pier])
             if self._departures_this_turn > 1:
                 text = _("Chain reaction! {text}").format(text=text)
@@ -114,21 +136,21 @@ class Narrator:
         if k == "cross":
             tid, danger, ncol = d
             if not danger:
-                return ("", _("They cross {tile} (no danger).").format(tile=TILES[tid].name))
+                return ("", _("They cross {tile} (no danger).").format(tile=island_name(tid)))
             text = ngettext("They cross {tile}: danger {danger}, {n} colour in the group "
                             "— safe.",
                             "They cross {tile}: danger {danger}, {n} colours in the group "
                             "— safe.", ncol)
-            return ("good", text.format(tile=TILES[tid].name, danger=danger, n=ncol))
+            return ("good", text.format(tile=island_name(tid), danger=danger, n=ncol))
         if k == "fail":
             tid, danger, ncol, group = d
             return ("bad", _("Wrecked on {tile}: danger {danger} needs {danger} colours, the "
                              "group has {n}; {ships} go home.").format(
-                tile=TILES[tid].name, danger=danger, n=ncol, ships=ships_text(group)))
+                tile=island_name(tid), danger=danger, n=ncol, ships=ships_text(group)))
         if k == "turn_back":
             return ("info", _("{royal} is a Royal Island: the group turns back to "
-                              "{island}.").format(royal=TILES[d[0]].name,
-                                                  island=TILES[d[1]].name))
+                              "{island}.").format(royal=island_name(d[0]),
+                                                  island=island_name(d[1])))
         if k == "land":
             island, placements, returned = d
             parts = [f"{b + 1}:{''.join(LETTERS[c] for c in cs)}" for b, cs in placements]
@@ -137,13 +159,13 @@ class Narrator:
                 text = _("They land on {island} ({where}); {ships} go home.")
             else:
                 text = _("They land on {island} ({where}).")
-            return ("", text.format(island=TILES[island].name, where=where,
+            return ("", text.format(island=island_name(island), where=where,
                                     ships=ships_text(returned)))
         if k == "lost":
             return ("bad", _("No tiles are left to discover: {ships} are lost at sea and go "
                              "home.").format(ships=ships_text(d[0])))
         if k == "closed":
-            names = ", ".join(TILES[t].name for t in d)
+            names = ", ".join(island_name(t) for t in d)
             text = ngettext("Closed path: {islands} leaves the game.",
                             "Closed path: {islands} leave the game.", len(d))
             return ("bad", text.format(islands=names))
@@ -153,7 +175,7 @@ class Narrator:
                 ships=ships_text(d[0])))
         if k == "removed":
             return ("bad", _("{island} is removed; {ships} go home.").format(
-                island=TILES[d[0]].name, ships=ships_text(d[1])))
+                island=island_name(d[0]), ships=ships_text(d[1])))
         if k == "colony_tile":
             tid, q, r, rot = d
             return ("info", _("The colony tile {tile} goes to {hex} (red mark {dir}).").format(
@@ -162,7 +184,7 @@ class Narrator:
             reason = _(END_REASONS[d[0]]) if d[0] in END_REASONS else d[0]
             text = _("Game over: {reason}.").format(reason=reason)
             if game is not None:
-                text += " " + final_words(game, self.names)
+                text += " " + final_words(game, self.labels)
             return ("good", text)
         return None
 
@@ -182,8 +204,9 @@ def final_words(game: Game, names: Sequence[str]) -> str:
     return text.format(scores=", ".join(parts), winners=" & ".join(winners))
 
 
-def tell_all(game: Game, names: Sequence[str], events: Sequence[Event]) -> list[Line]:
-    narrator = Narrator(game, names)
+def tell_all(game: Game, names: Sequence[str], events: Sequence[Event],
+             labels: Sequence[str] | None = None) -> list[Line]:
+    narrator = Narrator(game, names, labels)
     out = []
     for ev in events:
         line = narrator.tell(ev, game)

@@ -2,29 +2,32 @@
 
 from __future__ import annotations
 
-from tongiaki_lan.engine import LETTERS, TILES, Game, Sail
+from tongiaki_lan.engine import LETTERS, Game, Sail
 from tongiaki_lan.engine import decisions as D
 from tongiaki_lan.i18n import N_, _, ngettext
+from tongiaki_lan.i18n.islands import island_name
 
 from .story import final_words, ships_text, tile_label
 
 
 def pending_text(game: Game, names: list[str], local: set[int],
-                 lobby: bool = False) -> tuple[str, str]:
+                 lobby: bool = False, labels: list[str] | None = None) -> tuple[str, str]:
     """(style, text) for the status line: the pending decision and whose it is.
-    `lobby`: the game was started from the lobby, which `lobby` goes back to."""
+    `lobby`: the game was started from the lobby, which `lobby` goes back to; `labels`
+    name the seats in the result (`Maui — bot (search)`)."""
     p = game.pending
     if p is None:
+        result = final_words(game, labels or names)
         if lobby:
             return "class:status.over", _("Game over. {result}  (lobby: the next game · quit "
-                                          "leaves)").format(result=final_words(game, names))
+                                          "leaves)").format(result=result)
         return "class:status.over", _("Game over. {result}  (quit to leave)").format(
-            result=final_words(game, names))
+            result=result)
     if p.seat is None:  # a tile reveal: chance's decision, dealt in a moment
         return "class:status", _("A tile is being revealed…")
     mine = p.seat in local
     who = f"{names[p.seat]} ({LETTERS[game.colour_ids()[p.seat]]})"
-    island = TILES[p.island].name if p.island is not None else ""
+    island = island_name(p.island) if p.island is not None else ""
     if mine:  # short enough for an 80-column status line; the panel says who you are
         tile = tile_label(p.tile) if p.tile is not None else ""
         text = {
@@ -52,6 +55,9 @@ def pending_text(game: Game, names: list[str], local: set[int],
         D.COLONY_TILE: _("placing a New Colony tile"),
         D.COLONY_SHIP: _("putting a ship on {island}"),
     }[p.kind].format(island=island, ships=ships_text(p.group))
+    if labels is not None and labels[p.seat] != names[p.seat]:  # a bot decides
+        who = f"{labels[p.seat]} ({LETTERS[game.colour_ids()[p.seat]]})"
+        return "class:status", _("{who} is thinking: {doing}…").format(who=who, doing=doing)
     return "class:status", _("Waiting for {who}: {doing}…").format(who=who, doing=doing)
 
 
@@ -59,15 +65,15 @@ def preview_text(game: Game, move: Sail) -> str:
     """Where a departure goes over the tiles already placed, in a few words."""
     pv = game.preview(move)
     if pv.outcome == "land":
-        return _("→ lands on {island}").format(island=TILES[pv.island].name)
+        return _("→ lands on {island}").format(island=island_name(pv.island))
     if pv.outcome == "back":
         if pv.royal is not None:
             return _("→ turned back by the Royal Island {royal} to {island}").format(
-                royal=TILES[pv.royal].name, island=TILES[pv.island].name)
-        return _("→ leads back to {island}").format(island=TILES[pv.island].name)
+                royal=island_name(pv.royal), island=island_name(pv.island))
+        return _("→ leads back to {island}").format(island=island_name(pv.island))
     if pv.outcome == "fail":
         cell = game.tile_at(pv.hex)
-        where = TILES[cell[0]].name if cell else f"{pv.hex[0]},{pv.hex[1]}"
+        where = island_name(cell[0]) if cell else f"{pv.hex[0]},{pv.hex[1]}"
         return ngettext("→ wrecked at {where}: danger {danger}, the group has {colours} colour",
                         "→ wrecked at {where}: danger {danger}, the group has {colours} colours",
                         pv.colours).format(where=where, danger=pv.danger, colours=pv.colours)
@@ -160,5 +166,9 @@ def engine_reason(reason: object) -> str:
     if isinstance(reason, BaseException):
         reason = reason.args[0] if len(reason.args) == 1 else str(reason)
     if isinstance(reason, Reason):
-        return _(reason.template).format(**reason.values)
-    return str(reason)
+        # a value is what was typed (`no island named '…'`): a pasted page is cut short
+        values = {k: (v if not isinstance(v, str) or len(v) <= 24 else v[:23] + "…")
+                  for k, v in reason.values.items()}
+        return _(reason.template).format(**values)
+    text = str(reason)
+    return text if len(text) <= 200 else text[:199] + "…"

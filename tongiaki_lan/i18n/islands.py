@@ -1,0 +1,76 @@
+"""Island names as a player reads them, in the player's language.
+
+The engine keeps the names printed on the tiles (the German edition: `Fidschi`) as
+its ids and in records and moves; the console and the SVG show an island under the
+name the player's language has for it, where it has its own (docs/languages.md lists
+which). Typed moves take either name: `expand Fiji` and `expand Fidschi` are the same
+move (`engine_token`), so a player types what the map shows.
+
+Only the islands whose name differs between languages are listed: the others are
+Polynesian names that every language (and every rulebook) writes the same way.
+"""
+
+from __future__ import annotations
+
+from tongiaki_lan.engine import TILES
+from tongiaki_lan.engine.tiles import token_name
+
+from . import current
+
+# printed name -> {language: that language's name}. English, French and Finnish have
+# names of their own for Fiji; the German edition's `Fidschi` is German, and the Italian
+# rulebook (seeds/000) keeps it as printed, so Italian does too. French and Finnish write
+# Hawaii in their own way; English, German and Italian as printed.
+OWN_NAMES: dict[str, dict[str, str]] = {
+    "Fidschi": {"en": "Fiji", "fr": "Fidji", "fi": "Fidži"},
+    "Hawaii": {"fr": "Hawaï", "fi": "Havaiji"},
+}
+
+_BY_PRINTED = {t.name: t.id for t in TILES}
+
+
+def island_name(tid: int, language: str | None = None) -> str:
+    """The name of tile `tid` as shown in `language` (default: the one in use), with its
+    spaces (`Rapa Nui`); sea tiles keep their ids (`S07`)."""
+    name = TILES[tid].name
+    return OWN_NAMES.get(name, {}).get(language or current(), name)
+
+
+def island_token(tid: int, language: str | None = None) -> str:
+    """The name as one typed word (`RapaNui`, `Fiji`): what completion offers."""
+    return island_name(tid, language).replace(" ", "")
+
+
+def _fold(word: str) -> str:
+    return word.casefold().replace("-", "").replace("_", "")
+
+
+# every language's word for an island -> the engine's token for it
+_TOKENS: dict[str, str] = {}
+for _name, _own in OWN_NAMES.items():
+    for _word in _own.values():
+        _TOKENS[_fold(_word.replace(" ", ""))] = token_name(_BY_PRINTED[_name])
+
+
+def engine_token(word: str) -> str:
+    """A typed word in the engine's words: an island's name in any language becomes the
+    printed one's token (`Fidži` -> `Fidschi`); any other word is returned unchanged."""
+    return _TOKENS.get(_fold(word), word)
+
+
+def engine_text(text: str) -> str:
+    """A typed move with every island named in the engine's words."""
+    return " ".join(engine_token(w) for w in text.split(" "))
+
+
+def shown_move(text: str, language: str | None = None, spaced: bool = False) -> str:
+    """A move's text form (`expand Fidschi`, `sail RapaNui 1 SW`) with its island in the
+    player's language: as a typed word, or `spaced` for reading (`sail Rapa Nui 1 SW`)."""
+    words = text.split(" ")
+    for i, w in enumerate(words):
+        for t in TILES[:16]:
+            if w == token_name(t.id):
+                words[i] = (island_name(t.id, language) if spaced
+                            else island_token(t.id, language))
+                break
+    return " ".join(words)
