@@ -36,7 +36,8 @@ def test_V1_solo_two_colours_played_to_the_end(tmp_path):
         assert game.is_over and game.owners == (0, 1, 0, 1)
         ours, theirs = V.ranking_keys(game)
         final = " ".join(_status(screen).split())
-        assert f"Tester (B+G) {ours[0]}" in final and f"Hina (R+Y) {theirs[0]}" in final
+        assert f"Tester (B+G) {ours[0]}" in final
+        assert f"Hina — bot (random) (R+Y) {theirs[0]}" in final
         assert "Two colours each" in screen  # the final table's block by player
         pane.send("C-u", "quit", "Enter")
         Pane.wait_file(exit_file)
