@@ -57,6 +57,19 @@ _EMPTY: tuple[tuple[tuple[int, ...], ...], ...] = tuple(tuple(() for _ in b) for
 _NO_DANGER = 99  # a colour count no route asks for: X2b ignores dangers
 
 
+# Moves are immutable values: the ones the generator offers again and again are built once
+# and shared (equal either way; building a frozen dataclass costs more than finding it).
+_EXPAND = tuple(Expand(t) for t in range(16))
+_ROYAL = tuple(Royal(t) for t in range(16))
+_PLACE1 = tuple(tuple(Place(t, (b,)) for b in range(6)) for t in range(16))
+_PLACE_TONGA2 = {(a, b): Place(TONGA, (a, b)) for a in range(6) for b in range(a, 6)}
+_TAKE = tuple(tuple(Take(t, b) for b in range(6)) for t in range(16))
+_SAIL = tuple(tuple(tuple(Sail(t, b, p) for p in range(6)) for b in range(6)) for t in range(16))
+_REVEAL = tuple(Reveal(t) for t in range(32))
+_COLONY = Colony()
+_TAKE_NOTHING = TakeNothing()
+_CHOOSE: dict[tuple[int, ...], ChooseBeaches] = {}
+
 # (free berths per beach, group) -> every legal landing (L1); a pure function, memoised
 _LANDINGS: dict[tuple, tuple[Land, ...]] = {}
 _LANDINGS_MAX = 20000
@@ -64,6 +77,28 @@ _LANDINGS_MAX = 20000
 
 def _is_island(tid: int) -> bool:
     return tid < 16
+
+
+class _Landings:
+    """The legal landings of one decision, in canonical order: a read-only sequence that
+    builds a `Land` only for the index asked for (a random bot looks at one of dozens)."""
+
+    __slots__ = ("_canon", "_cols")
+
+    def __init__(self, canon: tuple, cols: tuple[int, ...]):
+        self._canon = canon  # placements, colours numbered 0, 1, ... in order
+        self._cols = cols  # number -> colour id
+
+    def __len__(self) -> int:
+        return len(self._canon)
+
+    def __getitem__(self, index: int) -> Land:
+        cols = self._cols
+        return Land(tuple([(b, tuple([cols[c] for c in cs])) for b, cs in self._canon[index]]))
+
+    def __iter__(self):
+        for i in range(len(self._canon)):
+            yield self[i]
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +188,11 @@ class Game:
         self._frontier_set: frozenset[Hex] | None = None
         self._departures: list[Sail] | None = None
         self._pos_key: bytes | None = None
+        self._pend: D.Decision | None = None  # `pending`, built once per decision
+        # the move `legal_move` last handed out: applying it needs no legality search
+        self._handed: Move | None = None
+        # how many beaches are full: most departure decisions end at "none" (M4)
+        self._nfull = sum(self._full_on(t) for t in self._ships)
 
     @classmethod
     def replay(cls, colours: Sequence[str], moves: Iterable[Move]) -> Game:
@@ -206,9 +246,13 @@ class Game:
 
     @property
     def pending(self) -> D.Decision | None:
+        pend = self._pend
+        if pend is None and self._kind is not None:
+            pend = self._pend = self._decision()
+        return pend
+
+    def _decision(self) -> D.Decision:
         kind = self._kind
-        if kind is None:
-            return None
         if kind == D.SETUP:
             return D.Decision(kind, self._setup_done % self.n_seats, island=TONGA)
         if kind == D.EXPAND_BEACHES:
@@ -355,10 +399,14 @@ class Game:
         one uniformly without materialising a large set (C2 has 6 per free hex)."""
         if self._kind == D.COLONY_TILE:
             q, r = self._frontier_cached()[index // 6]
-            return PlaceTile(q, r, index % 6)
-        if self._legal is None:
-            self._legal = self._generate()
-        return self._legal[index]
+            move = PlaceTile(q, r, index % 6)
+        else:
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = self._generate()
+            move = legal[index]
+        self._handed = move
+        return move
 
     def is_legal(self, move: Move) -> bool:
         if self._kind is None:
@@ -387,12 +435,18 @@ class Game:
         seat = self._active
         if kind == D.SETUP:
             ships = self._ships[TONGA]
-            return [Place(TONGA, (b,)) for b in range(6) if len(ships[b]) < BERTHS[TONGA][b] - 1]
+            return [_PLACE1[TONGA][b] for b in range(6) if len(ships[b]) < BERTHS[TONGA][b] - 1]
         if kind == D.ACTION:
             return self._action_moves(seat)
         if kind == D.EXPAND_BEACHES:
             free = self._free_beaches(self._island)
-            return [ChooseBeaches(c) for c in combinations(free, self._count)]
+            out = []
+            for c in combinations(free, self._count):
+                move = _CHOOSE.get(c)
+                if move is None:
+                    move = _CHOOSE[c] = ChooseBeaches(c)
+                out.append(move)
+            return out
         if kind == D.T1A_SOURCE:
             cid = self._cid[seat]
             out: list[Move] = []
@@ -401,54 +455,64 @@ class Game:
                     continue
                 for b, ships in enumerate(self._ships[tid]):
                     if cid in ships:
-                        out.append(Take(tid, b))
-            out.append(TakeNothing())  # T1a: "may"
+                        out.append(_TAKE[tid][b])
+            out.append(_TAKE_NOTHING)  # T1a: "may"
             return out
         if kind == D.REVEAL:
-            return [Reveal(t) for t in self._unrevealed]
+            return [_REVEAL[t] for t in self._unrevealed]
         if kind == D.DEPARTURE:
             return list(self._departures or ())
         if kind == D.LANDING:
-            return list(self._landing_options())
+            return self._landing_options()
         if kind == D.COLONY_TILE:
             return [PlaceTile(q, r, rot) for q, r in self._frontier_cached() for rot in range(6)]
         if kind == D.COLONY_SHIP:
-            return [Place(self._island, (b,)) for b in range(len(BERTHS[self._island]))]
+            return list(_PLACE1[self._island][: len(BERTHS[self._island])])
         return []
 
     def _action_moves(self, seat: int) -> list[Move]:
         cid = self._cid[seat]
         out: list[Move] = []
-        if self._on_beaches(seat) > 0:
-            ships = self._ships
+        ships = self._ships
+        royals = list(self._kings.values()).count(cid)
+        if SHIPS_PER_COLOUR - self._reserve[seat] - royals > 0:  # ships on beaches
             mine = []
             for t in sorted(ships):
                 for b in ships[t]:
                     if cid in b:
                         mine.append(t)
+                        out.append(_EXPAND[t])  # T1
                         break
-            out.extend(Expand(t) for t in mine)  # T1
-            if self.royals_founded(seat) < MAX_ROYALS:  # K1
+            if royals < MAX_ROYALS:  # K1
                 for t in mine:
-                    if t != TONGA and all(c == cid for b in ships[t] for c in b):
-                        out.append(Royal(t))
+                    if t != TONGA:
+                        for b in ships[t]:
+                            if b.count(cid) != len(b):
+                                break
+                        else:
+                            out.append(_ROYAL[t])
         else:  # X1
             n = min(2, self._reserve[seat])
-            if TONGA in self._ships and n:
-                free = [BERTHS[TONGA][b] - len(s) for b, s in enumerate(self._ships[TONGA])]
+            if TONGA in ships and n:
+                free = [BERTHS[TONGA][b] - len(s) for b, s in enumerate(ships[TONGA])]
                 if n == 2:
                     for a in range(6):
                         for b in range(a, 6):
                             if (a != b and free[a] and free[b]) or (a == b and free[a] >= 2):
-                                out.append(Place(TONGA, (a, b)))
+                                out.append(_PLACE_TONGA2[a, b])
                 else:
-                    out.extend(Place(TONGA, (b,)) for b in range(6) if free[b])
+                    out.extend(_PLACE1[TONGA][b] for b in range(6) if free[b])
             if self._reserve[seat]:
-                for tid in sorted(self._ships):
-                    if tid == TONGA or tid in self._kings:
+                kings = self._kings
+                for tid in sorted(ships):
+                    if tid == TONGA or tid in kings:
                         continue
-                    out.extend(Place(tid, (b,)) for b in self._free_beaches(tid))
-        out.append(Colony())  # C1: always possible
+                    berths = BERTHS[tid]
+                    place = _PLACE1[tid]
+                    for b, s in enumerate(ships[tid]):
+                        if len(s) < berths[b]:
+                            out.append(place[b])
+        out.append(_COLONY)  # C1: always possible
         return out
 
     def frontier(self) -> list[Hex]:
@@ -481,25 +545,36 @@ class Game:
         placed = min(len(self._group), sum(f for _, f in free))
         return free, placed
 
-    def _landing_options(self) -> list[Land]:
+    def _landing_options(self) -> _Landings:
         """All distinct legal landings. Bounded: a group is one beach's ships (at most 5).
-        They depend only on the free berths and the group, so they are remembered: the
-        same few situations come back thousands of times in bots' rollouts."""
+        They depend only on the free berths and on the group up to the names of its
+        colours, so they are remembered with the colours numbered 0, 1, ... in order: the
+        same few situations come back thousands of times in games and bots' rollouts. The
+        real colours are put back only into the landings somebody looks at."""
         free, total = self._landing_frame()
-        key = (tuple(free), self._group)
+        group = self._group
+        cols = tuple(sorted(set(group)))
+        if len(cols) == 1:
+            canon: tuple[int, ...] = (0,) * len(group)
+        else:
+            label = {c: i for i, c in enumerate(cols)}
+            canon = tuple([label[c] for c in group])
+        key = (tuple(free), canon)
         known = _LANDINGS.get(key)
         if known is None:
             if len(_LANDINGS) >= _LANDINGS_MAX:
                 _LANDINGS.clear()
-            known = _LANDINGS[key] = tuple(self._enumerate_landings(free, total))
-        return list(known)
+            known = _LANDINGS[key] = tuple(
+                land.placements for land in self._enumerate_landings(free, total, canon))
+        return _Landings(known, cols)
 
-    def _enumerate_landings(self, free: list[tuple[int, int]], total: int) -> list[Land]:
+    def _enumerate_landings(self, free: list[tuple[int, int]], total: int,
+                            group: tuple[int, ...]) -> list[Land]:
         if total == 0:
             return [Land(())]
-        g = len(self._group)
+        g = len(group)
         counts: dict[int, int] = {}
-        for c in self._group:
+        for c in group:
             counts[c] = counts.get(c, 0) + 1
         colours = sorted(counts)
         avail = [counts[c] for c in colours]
@@ -592,11 +667,17 @@ class Game:
     def apply(self, move: Move) -> None:
         """Play one decision. Raises IllegalMove (naming the clause) and changes nothing
         if the move is not legal now."""
-        if self._kind is None:
+        kind = self._kind
+        if kind is None:
             raise IllegalMove("E1", "the game is over")
-        if not isinstance(move, Move):
+        if move is self._handed:
+            pass  # `legal_move` gave it out in this very position
+        elif kind == D.REVEAL and type(move) is Reveal:
+            if move.tile not in self._unrevealed:
+                raise self._diagnose(move)
+        elif not isinstance(move, Move):
             raise IllegalMove("T0", f"not a move: {move!r}")
-        if self._kind == D.LANDING and isinstance(move, Land):
+        elif kind == D.LANDING and isinstance(move, Land):
             why = self.landing_violation(move)
             if why is not None:
                 raise IllegalMove("L1", why)
@@ -623,7 +704,7 @@ class Game:
             self._perform(legal[0])
 
     def _perform(self, move: Move) -> None:
-        self._legal = None
+        self._legal = self._pend = self._handed = None
         kind = self._kind
         seat = self._active
         if kind == D.SETUP:
@@ -694,7 +775,14 @@ class Game:
 
     def _set_beach(self, island: int, beach: int, ships: tuple[int, ...]) -> None:
         beaches = self._ships[island]
+        berths = BERTHS[island][beach]
+        self._nfull += (len(ships) == berths) - (len(beaches[beach]) == berths)
         self._ships[island] = beaches[:beach] + (ships,) + beaches[beach + 1 :]
+
+    def _full_on(self, island: int) -> int:
+        """Full beaches on an island (for `_nfull`, whenever a whole island changes)."""
+        berths = BERTHS[island]
+        return sum(1 for b, s in enumerate(self._ships[island]) if len(s) == berths[b])
 
     # ------------------------------------------------------------------ turn flow
 
@@ -748,6 +836,7 @@ class Game:
     def _found_royal(self, seat: int, island: int) -> None:
         cid = self._cid[seat]
         on_it = sum(len(b) for b in self._ships[island])
+        self._nfull -= self._full_on(island)
         self._ships[island] = _EMPTY[island]
         self._add_reserve(seat, on_it - 1)  # K2
         self._kings[island] = cid
@@ -758,11 +847,18 @@ class Game:
         cid = self._cid[seat]
         returned = 0
         if take_off:  # C1 (kings stay: Decision)
-            for tid, beaches in self._ships.items():
-                k = sum(b.count(cid) for b in beaches)
-                if k:
-                    returned += k
-                    self._ships[tid] = tuple(tuple(c for c in b if c != cid) for b in beaches)
+            ships = self._ships
+            for tid, beaches in ships.items():
+                for b in beaches:
+                    if cid in b:
+                        break
+                else:
+                    continue
+                returned += sum(b.count(cid) for b in beaches)
+                self._nfull -= self._full_on(tid)
+                ships[tid] = tuple(tuple(c for c in b if c != cid) if cid in b else b
+                                   for b in beaches)
+                self._nfull += self._full_on(tid)
             self._add_reserve(seat, returned)
         self.events.append(Event("colony", (cid, returned)))
         self._island = None
@@ -787,9 +883,14 @@ class Game:
 
     def _reveal(self, tid: int) -> None:
         """A tile comes off the stack (M2 during a voyage, C2 during a New Colony)."""
-        left = tuple(t for t in self._unrevealed if t != tid)
-        self._unrevealed = left
-        last = not any(_is_island(t) == _is_island(tid) for t in left)  # E1
+        stack = self._unrevealed
+        i = stack.index(tid)
+        left = self._unrevealed = stack[:i] + stack[i + 1 :]
+        # E1: the stack is sorted and islands have the lowest ids
+        if _is_island(tid):
+            last = not left or not _is_island(left[0])
+        else:
+            last = not left or _is_island(left[-1])
         if self._at is None:  # New Colony
             self._ctile = tid
             self._kind = D.COLONY_TILE
@@ -820,6 +921,8 @@ class Game:
                 n for n in ((q + dq, r + dr) for dq, dr in DIRECTIONS) if n not in placed}
         if _is_island(tid):
             self._where[tid] = h
+            if tid in self._ships:  # pragma: no cover - an island is placed only once
+                self._nfull -= self._full_on(tid)
             self._ships[tid] = _EMPTY[tid]
 
     # ------------------------------------------------------------------ migration
@@ -841,6 +944,9 @@ class Game:
     def _next_departure(self) -> None:
         """M1/M4 with X2: at every departure decision, X2b, then X2d, then X2a."""
         self._island = None
+        if not self._nfull:  # no beach is full: nothing can close (X2b) or depart
+            self._chain_over()
+            return
         full = self._full_beaches()
         closed = sorted({t for t, _ in full if self._is_closed(t)})
         if closed:  # X2b
@@ -853,7 +959,7 @@ class Game:
 
     def _offer_departures(self, full: list[tuple[int, int]]) -> bool:
         """X2d then X2a: the options of this departure decision; False when none is left."""
-        options = [Sail(t, b, p) for t, b in full for p in self._piers(t, b)]
+        options = [_SAIL[t][b][p] for t, b in full for p in self._piers(t, b)]
         key = None
         if self._seen:  # the key is only needed once the turn has a record to look in
             key = self.position_key()
@@ -932,6 +1038,7 @@ class Game:
         for tid in islands:
             returned = [c for b in self._ships[tid] for c in b]
             self._return_ships(returned)
+            self._nfull -= self._full_on(tid)
             del self._ships[tid]
             h = self._where.pop(tid)
             del self._placed[h]
