@@ -69,6 +69,8 @@ _REVEAL = tuple(Reveal(t) for t in range(32))
 _COLONY = Colony()
 _TAKE_NOTHING = TakeNothing()
 _CHOOSE: dict[tuple[int, ...], ChooseBeaches] = {}
+_DECISIONS: dict[tuple, D.Decision] = {}
+_DECISIONS_MAX = 20000
 
 # (free berths per beach, group) -> every legal landing (L1); a pure function, memoised
 _LANDINGS: dict[tuple, tuple[Land, ...]] = {}
@@ -252,6 +254,21 @@ class Game:
         return pend
 
     def _decision(self) -> D.Decision:
+        """The pending decision; a player's is shared by every position with the same
+        context (Decisions are immutable, and bots ask for one at every step)."""
+        kind = self._kind
+        if kind == D.REVEAL:
+            return self._build_decision()
+        seat = self._setup_done % self.n_seats if kind == D.SETUP else self._active
+        key = (kind, seat, self._island, self._count, self._group, self._ctile)
+        known = _DECISIONS.get(key)
+        if known is None:
+            if len(_DECISIONS) >= _DECISIONS_MAX:
+                _DECISIONS.clear()
+            known = _DECISIONS[key] = self._build_decision()
+        return known
+
+    def _build_decision(self) -> D.Decision:
         kind = self._kind
         if kind == D.SETUP:
             return D.Decision(kind, self._setup_done % self.n_seats, island=TONGA)
