@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable, Sequence
 
 from .game import Game
-from .moves import Move, Reveal
+from .moves import REVEALS, Move, Reveal
 from .shuffle import shuffled_stack
 from .tiles import STACK_IDS, TILES
 
@@ -46,7 +46,7 @@ class Dealer:
         """Answer every pending reveal; `on_move` hears each one once it is applied
         (a record writer appends it)."""
         while game.awaiting_reveal:
-            reveal = Reveal(self.tile_for(game))
+            reveal = REVEALS[self.tile_for(game)]
             game.apply(reveal)
             if on_move is not None:
                 on_move(reveal)

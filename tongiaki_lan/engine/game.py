@@ -13,6 +13,7 @@ comments and errors are those of the rules digest (docs/rules.md).
 from __future__ import annotations
 
 import hashlib
+from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -33,6 +34,7 @@ from .moves import (
     Move,
     Place,
     PlaceTile,
+    REVEALS,
     Reveal,
     Royal,
     Sail,
@@ -65,12 +67,14 @@ _PLACE1 = tuple(tuple(Place(t, (b,)) for b in range(6)) for t in range(16))
 _PLACE_TONGA2 = {(a, b): Place(TONGA, (a, b)) for a in range(6) for b in range(a, 6)}
 _TAKE = tuple(tuple(Take(t, b) for b in range(6)) for t in range(16))
 _SAIL = tuple(tuple(tuple(Sail(t, b, p) for p in range(6)) for b in range(6)) for t in range(16))
-_REVEAL = tuple(Reveal(t) for t in range(32))
+_REVEAL = REVEALS
 _COLONY = Colony()
 _TAKE_NOTHING = TakeNothing()
 _CHOOSE: dict[tuple[int, ...], ChooseBeaches] = {}
 _DECISIONS: dict[tuple, D.Decision] = {}
 _DECISIONS_MAX = 20000
+_PLACE_TILE: dict[tuple[int, int, int], PlaceTile] = {}
+_PLACE_TILE_MAX = 50000
 
 # (free berths per beach, group) -> every legal landing (L1); a pure function, memoised
 _LANDINGS: dict[tuple, tuple[Land, ...]] = {}
@@ -185,9 +189,10 @@ class Game:
 
     def _clear_caches(self) -> None:
         self._legal: list[Move] | None = None
+        # empty hexes next to a placed tile, sorted, kept up to date tile by tile once a
+        # New Colony has asked for them (C2); replaced on change, never mutated in place
         self._frontier_memo: list[Hex] | None = None
-        # empty hexes next to a placed tile, kept up to date tile by tile (C2)
-        self._frontier_set: frozenset[Hex] | None = None
+        self._placed_pack: bytes | None = None  # the placed tiles' part of position_key
         self._departures: list[Sail] | None = None
         self._pos_key: bytes | None = None
         self._pend: D.Decision | None = None  # `pending`, built once per decision
@@ -416,7 +421,12 @@ class Game:
         one uniformly without materialising a large set (C2 has 6 per free hex)."""
         if self._kind == D.COLONY_TILE:
             q, r = self._frontier_cached()[index // 6]
-            move = PlaceTile(q, r, index % 6)
+            key = (q, r, index % 6)
+            move = _PLACE_TILE.get(key)
+            if move is None:
+                if len(_PLACE_TILE) >= _PLACE_TILE_MAX:
+                    _PLACE_TILE.clear()
+                move = _PLACE_TILE[key] = PlaceTile(*key)
         else:
             legal = self._legal
             if legal is None:
@@ -433,7 +443,7 @@ class Game:
         if self._kind == D.COLONY_TILE:
             return (
                 isinstance(move, PlaceTile)
-                and (self._frontier_cached() and (move.q, move.r) in self._frontier_set)
+                and (move.q, move.r) in self._frontier_cached()
                 and 0 <= move.rotation < 6
             )
         if self._legal is None:
@@ -441,11 +451,10 @@ class Game:
         return move in self._legal
 
     def _frontier_cached(self) -> list[Hex]:
-        if self._frontier_memo is None:
-            if self._frontier_set is None:
-                self._frontier_set = frozenset(self._frontier())
-            self._frontier_memo = sorted(self._frontier_set)
-        return self._frontier_memo
+        frontier = self._frontier_memo
+        if frontier is None:
+            frontier = self._frontier_memo = self._frontier()
+        return frontier
 
     def _generate(self) -> list[Move]:
         kind = self._kind
@@ -581,14 +590,14 @@ class Game:
         if known is None:
             if len(_LANDINGS) >= _LANDINGS_MAX:
                 _LANDINGS.clear()
-            known = _LANDINGS[key] = tuple(
-                land.placements for land in self._enumerate_landings(free, total, canon))
+            known = _LANDINGS[key] = tuple(self._enumerate_landings(free, total, canon))
         return _Landings(known, cols)
 
     def _enumerate_landings(self, free: list[tuple[int, int]], total: int,
-                            group: tuple[int, ...]) -> list[Land]:
+                            group: tuple[int, ...]) -> list[tuple]:
+        """The placements of every legal landing, in canonical order."""
         if total == 0:
-            return [Land(())]
+            return [()]
         g = len(group)
         counts: dict[int, int] = {}
         for c in group:
@@ -612,14 +621,14 @@ class Game:
         else:
             for chosen in combinations([b for b, _ in free], g):
                 vectors.append([(b, 1) for b in chosen])
-        out: list[Land] = []
+        out: list[tuple] = []
         for vec in vectors:
             self._fill(vec, 0, tuple(avail), tuple(colours), [], out)
         return out
 
     def _fill(self, vec, i, avail, colours, acc, out) -> None:
         if i == len(vec):
-            out.append(Land(tuple(acc)))
+            out.append(tuple(acc))
             return
         beach, need = vec[i]
         for chosen, rest in _picks(colours, tuple(avail), need):
@@ -782,13 +791,22 @@ class Game:
         self._reserve = r[:seat] + (r[seat] + n,) + r[seat + 1 :]
 
     def _return_ships(self, colours: Iterable[int]) -> None:
+        reserve = list(self._reserve)
+        seat_of = self._seat_of
         for c in colours:
-            self._add_reserve(self._seat_of[c], 1)
+            reserve[seat_of[c]] += 1
+        self._reserve = tuple(reserve)
 
     def _add_ship(self, seat: int, island: int, beach: int) -> None:
-        ships = self._ships[island][beach] + (self._cid[seat],)
-        self._set_beach(island, beach, tuple(sorted(ships)))
-        self._add_reserve(seat, -1)
+        ships = self._ships[island][beach]
+        cid = self._cid[seat]
+        if ships and ships[-1] > cid:
+            ships = tuple(sorted((*ships, cid)))
+        else:  # already in order: the usual case (a beach holds few colours)
+            ships = (*ships, cid)
+        self._set_beach(island, beach, ships)
+        r = self._reserve
+        self._reserve = r[:seat] + (r[seat] - 1,) + r[seat + 1 :]
 
     def _set_beach(self, island: int, beach: int, ships: tuple[int, ...]) -> None:
         beaches = self._ships[island]
@@ -904,10 +922,10 @@ class Game:
         i = stack.index(tid)
         left = self._unrevealed = stack[:i] + stack[i + 1 :]
         # E1: the stack is sorted and islands have the lowest ids
-        if _is_island(tid):
-            last = not left or not _is_island(left[0])
+        if tid < 16:  # an island
+            last = not left or left[0] >= 16
         else:
-            last = not left or _is_island(left[-1])
+            last = not left or left[-1] < 16
         if self._at is None:  # New Colony
             self._ctile = tid
             self._kind = D.COLONY_TILE
@@ -929,14 +947,24 @@ class Game:
         self._sail_from(q - _DQ[d], r - _DR[d], d)  # re-enter the hex, now placed
 
     def _put_tile(self, h: Hex, tid: int, rot: int) -> None:
-        self._placed[h] = (tid, rot)
-        self._frontier_memo = None  # sorted again when a New Colony next asks for it (C2)
-        if self._frontier_set is not None:
+        placed = self._placed
+        placed[h] = (tid, rot)
+        self._placed_pack = None
+        frontier = self._frontier_memo
+        if frontier is not None:
+            frontier = frontier.copy()  # copies and snapshots may share the old list
+            i = bisect_left(frontier, h)
+            if i < len(frontier) and frontier[i] == h:
+                del frontier[i]
             q, r = h
-            placed = self._placed
-            self._frontier_set = (self._frontier_set - {h}) | {
-                n for n in ((q + dq, r + dr) for dq, dr in DIRECTIONS) if n not in placed}
-        if _is_island(tid):
+            for dq, dr in DIRECTIONS:
+                n = (q + dq, r + dr)
+                if n not in placed:
+                    j = bisect_left(frontier, n)
+                    if j == len(frontier) or frontier[j] != n:
+                        frontier.insert(j, n)
+            self._frontier_memo = frontier
+        if tid < 16:  # an island
             self._where[tid] = h
             if tid in self._ships:  # pragma: no cover - an island is placed only once
                 self._nfull -= self._full_on(tid)
@@ -984,7 +1012,9 @@ class Game:
             options = [o for o in options if o not in chosen]
         if not options:
             return False
-        onward = [o for o in options if self.preview(o).outcome != "back"]  # X2a
+        ships = self._ships
+        onward = [o for o in options  # X2a
+                  if not self._leads_back(o.island, o.pier, len(set(ships[o.island][o.beach])))]
         self._departures = onward or options  # X2c: all lead back, any may be taken
         self._pos_key = key
         self._kind = D.DEPARTURE
@@ -1016,9 +1046,29 @@ class Game:
         """X2b: every pier of every beach returns (dangers ignored, Royal Islands return)."""
         for b in range(len(BERTHS[island])):
             for pier in self._piers(island, b):
-                if self._trace(island, pier, _NO_DANGER).outcome != "back":
+                if not self._leads_back(island, pier, _NO_DANGER):
                     return False
         return True
+
+    def _leads_back(self, island: int, pier: int, ncol: int) -> bool:
+        """`_trace(...).outcome == "back"`, without building the Preview: X2a and X2b ask
+        it for every option of every departure decision."""
+        placed = self._placed
+        q, r = self._where[island]
+        d = pier
+        while True:
+            q += _DQ[d]
+            r += _DR[d]
+            cell = placed.get((q, r))
+            if cell is None:
+                return False
+            tid, rot = cell
+            if tid < 16:  # an island
+                return tid == island or tid in self._kings
+            exit_local, danger = SEA_EXIT[tid][(d + 3 - rot) % 6]
+            if danger and ncol < danger:
+                return False
+            d = (exit_local + rot) % 6
 
     def preview(self, move: Sail) -> Preview:
         """Where this departure would go over the tiles already placed (see `Preview`)."""
@@ -1059,7 +1109,7 @@ class Game:
             del self._ships[tid]
             h = self._where.pop(tid)
             del self._placed[h]
-            self._frontier_memo = self._frontier_set = None
+            self._frontier_memo = self._placed_pack = None
             self._free_rot = self._free_rot - {h}
             self._removed = tuple(sorted((*self._removed, tid)))
             self.events.append(Event("removed", (tid, tuple(sorted(returned)))))
@@ -1291,13 +1341,17 @@ class Game:
 
     def position_key(self) -> bytes:
         """X2d's position: beaches, reserves, kings and placed tiles (8-byte BLAKE2b)."""
-        data = [
-            [[q, r, t, rot] for (q, r), (t, rot) in sorted(self._placed.items())],
-            [[t, [list(b) for b in self._ships[t]]] for t in sorted(self._ships)],
-            sorted([t, c] for t, c in self._kings.items()),
-            list(self._reserve),
-        ]
-        return hashlib.blake2b(msgpack.packb(data), digest_size=8).digest()
+        # The msgpack of [placed, ships, kings, reserve], built from parts: an array of 4 is
+        # its one-byte header then its items, and the placed tiles' part changes only when
+        # a tile does. Tuples pack as arrays, like lists.
+        placed = self._placed_pack
+        if placed is None:
+            placed = self._placed_pack = msgpack.packb(
+                [(q, r, t, rot) for (q, r), (t, rot) in sorted(self._placed.items())])
+        ships = self._ships
+        rest = msgpack.packb(
+            [[(t, ships[t]) for t in sorted(ships)], sorted(self._kings.items()), self._reserve])
+        return hashlib.blake2b(b"\x94" + placed + rest[1:], digest_size=8).digest()
 
     def _context(self) -> list:
         """The pending decision's context: only what that kind of decision depends on."""
