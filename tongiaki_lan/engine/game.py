@@ -27,6 +27,7 @@ from .errors import N_, IllegalMove, Reason
 from .events import Event
 from .hexgrid import DIRECTION_NAMES, DIRECTIONS, Hex
 from .moves import (
+    REVEALS,
     ChooseBeaches,
     Colony,
     Expand,
@@ -34,7 +35,6 @@ from .moves import (
     Move,
     Place,
     PlaceTile,
-    REVEALS,
     Reveal,
     Royal,
     Sail,
@@ -83,6 +83,19 @@ _LANDINGS_MAX = 20000
 
 def _is_island(tid: int) -> bool:
     return tid < 16
+
+
+def _code(q: int, r: int) -> int:
+    """A hex as one int, ordered like (q, r) (|r| < 512; MAX_COORD is 64)."""
+    return q * 1024 + r
+
+
+def _hex_of(code: int) -> Hex:
+    q, r = divmod(code + 512, 1024)
+    return q, r - 512
+
+
+_DIR_CODES = tuple((dq, dr, _code(dq, dr)) for dq, dr in DIRECTIONS)
 
 
 class _Landings:
@@ -189,9 +202,9 @@ class Game:
 
     def _clear_caches(self) -> None:
         self._legal: list[Move] | None = None
-        # empty hexes next to a placed tile, sorted, kept up to date tile by tile once a
-        # New Colony has asked for them (C2); replaced on change, never mutated in place
-        self._frontier_memo: list[Hex] | None = None
+        # empty hexes next to a placed tile (as `_code`s, sorted), kept up to date tile by
+        # tile once a New Colony has asked for them (C2); replaced, never mutated in place
+        self._frontier_memo: list[int] | None = None
         self._placed_pack: bytes | None = None  # the placed tiles' part of position_key
         self._departures: list[Sail] | None = None
         self._pos_key: bytes | None = None
@@ -420,7 +433,7 @@ class Game:
         """The index-th legal move in the order of `legal_moves()`: lets a bot pick
         one uniformly without materialising a large set (C2 has 6 per free hex)."""
         if self._kind == D.COLONY_TILE:
-            q, r = self._frontier_cached()[index // 6]
+            q, r = _hex_of(self._frontier_cached()[index // 6])
             key = (q, r, index % 6)
             move = _PLACE_TILE.get(key)
             if move is None:
@@ -443,17 +456,17 @@ class Game:
         if self._kind == D.COLONY_TILE:
             return (
                 isinstance(move, PlaceTile)
-                and (move.q, move.r) in self._frontier_cached()
+                and _code(move.q, move.r) in self._frontier_cached()
                 and 0 <= move.rotation < 6
             )
         if self._legal is None:
             self._legal = self._generate()
         return move in self._legal
 
-    def _frontier_cached(self) -> list[Hex]:
+    def _frontier_cached(self) -> list[int]:
         frontier = self._frontier_memo
         if frontier is None:
-            frontier = self._frontier_memo = self._frontier()
+            frontier = self._frontier_memo = [_code(q, r) for q, r in self._frontier()]
         return frontier
 
     def _generate(self) -> list[Move]:
@@ -491,7 +504,8 @@ class Game:
         if kind == D.LANDING:
             return self._landing_options()
         if kind == D.COLONY_TILE:
-            return [PlaceTile(q, r, rot) for q, r in self._frontier_cached() for rot in range(6)]
+            return [PlaceTile(*_hex_of(h), rot) for h in self._frontier_cached()
+                    for rot in range(6)]
         if kind == D.COLONY_SHIP:
             return list(_PLACE1[self._island][: len(BERTHS[self._island])])
         return []
@@ -520,14 +534,7 @@ class Game:
         else:  # X1
             n = min(2, self._reserve[seat])
             if TONGA in ships and n:
-                free = [BERTHS[TONGA][b] - len(s) for b, s in enumerate(ships[TONGA])]
-                if n == 2:
-                    for a in range(6):
-                        for b in range(a, 6):
-                            if (a != b and free[a] and free[b]) or (a == b and free[a] >= 2):
-                                out.append(_PLACE_TONGA2[a, b])
-                else:
-                    out.extend(_PLACE1[TONGA][b] for b in range(6) if free[b])
+                out.extend(_tonga_places(ships[TONGA], n))
             if self._reserve[seat]:
                 kings = self._kings
                 for tid in sorted(ships):
@@ -543,7 +550,7 @@ class Game:
 
     def frontier(self) -> list[Hex]:
         """Empty hexes next to a placed tile, sorted: where a New Colony tile may go (C2)."""
-        return list(self._frontier_cached())
+        return [_hex_of(h) for h in self._frontier_cached()]
 
     def _frontier(self) -> list[Hex]:
         """Empty hexes next to at least one placed tile (C2), sorted; the centre when X2b
@@ -889,11 +896,15 @@ class Game:
                         break
                 else:
                     continue
-                returned += sum(b.count(cid) for b in beaches)
-                self._nfull -= self._full_on(tid)
-                ships[tid] = tuple(tuple(c for c in b if c != cid) if cid in b else b
-                                   for b in beaches)
-                self._nfull += self._full_on(tid)
+                berths = BERTHS[tid]
+                kept = []
+                for i, b in enumerate(beaches):
+                    if cid in b:
+                        returned += b.count(cid)
+                        self._nfull -= len(b) == berths[i]  # a beach left is never full
+                        b = tuple([c for c in b if c != cid])
+                    kept.append(b)
+                ships[tid] = tuple(kept)
             self._add_reserve(seat, returned)
         self.events.append(Event("colony", (cid, returned)))
         self._island = None
@@ -953,13 +964,14 @@ class Game:
         frontier = self._frontier_memo
         if frontier is not None:
             frontier = frontier.copy()  # copies and snapshots may share the old list
-            i = bisect_left(frontier, h)
-            if i < len(frontier) and frontier[i] == h:
-                del frontier[i]
             q, r = h
-            for dq, dr in DIRECTIONS:
-                n = (q + dq, r + dr)
-                if n not in placed:
+            code = _code(q, r)
+            i = bisect_left(frontier, code)
+            if i < len(frontier) and frontier[i] == code:
+                del frontier[i]
+            for dq, dr, step in _DIR_CODES:
+                if (q + dq, r + dr) not in placed:
+                    n = code + step
                     j = bisect_left(frontier, n)
                     if j == len(frontier) or frontier[j] != n:
                         frontier.insert(j, n)
@@ -1348,9 +1360,8 @@ class Game:
         if placed is None:
             placed = self._placed_pack = msgpack.packb(
                 [(q, r, t, rot) for (q, r), (t, rot) in sorted(self._placed.items())])
-        ships = self._ships
         rest = msgpack.packb(
-            [[(t, ships[t]) for t in sorted(ships)], sorted(self._kings.items()), self._reserve])
+            [sorted(self._ships.items()), sorted(self._kings.items()), self._reserve])
         return hashlib.blake2b(b"\x94" + placed + rest[1:], digest_size=8).digest()
 
     def _context(self) -> list:
@@ -1425,6 +1436,16 @@ class Game:
 
     def __repr__(self) -> str:
         return f"Game.from_position({self.position()!r})"
+
+
+@lru_cache(maxsize=8192)
+def _tonga_places(beaches: tuple[tuple[int, ...], ...], n: int) -> tuple[Place, ...]:
+    """X1: the placements of n (1 or 2) ships on Tonga whose beaches hold `beaches`."""
+    free = [BERTHS[TONGA][b] - len(s) for b, s in enumerate(beaches)]
+    if n == 1:
+        return tuple(_PLACE1[TONGA][b] for b in range(6) if free[b])
+    return tuple(_PLACE_TONGA2[a, b] for a in range(6) for b in range(a, 6)
+                 if (a != b and free[a] and free[b]) or (a == b and free[a] >= 2))
 
 
 @lru_cache(maxsize=4096)
