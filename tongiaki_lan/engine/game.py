@@ -213,6 +213,14 @@ class Game:
         self._handed: Move | None = None
         # how many beaches are full: most departure decisions end at "none" (M4)
         self._nfull = sum(self._full_on(t) for t in self._ships)
+        # per seat, a bit per island where it has a ship on a beach (1 << island id):
+        # turn options (T1, K1) and New Colonies (C1) read it instead of every beach
+        present = [0] * self.n_seats
+        for t, beaches in self._ships.items():
+            for b in beaches:
+                for c in b:
+                    present[self._seat_of[c]] |= 1 << t
+        self._present: tuple[int, ...] = tuple(present)
 
     @classmethod
     def replay(cls, colours: Sequence[str], moves: Iterable[Move]) -> Game:
@@ -275,10 +283,13 @@ class Game:
         """The pending decision; a player's is shared by every position with the same
         context (Decisions are immutable, and bots ask for one at every step)."""
         kind = self._kind
-        if kind == D.REVEAL:
+        if kind == D.ACTION or kind == D.DEPARTURE:  # the most frequent: no context
+            key = (kind, self._active)
+        elif kind == D.REVEAL:
             return self._build_decision()
-        seat = self._setup_done % self.n_seats if kind == D.SETUP else self._active
-        key = (kind, seat, self._island, self._count, self._group, self._ctile)
+        else:
+            seat = self._setup_done % self.n_seats if kind == D.SETUP else self._active
+            key = (kind, seat, self._island, self._count, self._group, self._ctile)
         known = _DECISIONS.get(key)
         if known is None:
             if len(_DECISIONS) >= _DECISIONS_MAX:
@@ -514,23 +525,18 @@ class Game:
         cid = self._cid[seat]
         out: list[Move] = []
         ships = self._ships
-        royals = list(self._kings.values()).count(cid)
-        if SHIPS_PER_COLOUR - self._reserve[seat] - royals > 0:  # ships on beaches
-            mine = []
-            for t in sorted(ships):
-                for b in ships[t]:
-                    if cid in b:
-                        mine.append(t)
-                        out.append(_EXPAND[t])  # T1
-                        break
-            if royals < MAX_ROYALS:  # K1
-                for t in mine:
-                    if t != TONGA:
-                        for b in ships[t]:
-                            if b.count(cid) != len(b):
-                                break
-                        else:
-                            out.append(_ROYAL[t])
+        present = self._present
+        mine = present[seat]
+        if mine:  # ships on beaches
+            out.extend(_expands(mine))  # T1
+            if list(self._kings.values()).count(cid) < MAX_ROYALS:  # K1
+                others = 0
+                for s, m in enumerate(present):
+                    if s != seat:
+                        others |= m
+                alone = mine & ~others & ~(1 << TONGA)
+                if alone:
+                    out.extend(_royals(alone))
         else:  # X1
             n = min(2, self._reserve[seat])
             if TONGA in ships and n:
@@ -805,21 +811,55 @@ class Game:
         self._reserve = tuple(reserve)
 
     def _add_ship(self, seat: int, island: int, beach: int) -> None:
-        ships = self._ships[island][beach]
+        """One ship from the reserve onto a beach: `_set_beach`'s bookkeeping, for the
+        one case that is most of them."""
+        beaches = self._ships[island]
+        ships = beaches[beach]
         cid = self._cid[seat]
         if ships and ships[-1] > cid:
             ships = tuple(sorted((*ships, cid)))
         else:  # already in order: the usual case (a beach holds few colours)
             ships = (*ships, cid)
-        self._set_beach(island, beach, ships)
+        if len(ships) == BERTHS[island][beach]:
+            self._nfull += 1
+        self._ships[island] = beaches[:beach] + (ships,) + beaches[beach + 1 :]
+        present = self._present
+        bit = 1 << island
+        if not present[seat] & bit:
+            self._present = present[:seat] + (present[seat] | bit,) + present[seat + 1 :]
         r = self._reserve
         self._reserve = r[:seat] + (r[seat] - 1,) + r[seat + 1 :]
 
     def _set_beach(self, island: int, beach: int, ships: tuple[int, ...]) -> None:
         beaches = self._ships[island]
+        old = beaches[beach]
         berths = BERTHS[island][beach]
-        self._nfull += (len(ships) == berths) - (len(beaches[beach]) == berths)
-        self._ships[island] = beaches[:beach] + (ships,) + beaches[beach + 1 :]
+        self._nfull += (len(ships) == berths) - (len(old) == berths)
+        beaches = self._ships[island] = beaches[:beach] + (ships,) + beaches[beach + 1 :]
+        present = self._present
+        bit = 1 << island
+        seat_of = self._seat_of
+        changed = None
+        for c in ships:  # a colour arriving is present now
+            s = seat_of[c]
+            if not present[s] & bit:
+                changed = changed or list(present)
+                changed[s] |= bit
+        for c in old:  # a colour leaving may still be on another beach
+            if c not in ships:
+                for b in beaches:
+                    if c in b:
+                        break
+                else:
+                    changed = changed or list(present)
+                    changed[seat_of[c]] &= ~bit
+        if changed:
+            self._present = tuple(changed)
+
+    def _clear_island(self, island: int) -> None:
+        """`_present` once an island's beaches are emptied or it leaves the board."""
+        bit = ~(1 << island)
+        self._present = tuple(m & bit for m in self._present)
 
     def _full_on(self, island: int) -> int:
         """Full beaches on an island (for `_nfull`, whenever a whole island changes)."""
@@ -880,6 +920,7 @@ class Game:
         on_it = sum(len(b) for b in self._ships[island])
         self._nfull -= self._full_on(island)
         self._ships[island] = _EMPTY[island]
+        self._clear_island(island)
         self._add_reserve(seat, on_it - 1)  # K2
         self._kings[island] = cid
         self.events.append(Event("royal", (cid, island)))
@@ -890,12 +931,12 @@ class Game:
         returned = 0
         if take_off:  # C1 (kings stay: Decision)
             ships = self._ships
-            for tid, beaches in ships.items():
-                for b in beaches:
-                    if cid in b:
-                        break
-                else:
-                    continue
+            mine = self._present[seat]
+            while mine:
+                low = mine & -mine
+                mine ^= low
+                tid = low.bit_length() - 1
+                beaches = ships[tid]
                 berths = BERTHS[tid]
                 kept = []
                 for i, b in enumerate(beaches):
@@ -905,6 +946,9 @@ class Game:
                         b = tuple([c for c in b if c != cid])
                     kept.append(b)
                 ships[tid] = tuple(kept)
+            present = list(self._present)
+            present[seat] = 0
+            self._present = tuple(present)
             self._add_reserve(seat, returned)
         self.events.append(Event("colony", (cid, returned)))
         self._island = None
@@ -980,6 +1024,7 @@ class Game:
             self._where[tid] = h
             if tid in self._ships:  # pragma: no cover - an island is placed only once
                 self._nfull -= self._full_on(tid)
+                self._clear_island(tid)
             self._ships[tid] = _EMPTY[tid]
 
     # ------------------------------------------------------------------ migration
@@ -1119,6 +1164,7 @@ class Game:
             self._return_ships(returned)
             self._nfull -= self._full_on(tid)
             del self._ships[tid]
+            self._clear_island(tid)
             h = self._where.pop(tid)
             del self._placed[h]
             self._frontier_memo = self._placed_pack = None
@@ -1436,6 +1482,18 @@ class Game:
 
     def __repr__(self) -> str:
         return f"Game.from_position({self.position()!r})"
+
+
+@lru_cache(maxsize=8192)
+def _expands(islands: int) -> tuple[Expand, ...]:
+    """T1: Expand on every island of a bit set, by id."""
+    return tuple(_EXPAND[t] for t in range(16) if islands >> t & 1)
+
+
+@lru_cache(maxsize=8192)
+def _royals(islands: int) -> tuple[Royal, ...]:
+    """K1: Royal on every island of a bit set, by id."""
+    return tuple(_ROYAL[t] for t in range(16) if islands >> t & 1)
 
 
 @lru_cache(maxsize=8192)
