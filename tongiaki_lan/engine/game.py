@@ -608,46 +608,17 @@ class Game:
 
     def _enumerate_landings(self, free: list[tuple[int, int]], total: int,
                             group: tuple[int, ...]) -> list[tuple]:
-        """The placements of every legal landing, in canonical order."""
+        """The placements of every legal landing, in canonical order, for a group whose
+        colours are numbered 0, 1, ... (see `_landing_options`)."""
         if total == 0:
             return [()]
-        g = len(group)
-        counts: dict[int, int] = {}
+        avail = [0] * (max(group) + 1)
         for c in group:
-            counts[c] = counts.get(c, 0) + 1
-        colours = sorted(counts)
-        avail = [counts[c] for c in colours]
-        vectors: list[list[tuple[int, int]]] = []
-        if g >= len(free):
-            def spread(i: int, left: int, acc: list[tuple[int, int]]) -> None:
-                if i == len(free):
-                    if left == 0:
-                        vectors.append(list(acc))
-                    return
-                b, f = free[i]
-                rest_min = len(free) - i - 1
-                for c in range(1, min(f, left - rest_min) + 1):
-                    acc.append((b, c))
-                    spread(i + 1, left - c, acc)
-                    acc.pop()
-            spread(0, total, [])
-        else:
-            for chosen in combinations([b for b, _ in free], g):
-                vectors.append([(b, 1) for b in chosen])
+            avail[c] += 1
         out: list[tuple] = []
-        for vec in vectors:
-            self._fill(vec, 0, tuple(avail), tuple(colours), [], out)
+        for vec in _landing_vectors(tuple(free), total, len(group)):
+            out.extend(_landing_tails(vec, tuple(avail)))
         return out
-
-    def _fill(self, vec, i, avail, colours, acc, out) -> None:
-        if i == len(vec):
-            out.append(tuple(acc))
-            return
-        beach, need = vec[i]
-        for chosen, rest in _picks(colours, tuple(avail), need):
-            acc.append((beach, chosen))
-            self._fill(vec, i + 1, rest, colours, acc, out)
-            acc.pop()
 
     def landing_violation(self, move: Land) -> str | None:
         """Why a proposed landing breaks L1, or None if it is legal (no enumeration)."""
@@ -1482,6 +1453,48 @@ class Game:
 
     def __repr__(self) -> str:
         return f"Game.from_position({self.position()!r})"
+
+
+@lru_cache(maxsize=4096)
+def _landing_vectors(free: tuple[tuple[int, int], ...], total: int, g: int
+                     ) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """L1: how many ships each beach gets, (beach, count) per receiving beach: every free
+    beach at least one when the group can cover them all, else one each on g of them."""
+    vectors: list[tuple[tuple[int, int], ...]] = []
+    if g >= len(free):
+        def spread(i: int, left: int, acc: list[tuple[int, int]]) -> None:
+            if i == len(free):
+                if left == 0:
+                    vectors.append(tuple(acc))
+                return
+            b, f = free[i]
+            rest_min = len(free) - i - 1
+            for c in range(1, min(f, left - rest_min) + 1):
+                acc.append((b, c))
+                spread(i + 1, left - c, acc)
+                acc.pop()
+        spread(0, total, [])
+    else:
+        for chosen in combinations([b for b, _ in free], g):
+            vectors.append(tuple((b, 1) for b in chosen))
+    return tuple(vectors)
+
+
+@lru_cache(maxsize=16384)
+def _landing_tails(vec: tuple[tuple[int, int], ...], avail: tuple[int, ...]
+                   ) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]:
+    """Every way to fill the beaches of `vec` (beach, ships) from `avail` ships per colour
+    0, 1, ...: placements in canonical order. Shared tails make a new landing cheap."""
+    if not vec:
+        return ((),)
+    beach, need = vec[0]
+    rest_vec = vec[1:]
+    out = []
+    for chosen, rest in _picks(tuple(range(len(avail))), avail, need):
+        head = ((beach, chosen),)
+        for tail in _landing_tails(rest_vec, rest):
+            out.append(head + tail)
+    return tuple(out)
 
 
 @lru_cache(maxsize=8192)
