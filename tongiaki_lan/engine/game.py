@@ -211,8 +211,9 @@ class Game:
         self._pend: D.Decision | None = None  # `pending`, built once per decision
         # the move `legal_move` last handed out: applying it needs no legality search
         self._handed: Move | None = None
-        # how many beaches are full: most departure decisions end at "none" (M4)
-        self._nfull = sum(self._full_on(t) for t in self._ships)
+        # the full beaches, (island, beach) in order, kept up to date beach by beach: most
+        # departure decisions end at "none" (M4), the others list them (M1)
+        self._full = self._scan_full()
         # per seat, a bit per island where it has a ship on a beach (1 << island id):
         # turn options (T1, K1) and New Colonies (C1) read it instead of every beach
         present = [0] * self.n_seats
@@ -792,7 +793,7 @@ class Game:
         else:  # already in order: the usual case (a beach holds few colours)
             ships = (*ships, cid)
         if len(ships) == BERTHS[island][beach]:
-            self._nfull += 1
+            self._full = tuple(sorted((*self._full, (island, beach))))
         self._ships[island] = beaches[:beach] + (ships,) + beaches[beach + 1 :]
         present = self._present
         bit = 1 << island
@@ -805,7 +806,11 @@ class Game:
         beaches = self._ships[island]
         old = beaches[beach]
         berths = BERTHS[island][beach]
-        self._nfull += (len(ships) == berths) - (len(old) == berths)
+        if (len(ships) == berths) != (len(old) == berths):
+            if len(ships) == berths:
+                self._full = tuple(sorted((*self._full, (island, beach))))
+            else:
+                self._full = tuple([f for f in self._full if f != (island, beach)])
         beaches = self._ships[island] = beaches[:beach] + (ships,) + beaches[beach + 1 :]
         present = self._present
         bit = 1 << island
@@ -832,10 +837,20 @@ class Game:
         bit = ~(1 << island)
         self._present = tuple(m & bit for m in self._present)
 
-    def _full_on(self, island: int) -> int:
-        """Full beaches on an island (for `_nfull`, whenever a whole island changes)."""
-        berths = BERTHS[island]
-        return sum(1 for b, s in enumerate(self._ships[island]) if len(s) == berths[b])
+    def _scan_full(self) -> tuple[tuple[int, int], ...]:
+        """The full beaches, read from every beach (`_full` is kept from it)."""
+        out = []
+        for tid in sorted(self._ships):
+            berths = BERTHS[tid]
+            for b, s in enumerate(self._ships[tid]):
+                if len(s) == berths[b]:
+                    out.append((tid, b))
+        return tuple(out)
+
+    def _unfull_island(self, island: int) -> None:
+        """`_full` once an island's beaches are emptied or it leaves the board."""
+        if self._full:
+            self._full = tuple([f for f in self._full if f[0] != island])
 
     # ------------------------------------------------------------------ turn flow
 
@@ -889,7 +904,7 @@ class Game:
     def _found_royal(self, seat: int, island: int) -> None:
         cid = self._cid[seat]
         on_it = sum(len(b) for b in self._ships[island])
-        self._nfull -= self._full_on(island)
+        self._unfull_island(island)
         self._ships[island] = _EMPTY[island]
         self._clear_island(island)
         self._add_reserve(seat, on_it - 1)  # K2
@@ -913,7 +928,8 @@ class Game:
                 for i, b in enumerate(beaches):
                     if cid in b:
                         returned += b.count(cid)
-                        self._nfull -= len(b) == berths[i]  # a beach left is never full
+                        if len(b) == berths[i]:  # a beach left is never full
+                            self._full = tuple([f for f in self._full if f != (tid, i)])
                         b = tuple([c for c in b if c != cid])
                     kept.append(b)
                 ships[tid] = tuple(kept)
@@ -994,20 +1010,14 @@ class Game:
         if tid < 16:  # an island
             self._where[tid] = h
             if tid in self._ships:  # pragma: no cover - an island is placed only once
-                self._nfull -= self._full_on(tid)
+                self._unfull_island(tid)
                 self._clear_island(tid)
             self._ships[tid] = _EMPTY[tid]
 
     # ------------------------------------------------------------------ migration
 
     def _full_beaches(self) -> list[tuple[int, int]]:
-        out = []
-        for tid in sorted(self._ships):
-            berths = BERTHS[tid]
-            for b, s in enumerate(self._ships[tid]):
-                if len(s) == berths[b]:
-                    out.append((tid, b))
-        return out
+        return list(self._full)
 
     def _piers(self, tid: int, beach: int) -> list[int]:
         """Board directions of a beach's piers."""
@@ -1017,7 +1027,7 @@ class Game:
     def _next_departure(self) -> None:
         """M1/M4 with X2: at every departure decision, X2b, then X2d, then X2a."""
         self._island = None
-        if not self._nfull:  # no beach is full: nothing can close (X2b) or depart
+        if not self._full:  # no beach is full: nothing can close (X2b) or depart
             self._chain_over()
             return
         full = self._full_beaches()
@@ -1133,7 +1143,7 @@ class Game:
         for tid in islands:
             returned = [c for b in self._ships[tid] for c in b]
             self._return_ships(returned)
-            self._nfull -= self._full_on(tid)
+            self._unfull_island(tid)
             del self._ships[tid]
             self._clear_island(tid)
             h = self._where.pop(tid)
