@@ -55,6 +55,9 @@ PIERS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 _DQ = tuple(d[0] for d in DIRECTIONS)
 _DR = tuple(d[1] for d in DIRECTIONS)
 _KIND_CODE = {k: i for i, k in enumerate(D.KINDS)}
+# the decision kinds, as module names (read at every step of the hot paths)
+_K_SETUP, _K_ACTION, _K_EXPAND_BEACHES, _K_T1A_SOURCE, _K_DEPARTURE = D.KINDS[:5]
+_K_LANDING, _K_COLONY_TILE, _K_COLONY_SHIP, _K_REVEAL = D.KINDS[5:]
 _EMPTY: tuple[tuple[tuple[int, ...], ...], ...] = tuple(tuple(() for _ in b) for b in BERTHS)
 _NO_DANGER = 99  # a colour count no route asks for: X2b ignores dangers
 
@@ -70,7 +73,6 @@ _SAIL = tuple(tuple(tuple(Sail(t, b, p) for p in range(6)) for b in range(6)) fo
 _REVEAL = REVEALS
 _COLONY = Colony()
 _TAKE_NOTHING = TakeNothing()
-_CHOOSE: dict[tuple[int, ...], ChooseBeaches] = {}
 _DECISIONS: dict[tuple, D.Decision] = {}
 _DECISIONS_MAX = 20000
 _PLACE_TILE: dict[tuple[int, int, int], PlaceTile] = {}
@@ -284,12 +286,12 @@ class Game:
         """The pending decision; a player's is shared by every position with the same
         context (Decisions are immutable, and bots ask for one at every step)."""
         kind = self._kind
-        if kind == D.ACTION or kind == D.DEPARTURE:  # the most frequent: no context
+        if kind == _K_ACTION or kind == _K_DEPARTURE:  # the most frequent: no context
             key = (kind, self._active)
-        elif kind == D.REVEAL:
+        elif kind == _K_REVEAL:
             return self._build_decision()
         else:
-            seat = self._setup_done % self.n_seats if kind == D.SETUP else self._active
+            seat = self._setup_done % self.n_seats if kind == _K_SETUP else self._active
             key = (kind, seat, self._island, self._count, self._group, self._ctile)
         known = _DECISIONS.get(key)
         if known is None:
@@ -484,21 +486,21 @@ class Game:
     def _generate(self) -> list[Move]:
         kind = self._kind
         seat = self._active
-        if kind == D.SETUP:
+        # branches by how often they come in a game
+        if kind == _K_ACTION:
+            return self._action_moves(seat)
+        if kind == _K_EXPAND_BEACHES:
+            return list(_choices(self._free_beaches(self._island), self._count))
+        if kind == _K_COLONY_SHIP:
+            return list(_PLACE1[self._island][: len(BERTHS[self._island])])
+        if kind == _K_DEPARTURE:
+            return list(self._departures or ())
+        if kind == _K_SETUP:
             ships = self._ships[TONGA]
             return [_PLACE1[TONGA][b] for b in range(6) if len(ships[b]) < BERTHS[TONGA][b] - 1]
-        if kind == D.ACTION:
-            return self._action_moves(seat)
-        if kind == D.EXPAND_BEACHES:
-            free = self._free_beaches(self._island)
-            out = []
-            for c in combinations(free, self._count):
-                move = _CHOOSE.get(c)
-                if move is None:
-                    move = _CHOOSE[c] = ChooseBeaches(c)
-                out.append(move)
-            return out
-        if kind == D.T1A_SOURCE:
+        if kind == _K_LANDING:
+            return self._landing_options()
+        if kind == _K_T1A_SOURCE:
             cid = self._cid[seat]
             out: list[Move] = []
             for tid in sorted(self._ships):
@@ -509,17 +511,11 @@ class Game:
                         out.append(_TAKE[tid][b])
             out.append(_TAKE_NOTHING)  # T1a: "may"
             return out
-        if kind == D.REVEAL:
+        if kind == _K_REVEAL:
             return [_REVEAL[t] for t in self._unrevealed]
-        if kind == D.DEPARTURE:
-            return list(self._departures or ())
-        if kind == D.LANDING:
-            return self._landing_options()
-        if kind == D.COLONY_TILE:
+        if kind == _K_COLONY_TILE:
             return [PlaceTile(*_hex_of(h), rot) for h in self._frontier_cached()
                     for rot in range(6)]
-        if kind == D.COLONY_SHIP:
-            return list(_PLACE1[self._island][: len(BERTHS[self._island])])
         return []
 
     def _action_moves(self, seat: int) -> list[Move]:
@@ -568,9 +564,9 @@ class Game:
         around = {(q + dq, r + dr) for q, r in placed for dq, dr in DIRECTIONS}
         return sorted(around.difference(placed))
 
-    def _free_beaches(self, tid: int) -> list[int]:
+    def _free_beaches(self, tid: int) -> tuple[int, ...]:
         berths = BERTHS[tid]
-        return [b for b, s in enumerate(self._ships[tid]) if len(s) < berths[b]]
+        return tuple([b for b, s in enumerate(self._ships[tid]) if len(s) < berths[b]])
 
     def _on_beaches(self, seat: int) -> int:
         """Ships of `seat` on beaches; valid whenever no group is at sea."""
@@ -705,8 +701,9 @@ class Game:
     def _settle(self) -> None:
         """Apply player decisions that have a single option: they involve no choice.
         Reveals are never settled here, even with one tile left: they are the dealer's."""
-        while self._kind is not None:
-            if self._kind in (D.COLONY_TILE, D.REVEAL):
+        while True:
+            kind = self._kind
+            if kind is None or kind == _K_REVEAL or kind == _K_COLONY_TILE:
                 return
             legal = self._generate()
             if len(legal) != 1:
@@ -718,32 +715,49 @@ class Game:
         self._legal = self._pend = self._handed = None
         kind = self._kind
         seat = self._active
-        if kind == D.SETUP:
+        # branches by how often they come in a game
+        if kind == _K_REVEAL:
+            self._reveal(move.tile)
+        elif kind == _K_ACTION:
+            cls = type(move)
+            if cls is Colony:
+                self._new_colony(seat, take_off=True)
+            elif cls is Expand:
+                self._expand(seat, move.island)
+            elif cls is Royal:
+                self._found_royal(seat, move.island)
+            else:  # Place: X1
+                for b in move.beaches:
+                    self._add_ship(seat, move.island, b)
+                self.events.append(Event("place", (self._cid[seat], move.island, move.beaches)))
+                self._next_departure()  # T2
+        elif kind == _K_COLONY_TILE:
+            self._place_colony_tile(move)
+        elif kind == _K_EXPAND_BEACHES:
+            for b in move.beaches:
+                self._add_ship(seat, self._island, b)
+            self.events.append(Event("expand", (self._cid[seat], self._island, move.beaches)))
+            self._count = 0
+            self._next_departure()  # T2
+        elif kind == _K_COLONY_SHIP:
+            self._add_ship(seat, self._island, move.beaches[0])
+            self.events.append(Event("place", (self._cid[seat], self._island, move.beaches)))
+            self._island = None
+            self._end_turn()
+        elif kind == _K_DEPARTURE:
+            key = self._pos_key or self.position_key()  # the position is still the offer's
+            self._seen = (*self._seen, (key, move))
+            self._depart(move)
+        elif kind == _K_LANDING:
+            self._land(move)
+        elif kind == _K_SETUP:
             seat = self._setup_done % self.n_seats
             self._add_ship(seat, TONGA, move.beaches[0])
             self.events.append(Event("setup", (self._cid[seat], TONGA, move.beaches[0])))
             self._setup_done += 1
             if self._setup_done == 2 * self.n_seats:
                 self._start_turn(0)  # S4
-        elif kind == D.ACTION:
-            if isinstance(move, Expand):
-                self._expand(seat, move.island)
-            elif isinstance(move, Royal):
-                self._found_royal(seat, move.island)
-            elif isinstance(move, Colony):
-                self._new_colony(seat, take_off=True)
-            else:  # Place: X1
-                for b in move.beaches:
-                    self._add_ship(seat, move.island, b)
-                self.events.append(Event("place", (self._cid[seat], move.island, move.beaches)))
-                self._next_departure()  # T2
-        elif kind == D.EXPAND_BEACHES:
-            for b in move.beaches:
-                self._add_ship(seat, self._island, b)
-            self.events.append(Event("expand", (self._cid[seat], self._island, move.beaches)))
-            self._count = 0
-            self._next_departure()  # T2
-        elif kind == D.T1A_SOURCE:
+        elif kind == _K_T1A_SOURCE:
             cid = self._cid[seat]
             if isinstance(move, TakeNothing):
                 self.events.append(Event("expand", (cid, self._island, ())))
@@ -755,21 +769,6 @@ class Game:
             self._add_reserve(seat, 1)  # passes through the hand; placed right after
             self.events.append(Event("take", (cid, move.island, move.beach)))
             self._ask_expansion_beaches(self._island, 1)
-        elif kind == D.DEPARTURE:
-            key = self._pos_key or self.position_key()  # the position is still the offer's
-            self._seen = (*self._seen, (key, move))
-            self._depart(move)
-        elif kind == D.LANDING:
-            self._land(move)
-        elif kind == D.REVEAL:
-            self._reveal(move.tile)
-        elif kind == D.COLONY_TILE:
-            self._place_colony_tile(move)
-        elif kind == D.COLONY_SHIP:
-            self._add_ship(seat, self._island, move.beaches[0])
-            self.events.append(Event("place", (self._cid[seat], self._island, move.beaches)))
-            self._island = None
-            self._end_turn()
 
     def _add_reserve(self, seat: int, n: int) -> None:
         r = self._reserve
@@ -1505,6 +1504,12 @@ def _landing_tails(vec: tuple[tuple[int, int], ...], avail: tuple[int, ...]
         for tail in _landing_tails(rest_vec, rest):
             out.append(head + tail)
     return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def _choices(free: list[int] | tuple[int, ...], k: int) -> tuple[ChooseBeaches, ...]:
+    """T1: every choice of k beaches among the free ones."""
+    return tuple(ChooseBeaches(c) for c in combinations(free, k))
 
 
 @lru_cache(maxsize=8192)
