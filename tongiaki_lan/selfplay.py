@@ -75,7 +75,7 @@ def play_game(
     try:
         record = None if writer is None else (lambda m: writer.append(m, game.digest()))
         while not game.is_over:
-            dealer.apply(game, seats[game.pending.seat].choose(game), record)
+            dealer.apply(game, seats[game.pending_seat].choose(game), record)
     finally:
         if writer is not None:
             writer.close()

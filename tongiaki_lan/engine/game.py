@@ -318,9 +318,20 @@ class Game:
         return D.Decision(kind, self._active)
 
     @property
+    def pending_seat(self) -> int | None:
+        """`pending.seat` without building the Decision: whose turn it is to decide (None
+        at a chance node or once the game is over). Self-play asks at every step."""
+        kind = self._kind
+        if kind is None or kind == _K_REVEAL:
+            return None
+        if kind == _K_SETUP:
+            return self._setup_done % self.n_seats
+        return self._active
+
+    @property
     def awaiting_reveal(self) -> bool:
         """A tile must be revealed before anyone can decide anything (a chance node)."""
-        return self._kind == D.REVEAL
+        return self._kind == _K_REVEAL
 
     @property
     def is_over(self) -> bool:
