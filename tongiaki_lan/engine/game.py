@@ -71,6 +71,11 @@ _PLACE_TONGA2 = {(a, b): Place(TONGA, (a, b)) for a in range(6) for b in range(a
 _TAKE = tuple(tuple(Take(t, b) for b in range(6)) for t in range(16))
 _SAIL = tuple(tuple(tuple(Sail(t, b, p) for p in range(6)) for b in range(6)) for t in range(16))
 _REVEAL = REVEALS
+# island -> rotation -> beach -> its piers as board directions, and as departures (M1)
+_PIER_DIRS = tuple(tuple(tuple(tuple((p + rot) % 6 for p in piers) for piers in PIERS[t])
+                         for rot in range(6)) for t in range(16))
+_SAILS = tuple(tuple(tuple(tuple(_SAIL[t][b][d] for d in dirs) for b, dirs in enumerate(by_b))
+                     for by_b in _PIER_DIRS[t]) for t in range(16))
 _COLONY = Colony()
 _TAKE_NOTHING = TakeNothing()
 _DECISIONS: dict[tuple, D.Decision] = {}
@@ -1031,8 +1036,7 @@ class Game:
 
     def _piers(self, tid: int, beach: int) -> list[int]:
         """Board directions of a beach's piers."""
-        rot = self._placed[self._where[tid]][1]
-        return [(local + rot) % 6 for local in PIERS[tid][beach]]
+        return list(_PIER_DIRS[tid][self._placed[self._where[tid]][1]][beach])
 
     def _next_departure(self) -> None:
         """M1/M4 with X2: at every departure decision, X2b, then X2d, then X2a."""
@@ -1041,7 +1045,7 @@ class Game:
             self._chain_over()
             return
         full = self._full_beaches()
-        closed = sorted({t for t, _ in full if self._is_closed(t)})
+        closed = sorted(t for t in {t for t, _ in full} if self._is_closed(t))
         if closed:  # X2b
             self._remove_closed(closed)
             full = self._full_beaches()
@@ -1052,7 +1056,8 @@ class Game:
 
     def _offer_departures(self, full: list[tuple[int, int]]) -> bool:
         """X2d then X2a: the options of this departure decision; False when none is left."""
-        options = [_SAIL[t][b][p] for t, b in full for p in self._piers(t, b)]
+        placed, where = self._placed, self._where
+        options = [o for t, b in full for o in _SAILS[t][placed[where[t]][1]][b]]
         key = None
         if self._seen:  # the key is only needed once the turn has a record to look in
             key = self.position_key()
@@ -1092,8 +1097,8 @@ class Game:
 
     def _is_closed(self, island: int) -> bool:
         """X2b: every pier of every beach returns (dangers ignored, Royal Islands return)."""
-        for b in range(len(BERTHS[island])):
-            for pier in self._piers(island, b):
+        for dirs in _PIER_DIRS[island][self._placed[self._where[island]][1]]:
+            for pier in dirs:
                 if not self._leads_back(island, pier, _NO_DANGER):
                     return False
         return True
