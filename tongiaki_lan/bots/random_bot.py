@@ -21,7 +21,13 @@ class RandomBot:
         self._bits = self._rng.getrandbits
 
     def choose(self, game: Game) -> Move:
-        return game.legal_move(self.index(game.legal_move_count()))
+        n = game.legal_move_count()  # self.index(n), inline: it runs at every decision
+        bits = self._bits
+        k = n.bit_length()
+        r = bits(k)
+        while r >= n:
+            r = bits(k)
+        return game.legal_move(r)
 
     def index(self, n: int) -> int:
         """The same number `self._rng.randrange(n)` draws (n > 0), by the same rejection

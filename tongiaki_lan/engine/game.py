@@ -453,16 +453,22 @@ class Game:
 
     def legal_move_count(self) -> int:
         """How many legal moves there are, without building them all."""
-        if self._kind == D.COLONY_TILE:
+        legal = self._legal
+        if legal is not None:  # a player's decision: settled with its moves listed
+            return len(legal)
+        if self._kind == _K_COLONY_TILE:
             return 6 * len(self._frontier_cached())
-        if self._legal is None:
-            self._legal = self._generate()
-        return len(self._legal)
+        legal = self._legal = self._generate()
+        return len(legal)
 
     def legal_move(self, index: int) -> Move:
         """The index-th legal move in the order of `legal_moves()`: lets a bot pick
         one uniformly without materialising a large set (C2 has 6 per free hex)."""
-        if self._kind == D.COLONY_TILE:
+        legal = self._legal
+        if legal is not None:
+            move = self._handed = legal[index]
+            return move
+        if self._kind == _K_COLONY_TILE:
             q, r = _hex_of(self._frontier_cached()[index // 6])
             key = (q, r, index % 6)
             move = _PLACE_TILE.get(key)
@@ -691,11 +697,11 @@ class Game:
         """Play one decision. Raises IllegalMove (naming the clause) and changes nothing
         if the move is not legal now."""
         kind = self._kind
-        if kind is None:
-            raise IllegalMove("E1", "the game is over")
         if move is self._handed:
-            pass  # `legal_move` gave it out in this very position
-        elif kind == D.REVEAL and type(move) is Reveal:
+            pass  # `legal_move` gave it out in this very position (never once it is over)
+        elif kind is None:
+            raise IllegalMove("E1", "the game is over")
+        elif kind == _K_REVEAL and type(move) is Reveal:
             if move.tile not in self._unrevealed:
                 raise self._diagnose(move)
         elif not isinstance(move, Move):
@@ -877,15 +883,18 @@ class Game:
         self.events.append(Event("turn", (seat,)))
 
     def _end_turn(self) -> None:
-        self._turns += 1
+        turns = self._turns = self._turns + 1
         self._island = None
         if self._final:  # E1/E2: the last island was revealed during this turn
             self._end_game("E1")
-            return
-        if self._turns >= TURN_LIMIT:
+        elif turns >= TURN_LIMIT:
             self._end_game("X3")
-            return
-        self._start_turn((self._active + 1) % self.n_seats)
+        else:  # _start_turn, inline: it comes at every turn
+            seat = self._active = (self._active + 1) % self.n_seats
+            self._seen = ()
+            self._closed_turn = False
+            self._kind = _K_ACTION
+            self.events.append(Event("turn", (seat,)))
 
     def _end_game(self, reason: str) -> None:
         self._kind = None

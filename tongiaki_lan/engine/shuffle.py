@@ -12,6 +12,8 @@ import hashlib
 from .tiles import STACK_IDS
 
 PERSON = b"tongiaki-shuffle"  # exactly 16 bytes, BLAKE2b's personalisation limit
+# below(n)'s rejection limit for the small n a shuffle asks for, worked out once
+_LIMITS = (0,) + tuple((1 << 64) - ((1 << 64) % n) for n in range(1, 64))
 
 
 class Stream:
@@ -35,7 +37,7 @@ class Stream:
 
     def below(self, n: int) -> int:
         """Uniform in [0, n) by rejection, so no value is favoured."""
-        limit = (1 << 64) - ((1 << 64) % n)
+        limit = _LIMITS[n] if n < len(_LIMITS) else (1 << 64) - ((1 << 64) % n)
         while True:
             x = self.next_u64()
             if x < limit:
