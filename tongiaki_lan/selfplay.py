@@ -88,5 +88,7 @@ def play_game(
 
 def removals(events) -> tuple[tuple[tuple[str, str], ...], int]:
     """Islands X2b removed (name, clause) and X2d endings, from a game's events."""
-    removed = tuple((TILES[e.data[0]].name, "X2b") for e in events if e.kind == "removed")
-    return removed, sum(1 for e in events if e.kind == "endless")
+    found = [e.kind for e in events if e.kind == "removed" or e.kind == "endless"]
+    removed = tuple((TILES[e.data[0]].name, "X2b") for e in events if e.kind == "removed") \
+        if "removed" in found else ()
+    return removed, found.count("endless")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
+from .decisions import REVEAL
 from .game import Game
 from .moves import REVEALS, Move, Reveal
 from .shuffle import shuffled_stack
@@ -45,7 +46,7 @@ class Dealer:
     def deal(self, game: Game, on_move: Callable[[Move], None] | None = None) -> None:
         """Answer every pending reveal; `on_move` hears each one once it is applied
         (a record writer appends it)."""
-        while game.awaiting_reveal:
+        while game._kind == REVEAL:  # game.awaiting_reveal, read directly: every step asks
             reveal = REVEALS[self.tile_for(game)]
             game.apply(reveal)
             if on_move is not None:

@@ -25,6 +25,7 @@ from . import decisions as D
 from .colours import COLOURS, LETTERS, colour_id
 from .errors import N_, IllegalMove, Reason
 from .events import Event
+from .events import event as _event
 from .hexgrid import DIRECTION_NAMES, DIRECTIONS, Hex
 from .moves import (
     REVEALS,
@@ -751,19 +752,19 @@ class Game:
             else:  # Place: X1
                 for b in move.beaches:
                     self._add_ship(seat, move.island, b)
-                self.events.append(Event("place", (self._cid[seat], move.island, move.beaches)))
+                self.events.append(_event("place", (self._cid[seat], move.island, move.beaches)))
                 self._next_departure()  # T2
         elif kind == _K_COLONY_TILE:
             self._place_colony_tile(move)
         elif kind == _K_EXPAND_BEACHES:
             for b in move.beaches:
                 self._add_ship(seat, self._island, b)
-            self.events.append(Event("expand", (self._cid[seat], self._island, move.beaches)))
+            self.events.append(_event("expand", (self._cid[seat], self._island, move.beaches)))
             self._count = 0
             self._next_departure()  # T2
         elif kind == _K_COLONY_SHIP:
             self._add_ship(seat, self._island, move.beaches[0])
-            self.events.append(Event("place", (self._cid[seat], self._island, move.beaches)))
+            self.events.append(_event("place", (self._cid[seat], self._island, move.beaches)))
             self._island = None
             self._end_turn()
         elif kind == _K_DEPARTURE:
@@ -775,21 +776,21 @@ class Game:
         elif kind == _K_SETUP:
             seat = self._setup_done % self.n_seats
             self._add_ship(seat, TONGA, move.beaches[0])
-            self.events.append(Event("setup", (self._cid[seat], TONGA, move.beaches[0])))
+            self.events.append(_event("setup", (self._cid[seat], TONGA, move.beaches[0])))
             self._setup_done += 1
             if self._setup_done == 2 * self.n_seats:
                 self._start_turn(0)  # S4
         elif kind == _K_T1A_SOURCE:
             cid = self._cid[seat]
             if isinstance(move, TakeNothing):
-                self.events.append(Event("expand", (cid, self._island, ())))
+                self.events.append(_event("expand", (cid, self._island, ())))
                 self._next_departure()  # T2
                 return
             ships = list(self._ships[move.island][move.beach])
             ships.remove(cid)
             self._set_beach(move.island, move.beach, tuple(ships))
             self._add_reserve(seat, 1)  # passes through the hand; placed right after
-            self.events.append(Event("take", (cid, move.island, move.beach)))
+            self.events.append(_event("take", (cid, move.island, move.beach)))
             self._ask_expansion_beaches(self._island, 1)
 
     def _add_reserve(self, seat: int, n: int) -> None:
@@ -880,7 +881,7 @@ class Game:
         self._seen = ()
         self._closed_turn = False
         self._kind = D.ACTION
-        self.events.append(Event("turn", (seat,)))
+        self.events.append(_event("turn", (seat,)))
 
     def _end_turn(self) -> None:
         turns = self._turns = self._turns + 1
@@ -894,7 +895,7 @@ class Game:
             self._seen = ()
             self._closed_turn = False
             self._kind = _K_ACTION
-            self.events.append(Event("turn", (seat,)))
+            self.events.append(_event("turn", (seat,)))
 
     def _end_game(self, reason: str) -> None:
         self._kind = None
@@ -907,7 +908,7 @@ class Game:
         self._count = 0
         self._seen = ()
         self._closed_turn = False
-        self.events.append(Event("game_over", (reason,)))
+        self.events.append(_event("game_over", (reason,)))
 
     def _expand(self, seat: int, island: int) -> None:
         cid = self._cid[seat]
@@ -933,7 +934,7 @@ class Game:
         self._clear_island(island)
         self._add_reserve(seat, on_it - 1)  # K2
         self._kings[island] = cid
-        self.events.append(Event("royal", (cid, island)))
+        self.events.append(_event("royal", (cid, island)))
         self._end_turn()
 
     def _new_colony(self, seat: int, take_off: bool) -> None:
@@ -961,7 +962,7 @@ class Game:
             present[seat] = 0
             self._present = tuple(present)
             self._add_reserve(seat, returned)
-        self.events.append(Event("colony", (cid, returned)))
+        self.events.append(_event("colony", (cid, returned)))
         self._island = None
         self._kind = D.REVEAL  # C2: the first tile of the colony
 
@@ -970,7 +971,7 @@ class Game:
         h = (move.q, move.r)
         self._put_tile(h, tid, move.rotation)
         self._free_rot = self._free_rot | {h}
-        self.events.append(Event("colony_tile", (tid, move.q, move.r, move.rotation)))
+        self.events.append(_event("colony_tile", (tid, move.q, move.r, move.rotation)))
         self._ctile = None
         if _is_island(tid):
             self._island = tid
@@ -1001,10 +1002,10 @@ class Game:
         self._at = None
         rot = (d + 3) % 6  # red mark against the edge the group came through
         self._put_tile((q, r), tid, rot)
-        self.events.append(Event("reveal", (tid, q, r, rot)))
+        self.events.append(_event("reveal", (tid, q, r, rot)))
         if last and not _is_island(tid):  # E2: the group is lost at sea; the game ends
             self._return_ships(self._group)
-            self.events.append(Event("lost", (self._group,)))
+            self.events.append(_event("lost", (self._group,)))
             self._group = ()
             self._origin = None
             self._end_game("E1")
@@ -1100,7 +1101,7 @@ class Game:
             returned.extend(self._ships[tid][b])
             self._set_beach(tid, b, ())
         self._return_ships(returned)
-        self.events.append(Event("endless", (tuple(sorted(returned)),)))
+        self.events.append(_event("endless", (tuple(sorted(returned)),)))
         self._departures = None
         self._end_turn()
 
@@ -1175,9 +1176,9 @@ class Game:
             self._frontier_memo = self._placed_pack = None
             self._free_rot = self._free_rot - {h}
             self._removed = tuple(sorted((*self._removed, tid)))
-            self.events.append(Event("removed", (tid, tuple(sorted(returned)))))
+            self.events.append(_event("removed", (tid, tuple(sorted(returned)))))
         self._closed_turn = True
-        self.events.append(Event("closed", tuple(islands)))
+        self.events.append(_event("closed", tuple(islands)))
 
     def _depart(self, move: Sail) -> None:
         group = self._ships[move.island][move.beach]
@@ -1186,7 +1187,7 @@ class Game:
         self._origin = move.island
         self._departures = None
         self._pos_key = None
-        self.events.append(Event("depart", (move.island, move.beach, move.pier, group)))
+        self.events.append(_event("depart", (move.island, move.beach, move.pier, group)))
         q, r = self._where[move.island]
         self._sail_from(q, r, move.pier)
 
@@ -1209,16 +1210,16 @@ class Game:
             tid, rot = cell
             if _is_island(tid):
                 if tid in self._kings:  # K3
-                    self.events.append(Event("turn_back", (tid, self._origin)))
+                    self.events.append(_event("turn_back", (tid, self._origin)))
                     tid = self._origin
                 self._begin_landing(tid)
                 return
             exit_local, danger = SEA_EXIT[tid][(d + 3 - rot) % 6]
             if danger and ncol < danger:  # M3; M3a: only this departure ends
-                self.events.append(Event("fail", (tid, danger, ncol, self._group)))
+                self.events.append(_event("fail", (tid, danger, ncol, self._group)))
                 self._lose_group(None)
                 return
-            self.events.append(Event("cross", (tid, danger, ncol)))
+            self.events.append(_event("cross", (tid, danger, ncol)))
             d = (exit_local + rot) % 6
 
     def _lose_group(self, event: str | None) -> None:
@@ -1242,7 +1243,7 @@ class Game:
                 left.remove(c)
             self._set_beach(island, beach, tuple(sorted(self._ships[island][beach] + cs)))
         self._return_ships(left)
-        self.events.append(Event("land", (island, move.placements, tuple(left))))
+        self.events.append(_event("land", (island, move.placements, tuple(left))))
         self._group = ()
         self._next_departure()  # M4
 
