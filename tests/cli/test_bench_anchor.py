@@ -72,10 +72,10 @@ def test_anchor_runs_in_turns_with_ours_and_endless_games_are_stopped(tmp_path):
     assert len(r["rounds"]) == 2
     for run in r["rounds"]:
         assert run["ours"]["cpu_games_per_s"] > 0
-        for side in (run["anchor"], run["anchor_lean"]):
-            assert side["capped"] == 6 and side["errors"] == 0  # every game stopped, counted
+        for mode in ("as_run", "silenced", "lean"):  # every game stopped, and counted
+            assert run[f"anchor_{mode}"]["capped"] == 6 and run[f"anchor_{mode}"]["errors"] == 0
     medians = r["median_cpu_games_per_s"]
-    assert r["ratio"] == round(medians["ours"] / medians["anchor"], 2)
+    assert r["ratio"]["as_run"] == round(medians["ours"] / medians["anchor_as_run"], 2)
 
 
 def test_a_directory_that_is_not_the_anchor_is_refused_with_what_is_missing(tmp_path):

@@ -6,11 +6,13 @@ run in a child process (their names — game, board, player — would clash with
 ours there). The driver below only calls them: it plays random 4-player games with the
 project's RandomPlayer, as its official_tiles.py does, and times them.
 
-Two things are adapted, both in the anchor's favour: print() is silenced in its modules
-(no terminal is timed), and a game whose migrations never end — its rules have no X2 —
-is stopped after MIGRATION_CAP migrations (`capped` counts them). A game that raises
-(its 33x33 grid overflowing, say) counts as played (`errors`). "lean" also skips the
-board drawing and JSON dump it makes at the end of every game.
+It is timed three ways: "as run" — as it plays, its printing going to os.devnull (how a
+plain run with its output thrown away measures it); "silenced" — print() made a no-op in
+its modules, so only its rules and players are timed; "lean" — silenced, and also without
+the board drawing and JSON dump it makes at the end of every game. In every way a game
+whose migrations never end — its rules have no X2 — is stopped after MIGRATION_CAP
+migrations (`capped` counts them), and a game that raises (its 33x33 grid overflowing,
+say) counts as played (`errors`): both in the anchor's favour.
 """
 
 from __future__ import annotations
@@ -23,18 +25,21 @@ from pathlib import Path
 MIGRATION_CAP = 300  # a normal game of it makes 40-250
 
 _DRIVER = r"""
-import ast, json, random, sys, time
-path, lean = sys.argv[1], sys.argv[4] == "1"
+import ast, json, os, random, sys, time
+path, mode = sys.argv[1], sys.argv[4]
 games, seed, cap = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[5])
 sys.path.insert(0, path)
 import board, game, player
 from tiles.island_tile import IslandTile
 from tiles.water_tile import WaterTile
-for module in (game, player, board):
-    module.print = lambda *a, **k: None
-if lean:
+if mode != "as_run":
+    for module in (game, player, board):
+        module.print = lambda *a, **k: None
+if mode == "lean":
     board.Board.print = lambda self: None
     game.Game.serialize = lambda self: ""
+report = sys.stdout
+sys.stdout = open(os.devnull, "w")
 # official_tiles.py makes the tiles in functions, then plays one game at import: take the
 # functions only
 tree = ast.parse(open(path + "/official_tiles.py", encoding="utf-8").read())
@@ -65,8 +70,9 @@ for _ in range(games):
     except Exception:
         errors += 1
 wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-print(json.dumps({"games_per_s": round(games / wall, 1), "cpu_games_per_s": round(games / cpu, 1),
-                  "errors": errors, "capped": capped}))
+report.write(json.dumps({"games_per_s": round(games / wall, 1),
+                         "cpu_games_per_s": round(games / cpu, 1),
+                         "errors": errors, "capped": capped}) + "\n")
 """
 
 
@@ -85,12 +91,15 @@ def check_anchor(path: str) -> Path:
     return root
 
 
-def run_anchor(root: Path, games: int, seed: int, lean: bool) -> dict:
-    """Random 4-player games/s of the anchor, in a child process."""
+MODES = ("as_run", "silenced", "lean")
+
+
+def run_anchor(root: Path, games: int, seed: int, mode: str) -> dict:
+    """Random 4-player games/s of the anchor, timed one of the MODES, in a child process."""
     try:
         done = subprocess.run(
-            [sys.executable, "-c", _DRIVER, str(root), str(games), str(seed),
-             "1" if lean else "0", str(MIGRATION_CAP)],
+            [sys.executable, "-c", _DRIVER, str(root), str(games), str(seed), mode,
+             str(MIGRATION_CAP)],
             capture_output=True, text=True, timeout=max(60, games), check=False)
     except subprocess.TimeoutExpired:
         raise AnchorError(f"the anchor at {root} took more than {max(60, games)} s") from None
@@ -104,17 +113,18 @@ def run_anchor(root: Path, games: int, seed: int, lean: bool) -> dict:
 
 
 def compare(ours, root: Path, games: int, rounds: int) -> dict:
-    """`rounds` times in turn: ours (`ours()` -> bench_engine's dict), the anchor as it
-    plays, the anchor lean. Ratios are of the medians of CPU-time figures (other work on
-    the machine disturbs wall time more)."""
+    """`rounds` times in turn: ours (`ours()` -> bench_engine's dict), then the anchor each
+    of the MODES. Ratios are of medians of CPU-time figures (other work on the machine
+    disturbs wall time more): ours through the public-view wall as `bench engine` plays
+    (`ratio`), and ours engine only (`ratio_engine_only`), against each mode."""
     runs = []
     for r in range(rounds):
         mine = ours()
-        full = run_anchor(root, games, seed=r + 1, lean=False)
-        lean = run_anchor(root, games, seed=r + 1, lean=True)
-        runs.append({"ours": {k: mine[k] for k in ("games_per_s", "cpu_games_per_s",
-                                                   "engine_only_cpu_games_per_s")},
-                     "anchor": full, "anchor_lean": lean})
+        run = {"ours": {k: mine[k] for k in ("games_per_s", "cpu_games_per_s",
+                                             "engine_only_cpu_games_per_s")}}
+        for mode in MODES:
+            run[f"anchor_{mode}"] = run_anchor(root, games, seed=r + 1, mode=mode)
+        runs.append(run)
 
     def median(values: list[float]) -> float:
         values = sorted(values)
@@ -122,15 +132,15 @@ def compare(ours, root: Path, games: int, rounds: int) -> dict:
 
     ours_cpu = median([r["ours"]["cpu_games_per_s"] for r in runs])
     ours_engine = median([r["ours"]["engine_only_cpu_games_per_s"] for r in runs])
-    full_cpu = median([r["anchor"]["cpu_games_per_s"] for r in runs])
-    lean_cpu = median([r["anchor_lean"]["cpu_games_per_s"] for r in runs])
+    medians = {"ours": ours_cpu, "ours_engine_only": ours_engine}
+    for mode in MODES:
+        medians[f"anchor_{mode}"] = median([r[f"anchor_{mode}"]["cpu_games_per_s"]
+                                            for r in runs])
     return {
         "anchor": str(root),
         "rounds": runs,
-        "median_cpu_games_per_s": {"ours": ours_cpu, "ours_engine_only": ours_engine,
-                                   "anchor": full_cpu, "anchor_lean": lean_cpu},
-        "ratio": round(ours_cpu / full_cpu, 2),
-        "ratio_lean": round(ours_cpu / lean_cpu, 2),
-        "ratio_engine_only": round(ours_engine / full_cpu, 2),
-        "ratio_engine_only_lean": round(ours_engine / lean_cpu, 2),
+        "median_cpu_games_per_s": medians,
+        "ratio": {m: round(ours_cpu / medians[f"anchor_{m}"], 2) for m in MODES},
+        "ratio_engine_only": {m: round(ours_engine / medians[f"anchor_{m}"], 2)
+                              for m in MODES},
     }
