@@ -550,11 +550,11 @@ class Game:
         if mine:  # ships on beaches
             out.extend(_expands(mine))  # T1
             if list(self._kings.values()).count(cid) < MAX_ROYALS:  # K1
-                others = 0
-                for s, m in enumerate(present):
-                    if s != seat:
-                        others |= m
-                alone = mine & ~others & ~(1 << TONGA)
+                seen = shared = 0  # islands where two seats or more have ships
+                for m in present:
+                    shared |= seen & m
+                    seen |= m
+                alone = mine & ~shared & ~(1 << TONGA)
                 if alone:
                     out.extend(_royals(alone))
         else:  # X1
@@ -916,7 +916,9 @@ class Game:
             self._island = island
             self._kind = D.T1A_SOURCE
             return
-        n = sum(b.count(cid) for b in self._ships[island])
+        n = 0
+        for b in self._ships[island]:
+            n += b.count(cid)
         free = self._free_beaches(island)
         k = min(n, len(free), self._reserve[seat])  # T1, T1b
         self._ask_expansion_beaches(island, k)
@@ -1208,7 +1210,7 @@ class Game:
                     self._kind = D.REVEAL
                 return
             tid, rot = cell
-            if _is_island(tid):
+            if tid < 16:  # an island
                 if tid in self._kings:  # K3
                     self.events.append(_event("turn_back", (tid, self._origin)))
                     tid = self._origin
