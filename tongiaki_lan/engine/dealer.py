@@ -58,7 +58,8 @@ class Dealer:
         game.apply(move)
         if on_move is not None:
             on_move(move)
-        self.deal(game, on_move)
+        if game._kind == REVEAL:  # as deal() would check first: most moves reveal nothing
+            self.deal(game, on_move)
 
     def check(self, game: Game, move: Move) -> str | None:
         """Why `move` is not the reveal this dealer would make now, or None."""

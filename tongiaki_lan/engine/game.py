@@ -717,7 +717,15 @@ class Game:
             self._history.append(self._snapshot())
         self._moves.append(move)
         self._perform(move)
-        self._settle()
+        while True:  # _settle, inline: it follows every move
+            kind = self._kind
+            if kind is None or kind == _K_REVEAL or kind == _K_COLONY_TILE:
+                return
+            legal = self._action_moves(self._active) if kind == _K_ACTION else self._generate()
+            if len(legal) != 1:
+                self._legal = legal
+                return
+            self._perform(legal[0])
 
     push = apply  # python-chess users reach for push
 
