@@ -35,20 +35,31 @@ class Dealer:
             self.order: tuple[int, ...] = (*order, *tail)
         else:
             self.order = shuffled_stack(seed)
+        # After dealing order[i], the stack left (that very tuple: tuples never change)
+        # holds none of order[:i + 1]; the next search for that stack starts there.
+        self._after: tuple[int, ...] | None = None
+        self._start = 0
 
     def tile_for(self, game: Game) -> int:
-        left = set(game.unrevealed_tiles())
-        for t in self.order:
-            if t in left:
-                return t
+        left = game.unrevealed_tiles()
+        order = self.order
+        i = self._start if left is self._after else 0
+        while i < len(order):
+            if order[i] in left:
+                return order[i]
+            i += 1
         raise ValueError("no tile left to reveal")  # pragma: no cover - E1 ends it first
 
     def deal(self, game: Game, on_move: Callable[[Move], None] | None = None) -> None:
         """Answer every pending reveal; `on_move` hears each one once it is applied
         (a record writer appends it)."""
+        own = type(self).tile_for is Dealer.tile_for  # subclasses deal their own way
         while game._kind == REVEAL:  # game.awaiting_reveal, read directly: every step asks
-            reveal = REVEALS[self.tile_for(game)]
+            tile = self.tile_for(game)
+            reveal = REVEALS[tile]
             game.apply(reveal)
+            if own:
+                self._after, self._start = game.unrevealed_tiles(), self.order.index(tile) + 1
             if on_move is not None:
                 on_move(reveal)
 
