@@ -89,7 +89,7 @@ def play_game(
     try:
         record = None if writer is None else (lambda m: writer.append(m, game.digest()))
         while not game.is_over:
-            dealer.apply(game, seats[game.pending.seat].choose(game), record)
+            dealer.apply(game, seats[game.pending_seat].choose(game), record)
     finally:
         if writer is not None:
             writer.close()
@@ -105,5 +105,7 @@ def play_game(
 
 def removals(events) -> tuple[tuple[tuple[str, str], ...], int]:
     """Islands X2b removed (name, clause) and X2d endings, from a game's events."""
-    removed = tuple((TILES[e.data[0]].name, "X2b") for e in events if e.kind == "removed")
-    return removed, sum(1 for e in events if e.kind == "endless")
+    found = [e.kind for e in events if e.kind == "removed" or e.kind == "endless"]
+    removed = tuple((TILES[e.data[0]].name, "X2b") for e in events if e.kind == "removed") \
+        if "removed" in found else ()
+    return removed, found.count("endless")

@@ -21,6 +21,10 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--moves", type=int, default=300, help="net: moves to time")
     p.add_argument("--loss", type=float, default=0.0,
                    help="net: lose each datagram with this probability (seeded lossy link)")
+    p.add_argument("--anchor", metavar="PATH",
+                   help="engine: also time the Python engine of a lakenen/tongiaki checkout at "
+                        "PATH, in turns with ours (4 players)")
+    p.add_argument("--rounds", type=int, default=3, help="engine --anchor: rounds in turn")
     p.add_argument("--json", action="store_true")
 
 
@@ -63,7 +67,20 @@ def bench_engine(players: int, games: int, bot: str) -> dict:
 
 
 def run(args) -> int:
-    if args.target == "engine":
+    if args.target == "engine" and args.anchor:
+        from tongiaki_lan.cli.bench_anchor import AnchorError, check_anchor, compare
+
+        if args.players != 4:
+            print("bench engine --anchor: the anchor plays 4-player games; use --players 4")
+            return 2
+        try:
+            root = check_anchor(args.anchor)
+            out = compare(lambda: bench_engine(4, args.games, args.bot), root, args.games,
+                          max(1, args.rounds))
+        except AnchorError as exc:
+            print(f"bench engine --anchor: {exc}")
+            return 2
+    elif args.target == "engine":
         out = bench_engine(args.players, args.games, args.bot)
     else:
         try:

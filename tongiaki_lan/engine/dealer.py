@@ -12,8 +12,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
+from .decisions import REVEAL
 from .game import Game
-from .moves import Move, Reveal
+from .moves import REVEALS, Move, Reveal
 from .shuffle import shuffled_stack
 from .tiles import STACK_IDS, TILES
 
@@ -34,20 +35,31 @@ class Dealer:
             self.order: tuple[int, ...] = (*order, *tail)
         else:
             self.order = shuffled_stack(seed)
+        # After dealing order[i], the stack left (that very tuple: tuples never change)
+        # holds none of order[:i + 1]; the next search for that stack starts there.
+        self._after: tuple[int, ...] | None = None
+        self._start = 0
 
     def tile_for(self, game: Game) -> int:
-        left = set(game.unrevealed_tiles())
-        for t in self.order:
-            if t in left:
-                return t
+        left = game.unrevealed_tiles()
+        order = self.order
+        i = self._start if left is self._after else 0
+        while i < len(order):
+            if order[i] in left:
+                return order[i]
+            i += 1
         raise ValueError("no tile left to reveal")  # pragma: no cover - E1 ends it first
 
     def deal(self, game: Game, on_move: Callable[[Move], None] | None = None) -> None:
         """Answer every pending reveal; `on_move` hears each one once it is applied
         (a record writer appends it)."""
-        while game.awaiting_reveal:
-            reveal = Reveal(self.tile_for(game))
+        own = type(self).tile_for is Dealer.tile_for  # subclasses deal their own way
+        while game._kind == REVEAL:  # game.awaiting_reveal, read directly: every step asks
+            tile = self.tile_for(game)
+            reveal = REVEALS[tile]
             game.apply(reveal)
+            if own:
+                self._after, self._start = game.unrevealed_tiles(), self.order.index(tile) + 1
             if on_move is not None:
                 on_move(reveal)
 
@@ -57,7 +69,8 @@ class Dealer:
         game.apply(move)
         if on_move is not None:
             on_move(move)
-        self.deal(game, on_move)
+        if game._kind == REVEAL:  # as deal() would check first: most moves reveal nothing
+            self.deal(game, on_move)
 
     def check(self, game: Game, move: Move) -> str | None:
         """Why `move` is not the reveal this dealer would make now, or None."""

@@ -22,3 +22,17 @@ class Event:
 
     kind: str
     data: tuple = ()
+
+
+_new = object.__new__
+_set_kind = Event.__dict__["kind"].__set__
+_set_data = Event.__dict__["data"].__set__
+
+
+def event(kind: str, data: tuple = ()) -> Event:
+    """`Event(kind, data)`, built without the dataclass __init__'s generic attribute
+    setting: the engine makes one at nearly every step of a game."""
+    e = _new(Event)
+    _set_kind(e, kind)
+    _set_data(e, data)
+    return e

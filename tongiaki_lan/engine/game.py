@@ -13,6 +13,7 @@ comments and errors are those of the rules digest (docs/rules.md).
 from __future__ import annotations
 
 import hashlib
+from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -24,8 +25,10 @@ from . import decisions as D
 from .colours import COLOURS, LETTERS, colour_id
 from .errors import N_, IllegalMove, Reason
 from .events import Event
+from .events import event as _event
 from .hexgrid import DIRECTION_NAMES, DIRECTIONS, Hex
 from .moves import (
+    REVEALS,
     ChooseBeaches,
     Colony,
     Expand,
@@ -53,9 +56,33 @@ PIERS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 _DQ = tuple(d[0] for d in DIRECTIONS)
 _DR = tuple(d[1] for d in DIRECTIONS)
 _KIND_CODE = {k: i for i, k in enumerate(D.KINDS)}
+# the decision kinds, as module names (read at every step of the hot paths)
+_K_SETUP, _K_ACTION, _K_EXPAND_BEACHES, _K_T1A_SOURCE, _K_DEPARTURE = D.KINDS[:5]
+_K_LANDING, _K_COLONY_TILE, _K_COLONY_SHIP, _K_REVEAL = D.KINDS[5:]
 _EMPTY: tuple[tuple[tuple[int, ...], ...], ...] = tuple(tuple(() for _ in b) for b in BERTHS)
 _NO_DANGER = 99  # a colour count no route asks for: X2b ignores dangers
 
+
+# Moves are immutable values: the ones the generator offers again and again are built once
+# and shared (equal either way; building a frozen dataclass costs more than finding it).
+_EXPAND = tuple(Expand(t) for t in range(16))
+_ROYAL = tuple(Royal(t) for t in range(16))
+_PLACE1 = tuple(tuple(Place(t, (b,)) for b in range(6)) for t in range(16))
+_PLACE_TONGA2 = {(a, b): Place(TONGA, (a, b)) for a in range(6) for b in range(a, 6)}
+_TAKE = tuple(tuple(Take(t, b) for b in range(6)) for t in range(16))
+_SAIL = tuple(tuple(tuple(Sail(t, b, p) for p in range(6)) for b in range(6)) for t in range(16))
+_REVEAL = REVEALS
+# island -> rotation -> beach -> its piers as board directions, and as departures (M1)
+_PIER_DIRS = tuple(tuple(tuple(tuple((p + rot) % 6 for p in piers) for piers in PIERS[t])
+                         for rot in range(6)) for t in range(16))
+_SAILS = tuple(tuple(tuple(tuple(_SAIL[t][b][d] for d in dirs) for b, dirs in enumerate(by_b))
+                     for by_b in _PIER_DIRS[t]) for t in range(16))
+_COLONY = Colony()
+_TAKE_NOTHING = TakeNothing()
+_DECISIONS: dict[tuple, D.Decision] = {}
+_DECISIONS_MAX = 20000
+_PLACE_TILE: dict[tuple[int, int, int], PlaceTile] = {}
+_PLACE_TILE_MAX = 50000
 
 # (free berths per beach, group) -> every legal landing (L1); a pure function, memoised
 _LANDINGS: dict[tuple, tuple[Land, ...]] = {}
@@ -64,6 +91,41 @@ _LANDINGS_MAX = 20000
 
 def _is_island(tid: int) -> bool:
     return tid < 16
+
+
+def _code(q: int, r: int) -> int:
+    """A hex as one int, ordered like (q, r) (|r| < 512; MAX_COORD is 64)."""
+    return q * 1024 + r
+
+
+def _hex_of(code: int) -> Hex:
+    q, r = divmod(code + 512, 1024)
+    return q, r - 512
+
+
+_DIR_CODES = tuple((dq, dr, _code(dq, dr)) for dq, dr in DIRECTIONS)
+
+
+class _Landings:
+    """The legal landings of one decision, in canonical order: a read-only sequence that
+    builds a `Land` only for the index asked for (a random bot looks at one of dozens)."""
+
+    __slots__ = ("_canon", "_cols")
+
+    def __init__(self, canon: tuple, cols: tuple[int, ...]):
+        self._canon = canon  # placements, colours numbered 0, 1, ... in order
+        self._cols = cols  # number -> colour id
+
+    def __len__(self) -> int:
+        return len(self._canon)
+
+    def __getitem__(self, index: int) -> Land:
+        cols = self._cols
+        return Land(tuple([(b, tuple([cols[c] for c in cs])) for b, cs in self._canon[index]]))
+
+    def __iter__(self):
+        for i in range(len(self._canon)):
+            yield self[i]
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,11 +214,26 @@ class Game:
 
     def _clear_caches(self) -> None:
         self._legal: list[Move] | None = None
-        self._frontier_memo: list[Hex] | None = None
-        # empty hexes next to a placed tile, kept up to date tile by tile (C2)
-        self._frontier_set: frozenset[Hex] | None = None
+        # empty hexes next to a placed tile (as `_code`s, sorted), kept up to date tile by
+        # tile once a New Colony has asked for them (C2); replaced, never mutated in place
+        self._frontier_memo: list[int] | None = None
+        self._placed_pack: bytes | None = None  # the placed tiles' part of position_key
         self._departures: list[Sail] | None = None
         self._pos_key: bytes | None = None
+        self._pend: D.Decision | None = None  # `pending`, built once per decision
+        # the move `legal_move` last handed out: applying it needs no legality search
+        self._handed: Move | None = None
+        # the full beaches, (island, beach) in order, kept up to date beach by beach: most
+        # departure decisions end at "none" (M4), the others list them (M1)
+        self._full = self._scan_full()
+        # per seat, a bit per island where it has a ship on a beach (1 << island id):
+        # turn options (T1, K1) and New Colonies (C1) read it instead of every beach
+        present = [0] * self.n_seats
+        for t, beaches in self._ships.items():
+            for b in beaches:
+                for c in b:
+                    present[self._seat_of[c]] |= 1 << t
+        self._present: tuple[int, ...] = tuple(present)
 
     @classmethod
     def replay(cls, colours: Sequence[str], moves: Iterable[Move]) -> Game:
@@ -210,9 +287,31 @@ class Game:
 
     @property
     def pending(self) -> D.Decision | None:
+        pend = self._pend
+        if pend is None and self._kind is not None:
+            pend = self._pend = self._decision()
+        return pend
+
+    def _decision(self) -> D.Decision:
+        """The pending decision; a player's is shared by every position with the same
+        context (Decisions are immutable, and bots ask for one at every step)."""
         kind = self._kind
-        if kind is None:
-            return None
+        if kind == _K_ACTION or kind == _K_DEPARTURE:  # the most frequent: no context
+            key = (kind, self._active)
+        elif kind == _K_REVEAL:
+            return self._build_decision()
+        else:
+            seat = self._setup_done % self.n_seats if kind == _K_SETUP else self._active
+            key = (kind, seat, self._island, self._count, self._group, self._ctile)
+        known = _DECISIONS.get(key)
+        if known is None:
+            if len(_DECISIONS) >= _DECISIONS_MAX:
+                _DECISIONS.clear()
+            known = _DECISIONS[key] = self._build_decision()
+        return known
+
+    def _build_decision(self) -> D.Decision:
+        kind = self._kind
         if kind == D.SETUP:
             return D.Decision(kind, self._setup_done % self.n_seats, island=TONGA)
         if kind == D.EXPAND_BEACHES:
@@ -229,9 +328,20 @@ class Game:
         return D.Decision(kind, self._active)
 
     @property
+    def pending_seat(self) -> int | None:
+        """`pending.seat` without building the Decision: whose turn it is to decide (None
+        at a chance node or once the game is over). Self-play asks at every step."""
+        kind = self._kind
+        if kind is None or kind == _K_REVEAL:
+            return None
+        if kind == _K_SETUP:
+            return self._setup_done % self.n_seats
+        return self._active
+
+    @property
     def awaiting_reveal(self) -> bool:
         """A tile must be revealed before anyone can decide anything (a chance node)."""
-        return self._kind == D.REVEAL
+        return self._kind == _K_REVEAL
 
     @property
     def is_over(self) -> bool:
@@ -348,21 +458,36 @@ class Game:
 
     def legal_move_count(self) -> int:
         """How many legal moves there are, without building them all."""
-        if self._kind == D.COLONY_TILE:
+        legal = self._legal
+        if legal is not None:  # a player's decision: settled with its moves listed
+            return len(legal)
+        if self._kind == _K_COLONY_TILE:
             return 6 * len(self._frontier_cached())
-        if self._legal is None:
-            self._legal = self._generate()
-        return len(self._legal)
+        legal = self._legal = self._generate()
+        return len(legal)
 
     def legal_move(self, index: int) -> Move:
         """The index-th legal move in the order of `legal_moves()`: lets a bot pick
         one uniformly without materialising a large set (C2 has 6 per free hex)."""
-        if self._kind == D.COLONY_TILE:
-            q, r = self._frontier_cached()[index // 6]
-            return PlaceTile(q, r, index % 6)
-        if self._legal is None:
-            self._legal = self._generate()
-        return self._legal[index]
+        legal = self._legal
+        if legal is not None:
+            move = self._handed = legal[index]
+            return move
+        if self._kind == _K_COLONY_TILE:
+            q, r = _hex_of(self._frontier_cached()[index // 6])
+            key = (q, r, index % 6)
+            move = _PLACE_TILE.get(key)
+            if move is None:
+                if len(_PLACE_TILE) >= _PLACE_TILE_MAX:
+                    _PLACE_TILE.clear()
+                move = _PLACE_TILE[key] = PlaceTile(*key)
+        else:
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = self._generate()
+            move = legal[index]
+        self._handed = move
+        return move
 
     def is_legal(self, move: Move) -> bool:
         if self._kind is None:
@@ -372,32 +497,37 @@ class Game:
         if self._kind == D.COLONY_TILE:
             return (
                 isinstance(move, PlaceTile)
-                and (self._frontier_cached() and (move.q, move.r) in self._frontier_set)
+                and _code(move.q, move.r) in self._frontier_cached()
                 and 0 <= move.rotation < 6
             )
         if self._legal is None:
             self._legal = self._generate()
         return move in self._legal
 
-    def _frontier_cached(self) -> list[Hex]:
-        if self._frontier_memo is None:
-            if self._frontier_set is None:
-                self._frontier_set = frozenset(self._frontier())
-            self._frontier_memo = sorted(self._frontier_set)
-        return self._frontier_memo
+    def _frontier_cached(self) -> list[int]:
+        frontier = self._frontier_memo
+        if frontier is None:
+            frontier = self._frontier_memo = [_code(q, r) for q, r in self._frontier()]
+        return frontier
 
     def _generate(self) -> list[Move]:
         kind = self._kind
         seat = self._active
-        if kind == D.SETUP:
-            ships = self._ships[TONGA]
-            return [Place(TONGA, (b,)) for b in range(6) if len(ships[b]) < BERTHS[TONGA][b] - 1]
-        if kind == D.ACTION:
+        # branches by how often they come in a game
+        if kind == _K_ACTION:
             return self._action_moves(seat)
-        if kind == D.EXPAND_BEACHES:
-            free = self._free_beaches(self._island)
-            return [ChooseBeaches(c) for c in combinations(free, self._count)]
-        if kind == D.T1A_SOURCE:
+        if kind == _K_EXPAND_BEACHES:
+            return list(_choices(self._free_beaches(self._island), self._count))
+        if kind == _K_COLONY_SHIP:
+            return list(_PLACE1[self._island][: len(BERTHS[self._island])])
+        if kind == _K_DEPARTURE:
+            return list(self._departures or ())
+        if kind == _K_SETUP:
+            ships = self._ships[TONGA]
+            return [_PLACE1[TONGA][b] for b in range(6) if len(ships[b]) < BERTHS[TONGA][b] - 1]
+        if kind == _K_LANDING:
+            return self._landing_options()
+        if kind == _K_T1A_SOURCE:
             cid = self._cid[seat]
             out: list[Move] = []
             for tid in sorted(self._ships):
@@ -405,59 +535,52 @@ class Game:
                     continue
                 for b, ships in enumerate(self._ships[tid]):
                     if cid in ships:
-                        out.append(Take(tid, b))
-            out.append(TakeNothing())  # T1a: "may"
+                        out.append(_TAKE[tid][b])
+            out.append(_TAKE_NOTHING)  # T1a: "may"
             return out
-        if kind == D.REVEAL:
-            return [Reveal(t) for t in self._unrevealed]
-        if kind == D.DEPARTURE:
-            return list(self._departures or ())
-        if kind == D.LANDING:
-            return list(self._landing_options())
-        if kind == D.COLONY_TILE:
-            return [PlaceTile(q, r, rot) for q, r in self._frontier_cached() for rot in range(6)]
-        if kind == D.COLONY_SHIP:
-            return [Place(self._island, (b,)) for b in range(len(BERTHS[self._island]))]
+        if kind == _K_REVEAL:
+            return [_REVEAL[t] for t in self._unrevealed]
+        if kind == _K_COLONY_TILE:
+            return [PlaceTile(*_hex_of(h), rot) for h in self._frontier_cached()
+                    for rot in range(6)]
         return []
 
     def _action_moves(self, seat: int) -> list[Move]:
         cid = self._cid[seat]
         out: list[Move] = []
-        if self._on_beaches(seat) > 0:
-            ships = self._ships
-            mine = []
-            for t in sorted(ships):
-                for b in ships[t]:
-                    if cid in b:
-                        mine.append(t)
-                        break
-            out.extend(Expand(t) for t in mine)  # T1
-            if self.royals_founded(seat) < MAX_ROYALS:  # K1
-                for t in mine:
-                    if t != TONGA and all(c == cid for b in ships[t] for c in b):
-                        out.append(Royal(t))
+        ships = self._ships
+        present = self._present
+        mine = present[seat]
+        if mine:  # ships on beaches
+            out.extend(_expands(mine))  # T1
+            if list(self._kings.values()).count(cid) < MAX_ROYALS:  # K1
+                seen = shared = 0  # islands where two seats or more have ships
+                for m in present:
+                    shared |= seen & m
+                    seen |= m
+                alone = mine & ~shared & ~(1 << TONGA)
+                if alone:
+                    out.extend(_royals(alone))
         else:  # X1
             n = min(2, self._reserve[seat])
-            if TONGA in self._ships and n:
-                free = [BERTHS[TONGA][b] - len(s) for b, s in enumerate(self._ships[TONGA])]
-                if n == 2:
-                    for a in range(6):
-                        for b in range(a, 6):
-                            if (a != b and free[a] and free[b]) or (a == b and free[a] >= 2):
-                                out.append(Place(TONGA, (a, b)))
-                else:
-                    out.extend(Place(TONGA, (b,)) for b in range(6) if free[b])
+            if TONGA in ships and n:
+                out.extend(_tonga_places(ships[TONGA], n))
             if self._reserve[seat]:
-                for tid in sorted(self._ships):
-                    if tid == TONGA or tid in self._kings:
+                kings = self._kings
+                for tid in sorted(ships):
+                    if tid == TONGA or tid in kings:
                         continue
-                    out.extend(Place(tid, (b,)) for b in self._free_beaches(tid))
-        out.append(Colony())  # C1: always possible
+                    berths = BERTHS[tid]
+                    place = _PLACE1[tid]
+                    for b, s in enumerate(ships[tid]):
+                        if len(s) < berths[b]:
+                            out.append(place[b])
+        out.append(_COLONY)  # C1: always possible
         return out
 
     def frontier(self) -> list[Hex]:
         """Empty hexes next to a placed tile, sorted: where a New Colony tile may go (C2)."""
-        return list(self._frontier_cached())
+        return [_hex_of(h) for h in self._frontier_cached()]
 
     def _frontier(self) -> list[Hex]:
         """Empty hexes next to at least one placed tile (C2), sorted; the centre when X2b
@@ -468,9 +591,9 @@ class Game:
         around = {(q + dq, r + dr) for q, r in placed for dq, dr in DIRECTIONS}
         return sorted(around.difference(placed))
 
-    def _free_beaches(self, tid: int) -> list[int]:
+    def _free_beaches(self, tid: int) -> tuple[int, ...]:
         berths = BERTHS[tid]
-        return [b for b, s in enumerate(self._ships[tid]) if len(s) < berths[b]]
+        return tuple([b for b, s in enumerate(self._ships[tid]) if len(s) < berths[b]])
 
     def _on_beaches(self, seat: int) -> int:
         """Ships of `seat` on beaches; valid whenever no group is at sea."""
@@ -485,59 +608,41 @@ class Game:
         placed = min(len(self._group), sum(f for _, f in free))
         return free, placed
 
-    def _landing_options(self) -> list[Land]:
+    def _landing_options(self) -> _Landings:
         """All distinct legal landings. Bounded: a group is one beach's ships (at most 5).
-        They depend only on the free berths and the group, so they are remembered: the
-        same few situations come back thousands of times in bots' rollouts."""
+        They depend only on the free berths and on the group up to the names of its
+        colours, so they are remembered with the colours numbered 0, 1, ... in order: the
+        same few situations come back thousands of times in games and bots' rollouts. The
+        real colours are put back only into the landings somebody looks at."""
         free, total = self._landing_frame()
-        key = (tuple(free), self._group)
+        group = self._group
+        cols = tuple(sorted(set(group)))
+        if len(cols) == 1:
+            canon: tuple[int, ...] = (0,) * len(group)
+        else:
+            label = {c: i for i, c in enumerate(cols)}
+            canon = tuple([label[c] for c in group])
+        key = (tuple(free), canon)
         known = _LANDINGS.get(key)
         if known is None:
             if len(_LANDINGS) >= _LANDINGS_MAX:
                 _LANDINGS.clear()
-            known = _LANDINGS[key] = tuple(self._enumerate_landings(free, total))
-        return list(known)
+            known = _LANDINGS[key] = tuple(self._enumerate_landings(free, total, canon))
+        return _Landings(known, cols)
 
-    def _enumerate_landings(self, free: list[tuple[int, int]], total: int) -> list[Land]:
+    def _enumerate_landings(self, free: list[tuple[int, int]], total: int,
+                            group: tuple[int, ...]) -> list[tuple]:
+        """The placements of every legal landing, in canonical order, for a group whose
+        colours are numbered 0, 1, ... (see `_landing_options`)."""
         if total == 0:
-            return [Land(())]
-        g = len(self._group)
-        counts: dict[int, int] = {}
-        for c in self._group:
-            counts[c] = counts.get(c, 0) + 1
-        colours = sorted(counts)
-        avail = [counts[c] for c in colours]
-        vectors: list[list[tuple[int, int]]] = []
-        if g >= len(free):
-            def spread(i: int, left: int, acc: list[tuple[int, int]]) -> None:
-                if i == len(free):
-                    if left == 0:
-                        vectors.append(list(acc))
-                    return
-                b, f = free[i]
-                rest_min = len(free) - i - 1
-                for c in range(1, min(f, left - rest_min) + 1):
-                    acc.append((b, c))
-                    spread(i + 1, left - c, acc)
-                    acc.pop()
-            spread(0, total, [])
-        else:
-            for chosen in combinations([b for b, _ in free], g):
-                vectors.append([(b, 1) for b in chosen])
-        out: list[Land] = []
-        for vec in vectors:
-            self._fill(vec, 0, tuple(avail), tuple(colours), [], out)
+            return [()]
+        avail = [0] * (max(group) + 1)
+        for c in group:
+            avail[c] += 1
+        out: list[tuple] = []
+        for vec in _landing_vectors(tuple(free), total, len(group)):
+            out.extend(_landing_tails(vec, tuple(avail)))
         return out
-
-    def _fill(self, vec, i, avail, colours, acc, out) -> None:
-        if i == len(vec):
-            out.append(Land(tuple(acc)))
-            return
-        beach, need = vec[i]
-        for chosen, rest in _picks(colours, tuple(avail), need):
-            acc.append((beach, chosen))
-            self._fill(vec, i + 1, rest, colours, acc, out)
-            acc.pop()
 
     def landing_violation(self, move: Land) -> str | None:
         """Why a proposed landing breaks L1, or None if it is legal (no enumeration)."""
@@ -596,11 +701,17 @@ class Game:
     def apply(self, move: Move) -> None:
         """Play one decision. Raises IllegalMove (naming the clause) and changes nothing
         if the move is not legal now."""
-        if self._kind is None:
+        kind = self._kind
+        if move is self._handed:
+            pass  # `legal_move` gave it out in this very position (never once it is over)
+        elif kind is None:
             raise IllegalMove("E1", "the game is over")
-        if not isinstance(move, Move):
+        elif kind == _K_REVEAL and type(move) is Reveal:
+            if move.tile not in self._unrevealed:
+                raise self._diagnose(move)
+        elif not isinstance(move, Move):
             raise IllegalMove("T0", f"not a move: {move!r}")
-        if self._kind == D.LANDING and isinstance(move, Land):
+        elif kind == D.LANDING and isinstance(move, Land):
             why = self.landing_violation(move)
             if why is not None:
                 raise IllegalMove("L1", why)
@@ -610,15 +721,24 @@ class Game:
             self._history.append(self._snapshot())
         self._moves.append(move)
         self._perform(move)
-        self._settle()
+        while True:  # _settle, inline: it follows every move
+            kind = self._kind
+            if kind is None or kind == _K_REVEAL or kind == _K_COLONY_TILE:
+                return
+            legal = self._action_moves(self._active) if kind == _K_ACTION else self._generate()
+            if len(legal) != 1:
+                self._legal = legal
+                return
+            self._perform(legal[0])
 
     push = apply  # python-chess users reach for push
 
     def _settle(self) -> None:
         """Apply player decisions that have a single option: they involve no choice.
         Reveals are never settled here, even with one tile left: they are the dealer's."""
-        while self._kind is not None:
-            if self._kind in (D.COLONY_TILE, D.REVEAL):
+        while True:
+            kind = self._kind
+            if kind is None or kind == _K_REVEAL or kind == _K_COLONY_TILE:
                 return
             legal = self._generate()
             if len(legal) != 1:
@@ -627,78 +747,144 @@ class Game:
             self._perform(legal[0])
 
     def _perform(self, move: Move) -> None:
-        self._legal = None
+        self._legal = self._pend = self._handed = None
         kind = self._kind
         seat = self._active
-        if kind == D.SETUP:
-            seat = self._setup_done % self.n_seats
-            self._add_ship(seat, TONGA, move.beaches[0])
-            self.events.append(Event("setup", (self._cid[seat], TONGA, move.beaches[0])))
-            self._setup_done += 1
-            if self._setup_done == 2 * self.n_seats:
-                self._start_turn(0)  # S4
-        elif kind == D.ACTION:
-            if isinstance(move, Expand):
-                self._expand(seat, move.island)
-            elif isinstance(move, Royal):
-                self._found_royal(seat, move.island)
-            elif isinstance(move, Colony):
+        # branches by how often they come in a game
+        if kind == _K_REVEAL:
+            self._reveal(move.tile)
+        elif kind == _K_ACTION:
+            cls = type(move)
+            if cls is Colony:
                 self._new_colony(seat, take_off=True)
+            elif cls is Expand:
+                self._expand(seat, move.island)
+            elif cls is Royal:
+                self._found_royal(seat, move.island)
             else:  # Place: X1
                 for b in move.beaches:
                     self._add_ship(seat, move.island, b)
-                self.events.append(Event("place", (self._cid[seat], move.island, move.beaches)))
+                self.events.append(_event("place", (self._cid[seat], move.island, move.beaches)))
                 self._next_departure()  # T2
-        elif kind == D.EXPAND_BEACHES:
+        elif kind == _K_COLONY_TILE:
+            self._place_colony_tile(move)
+        elif kind == _K_EXPAND_BEACHES:
             for b in move.beaches:
                 self._add_ship(seat, self._island, b)
-            self.events.append(Event("expand", (self._cid[seat], self._island, move.beaches)))
+            self.events.append(_event("expand", (self._cid[seat], self._island, move.beaches)))
             self._count = 0
             self._next_departure()  # T2
-        elif kind == D.T1A_SOURCE:
+        elif kind == _K_COLONY_SHIP:
+            self._add_ship(seat, self._island, move.beaches[0])
+            self.events.append(_event("place", (self._cid[seat], self._island, move.beaches)))
+            self._island = None
+            self._end_turn()
+        elif kind == _K_DEPARTURE:
+            key = self._pos_key or self.position_key()  # the position is still the offer's
+            self._seen = (*self._seen, (key, move))
+            self._depart(move)
+        elif kind == _K_LANDING:
+            self._land(move)
+        elif kind == _K_SETUP:
+            seat = self._setup_done % self.n_seats
+            self._add_ship(seat, TONGA, move.beaches[0])
+            self.events.append(_event("setup", (self._cid[seat], TONGA, move.beaches[0])))
+            self._setup_done += 1
+            if self._setup_done == 2 * self.n_seats:
+                self._start_turn(0)  # S4
+        elif kind == _K_T1A_SOURCE:
             cid = self._cid[seat]
             if isinstance(move, TakeNothing):
-                self.events.append(Event("expand", (cid, self._island, ())))
+                self.events.append(_event("expand", (cid, self._island, ())))
                 self._next_departure()  # T2
                 return
             ships = list(self._ships[move.island][move.beach])
             ships.remove(cid)
             self._set_beach(move.island, move.beach, tuple(ships))
             self._add_reserve(seat, 1)  # passes through the hand; placed right after
-            self.events.append(Event("take", (cid, move.island, move.beach)))
+            self.events.append(_event("take", (cid, move.island, move.beach)))
             self._ask_expansion_beaches(self._island, 1)
-        elif kind == D.DEPARTURE:
-            key = self._pos_key or self.position_key()  # the position is still the offer's
-            self._seen = (*self._seen, (key, move))
-            self._depart(move)
-        elif kind == D.LANDING:
-            self._land(move)
-        elif kind == D.REVEAL:
-            self._reveal(move.tile)
-        elif kind == D.COLONY_TILE:
-            self._place_colony_tile(move)
-        elif kind == D.COLONY_SHIP:
-            self._add_ship(seat, self._island, move.beaches[0])
-            self.events.append(Event("place", (self._cid[seat], self._island, move.beaches)))
-            self._island = None
-            self._end_turn()
 
     def _add_reserve(self, seat: int, n: int) -> None:
         r = self._reserve
         self._reserve = r[:seat] + (r[seat] + n,) + r[seat + 1 :]
 
     def _return_ships(self, colours: Iterable[int]) -> None:
+        reserve = list(self._reserve)
+        seat_of = self._seat_of
         for c in colours:
-            self._add_reserve(self._seat_of[c], 1)
+            reserve[seat_of[c]] += 1
+        self._reserve = tuple(reserve)
 
     def _add_ship(self, seat: int, island: int, beach: int) -> None:
-        ships = self._ships[island][beach] + (self._cid[seat],)
-        self._set_beach(island, beach, tuple(sorted(ships)))
-        self._add_reserve(seat, -1)
+        """One ship from the reserve onto a beach: `_set_beach`'s bookkeeping, for the
+        one case that is most of them."""
+        beaches = self._ships[island]
+        ships = beaches[beach]
+        cid = self._cid[seat]
+        if ships and ships[-1] > cid:
+            ships = tuple(sorted((*ships, cid)))
+        else:  # already in order: the usual case (a beach holds few colours)
+            ships = (*ships, cid)
+        if len(ships) == BERTHS[island][beach]:
+            self._full = tuple(sorted((*self._full, (island, beach))))
+        self._ships[island] = beaches[:beach] + (ships,) + beaches[beach + 1 :]
+        present = self._present
+        bit = 1 << island
+        if not present[seat] & bit:
+            self._present = present[:seat] + (present[seat] | bit,) + present[seat + 1 :]
+        r = self._reserve
+        self._reserve = r[:seat] + (r[seat] - 1,) + r[seat + 1 :]
 
     def _set_beach(self, island: int, beach: int, ships: tuple[int, ...]) -> None:
         beaches = self._ships[island]
-        self._ships[island] = beaches[:beach] + (ships,) + beaches[beach + 1 :]
+        old = beaches[beach]
+        berths = BERTHS[island][beach]
+        if (len(ships) == berths) != (len(old) == berths):
+            if len(ships) == berths:
+                self._full = tuple(sorted((*self._full, (island, beach))))
+            else:
+                self._full = tuple([f for f in self._full if f != (island, beach)])
+        beaches = self._ships[island] = beaches[:beach] + (ships,) + beaches[beach + 1 :]
+        present = self._present
+        bit = 1 << island
+        seat_of = self._seat_of
+        changed = None
+        for c in ships:  # a colour arriving is present now
+            s = seat_of[c]
+            if not present[s] & bit:
+                changed = changed or list(present)
+                changed[s] |= bit
+        for c in old:  # a colour leaving may still be on another beach
+            if c not in ships:
+                for b in beaches:
+                    if c in b:
+                        break
+                else:
+                    changed = changed or list(present)
+                    changed[seat_of[c]] &= ~bit
+        if changed:
+            self._present = tuple(changed)
+
+    def _clear_island(self, island: int) -> None:
+        """`_present` once an island's beaches are emptied or it leaves the board."""
+        bit = ~(1 << island)
+        self._present = tuple(m & bit for m in self._present)
+
+    def _scan_full(self) -> tuple[tuple[int, int], ...]:
+        """The full beaches, read from every beach (`_full` is kept from it)."""
+        out = []
+        for tid in sorted(self._ships):
+            berths = BERTHS[tid]
+            for b, s in enumerate(self._ships[tid]):
+                if len(s) == berths[b]:
+                    out.append((tid, b))
+        return tuple(out)
+
+    def _unfull_island(self, island: int) -> None:
+        """`_full` once an island's beaches are emptied or it leaves the board."""
+        if self._full:
+            self._full = tuple([f for f in self._full if f[0] != island])
 
     # ------------------------------------------------------------------ turn flow
 
@@ -707,18 +893,21 @@ class Game:
         self._seen = ()
         self._closed_turn = False
         self._kind = D.ACTION
-        self.events.append(Event("turn", (seat,)))
+        self.events.append(_event("turn", (seat,)))
 
     def _end_turn(self) -> None:
-        self._turns += 1
+        turns = self._turns = self._turns + 1
         self._island = None
         if self._final:  # E1/E2: the last island was revealed during this turn
             self._end_game("E1")
-            return
-        if self._turns >= TURN_LIMIT:
+        elif turns >= TURN_LIMIT:
             self._end_game("X3")
-            return
-        self._start_turn((self._active + 1) % self.n_seats)
+        else:  # _start_turn, inline: it comes at every turn
+            seat = self._active = (self._active + 1) % self.n_seats
+            self._seen = ()
+            self._closed_turn = False
+            self._kind = _K_ACTION
+            self.events.append(_event("turn", (seat,)))
 
     def _end_game(self, reason: str) -> None:
         self._kind = None
@@ -731,7 +920,7 @@ class Game:
         self._count = 0
         self._seen = ()
         self._closed_turn = False
-        self.events.append(Event("game_over", (reason,)))
+        self.events.append(_event("game_over", (reason,)))
 
     def _expand(self, seat: int, island: int) -> None:
         cid = self._cid[seat]
@@ -739,7 +928,9 @@ class Game:
             self._island = island
             self._kind = D.T1A_SOURCE
             return
-        n = sum(b.count(cid) for b in self._ships[island])
+        n = 0
+        for b in self._ships[island]:
+            n += b.count(cid)
         free = self._free_beaches(island)
         k = min(n, len(free), self._reserve[seat])  # T1, T1b
         self._ask_expansion_beaches(island, k)
@@ -752,23 +943,40 @@ class Game:
     def _found_royal(self, seat: int, island: int) -> None:
         cid = self._cid[seat]
         on_it = sum(len(b) for b in self._ships[island])
+        self._unfull_island(island)
         self._ships[island] = _EMPTY[island]
+        self._clear_island(island)
         self._add_reserve(seat, on_it - 1)  # K2
         self._kings[island] = cid
-        self.events.append(Event("royal", (cid, island)))
+        self.events.append(_event("royal", (cid, island)))
         self._end_turn()
 
     def _new_colony(self, seat: int, take_off: bool) -> None:
         cid = self._cid[seat]
         returned = 0
         if take_off:  # C1 (kings stay: Decision)
-            for tid, beaches in self._ships.items():
-                k = sum(b.count(cid) for b in beaches)
-                if k:
-                    returned += k
-                    self._ships[tid] = tuple(tuple(c for c in b if c != cid) for b in beaches)
+            ships = self._ships
+            mine = self._present[seat]
+            while mine:
+                low = mine & -mine
+                mine ^= low
+                tid = low.bit_length() - 1
+                beaches = ships[tid]
+                berths = BERTHS[tid]
+                kept = []
+                for i, b in enumerate(beaches):
+                    if cid in b:
+                        returned += b.count(cid)
+                        if len(b) == berths[i]:  # a beach left is never full
+                            self._full = tuple([f for f in self._full if f != (tid, i)])
+                        b = tuple([c for c in b if c != cid])
+                    kept.append(b)
+                ships[tid] = tuple(kept)
+            present = list(self._present)
+            present[seat] = 0
+            self._present = tuple(present)
             self._add_reserve(seat, returned)
-        self.events.append(Event("colony", (cid, returned)))
+        self.events.append(_event("colony", (cid, returned)))
         self._island = None
         self._kind = D.REVEAL  # C2: the first tile of the colony
 
@@ -777,7 +985,7 @@ class Game:
         h = (move.q, move.r)
         self._put_tile(h, tid, move.rotation)
         self._free_rot = self._free_rot | {h}
-        self.events.append(Event("colony_tile", (tid, move.q, move.r, move.rotation)))
+        self.events.append(_event("colony_tile", (tid, move.q, move.r, move.rotation)))
         self._ctile = None
         if _is_island(tid):
             self._island = tid
@@ -791,9 +999,14 @@ class Game:
 
     def _reveal(self, tid: int) -> None:
         """A tile comes off the stack (M2 during a voyage, C2 during a New Colony)."""
-        left = tuple(t for t in self._unrevealed if t != tid)
-        self._unrevealed = left
-        last = not any(_is_island(t) == _is_island(tid) for t in left)  # E1
+        stack = self._unrevealed
+        i = stack.index(tid)
+        left = self._unrevealed = stack[:i] + stack[i + 1 :]
+        # E1: the stack is sorted and islands have the lowest ids
+        if tid < 16:  # an island
+            last = not left or left[0] >= 16
+        else:
+            last = not left or left[-1] < 16
         if self._at is None:  # New Colony
             self._ctile = tid
             self._kind = D.COLONY_TILE
@@ -803,10 +1016,10 @@ class Game:
         self._at = None
         rot = (d + 3) % 6  # red mark against the edge the group came through
         self._put_tile((q, r), tid, rot)
-        self.events.append(Event("reveal", (tid, q, r, rot)))
+        self.events.append(_event("reveal", (tid, q, r, rot)))
         if last and not _is_island(tid):  # E2: the group is lost at sea; the game ends
             self._return_ships(self._group)
-            self.events.append(Event("lost", (self._group,)))
+            self.events.append(_event("lost", (self._group,)))
             self._group = ()
             self._origin = None
             self._end_game("E1")
@@ -815,38 +1028,48 @@ class Game:
         self._sail_from(q - _DQ[d], r - _DR[d], d)  # re-enter the hex, now placed
 
     def _put_tile(self, h: Hex, tid: int, rot: int) -> None:
-        self._placed[h] = (tid, rot)
-        self._frontier_memo = None  # sorted again when a New Colony next asks for it (C2)
-        if self._frontier_set is not None:
+        placed = self._placed
+        placed[h] = (tid, rot)
+        self._placed_pack = None
+        frontier = self._frontier_memo
+        if frontier is not None:
+            frontier = frontier.copy()  # copies and snapshots may share the old list
             q, r = h
-            placed = self._placed
-            self._frontier_set = (self._frontier_set - {h}) | {
-                n for n in ((q + dq, r + dr) for dq, dr in DIRECTIONS) if n not in placed}
-        if _is_island(tid):
+            code = _code(q, r)
+            i = bisect_left(frontier, code)
+            if i < len(frontier) and frontier[i] == code:
+                del frontier[i]
+            for dq, dr, step in _DIR_CODES:
+                if (q + dq, r + dr) not in placed:
+                    n = code + step
+                    j = bisect_left(frontier, n)
+                    if j == len(frontier) or frontier[j] != n:
+                        frontier.insert(j, n)
+            self._frontier_memo = frontier
+        if tid < 16:  # an island
             self._where[tid] = h
+            if tid in self._ships:  # pragma: no cover - an island is placed only once
+                self._unfull_island(tid)
+                self._clear_island(tid)
             self._ships[tid] = _EMPTY[tid]
 
     # ------------------------------------------------------------------ migration
 
     def _full_beaches(self) -> list[tuple[int, int]]:
-        out = []
-        for tid in sorted(self._ships):
-            berths = BERTHS[tid]
-            for b, s in enumerate(self._ships[tid]):
-                if len(s) == berths[b]:
-                    out.append((tid, b))
-        return out
+        return list(self._full)
 
     def _piers(self, tid: int, beach: int) -> list[int]:
         """Board directions of a beach's piers."""
-        rot = self._placed[self._where[tid]][1]
-        return [(local + rot) % 6 for local in PIERS[tid][beach]]
+        return list(_PIER_DIRS[tid][self._placed[self._where[tid]][1]][beach])
 
     def _next_departure(self) -> None:
         """M1/M4 with X2: at every departure decision, X2b, then X2d, then X2a."""
         self._island = None
+        if not self._full:  # no beach is full: nothing can close (X2b) or depart
+            self._chain_over()
+            return
         full = self._full_beaches()
-        closed = sorted({t for t, _ in full if self._is_closed(t)})
+        closed = sorted(t for t in {t for t, _ in full} if self._is_closed(t))
         if closed:  # X2b
             self._remove_closed(closed)
             full = self._full_beaches()
@@ -857,7 +1080,8 @@ class Game:
 
     def _offer_departures(self, full: list[tuple[int, int]]) -> bool:
         """X2d then X2a: the options of this departure decision; False when none is left."""
-        options = [Sail(t, b, p) for t, b in full for p in self._piers(t, b)]
+        placed, where = self._placed, self._where
+        options = [o for t, b in full for o in _SAILS[t][placed[where[t]][1]][b]]
         key = None
         if self._seen:  # the key is only needed once the turn has a record to look in
             key = self.position_key()
@@ -865,7 +1089,9 @@ class Game:
             options = [o for o in options if o not in chosen]
         if not options:
             return False
-        onward = [o for o in options if self.preview(o).outcome != "back"]  # X2a
+        ships = self._ships
+        onward = [o for o in options  # X2a
+                  if not self._leads_back(o.island, o.pier, len(set(ships[o.island][o.beach])))]
         self._departures = onward or options  # X2c: all lead back, any may be taken
         self._pos_key = key
         self._kind = D.DEPARTURE
@@ -889,17 +1115,37 @@ class Game:
             returned.extend(self._ships[tid][b])
             self._set_beach(tid, b, ())
         self._return_ships(returned)
-        self.events.append(Event("endless", (tuple(sorted(returned)),)))
+        self.events.append(_event("endless", (tuple(sorted(returned)),)))
         self._departures = None
         self._end_turn()
 
     def _is_closed(self, island: int) -> bool:
         """X2b: every pier of every beach returns (dangers ignored, Royal Islands return)."""
-        for b in range(len(BERTHS[island])):
-            for pier in self._piers(island, b):
-                if self._trace(island, pier, _NO_DANGER).outcome != "back":
+        for dirs in _PIER_DIRS[island][self._placed[self._where[island]][1]]:
+            for pier in dirs:
+                if not self._leads_back(island, pier, _NO_DANGER):
                     return False
         return True
+
+    def _leads_back(self, island: int, pier: int, ncol: int) -> bool:
+        """`_trace(...).outcome == "back"`, without building the Preview: X2a and X2b ask
+        it for every option of every departure decision."""
+        placed = self._placed
+        q, r = self._where[island]
+        d = pier
+        while True:
+            q += _DQ[d]
+            r += _DR[d]
+            cell = placed.get((q, r))
+            if cell is None:
+                return False
+            tid, rot = cell
+            if tid < 16:  # an island
+                return tid == island or tid in self._kings
+            exit_local, danger = SEA_EXIT[tid][(d + 3 - rot) % 6]
+            if danger and ncol < danger:
+                return False
+            d = (exit_local + rot) % 6
 
     def preview(self, move: Sail) -> Preview:
         """Where this departure would go over the tiles already placed (see `Preview`)."""
@@ -936,15 +1182,17 @@ class Game:
         for tid in islands:
             returned = [c for b in self._ships[tid] for c in b]
             self._return_ships(returned)
+            self._unfull_island(tid)
             del self._ships[tid]
+            self._clear_island(tid)
             h = self._where.pop(tid)
             del self._placed[h]
-            self._frontier_memo = self._frontier_set = None
+            self._frontier_memo = self._placed_pack = None
             self._free_rot = self._free_rot - {h}
             self._removed = tuple(sorted((*self._removed, tid)))
-            self.events.append(Event("removed", (tid, tuple(sorted(returned)))))
+            self.events.append(_event("removed", (tid, tuple(sorted(returned)))))
         self._closed_turn = True
-        self.events.append(Event("closed", tuple(islands)))
+        self.events.append(_event("closed", tuple(islands)))
 
     def _depart(self, move: Sail) -> None:
         group = self._ships[move.island][move.beach]
@@ -953,7 +1201,7 @@ class Game:
         self._origin = move.island
         self._departures = None
         self._pos_key = None
-        self.events.append(Event("depart", (move.island, move.beach, move.pier, group)))
+        self.events.append(_event("depart", (move.island, move.beach, move.pier, group)))
         q, r = self._where[move.island]
         self._sail_from(q, r, move.pier)
 
@@ -974,18 +1222,18 @@ class Game:
                     self._kind = D.REVEAL
                 return
             tid, rot = cell
-            if _is_island(tid):
+            if tid < 16:  # an island
                 if tid in self._kings:  # K3
-                    self.events.append(Event("turn_back", (tid, self._origin)))
+                    self.events.append(_event("turn_back", (tid, self._origin)))
                     tid = self._origin
                 self._begin_landing(tid)
                 return
             exit_local, danger = SEA_EXIT[tid][(d + 3 - rot) % 6]
             if danger and ncol < danger:  # M3; M3a: only this departure ends
-                self.events.append(Event("fail", (tid, danger, ncol, self._group)))
+                self.events.append(_event("fail", (tid, danger, ncol, self._group)))
                 self._lose_group(None)
                 return
-            self.events.append(Event("cross", (tid, danger, ncol)))
+            self.events.append(_event("cross", (tid, danger, ncol)))
             d = (exit_local + rot) % 6
 
     def _lose_group(self, event: str | None) -> None:
@@ -1009,7 +1257,7 @@ class Game:
                 left.remove(c)
             self._set_beach(island, beach, tuple(sorted(self._ships[island][beach] + cs)))
         self._return_ships(left)
-        self.events.append(Event("land", (island, move.placements, tuple(left))))
+        self.events.append(_event("land", (island, move.placements, tuple(left))))
         self._group = ()
         self._next_departure()  # M4
 
@@ -1171,13 +1419,16 @@ class Game:
 
     def position_key(self) -> bytes:
         """X2d's position: beaches, reserves, kings and placed tiles (8-byte BLAKE2b)."""
-        data = [
-            [[q, r, t, rot] for (q, r), (t, rot) in sorted(self._placed.items())],
-            [[t, [list(b) for b in self._ships[t]]] for t in sorted(self._ships)],
-            sorted([t, c] for t, c in self._kings.items()),
-            list(self._reserve),
-        ]
-        return hashlib.blake2b(msgpack.packb(data), digest_size=8).digest()
+        # The msgpack of [placed, ships, kings, reserve], built from parts: an array of 4 is
+        # its one-byte header then its items, and the placed tiles' part changes only when
+        # a tile does. Tuples pack as arrays, like lists.
+        placed = self._placed_pack
+        if placed is None:
+            placed = self._placed_pack = msgpack.packb(
+                [(q, r, t, rot) for (q, r), (t, rot) in sorted(self._placed.items())])
+        rest = msgpack.packb(
+            [sorted(self._ships.items()), sorted(self._kings.items()), self._reserve])
+        return hashlib.blake2b(b"\x94" + placed + rest[1:], digest_size=8).digest()
 
     def _context(self) -> list:
         """The pending decision's context: only what that kind of decision depends on."""
@@ -1251,6 +1502,76 @@ class Game:
 
     def __repr__(self) -> str:
         return f"Game.from_position({self.position()!r})"
+
+
+@lru_cache(maxsize=4096)
+def _landing_vectors(free: tuple[tuple[int, int], ...], total: int, g: int
+                     ) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """L1: how many ships each beach gets, (beach, count) per receiving beach: every free
+    beach at least one when the group can cover them all, else one each on g of them."""
+    vectors: list[tuple[tuple[int, int], ...]] = []
+    if g >= len(free):
+        def spread(i: int, left: int, acc: list[tuple[int, int]]) -> None:
+            if i == len(free):
+                if left == 0:
+                    vectors.append(tuple(acc))
+                return
+            b, f = free[i]
+            rest_min = len(free) - i - 1
+            for c in range(1, min(f, left - rest_min) + 1):
+                acc.append((b, c))
+                spread(i + 1, left - c, acc)
+                acc.pop()
+        spread(0, total, [])
+    else:
+        for chosen in combinations([b for b, _ in free], g):
+            vectors.append(tuple((b, 1) for b in chosen))
+    return tuple(vectors)
+
+
+@lru_cache(maxsize=16384)
+def _landing_tails(vec: tuple[tuple[int, int], ...], avail: tuple[int, ...]
+                   ) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]:
+    """Every way to fill the beaches of `vec` (beach, ships) from `avail` ships per colour
+    0, 1, ...: placements in canonical order. Shared tails make a new landing cheap."""
+    if not vec:
+        return ((),)
+    beach, need = vec[0]
+    rest_vec = vec[1:]
+    out = []
+    for chosen, rest in _picks(tuple(range(len(avail))), avail, need):
+        head = ((beach, chosen),)
+        for tail in _landing_tails(rest_vec, rest):
+            out.append(head + tail)
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def _choices(free: list[int] | tuple[int, ...], k: int) -> tuple[ChooseBeaches, ...]:
+    """T1: every choice of k beaches among the free ones."""
+    return tuple(ChooseBeaches(c) for c in combinations(free, k))
+
+
+@lru_cache(maxsize=8192)
+def _expands(islands: int) -> tuple[Expand, ...]:
+    """T1: Expand on every island of a bit set, by id."""
+    return tuple(_EXPAND[t] for t in range(16) if islands >> t & 1)
+
+
+@lru_cache(maxsize=8192)
+def _royals(islands: int) -> tuple[Royal, ...]:
+    """K1: Royal on every island of a bit set, by id."""
+    return tuple(_ROYAL[t] for t in range(16) if islands >> t & 1)
+
+
+@lru_cache(maxsize=8192)
+def _tonga_places(beaches: tuple[tuple[int, ...], ...], n: int) -> tuple[Place, ...]:
+    """X1: the placements of n (1 or 2) ships on Tonga whose beaches hold `beaches`."""
+    free = [BERTHS[TONGA][b] - len(s) for b, s in enumerate(beaches)]
+    if n == 1:
+        return tuple(_PLACE1[TONGA][b] for b in range(6) if free[b])
+    return tuple(_PLACE_TONGA2[a, b] for a in range(6) for b in range(a, 6)
+                 if (a != b and free[a] and free[b]) or (a == b and free[a] >= 2))
 
 
 @lru_cache(maxsize=4096)

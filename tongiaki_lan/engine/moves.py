@@ -191,6 +191,10 @@ class PlaceTile(Move):
         return f"tile {self.q},{self.r} {DIRECTION_NAMES[self.rotation]}"
 
 
+# Every reveal there can be, built once: dealers hand one out at every tile of every game.
+REVEALS: tuple[Reveal, ...] = tuple(Reveal(t) for t in range(32))
+
+
 # ---------------------------------------------------------------- wire decoding
 
 

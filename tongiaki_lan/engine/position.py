@@ -366,7 +366,7 @@ def check(g: Game) -> list[str]:
             out.append(f"{TILES[t].name} is a Royal Island with ships on its beaches (K3)")
         if t == TONGA:
             out.append("Tonga cannot be a Royal Island (K1)")
-    full = g._full_beaches() if all(t in g._ships for t in g._where) else []
+    full = list(g._scan_full()) if all(t in g._ships for t in g._where) else []
     if kind in (D.SETUP, D.ACTION) and full:
         t, b = full[0]
         out.append(f"{TILES[t].name} beach {b + 1} is full between turns")

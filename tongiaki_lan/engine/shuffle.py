@@ -12,6 +12,8 @@ import hashlib
 from .tiles import STACK_IDS
 
 PERSON = b"tongiaki-shuffle"  # exactly 16 bytes, BLAKE2b's personalisation limit
+# below(n)'s rejection limit for the small n a shuffle asks for, worked out once
+_LIMITS = (0,) + tuple((1 << 64) - ((1 << 64) % n) for n in range(1, 64))
 
 
 class Stream:
@@ -21,21 +23,21 @@ class Stream:
     def __init__(self, seed: bytes):
         self._seed = seed
         self._counter = 0
-        self._buf = b""
+        self._words: list[int] = []  # the current block's words, last one first
 
     def next_u64(self) -> int:
-        if not self._buf:
+        if not self._words:
             block = hashlib.blake2b(
                 self._seed + self._counter.to_bytes(8, "big"), digest_size=64, person=PERSON
             ).digest()
             self._counter += 1
-            self._buf = block
-        word, self._buf = self._buf[:8], self._buf[8:]
-        return int.from_bytes(word, "big")
+            # the 8 big-endian words of the block, popped from the end in block order
+            self._words = [int.from_bytes(block[i : i + 8], "big") for i in range(56, -1, -8)]
+        return self._words.pop()
 
     def below(self, n: int) -> int:
         """Uniform in [0, n) by rejection, so no value is favoured."""
-        limit = (1 << 64) - ((1 << 64) % n)
+        limit = _LIMITS[n] if n < len(_LIMITS) else (1 << 64) - ((1 << 64) % n)
         while True:
             x = self.next_u64()
             if x < limit:
