@@ -46,14 +46,19 @@ async def test_a_signal_is_a_goodbye_the_table_hears_and_the_record_is_whole(tmp
         await guest.wait(lambda: guest.count("move") >= 3, 60)
         guest.kill(getattr(signal, how))
         code = await guest.finish(30)
-        await host.wait(lambda: any(e["event"] == "away" and e.get("left")
-                                    for e in host.events), 30)
+        # a goodbye for good: the other player's game goes on at once, a bot in bo's seat
+        await host.wait(lambda: host.count("handover") >= 1, 30)
+        moves_then = host.count("move")
+        await host.wait(lambda: host.count("move") > moves_then, 30)
     finally:
         await kill_all(procs)
-    assert guest.events[-1] == {"event": "error", "reason": "interrupted"}, guest.events[-3:]
-    assert code == 1 and b"Traceback" not in guest.stderr, guest.stderr[-1500:]
-    (away,) = [e for e in host.events if e["event"] == "away"]
-    assert away["name"].startswith("bo") and away["left"] is True
+    last = guest.events[-1]
+    assert last["event"] == "left" and last["for_good"] is True, guest.events[-3:]
+    assert code == 0 and b"Traceback" not in guest.stderr, guest.stderr[-1500:]
+    (left,) = [e for e in host.events if e["event"] == "left"]
+    assert left["name"].startswith("bo") and left["for_good"] is True and left["bot"]
+    (handed,) = [e for e in host.events if e["event"] == "handover"]
+    assert handed["name"].startswith("bo") and handed["bot"] == left["bot"]
     played = [e for e in guest.events if e["event"] in ("move", "reveal")]
     assert verify_record(tmp_path / "bo.tgrec")  # every move it saw, replayed and checked
     from tongiaki_lan.records import read_record

@@ -6,6 +6,7 @@ from tongiaki_lan.bots import make_bot
 from tongiaki_lan.engine import Game
 from tongiaki_lan.net.aio.node import Node
 from tongiaki_lan.net.protocol.core import bot_seed
+from tongiaki_lan.net.protocol.settings import net_bot_options
 from tongiaki_lan.records import read_record, replay_record
 
 
@@ -20,7 +21,8 @@ def clean_replay_digest(node: Node, autoplay: str = "random") -> bytes:
         d = game.pending
         if d.seat is not None:
             kind = seats[d.seat].bot or autoplay
-            want = make_bot(kind, seed=bot_seed(node.seed, d.seat, i)).choose(game.copy())
+            want = make_bot(kind, seed=bot_seed(node.seed, d.seat, i),
+                            **net_bot_options(kind)).choose(game.copy())
             assert move == want, f"move {i} is {move}, the seat's bot plays {want}"
         game.apply(move)
     assert game.is_over

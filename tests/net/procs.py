@@ -19,6 +19,7 @@ class Proc:
         self.cwd = cwd
         self.popen = popen  # e.g. creationflags on Windows
         self.events: list[dict] = []
+        self.arrived: list[float] = []  # when each of `events` came (loop clock)
         self.stderr = b""
         self.changed = asyncio.Event()
         self.proc: asyncio.subprocess.Process | None = None
@@ -37,6 +38,7 @@ class Proc:
         async for line in self.proc.stdout:
             with contextlib.suppress(ValueError):
                 self.events.append(json.loads(line))
+                self.arrived.append(asyncio.get_running_loop().time())
             self.changed.set()
         self.stderr = await err
         await self.proc.wait()

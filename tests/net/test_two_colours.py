@@ -42,15 +42,15 @@ def test_V1_start_seats_each_player_twice_alternately_and_abort_undoes_it():
     assert L.can_start(dataclasses.replace(alone, seats=alone.seats[:1])) == L.TOO_FEW_SEATS
 
 
-def test_the_lobby_message_carries_the_variant_last_and_refuses_an_unknown_one():
+def test_the_lobby_message_carries_the_variant_and_refuses_an_unknown_one():
     lb = _lobby()
     wire = lb.to_wire()
-    assert wire[-1] == "two-colours"
+    assert wire[-2:] == ["two-colours", lb.draw_wait]  # (the draw wait comes after it)
     assert Lobby.parse(wire[1:]) == lb
     with pytest.raises(WireError, match="lobby.variant"):
-        Lobby.parse([*wire[1:-1], "three-colours"])
+        Lobby.parse([*wire[1:-2], "three-colours", lb.draw_wait])
     with pytest.raises(WireError, match="lobby"):
-        Lobby.parse(wire[1:-1])  # a protocol-3 LOBBY without the field
+        Lobby.parse(wire[1:-2])  # a protocol-3 LOBBY without the fields
 
 
 async def test_V1_two_nodes_play_two_colours_to_one_digest(tmp_path):

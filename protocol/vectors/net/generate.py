@@ -28,6 +28,11 @@ VAL = bytes(range(200, 232))  # a chain value of a fair draw
 SEAT = C.Seat("human", "Ana", "blue", A, True)
 BOT = C.Seat("bot", "Maui (random)", "red", A, True, "random")
 
+# A leaves for good; its game waits on draw 4, so it gives its value for draw 4 and
+# contributes nothing from draw 5 on (protocol/draws.md, "Leaving on purpose")
+FAREWELL = C.Farewell(A, 5, True, VAL, ID_A.public,
+                      ID_A.sign(C.farewell_bytes(GAME, A, 5, True, VAL)))
+
 MESSAGES = [
     ("heartbeat-lobby", C.Heartbeat("lobby", 3, 0, b"")),
     ("heartbeat-playing", C.Heartbeat("playing", 9, 17, DIG)),
@@ -62,6 +67,12 @@ MESSAGES = [
     ("log-reveal", C.Log(40, 42, (([2, 7], DIG), ([10, 17], DIG, ((0, VAL), (2, VAL)))))),
     ("move-prev-reveal", C.MoveMsg(13, [2, 7], DIG, (([10, 17], DIG, ((0, VAL),)),))),
     ("draw", C.Draw(4, ((1, VAL),))),
+    ("farewell-for-good", FAREWELL),
+    ("farewell-back-soon", C.Farewell(A, 3, False, b"", ID_A.public,
+                                      ID_A.sign(C.farewell_bytes(GAME, A, 3, False, b"")))),
+    ("set-wait", C.SetWait(30)),
+    ("lobby-draw-wait", C.Lobby(4, "lobby", "Friday night", 4, False, (SEAT,),
+                                (C.Member(A, "0.0.0.0", 40000),), draw_wait=30)),
     ("chat", C.Chat("malo e lelei 👋")),
     ("seed-ok", C.SeedOk(bytes(range(8)), DIG)),
     ("probe", C.Probe(bytes(range(16)))),
@@ -209,7 +220,12 @@ def main() -> None:
     path = Path(__file__).with_name("wire.json")
     lines = ["{"]
     out["seed_agreement"] = seed_vec
-    for k in ("protocol", "game_id", "identity", "kdf", "link_key", "seed_agreement"):
+    signed = C.farewell_bytes(GAME, A, FAREWELL.from_draw, True, VAL)
+    out["farewell"] = {"leaver": A.hex(), "from_draw": FAREWELL.from_draw, "for_good": True,
+                       "value": VAL.hex(), "signed_bytes": signed.hex(),
+                       "signature": FAREWELL.signature.hex()}
+    for k in ("protocol", "game_id", "identity", "kdf", "link_key", "seed_agreement",
+              "farewell"):
         lines.append(f" {json.dumps(k)}: {json.dumps(out[k])},")
     for k in ("valid", "refused"):
         lines.append(f" {json.dumps(k)}: [")

@@ -24,6 +24,7 @@ from tongiaki_lan.files import write_text_atomic
 from tongiaki_lan.net.aio.identity_file import load_identity, save_identity
 from tongiaki_lan.net.aio.incarnation import next_incarnation, runs_path
 from tongiaki_lan.net.aio.pump import DatagramPump
+from tongiaki_lan.net.aio.pump import clock as pump_clock
 from tongiaki_lan.net.aio.sidecar import has_sidecar, read_sidecar, write_sidecar
 from tongiaki_lan.net.protocol import events as E
 from tongiaki_lan.net.protocol import lobby as L
@@ -31,6 +32,7 @@ from tongiaki_lan.net.protocol.codec import NO_GAME, Message, encode_datagram
 from tongiaki_lan.net.protocol.core import NodeCore, bot_seed
 from tongiaki_lan.net.protocol.identity import Identity
 from tongiaki_lan.net.protocol.invite import GameRef, JoinRefused
+from tongiaki_lan.net.protocol.settings import net_bot_options
 from tongiaki_lan.records import (
     RecordHeader,
     RecordWriter,
@@ -53,6 +55,7 @@ SYNC_DELAY_S = 0.05
 # at once with the peers still taking in the last one (p50 7.7-11.9 ms against 4.7-8.3 ms
 # with the thread, under the same load)
 INLINE_BOTS: frozenset[str] = frozenset()
+FALLBACK_BOT = "random"  # plays a decision whose bot failed (it cannot fail on a legal state)
 
 
 class _TransportView:
@@ -77,7 +80,7 @@ class _TransportView:
         return self._node.core.links.idle()
 
     def send(self, peer: bytes, addr, message: Message) -> None:
-        self._node.core.links.now = time.monotonic()
+        self._node.core.links.now = pump_clock()
         self._node.core.links.send(peer, addr, message)
         self._node._pump.step()
 
@@ -118,6 +121,7 @@ class Node:
         discovery=None,
         handover_after: float | None = None,
         bot_delay: float = 0.0,
+        draw_wait: int | None = None,
     ) -> None:
         self.bot_delay = bot_delay
         self.record_path = Path(record_path) if record_path else None
@@ -133,6 +137,8 @@ class Node:
         incarnation = next_incarnation(runs_path(self.profile), time.time_ns() // 1000)
         self.core = NodeCore(name, identity, incarnation=incarnation,
                              autoplay=autoplay, handover_after=handover_after, port=port)
+        if draw_wait is not None:  # (the table's setting, for a game this node opens)
+            self.core.draw_wait = int(draw_wait)
         self._host, self._port = host, port
         self.discovery = discovery
         self._pump = DatagramPump(self.core, wrap_socket=wrap_socket, after=self._drain)
@@ -220,10 +226,12 @@ class Node:
             with contextlib.suppress(Exception):
                 await self.discovery.withdraw()
 
-    async def leave(self, timeout: float = 2.0) -> None:
-        """Say goodbye to the game, wait (bounded) until it was heard, then close."""
+    async def leave(self, timeout: float = 2.0, for_good: bool = False) -> None:
+        """Say goodbye to the game (`for_good`: a bot takes our seat at once and the
+        table draws without us; else the seat waits), wait (bounded) until it was heard,
+        then close."""
         if self.lobby is not None:
-            self.core.leave_game(self._now())
+            self.core.leave_game(self._now(), for_good)
             self._pump.step()
             await self.wait_for(self.core.links.idle, timeout, raise_on_timeout=False)
         await self.close()
@@ -303,7 +311,7 @@ class Node:
 
     @staticmethod
     def _now() -> float:
-        return time.monotonic()
+        return pump_clock()  # (the pump's: the core sees one clock)
 
     def _step(self) -> None:
         self._pump.step()
@@ -324,7 +332,7 @@ class Node:
         if isinstance(ev, E.RecordMove):
             self._record(ev.move, ev.digest, ev.proof)
             # once the core has applied it, checked its digest and it is in the record
-            self.applied_at.setdefault(ev.index, time.monotonic())
+            self.applied_at.setdefault(ev.index, pump_clock())
         elif isinstance(ev, E.Rewound):
             if self._writer is not None:
                 self._writer.rewind(ev.index)
@@ -355,12 +363,23 @@ class Node:
         else:
             self.notify(ev)
 
+    def _still_asked(self, ev: E.BotTurn) -> bool:
+        """Whether the decision a BotTurn asked for is still the game's: a sleep or a
+        rewind meanwhile may have left the game elsewhere — at a reveal, even, which no bot
+        may be asked to decide (it has no seat to choose for)."""
+        g = self.game
+        return (not self._closed and g is not None and not g.is_over
+                and len(g.moves) == ev.index and g.pending is not None
+                and g.pending.seat == ev.seat)
+
     async def _think(self, ev: E.BotTurn) -> None:
         if self.bot_delay:
             await asyncio.sleep(self.bot_delay)  # pacing for people watching, not sync
+        if not self._still_asked(ev):
+            return
+        snapshot = self.game.copy()
         try:
-            bot = make_bot(ev.bot, seed=ev.seed)
-            snapshot = self.game.copy()
+            bot = make_bot(ev.bot, seed=ev.seed, **net_bot_options(ev.bot))
             if ev.bot in INLINE_BOTS:
                 await asyncio.sleep(0)  # let datagrams that are already here go first
                 move = bot.choose(snapshot)
@@ -368,10 +387,18 @@ class Node:
                 move = await asyncio.get_running_loop().run_in_executor(None, bot.choose,
                                                                         snapshot)
         except Exception as exc:
-            log.exception("bot failed")
-            self.notify(E.Error(f"bot {ev.bot} failed: {exc}"))
-            return
-        if self._closed:
+            if not self._still_asked(ev):
+                return  # the game moved on while it thought: nothing to decide
+            # never silent, never a stall: the fallback plays this decision, and says so
+            log.exception("bot %s failed at move %d; the random bot plays it", ev.bot, ev.index)
+            try:
+                move = make_bot(FALLBACK_BOT, seed=ev.seed).choose(snapshot)
+            except Exception as exc2:  # (then the seat truly cannot move: tell the player)
+                log.exception("the fallback bot failed too")
+                self.notify(E.Error(f"bot {ev.bot} failed: {exc}; fallback: {exc2}"))
+                return
+            self.notify(E.BotFallback(ev.seat, ev.index, ev.bot, FALLBACK_BOT, str(exc)))
+        if not self._still_asked(ev):
             return
         self.core.bot_move(ev.index, move, self._now())
         self._step()
@@ -579,6 +606,12 @@ class Node:
 
     def set_seat(self, name: str, colour: str = "") -> None:
         self.core.set_seat(name, colour, self._now())
+        self._step()
+
+    def set_draw_wait(self, seconds: int) -> None:
+        """The table's wait for a missing draw value (lobby phase; the coordinator
+        decides, and everyone else who was ready is asked again)."""
+        self.core.set_draw_wait(seconds, self._now())
         self._step()
 
     def set_ready(self, ready: bool = True) -> None:

@@ -85,6 +85,19 @@ def choose_event_loop() -> None:
         policy = getattr(asyncio, "WindowsSelectorEventLoopPolicy", None)
         if policy is not None and not isinstance(asyncio.get_event_loop_policy(), policy):
             asyncio.set_event_loop_policy(policy())
+def _sleep_counting_clock() -> Callable[[], float]:
+    """A monotonic clock that goes on counting while the computer sleeps, so that the
+    protocol sees a closed lid as the jump it is (`net.protocol.wake`): CLOCK_BOOTTIME on
+    Linux and CLOCK_MONOTONIC on macOS (both count suspend; `time.monotonic` there does
+    not); on Windows `time.monotonic` (GetTickCount64) already counts it."""
+    if sys.platform.startswith("linux") and hasattr(time, "CLOCK_BOOTTIME"):
+        return lambda: time.clock_gettime(time.CLOCK_BOOTTIME)
+    if sys.platform == "darwin" and hasattr(time, "CLOCK_MONOTONIC"):
+        return lambda: time.clock_gettime(time.CLOCK_MONOTONIC)
+    return time.monotonic
+
+
+clock = _sleep_counting_clock()  # the machine's clock: every `now` it is given
 
 
 class _Socket:
@@ -306,7 +319,7 @@ class DatagramPump:
         if self.closed:
             return
         try:
-            self.machine.receive(data, addr, time.monotonic())
+            self.machine.receive(data, addr, clock())
         except Exception:  # a bug must not stop the node hearing the next datagram
             log.exception("internal error handling datagram from %s", addr)
         self.step()
@@ -332,7 +345,7 @@ class DatagramPump:
         every 0.25 s: a machine whose deadline moved without a step is looked at again)."""
         if self.closed or self._loop is None:
             return
-        now = time.monotonic()
+        now = clock()
         due = self.machine.get_timer()
         due = now + 0.25 if due is None else min(due, now + 0.25)
         if self._timer is not None:
@@ -340,7 +353,7 @@ class DatagramPump:
                 return  # already armed for (about) then
             self._timer.cancel()
         self._timer_due = due
-        # the machine's clock is time.monotonic(); the loop's may differ by an offset
+        # the machine's clock is `clock`; the loop's may differ by an offset
         when = self._loop.time() + max(0.0, due - now)
         self._timer = self._loop.call_at(when, self._fire)
 
@@ -349,7 +362,7 @@ class DatagramPump:
         self._timer_due = None
         if self.closed:
             return
-        now = time.monotonic()
+        now = clock()
         due = self.machine.get_timer()
         if due is not None and due <= now:
             try:

@@ -4,8 +4,8 @@ Latency of a move = from the moment the deciding node's bot hands the move to it
 (before that node applies, records and sends it) until the last peer has applied it with
 its own engine, compared digests and appended it to its record (stamped by each node's
 glue once its core is done with the datagram). By default every node is its own OS
-process (as on separate laptops; the clocks compared are the system's CLOCK_MONOTONIC,
-which `time.monotonic` reads in every process). `mode="inprocess"` puts all nodes on one
+process (as on separate laptops; the clocks compared are the system's (CLOCK_BOOTTIME on Linux),
+which `net.aio.pump.clock` reads in every process). `mode="inprocess"` puts all nodes on one
 event loop instead, which adds every peer's validation work in turn: an upper bound. Each
 node has its own UDP socket, engine and fsynced record.
 """

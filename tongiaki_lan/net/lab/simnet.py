@@ -24,6 +24,9 @@ from tongiaki_lan.net.aio.incarnation import RESERVE
 from tongiaki_lan.net.protocol import events as E
 from tongiaki_lan.net.protocol.core import NodeCore
 from tongiaki_lan.net.protocol.identity import Identity
+from tongiaki_lan.net.protocol.settings import net_bot_options
+
+SIM_ITERATIONS = 20  # a table's search bot in the simulation (`SimNet.bot_options`)
 
 Addr = tuple[str, int]
 
@@ -79,6 +82,16 @@ class SimNet:
 
     # ------------------------------------------------------------------ nodes
 
+    @staticmethod
+    def bot_options(kind: str) -> dict:
+        """The table's bot options (`net_bot_options`: a fixed amount of work), with the
+        search cut to a few iterations: the simulation checks the protocol, not the play,
+        and must not spend a real second on each virtual decision."""
+        opts = net_bot_options(kind)
+        if "iterations" in opts:
+            opts["iterations"] = min(opts["iterations"], SIM_ITERATIONS)
+        return opts
+
     def add(self, name: str, host: str, port: int = 7000, *, clock: float = 0.0,
             **kw) -> SimNode:
         """A node started now on a laptop whose wall clock is `clock` seconds off."""
@@ -98,6 +111,19 @@ class SimNet:
         """SIGKILL: the node stops at once; datagrams to it are lost."""
         node.alive = False
         self.nodes.pop(node.addr, None)
+
+    def suspend(self, node: SimNode) -> None:
+        """SIGSTOP, or the lid closed: the node runs nothing (no timer, no bot) and the
+        datagrams sent to it meanwhile are lost; `wake` goes on where it stopped."""
+        node.alive = False
+        self.nodes.pop(node.addr, None)
+
+    def wake(self, node: SimNode) -> None:
+        """SIGCONT: the node's next call sees the clock jumped by the whole sleep."""
+        node.alive = True
+        self.nodes[node.addr] = node
+        node.core.handle_timer(self.now)
+        self._collect(node)
 
     def restart(self, old: SimNode, port: int | None = None, *, clock: float | None = None,
                 **kw) -> SimNode:
@@ -156,7 +182,8 @@ class SimNet:
                                 "chain_secret": core.chain_secret}
                 node.events.append(ev)
             elif isinstance(ev, E.BotTurn):
-                move = make_bot(ev.bot, seed=ev.seed).choose(core.game.copy())
+                move = make_bot(ev.bot, seed=ev.seed, **self.bot_options(ev.bot)).choose(
+                    core.game.copy())
                 self._push(self.now + self.think, "bot", (node, ev.index, move))
             else:
                 node.events.append(ev)

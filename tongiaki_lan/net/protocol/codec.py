@@ -43,6 +43,11 @@ MAX_MOVE_NODES = 200
 MAX_PREV = 4  # moves repeated in each MOVE
 MAX_MOVE_DEPTH = 6
 MAX_DRAW = 31  # draws are numbered 0..30 (31 tiles); a chain's values cover 0..31
+# the lobby's wait for a missing draw value, in whole seconds (protocol/draws.md)
+DRAW_WAIT_DEFAULT = 15
+DRAW_WAIT_MIN = 2
+DRAW_WAIT_MAX = 600
+FAREWELL_PERSON = b"tongiaki-bye"  # what a FAREWELL's signature covers starts with this
 PHASES = ("lobby", "starting", "playing", "over")
 SEAT_KINDS = ("human", "bot")
 NO_GAME = bytes(ID_LEN)
@@ -321,17 +326,20 @@ class Lobby(Message):
     # the table variant (engine/variant.py): "two-colours" gives two players two seats each,
     # A1 B1 A2 B2, from the start on (lobby.start); every peer builds the game from it
     variant: str = STANDARD
+    # seconds the table waits for a missing draw value before drawing without it (a
+    # table setting, chosen in the lobby: protocol/draws.md, "A node that stops revealing")
+    draw_wait: int = DRAW_WAIT_DEFAULT
 
     def body(self) -> list:
         return [
             self.version, self.phase, self.name, self.total, self.passphrase,
             [s.to_wire() for s in self.seats], [m.to_wire() for m in self.members],
-            self.start_nonce, [[i, k] for i, k in self.dropped], self.variant,
+            self.start_nonce, [[i, k] for i, k in self.dropped], self.variant, self.draw_wait,
         ]
 
     @classmethod
     def parse(cls, items: list) -> Lobby:
-        _arity(items, 10, "lobby")
+        _arity(items, 11, "lobby")
         total = _uint(items[3], "lobby.total", MAX_SEATS)
         if total < 2:
             raise WireError("lobby.total: a game has 2 to 6 seats")
@@ -352,8 +360,15 @@ class Lobby(Message):
             _uint(items[0], "lobby.version"), _choice(items[1], "lobby.phase", PHASES),
             _str(items[2], "lobby.name", MAX_NAME, allow_empty=False), total,
             _bool(items[4], "lobby.passphrase"), seats, members, nonce, tuple(dropped),
-            _choice(items[9], "lobby.variant", VARIANTS),
+            _choice(items[9], "lobby.variant", VARIANTS), _draw_wait(items[10]),
         )
+
+
+def _draw_wait(v: Any) -> int:
+    w = _uint(v, "lobby.draw_wait", DRAW_WAIT_MAX)
+    if w < DRAW_WAIT_MIN:
+        raise WireError(f"lobby.draw_wait: at least {DRAW_WAIT_MIN} s, got {w}")
+    return w
 
 
 @dataclass(frozen=True)
@@ -625,6 +640,71 @@ class Draw(Message):
 
 
 @dataclass(frozen=True)
+class Farewell(Message):
+    """A player leaves the table on purpose (protocol/draws.md, "Leaving on purpose").
+
+    `leaver` signs it with its identity key (`public`, `signature` over `farewell_bytes`),
+    so any member may pass it on and every member can check it came from the leaver.
+    `from_draw`: the first draw the leaver contributes no value to; `value`: its value
+    for draw `from_draw - 1` when its game was waiting on that draw (32 bytes), else
+    empty. `for_good`: False = back soon (the seat waits, as after LEAVE); True = the
+    table draws without it from `from_draw` on and a bot takes its seat at once."""
+
+    TYPE: ClassVar[int] = 34
+    leaver: bytes
+    from_draw: int
+    for_good: bool
+    value: bytes
+    public: bytes
+    signature: bytes
+
+    def body(self) -> list:
+        return [self.leaver, self.from_draw, self.for_good, self.value, self.public,
+                self.signature]
+
+    @classmethod
+    def parse(cls, items: list) -> Farewell:
+        _arity(items, 6, "farewell")
+        value = _bin(items[3], "farewell.value", max_len=DIGEST_LEN)
+        if len(value) not in (0, DIGEST_LEN):
+            raise WireError(f"farewell.value: expected 0 or {DIGEST_LEN} bytes, got {len(value)}")
+        from_draw = _uint(items[1], "farewell.from_draw", MAX_DRAW + 1)
+        if value and from_draw == 0:
+            raise WireError("farewell.value: a value needs from_draw of at least 1")
+        return cls(_bin(items[0], "farewell.leaver", ID_LEN), from_draw,
+                   _bool(items[2], "farewell.for_good"), value,
+                   _bin(items[4], "farewell.public", PUBLIC_LEN),
+                   _bin(items[5], "farewell.signature", SIGNATURE_LEN))
+
+
+def farewell_bytes(game: bytes, leaver: bytes, from_draw: int, for_good: bool,
+                   value: bytes) -> bytes:
+    """What a FAREWELL's signature covers: the personalisation, the game id (a farewell
+    counts in one game only), then the fields in wire order."""
+    return (FAREWELL_PERSON + game + leaver + bytes([from_draw, 1 if for_good else 0])
+            + value)
+
+
+@dataclass(frozen=True)
+class SetWait(Message):
+    """Lobby request: the table's wait for a missing draw value (`Lobby.draw_wait`)."""
+
+    TYPE: ClassVar[int] = 35
+    seconds: int
+
+    def body(self) -> list:
+        return [self.seconds]
+
+    @classmethod
+    def parse(cls, items: list) -> SetWait:
+        _arity(items, 1, "set_wait")
+        w = _uint(items[0], "set_wait.seconds", DRAW_WAIT_MAX)
+        if w < DRAW_WAIT_MIN:
+            raise WireError(f"set_wait.seconds: at least {DRAW_WAIT_MIN} s, got {w}")
+        return cls(w)
+
+
+@dataclass(frozen=True)
 class Chat(Message):
     TYPE: ClassVar[int] = 40
     text: str
@@ -684,8 +764,8 @@ class ProbeAnswer(Message):
 MESSAGE_TYPES: dict[int, type[Message]] = {
     cls.TYPE: cls
     for cls in (Heartbeat, Ack, Join, Lobby, SetSeat, Ready, AddBot, RemoveBot, Leave, Start,
-                Refuse, Commit, Reveal, Abort, SeedOk, MoveMsg, Fetch, Log, Draw, Chat,
-                Probe, ProbeAnswer)
+                Refuse, Commit, Reveal, Abort, SeedOk, MoveMsg, Fetch, Log, Draw, Farewell,
+                SetWait, Chat, Probe, ProbeAnswer)
 }
 
 

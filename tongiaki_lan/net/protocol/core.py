@@ -16,6 +16,7 @@ pending may move, every node checks every move with its own engine and compares 
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 from collections.abc import Callable
@@ -27,6 +28,7 @@ from tongiaki_lan.net.protocol import events as E
 from tongiaki_lan.net.protocol import lobby as L
 from tongiaki_lan.net.protocol.auth import derive_key
 from tongiaki_lan.net.protocol.codec import (
+    DRAW_WAIT_DEFAULT,
     ID_LEN,
     NO_GAME,
     Abort,
@@ -34,6 +36,7 @@ from tongiaki_lan.net.protocol.codec import (
     Chat,
     Commit,
     Draw,
+    Farewell,
     Fetch,
     Heartbeat,
     Join,
@@ -48,9 +51,11 @@ from tongiaki_lan.net.protocol.codec import (
     Reveal,
     SeedOk,
     SetSeat,
+    SetWait,
     Start,
 )
 from tongiaki_lan.net.protocol.drawsync import DrawSync
+from tongiaki_lan.net.protocol.farewell import Farewells
 from tongiaki_lan.net.protocol.handover import Handover, handed
 from tongiaki_lan.net.protocol.identity import Identity
 from tongiaki_lan.net.protocol.links import Links
@@ -67,15 +72,16 @@ from tongiaki_lan.net.protocol.settings import (
     START_TIMEOUT_S,
     TICK_S,
 )
+from tongiaki_lan.net.protocol.wake import Waking
 
 log = logging.getLogger("tongiaki_lan.net.protocol.core")
 
 __all__ = ["NodeCore", "bot_seed", "handed"]
 
-REQUESTS = (Join, SetSeat, Ready, AddBot, RemoveBot, Leave, Start)
+REQUESTS = (Join, SetSeat, Ready, AddBot, RemoveBot, Leave, Start, SetWait)
 
 
-class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
+class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells, Waking):
     """One player's node. Every public method that changes state takes `now` (seconds on
     any monotonic clock); afterwards the caller collects `datagrams_to_send()` and
     `events()` and arms a timer for `get_timer()`."""
@@ -92,6 +98,8 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
         # also asks by itself once a player has been away that long (headless nodes)
         self.handover_after = handover_after
         self.handover_bot = handover_bot
+        # the wait for a missing draw value at a table this node opens (Lobby.draw_wait)
+        self.draw_wait = DRAW_WAIT_DEFAULT
         self.port = port
         self.links = Links(self.peer_id, incarnation, self._on_message, admit=self._admit,
                            on_restart=self._on_restart, on_refused=self._on_refused,
@@ -123,6 +131,7 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
             if reply is not None:
                 self.links.send_raw(reply, tuple(addr[:2]))
             return
+        self._check_wake(now)
         self.links.receive(data, addr, now)
 
     def datagrams_to_send(self) -> list[tuple[bytes, tuple[str, int]]]:
@@ -143,6 +152,7 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
 
     def handle_timer(self, now: float) -> None:
         self.now = now
+        self._check_wake(now)
         self.links.handle_timer(now)
         if self._deal_due is not None and now >= self._deal_due:
             try:
@@ -176,8 +186,9 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
         self.now = now
         self._reset_game_state()
         self._enter_game(self.entropy(ID_LEN), passphrase)
-        self.lobby = L.new_lobby(game_name, seats, bool(passphrase), self.peer_id, self.name,
-                                 colour, self.port, variant)
+        self.lobby = dataclasses.replace(
+            L.new_lobby(game_name, seats, bool(passphrase), self.peer_id, self.name, colour,
+                        self.port, variant), draw_wait=self.draw_wait)
         self._lobby_changed(None)
         self._emit(E.Joined(game_name, self.game_id.hex(), True, invite))
         return self.game_id
@@ -199,10 +210,11 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
         self.links.set_game(NO_GAME, None)
         self.game_id = NO_GAME
 
-    def leave_game(self, now: float) -> None:
+    def leave_game(self, now: float, for_good: bool = False) -> None:
+        """Say goodbye: LEAVE in the lobby, FAREWELL in a running game (`Farewells`)."""
         self.now = now
         if self.lobby is not None:
-            self._broadcast(Leave())
+            self.say_farewell(for_good, now)
 
     def resume(self, game_id: bytes, passphrase: str | None, lobby: Lobby, seed: bytes,
                game: Game, digests: list[bytes], now: float, *,
@@ -223,6 +235,7 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
         self._setup_draws(contributors, heads,
                           Chain(chain_secret) if chain_secret is not None else None)
         self._resumed_at = now
+        self._hold_until_heard(now)
         self._deal()  # the crash may have come between a move and its reveals
         self._emit(E.GameStarted(seed.hex(), self._seat_json(), True, len(game.moves)))
         for m in lobby.members:
@@ -269,6 +282,11 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
         self._yield_to: bytes | None = None  # the member whose log we asked to catch up
         self._yield_checked = -1
         self.seed: bytes | None = None
+        self._farewells: dict[bytes, Farewell] = {}  # leaver -> its goodbye (`Farewells`)
+        self._returned: set[bytes] = set()  # leavers for good that started again since
+        self._waking: tuple | None = None  # holding after a sleep or restart (`Waking`)
+        self._last_call: float | None = None  # the `now` of the last call (`Waking`)
+        self._woke_at: tuple | None = None  # (when, slept) the table answered our wake
         self.stopped: str | None = None  # reason the game stopped on this node
         self._round: SeedRound | None = None
         self._early: list[tuple[bytes, Message]] = []
@@ -301,6 +319,11 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
         self.now = now
         self.name = name
         self._request(SetSeat(name, colour))
+
+    def set_draw_wait(self, seconds: int, now: float) -> None:
+        """Ask for another wait for a missing draw value at this table (lobby phase)."""
+        self.now = now
+        self._request(SetWait(int(seconds)))
 
     def set_ready(self, ready: bool, now: float) -> None:
         self.now = now
@@ -400,8 +423,10 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
             "phase": lb.phase, "seats_total": lb.total, "passphrase": lb.passphrase,
             "seats": [{"name": s.name, "colour": s.colour, "kind": s.kind, "bot": s.bot,
                        "ready": s.ready, "owner": s.owner.hex(), "mine": s.owner == self.peer_id,
-                       "away": s.owner not in present, "handed": handed(s)}
+                       "away": s.owner not in present, "handed": handed(s),
+                       "left": s.kind == "human" and self.left_for_good(s.owner)}
                       for s in lb.seats],
+            "draw_wait": lb.draw_wait,
             "coordinator": self.coordinator().hex(),
             **({"variant": lb.variant} if lb.variant != STANDARD else {}),
         }
@@ -420,6 +445,16 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
         present = self.present()
         return self.links.idle() and all(
             self._progress.get(p, -1) >= n for p in others if p in present)
+
+    def everyone_caught_up(self) -> bool:
+        """`caught_up`, counting members away (asleep, perhaps) but not those who said
+        goodbye: what a node that lingers after the game waits for."""
+        if self.game is None:
+            return True
+        n = len(self.game.moves)
+        return self.links.idle() and all(
+            self._progress.get(m.peer, -1) >= n for m in self.lobby.members
+            if m.peer != self.peer_id and not self.presence.has_left(m.peer))
 
     # ================================================================== inbound
 
@@ -458,6 +493,7 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
             self.presence.heard(peer, self.now)
             self._emit(E.Restarted(peer.hex(), self.peer_name(peer)))
             self._lobby_sent.pop(peer, None)
+            self._farewell_restart(peer)
             self._member_back(peer)
 
     def _on_message(self, peer: bytes, addr: tuple, msg: Message, early: bool = False) -> None:
@@ -468,6 +504,7 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
                 self._back_at[peer] = self.now
                 self._emit(E.Back(peer.hex(), self.peer_name(peer)))
                 self._member_back(peer)
+            self._heard_while_waking(peer)
             self._note_address(peer, addr)
         try:
             if early:
@@ -500,6 +537,8 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
             self._on_log(peer, msg)
         elif isinstance(msg, Draw):
             self._on_draw(peer, msg)
+        elif isinstance(msg, Farewell):
+            self._on_farewell(peer, msg)
         elif isinstance(msg, Chat):
             if self.lobby is not None and L.is_member(self.lobby, peer):
                 self._emit(E.ChatLine(peer.hex(), self.peer_name(peer), msg.text))
@@ -585,9 +624,13 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover):
                               + ", ".join(self.peer_name(p) for p in missing), tell=True)
         g = self.game
         if g is not None and not self.stopped:
+            self._wake_tick()
+            if self.stopped:
+                return
             self._catch_up()
-            if self.handover_after is not None and not g.is_over:
+            if self.handover_after is not None and not g.is_over and self._waking is None:
                 self._auto_handover()
+            self._apply_farewells()
             self._draw_tick()
             self._fork_tick()
 

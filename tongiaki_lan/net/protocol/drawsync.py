@@ -235,7 +235,10 @@ class DrawSync:
         return self.now - start
 
     def drop_after(self) -> float:
-        return self.handover_after if self.handover_after is not None else HANDOVER_AFTER_S
+        """The table's wait for a missing value (the lobby's `draw_wait`); a headless node
+        told to hand seats over sooner (`--handover S`) also waits no longer."""
+        wait = float(self.lobby.draw_wait) if self.lobby is not None else HANDOVER_AFTER_S
+        return wait if self.handover_after is None else min(wait, self.handover_after)
 
     def _draw_tick(self) -> None:
         """While a draw waits: send what we hold again now and then (a peer that restarted
@@ -267,7 +270,7 @@ class DrawSync:
             self._draw_resent = self.now
             self._broadcast(Draw(k, tuple(sorted(pool.items()))))
         self._check_deferred()
-        if waited < self.drop_after() or len(missing) == len(active):
+        if waited < self.drop_after() or len(missing) == len(active) or self._waking:
             return
         gone = {self.contributors[i] for i in missing}
         here = self.present() - gone
@@ -317,6 +320,8 @@ class DrawSync:
         for i, k in added:
             if i >= len(self.contributors):
                 return f"it drops contributor {i} of {len(self.contributors)}"
+            if self._farewell_allows(i, k):
+                continue  # it said goodbye for good: nobody waits for it (`Farewells`)
             if k < now_k:
                 used = self._dealt().get(k, (0, ()))[1]
                 if any(j == i for j, _ in used) and not (

@@ -293,3 +293,49 @@ KINDS = tuple(c.kind for c in (
     TileRevealed, DrawWaiting, ContributorDropped, Rewound,
     Waiting, Away, Back, Restarted, SeatHandedOver, SeatReclaimed, ChatLine, Refused, Mismatch,
     GameOver, Error, Notice))
+
+
+@dataclass(frozen=True)
+class PlayerLeft(NodeEvent):
+    """A member said goodbye (FAREWELL). `for_good`: the table draws without it from tile
+    `draw + 1` on and `bot` (a bot kind) plays its `seats` at once; else its seats wait
+    for it as an absent player's do."""
+
+    kind: ClassVar[str] = "left"
+    peer: str
+    name: str
+    for_good: bool
+    seats: list  # seat indices it owned
+    bot: str  # the kind that plays them from now on ("" when they wait)
+    draw: int
+
+
+@dataclass(frozen=True)
+class Woke(NodeEvent):
+    """This computer was asleep (or the process stopped) for `slept` seconds: the node
+    asks the table what happened before it acts again."""
+
+    kind: ClassVar[str] = "woke"
+    slept: float
+
+
+@dataclass(frozen=True)
+class TableGone(NodeEvent):
+    """After waking, no member of the table answered: it finished or broke up while this
+    computer slept. `moves`: how far this node's own record goes."""
+
+    kind: ClassVar[str] = "table_gone"
+    moves: int
+    slept: float
+
+
+@dataclass(frozen=True)
+class BotFallback(NodeEvent):
+    """The bot of `seat` failed (`reason`); `fallback` played the decision instead."""
+
+    kind: ClassVar[str] = "bot_fallback"
+    seat: int
+    index: int
+    bot: str
+    fallback: str
+    reason: str

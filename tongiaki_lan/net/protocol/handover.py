@@ -123,7 +123,9 @@ class Handover:
     def _member_back(self, peer: bytes) -> None:
         """A member is heard again: if a bot plays its seat, the coordinator gives it back."""
         lb = self.lobby
-        if self.game is not None and self.coordinator() == self.peer_id:
+        self._farewells_to(peer)
+        if (self.game is not None and self.coordinator() == self.peer_id
+                and not self.left_for_good(peer)):  # (a goodbye for good stays one)
             seats = tuple(dataclasses.replace(s, bot="") if handed(s) and s.owner == peer else s
                           for s in lb.seats)
             if seats != lb.seats:
@@ -179,7 +181,12 @@ class Handover:
 
     def _auto_handover(self) -> None:
         """Headless nodes (`--handover S`) ask by themselves for a bot in the seat of a
-        player away for S seconds (again every S seconds until it is done)."""
+        player away for S seconds (again every S seconds until it is done). Never while
+        every other member of a larger table is away: then we are the one cut off (or
+        asleep), and the seats are not ours to give."""
+        others = [m.peer for m in self.lobby.members if m.peer != self.peer_id]
+        if len(others) > 1 and all(self.presence.is_absent(p) for p in others):
+            return
         for i, s in enumerate(self.lobby.seats):
             if s.kind != "human" or handed(s) or s.owner == self.peer_id:
                 continue

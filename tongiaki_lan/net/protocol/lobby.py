@@ -33,6 +33,7 @@ from tongiaki_lan.net.protocol.codec import (
     RemoveBot,
     Seat,
     SetSeat,
+    SetWait,
     Start,
 )
 
@@ -254,6 +255,8 @@ def apply_request(lobby: Lobby, peer: bytes, addr: tuple[str, int], msg: Message
     if lobby.phase != "lobby":
         return ALREADY_PHASE.format(phase=lobby.phase)
     i = human_seat(lobby, peer)
+    if isinstance(msg, SetWait):
+        return set_wait(lobby, peer, msg.seconds)
     if isinstance(msg, SetSeat):
         if i is None:
             return YOU_HAVE_NO_SEAT
@@ -301,6 +304,16 @@ def apply_request(lobby: Lobby, peer: bytes, addr: tuple[str, int], msg: Message
             return why
         return start(lobby, nonce)
     return f"{type(msg).__name__} is not a lobby request"
+
+
+def set_wait(lobby: Lobby, peer: bytes, seconds: int) -> Lobby:
+    """The table's wait for a missing draw value: a term of the game, so everyone else
+    who was ready is asked again (as after a change of their own seat)."""
+    if seconds == lobby.draw_wait:
+        return lobby
+    seats = tuple(dataclasses.replace(s, ready=False) if s.kind == "human" and s.owner != peer
+                  else s for s in lobby.seats)
+    return _bump(lobby, draw_wait=seconds, seats=seats)
 
 
 def start(lobby: Lobby, nonce: bytes | None = None) -> Lobby:

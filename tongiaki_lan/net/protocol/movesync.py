@@ -67,7 +67,8 @@ STOPPED = N_("game stopped: {reason}")
 REVEALING = N_("a tile is being revealed")
 BOT_PLAYS_YOURS = N_("a bot plays your seat until the others see you are back")
 NOT_YOURS = N_("it is {name}'s decision, not yours")
-REFUSALS = (NO_GAME, STOPPED, REVEALING, BOT_PLAYS_YOURS, NOT_YOURS)
+WAKING = N_("asking the table what happened while this computer was away")
+REFUSALS = (NO_GAME, STOPPED, REVEALING, BOT_PLAYS_YOURS, NOT_YOURS, WAKING)
 
 
 class MoveSync:
@@ -79,6 +80,8 @@ class MoveSync:
             raise ValueError(NO_GAME)
         if self.stopped:
             raise ValueError(STOPPED.format(reason=self.stopped))
+        if self._waking is not None:
+            raise ValueError(WAKING)
         d = self.game.pending
         if d is None or d.seat is None:
             raise ValueError(REVEALING)
@@ -94,6 +97,10 @@ class MoveSync:
         self.now = now
         if self.game is None or len(self.game.moves) != index or self.stopped:
             return
+        if self._waking is not None or self._thinking != index:
+            if self._waking is not None:
+                self._thinking = None  # asked again once the table has answered
+            return  # (asked before a sleep or a rewind: the table may have moved on)
         if self._thinking == index:
             self._thinking = None
         try:
@@ -120,8 +127,8 @@ class MoveSync:
     def _after_state_change(self) -> None:
         """Called after anything that might make this node the one to move."""
         g = self.game
-        if g is None or self.stopped or self.closing or g.is_over:
-            return
+        if g is None or self.stopped or self.closing or g.is_over or self._waking is not None:
+            return  # (just awake: nothing is decided before the table has answered)
         d = g.pending
         if d is None or d.seat is None:  # a reveal: the dealer's, never a seat's
             return

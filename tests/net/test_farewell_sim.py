@@ -1,0 +1,289 @@
+"""Leaving on purpose, and sleeping (issue 21 items 1, 2, 3, 6; issue 18 item 2), on the
+simulated LAN with a virtual clock: who drives a seat when its player leaves, sleeps or
+vanishes, and what the table waits for then."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.net.test_core_sim import one_digest, record_digest
+from tongiaki_lan.draws import Chain, DrawBook, draw_tile
+from tongiaki_lan.engine import Game
+from tongiaki_lan.net.lab.simnet import SimNet, SimNode
+from tongiaki_lan.net.protocol.codec import Farewell, farewell_bytes
+from tongiaki_lan.net.protocol.identity import Identity
+from tongiaki_lan.net.protocol.settings import HANDOVER_BOT
+
+
+def verify_record(node: SimNode) -> int:
+    """What `verify` re-checks of a record: every digest, and every reveal's values against
+    the chain commitments and the tile it says. Returns the number of moves."""
+    core = node.core
+    record_digest(node)
+    book = DrawBook(core.seed, core.draw_book.commitments)
+    game = Game([s.colour for s in core.lobby.seats])
+    for move, _, proof in node.record:
+        if proof is not None:
+            assert book.check(game.draws(), proof, game.unrevealed_tiles(), move.tile) is None
+        game.apply(move)
+    return len(node.record)
+
+
+def leave_when_a_draw_waits(net: SimNet, leaver: SimNode, after: int = 10) -> float:
+    """The leaver quits for good while its game waits on a draw; returns when."""
+    net.run_until(lambda: len(leaver.game.moves) > after and leaver.game.awaiting_reveal)
+    net.act(leaver, leaver.core.say_farewell, True)
+    net.kill(leaver)  # the process ends right after (its datagrams are on their way)
+    return net.now
+
+
+def first_reveal_after(node: SimNode, index: int) -> int:
+    return next(ev.index for ev in node.kinds("reveal") if ev.index >= index)
+
+
+@pytest.mark.parametrize("who", [0, 2])  # the coordinator, or another player
+def test_a_player_who_leaves_for_good_is_never_waited_for_and_a_bot_takes_the_seat(who):
+    net = SimNet(seed=41)
+    nodes = net.table(4)
+    leaver = nodes[who]
+    rest = [nd for nd in nodes if nd is not leaver]
+    n_left = len(leaver.game.moves)
+    t_leave = leave_when_a_draw_waits(net, leaver)
+    n_left = len(leaver.game.moves)
+    seat = leaver.core.my_seats()[0]
+    # the next two draws (the one waiting and the one after) come without any wait
+    net.run_until(lambda: all(sum(ev.index >= n_left for ev in nd.kinds("reveal")) >= 2
+                              for nd in rest), 60)
+    stalls = []
+    for nd in rest:
+        (handed,) = nd.kinds("handover")
+        assert handed.seat == seat and handed.bot == HANDOVER_BOT
+        (left,) = nd.kinds("left")
+        assert left.for_good and left.seats == [seat] and left.bot == HANDOVER_BOT
+        assert not nd.kinds("draw_waiting")  # nobody was ever told to wait for it
+        k = first_reveal_after(nd, n_left)
+        stalls.append(nd.core.move_times[k] - t_leave)
+    print(f"\n[farewell sim] next tile dealt {max(stalls) * 1000:.1f} ms after the leave "
+          f"(virtual clock, slowest of {len(rest)} nodes)")
+    net.play_to_end(rest)
+    one_digest(rest)
+    for nd in rest:  # the leaver's contributor is out from its goodbye on, on every node
+        (dropped,) = nd.kinds("draw_dropped")
+        assert dropped.peer == leaver.core.peer_id.hex()
+        assert nd.core.lobby.dropped == ((leaver.core.my_contributor, dropped.draw),)
+        assert verify_record(nd) == len(nd.game.moves)
+    assert verify_record(leaver) == n_left  # the leaver's own record verifies, up to there
+
+
+def test_a_farewell_gives_the_value_the_table_waits_for_and_nothing_later():
+    net = SimNet(seed=43)
+    nodes = net.table(4)
+    leaver = nodes[1]
+    sent: list[Farewell] = []
+    net.taps.append(lambda data, src, dest: None)
+    net.run_until(lambda: len(leaver.game.moves) > 8 and leaver.game.awaiting_reveal)
+    k = leaver.game.draws()
+    fw = net.act(leaver, leaver.core.say_farewell, True)
+    sent.append(fw)
+    assert fw.from_draw == k + 1 and fw.value == Chain(leaver.core.chain_secret).preimage(k)
+    net.kill(leaver)
+    rest = [nd for nd in nodes if nd is not leaver]
+    net.play_to_end(rest)
+    one_digest(rest)
+    i = leaver.core.my_contributor
+    for nd in rest:  # its value was in draw k, and in no later one
+        proofs = [p for _, _, p in nd.record if p is not None]
+        assert any(j == i for j, _ in proofs[k])
+        assert all(j != i for p in proofs[k + 1:] for j, _ in p)
+
+
+def test_with_everything_one_node_knows_the_next_tile_still_ranges_widely():
+    """After a goodbye, neither the leaver (its own chain secret, all it received, even if
+    it came back) nor a remaining player can tell the next tile: the remaining chains
+    decide it, each still secret to all but its owner. Whether the leaver's own future
+    values are public changes nothing, since they are out of the draws."""
+    net = SimNet(seed=47)
+    nodes = net.table(4)
+    leaver, keeper = nodes[3], nodes[0]
+    leave_when_a_draw_waits(net, leaver, after=6)
+    rest = nodes[:3]
+    net.run_until(lambda: all(nd.core.lobby.dropped for nd in rest)
+                  and rest[0].game.awaiting_reveal, 60)
+    core = rest[0].core
+    k, unrevealed = core.game.draws(), core.game.unrevealed_tiles()
+    active = core._active(k)
+    assert leaver.core.my_contributor not in active
+    secrets = {nd.core.my_contributor: nd.core.chain_secret for nd in rest}
+    for knower in (leaver, keeper):  # all that one node knows, the rest made up
+        own = knower.core.my_contributor
+        tiles = set()
+        for n in range(40):
+            values = [Chain(secrets[i] if i == own else bytes([n, i]) * 16).preimage(k)
+                      for i in active]
+            tiles.add(draw_tile(core.seed, k, values, unrevealed))
+        assert len(tiles) > 10, f"{knower.core.name} narrows the tile to {sorted(tiles)}"
+
+
+def test_two_players_one_leaves_for_good_the_other_plays_on_against_a_bot():
+    net = SimNet(seed=53)
+    a, b = net.table(2)
+    leave_when_a_draw_waits(net, b, after=8)
+    net.play_to_end([a])
+    assert a.game.is_over and a.core.stopped is None
+    (handed,) = a.kinds("handover")
+    assert handed.bot == HANDOVER_BOT and handed.seat == b.core.my_seats()[0]
+    assert not a.kinds("draw_waiting")
+    verify_record(a)
+    verify_record(b)
+
+
+def test_back_soon_keeps_the_seat_waiting_as_before():
+    net = SimNet(seed=59)
+    nodes = net.table(3)
+    leaver = nodes[2]
+    net.run_until(lambda: len(leaver.game.moves) > 6)
+    net.act(leaver, leaver.core.say_farewell, False)
+    net.kill(leaver)
+    rest = nodes[:2]
+    net.run_until(lambda: all(nd.kinds("left") for nd in rest), 5)
+    assert all(not nd.kinds("left")[0].for_good for nd in rest)
+    net.run_for(10)
+    assert not any(nd.kinds("handover") for nd in rest)  # nobody took the seat
+    assert all(nd.core.lobby.seats[2].bot == "" for nd in rest)
+
+
+def test_a_farewell_not_signed_by_the_leaver_is_refused_and_changes_nothing():
+    net = SimNet(seed=61)
+    a, b, c = net.table(3)
+    net.run_until(lambda: len(a.game.moves) > 6)
+    # c says b left for good, signing with its own key, then with a key not b's
+    for ident in (c.core.identity, Identity.generate()):
+        sig = ident.sign(farewell_bytes(a.core.game_id, b.core.peer_id, 0, True, b""))
+        forged = Farewell(b.core.peer_id, 0, True, b"", ident.public, sig)
+        net.act(c, lambda now, m=forged: (setattr(c.core, "now", now), c.core._broadcast(m)))
+    # b's true key over other fields (a replayed signature) fails too
+    real = b.core._sign_farewell(9, False, b"")
+    bent = Farewell(real.leaver, 0, True, b"", real.public, real.signature)
+    net.act(c, lambda now: (setattr(c.core, "now", now), c.core._broadcast(bent)))
+    net.run_until(lambda: len(a.kinds("refused")) >= 3, 10)
+    reasons = [ev.reason for ev in a.kinds("refused") if ev.what == "farewell"]
+    assert reasons == ["farewell: the key does not belong to the leaver"] * 2 + [
+        "farewell: bad signature"]
+    assert not a.kinds("left") and not a.kinds("handover")
+    net.play_to_end([a, b, c])
+    one_digest([a, b, c])
+
+
+# ------------------------------------------------------------------ sleep and wake (18.2)
+
+
+def test_a_node_asleep_longer_than_the_handover_follows_the_table_on_waking():
+    """The lid closed for 90 s with a handover time of 10 s: the table hands the sleeper's
+    seat over and draws without it; the sleeper, waking, hands nobody's seat to its own
+    bots, asks first, follows the table and finishes with the same digest."""
+    net = SimNet(seed=67)
+    nodes = net.table(4, handover_after=10.0)
+    sleeper = nodes[1]
+    net.run_until(lambda: len(sleeper.game.moves) > 10)
+    net.suspend(sleeper)
+    net.run_for(90)
+    others = [nd for nd in nodes if nd is not sleeper]
+    assert all(nd.kinds("handover") for nd in others)
+    net.wake(sleeper)
+    (woke,) = sleeper.kinds("woke")
+    assert woke.slept >= 89
+    net.play_to_end(nodes)
+    one_digest(nodes)
+    assert not [ev for ev in sleeper.kinds("handover")
+                if ev.seat != sleeper.core.my_seats()[0]]  # never the others' seats
+    assert not sleeper.kinds("table_gone")
+
+
+def test_a_node_that_slept_through_the_end_of_the_game_says_the_table_is_gone():
+    net = SimNet(seed=71)
+    nodes = net.table(3, handover_after=5.0)
+    sleeper = nodes[2]
+    net.run_until(lambda: len(sleeper.game.moves) > 10)
+    net.suspend(sleeper)
+    others = nodes[:2]
+    net.play_to_end(others)
+    one_digest(others)
+    for nd in others:  # the others' processes end with the game
+        net.kill(nd)
+    net.now += 30
+    net.wake(sleeper)
+    net.run_until(lambda: sleeper.core.stopped is not None, 30)
+    (gone,) = sleeper.kinds("table_gone")
+    assert gone.moves == len(sleeper.game.moves) < len(others[0].game.moves)
+    assert not sleeper.kinds("handover")  # it did not play on alone
+    assert "did not answer" in sleeper.core.stopped
+    verify_record(sleeper)
+
+
+def test_a_node_that_slept_through_the_end_follows_a_table_still_there_to_its_result():
+    net = SimNet(seed=73)
+    nodes = net.table(3, handover_after=5.0)
+    sleeper = nodes[0]  # the coordinator, even
+    net.run_until(lambda: len(sleeper.game.moves) > 10)
+    net.suspend(sleeper)
+    others = nodes[1:]
+    net.play_to_end(others)
+    net.run_for(20)
+    net.wake(sleeper)
+    net.play_to_end([sleeper])
+    one_digest(nodes)
+    (over,) = sleeper.kinds("game_over")
+    assert over.digest == others[0].game.digest().hex()
+
+
+def test_a_leaver_for_good_who_starts_again_gets_the_seat_back_but_not_the_draws():
+    """A goodbye for good, then the same player starts the game again from its record: a
+    late datagram of the run that left gives nothing back, a new run gets the seat (a bot
+    still played it), never its part in the draws."""
+    net = SimNet(seed=79)
+    nodes = net.table(3)
+    leaver = nodes[2]
+    leave_when_a_draw_waits(net, leaver, after=8)
+    rest = nodes[:2]
+    net.run_until(lambda: all(nd.kinds("handover") for nd in rest), 5)
+    net.run_for(5)
+    seat = leaver.core.my_seats()[0]
+    assert all(nd.core.lobby.seats[seat].bot for nd in rest)  # still the bot's
+    back = net.restart(leaver)
+    net.run_until(lambda: all(nd.kinds("reclaimed") for nd in rest), 30)
+    net.play_to_end([*rest, back])
+    one_digest([*rest, back])
+    i = back.core.my_contributor
+    assert all(i in dict(nd.core.lobby.dropped) for nd in (*rest, back))
+    proofs = [p for _, _, p in rest[0].record if p is not None]
+    k = dict(rest[0].core.lobby.dropped)[i]
+    assert all(j != i for p in proofs[k:] for j, _ in p)
+
+
+def test_the_draw_wait_is_a_lobby_setting_and_the_countdown_shows_it():
+    from tongiaki_lan.net.protocol.codec import Draw
+
+    net = SimNet(seed=83)
+    a, b, c = (net.add(f"p{i}", f"10.0.0.{i + 1}", autoplay="random") for i in range(3))
+    net.act(a, a.core.create_game, "wait", 3, None, "")
+    for nd in (b, c):
+        net.act(nd, nd.core.begin_join, a.core.game_id, a.core.peer_id, a.addr, None, "")
+        net.run_until(nd.core.seated, 30)
+    net.act(b, b.core.set_ready, True)
+    net.run_until(lambda: c.core.lobby.seats[1].ready, 5)
+    assert a.core.lobby.draw_wait == 15  # the default
+    net.act(c, c.core.set_draw_wait, 6)  # any member may ask, in the lobby
+    net.run_until(lambda: all(nd.core.lobby.draw_wait == 6 for nd in (a, b, c)), 5)
+    assert not a.core.lobby.seats[1].ready  # b agreed to other terms: asked again
+    cheat = c.core  # never sends a draw value
+    send = cheat.links.send
+    cheat.links.send = lambda peer, addr, msg: (None if isinstance(msg, Draw)
+                                                else send(peer, addr, msg))
+    cheat._on_fetch = lambda peer, msg: None
+    entry = cheat._entry
+    cheat._entry = lambda i: entry(i)[:2]
+    for nd in (a, b, c):
+        net.act(nd, nd.core.set_ready, True)
+    net.run_until(lambda: a.kinds("draw_dropped") and b.kinds("draw_dropped"), 120)
+    shown = [ev.drop_in for nd in (a, b) for ev in nd.kinds("draw_waiting")]
+    assert shown and max(shown) <= 6  # the countdown counts from the table's setting

@@ -1,0 +1,141 @@
+"""Sleep and wake of NodeCore (docs/network.md, "Sleep and wake"): a node whose clock
+jumped (the laptop slept, or the process was stopped) behaves as one that was away.
+
+Without this, a node waking from a long sleep finds every other member silent for longer
+than the handover time, and at once hands their seats to its own bots and leaves their
+draw values out — a game of its own that the table never saw. Here the sleep does not
+count against the others: their silence starts again from the wake, the node acts on
+nothing (no bot move, no handover, no drop) until it has asked the table what happened
+and heard it, then follows the table (the lobby that left it out rewinds it, as after a
+restart). If nobody answers, the table finished or broke up meanwhile: the node says so
+instead of playing on alone.
+
+A part of `net.core.NodeCore` (which mixes the parts together and owns the state they
+share); kept apart so each concern reads on its own.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from tongiaki_lan.net.protocol import events as E
+from tongiaki_lan.net.protocol.codec import Fetch
+
+log = logging.getLogger("tongiaki_lan.net.protocol.wake")
+
+# a gap between two calls this long means the node did not run meanwhile: a member is
+# taken for away after AWAY_AFTER_S of silence, so a shorter gap changes nothing
+WAKE_GAP_S = 3.0
+# after waking, how long the node waits to hear the table before it acts anyway
+WAKE_HOLD_S = 4.0
+# after that, everyone gone quiet this soon means the table was closing as we woke
+WAKE_WATCH_S = 30.0
+
+
+class Waking:
+    def _check_wake(self, now: float) -> None:
+        """Called with each new `now`: a jump since the last call is a sleep."""
+        last = self._last_call
+        self._last_call = now
+        if last is None or self.game is None or self.stopped or now - last < WAKE_GAP_S:
+            return
+        slept = now - last
+        self._shift_clocks(slept)
+        self._resumed_at = now  # as after a restart: the table's word on our draws goes
+        self._thinking = None
+        log.warning("this computer was asleep for %.0f s: asking the table what happened "
+                    "before acting", slept)
+        self._emit(E.Woke(round(slept, 1)))
+        n = len(self.game.moves)
+        # what proves a member is there now: its ack of a request sent after the wake (a
+        # datagram that waited in our socket while we slept may come from a node that has
+        # gone since)
+        marks = {}
+        for peer in self._recipients():
+            self.links.send(peer, self._addr_of(peer), self._heartbeat())
+            self.links.send(peer, self._addr_of(peer), Fetch(n))
+            lk = self.links.links.get(peer)
+            if lk is not None:
+                marks[peer] = (lk, lk.send_next - 1)
+        self._waking = (now, slept, marks, set(), True)
+
+    def _hold_until_heard(self, now: float) -> None:
+        """After a restart from our record: the table may have played our seat meanwhile
+        (a bot), so we decide nothing before hearing it either; a table that does not
+        answer is no news here (the others may be restarting too)."""
+        self._last_call = now
+        self._waking = (now, 0.0, {}, set(), False)
+
+    def _shift_clocks(self, slept: float) -> None:
+        """The others' silence during our sleep is not theirs: move every time this node
+        measures a wait from forward by the sleep."""
+        p = self.presence
+        for table in (p._last, p._absent_since, self._handover_asked, self._back_at):
+            for k in list(table):
+                table[k] += slept
+        if self._draw_wait is not None:
+            self._draw_wait = (self._draw_wait[0], self._draw_wait[1] + slept)
+        self._draw_resent += slept
+        self._last_hb = self._last_tick = -1e9
+
+    def waking(self) -> bool:
+        """Holding back after a sleep or restart: the table has not answered yet."""
+        return self._waking is not None
+
+    def _heard_while_waking(self, peer: bytes) -> None:
+        if self._waking is not None and not self._waking[4]:
+            self._waking[3].add(peer)  # (a fresh process: nothing stale in its socket)
+
+    def _table_gone(self, slept: float) -> None:
+        n = len(self.game.moves)
+        reason = (f"the table did not answer after this computer slept {slept:.0f} s: it "
+                  f"finished or broke up meanwhile; this record holds the game up to move {n}")
+        log.warning("%s", reason)
+        self._emit(E.TableGone(n, round(slept, 1)))
+        self.stopped = reason
+
+    def _watch_after_wake(self) -> None:
+        """The table answered our wake, then every other member went quiet before the game
+        was over: it was finishing as we woke (its nodes closed), not a table to play on
+        alone with our own bots."""
+        w = self._woke_at
+        if w is None:
+            return
+        if self.now - w[0] > WAKE_WATCH_S or self.game.is_over:
+            self._woke_at = None
+            return
+        others = [m.peer for m in self.lobby.members if m.peer != self.peer_id]
+        if others and all(self.presence.is_absent(p) for p in others):
+            self._woke_at = None
+            self._table_gone(w[1])
+
+    def _answered(self) -> set[bytes]:
+        _, _, marks, heard, _ = self._waking
+        out = set(heard)
+        for peer, (lk, seq) in marks.items():
+            if self.links.links.get(peer) is lk and seq not in lk.unacked:
+                out.add(peer)
+        return out
+
+    def _wake_tick(self) -> None:
+        """End the hold once every member still here answered, or after WAKE_HOLD_S; if
+        nobody did after a sleep, the table is gone."""
+        if self._waking is None:
+            self._watch_after_wake()
+            return
+        since, slept, _, _, slept_here = self._waking
+        heard = self._answered()
+        others = self._recipients()
+        answered = bool(heard) and all(p in heard or self.presence.is_absent(p)
+                                       for p in others)
+        if not answered and self.now - since < WAKE_HOLD_S:
+            return
+        self._waking = None
+        if not heard and others and slept_here:
+            self._table_gone(slept)
+            return
+        if slept_here:
+            self._woke_at = (self.now, slept)
+        log.info("the table answered after %.0f s away: following it", slept)
+        self._thinking = None  # a bot asked before the sleep is asked again, if still due
+        self._after_state_change()
