@@ -199,9 +199,9 @@ async def test_ctrl_c_in_a_lan_game_asks_before_the_node_leaves_the_table(tmp_pa
             inp.send_text("\x03")
             await wait_until(lambda: "Ctrl-C again (or Enter) leaves" in screen.message[1],
                              what="the question")
-            assert f"(record: {me.record_path})" in screen.message[1]
-            # the seat waits, and the way back is said (whole, on an 80x24 screen)
-            assert "your seat waits for you" in screen.message[1]
+            # for good (a bot at once) or back soon, and the way back (whole, on 80x24)
+            assert "a bot takes your seat at once" in screen.message[1]
+            assert "'quit soon': your seat waits" in screen.message[1]
             assert "join the game marked 'yours'" in screen.message[1]
             assert not screen._message_rows()[-1].endswith("…")
             assert not task.done() and me.peer_id in other.present()
@@ -215,8 +215,9 @@ async def test_ctrl_c_in_a_lan_game_asks_before_the_node_leaves_the_table(tmp_pa
             assert await asyncio.wait_for(task, 30) == 0
         await session.close()
         await other.wait_for(lambda: me.peer_id not in other.present(), 30)
-        # on the other laptop, one line: who left, and that the seat waits
+        # on the other laptop, one line: who left, and that a bot plays the seat now
         told = [t for _s, t in theirs.lines if t.startswith("p0 ")]
-        assert told == ["p0 left the table; their seat waits for them."], told
+        assert told == [f"p0 left for good; a bot ({other.core.handover_bot}) plays their "
+                        "seat from now on."], told
     finally:
         await close_all(nodes)

@@ -54,6 +54,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--handover", type=float, default=None, metavar="S",
                         help="give the seat of a player away for S seconds to a bot (the "
                              "player takes it back on return)")
+    parser.add_argument("--draw-wait", type=int, default=None, metavar="S",
+                        help="at a table this node opens: how long the table waits for a "
+                             "missing draw value before drawing without it (default 15)")
+    parser.add_argument("--linger", type=float, default=0.0, metavar="S",
+                        help="after the game, stay up to S seconds for a player who is away "
+                             "(asleep) to come back and fetch the result, as a console left "
+                             "open on the final table does")
     parser.add_argument("--bot-delay", type=float, default=0.0, metavar="S",
                         help="pause S seconds before each bot move (to watch a game)")
     parser.add_argument("--verbose", action="store_true", help="log to stderr")
@@ -161,7 +168,8 @@ async def _play(args: argparse.Namespace, record: Path, resume: bool,
             return 1
     node = Node(args.name, host=args.host, port=args.port, record_path=record,
                 autoplay=args.bot, discovery=disc,
-                handover_after=args.handover, bot_delay=args.bot_delay)
+                handover_after=args.handover, bot_delay=args.bot_delay,
+                draw_wait=args.draw_wait)
     final: dict = {}
     refused = 0
     # join-or-create: the table is shown (joined, lobby) only once it is settled, and only
@@ -180,6 +188,9 @@ async def _play(args: argparse.Namespace, record: Path, resume: bool,
 
     def on_event(ev) -> None:
         nonlocal refused
+        if ev.kind == "table_gone":  # (after a sleep: said once, as the reason we stop)
+            _out(ev.to_json())
+            return
         if ev.kind == "game_over":
             final.update(ev.to_json())
             return
@@ -231,6 +242,11 @@ async def _play(args: argparse.Namespace, record: Path, resume: bool,
         if task in done and task.exception() is None and node.stopped is None and final:
             # stay a moment so peers still behind can fetch the last moves from us
             await node.wait_for(node.caught_up, 10.0, raise_on_timeout=False)
+            if args.linger > 0 and not node.core.everyone_caught_up():
+                # and for those away (asleep, perhaps), if asked to
+                _out({"event": "lingering", "seconds": args.linger, "digest": final["digest"]})
+                await node.wait_for(node.core.everyone_caught_up, args.linger,
+                                    raise_on_timeout=False)
             final["refused"] = refused
             _out(final)
             _close_output()
@@ -239,6 +255,13 @@ async def _play(args: argparse.Namespace, record: Path, resume: bool,
             _out({"event": "error", "reason": str(task.exception()) or repr(task.exception())})
         elif node.stopped:
             _out({"event": "error", "reason": node.stopped})
+        elif stop.is_set() and node.game is not None and not node.game.is_over:
+            # SIGINT/SIGTERM at the table: a goodbye for good, so nobody waits for us
+            task.cancel()
+            await node.leave(for_good=True)
+            _out({"event": "left", "for_good": True, "moves": len(node.game.moves),
+                  "record": str(record)})
+            code = 0  # left on purpose: the record is whole up to here
         else:
             task.cancel()
             _out({"event": "error", "reason": "interrupted" if stop.is_set() else

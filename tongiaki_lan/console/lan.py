@@ -75,6 +75,9 @@ class LanSession(GameSession):
         self.draw_wait: tuple[int, str, float] | None = None
         self._typed: set[int] = set()  # indices of the moves played at this keyboard
         self._left: set[str] = set()  # peers that said they left: their echoes are quiet
+        # how we leave at `quit` mid-game: for good (a bot takes the seat at once and the
+        # table stops waiting for us) unless the player typed `quit soon`
+        self.leave_for_good = True
         node.add_listener(self._on_node_event)
 
     async def start(self) -> None:
@@ -110,6 +113,24 @@ class LanSession(GameSession):
                                          "laptop) until they are back.").format(
                 name=d["name"], bot=d["bot"],
                 driver=peer_label(self.node, {"peer": d["driver"], "name": d["driver_name"]}))))
+        elif k == "left" and d["for_good"]:
+            self.lines.append(("info", _("{name} left for good; a bot ({bot}) plays their seat "
+                                         "from now on.").format(name=peer_label(self.node, d),
+                                                                bot=d["bot"])))
+        elif k == "left":
+            self.lines.append(("info", _("{name} left and will be back soon; their seat "
+                                         "waits.").format(name=peer_label(self.node, d))))
+        elif k == "woke":
+            self.lines.append(("bad", _("This computer was asleep for {s} s: asking the table "
+                                        "what happened…").format(s=round(d["slept"]))))
+        elif k == "table_gone":
+            self.lines.append(("bad", _("The table did not answer: it finished or broke up "
+                                        "while this computer slept. Your record keeps the game "
+                                        "up to move {n}.").format(n=d["moves"])))
+        elif k == "bot_fallback":
+            self.lines.append(("bad", _("The {bot} bot failed at move {n}; the {fallback} bot "
+                                        "played it.").format(bot=d["bot"], n=d["index"] + 1,
+                                                             fallback=d["fallback"])))
         elif k == "reclaimed":
             self.lines.append(("info", _("{name} is back and plays their seat again.").format(
                 name=d["name"])))
@@ -170,10 +191,11 @@ class LanSession(GameSession):
         self.lines.append(("info", text.format(name=name)))
 
     def leave_note(self) -> str:
-        """What the leaving question says of a LAN seat: it waits, and how to come back
-        (a choice of "back soon" or "for good" would be worded here too)."""
-        return _("your seat waits for you: run tongiaki-lan again and join the game "
-                 "marked 'yours'")
+        """What the leaving question says of a LAN seat: `quit` is for good (a bot takes
+        the seat at once, the table waits for nobody), `quit soon` keeps the seat waiting,
+        and how to come back to it."""
+        return _("for good: a bot takes your seat at once; or type 'quit soon': your seat "
+                 "waits — run tongiaki-lan again and join the game marked 'yours'")
 
     def countdown_left(self) -> float | None:
         """Seconds until the contributor(s) a draw waits for are left out; None when no
@@ -262,7 +284,7 @@ class LanSession(GameSession):
     async def close(self) -> None:
         await super().close()
         with contextlib.suppress(Exception):
-            await self.node.leave()
+            await self.node.leave(for_good=self.leave_for_good)
         if self.discovery is not None:
             with contextlib.suppress(Exception):
                 await self.discovery.close()

@@ -33,16 +33,15 @@ from .words import net_reason
 
 COMMANDS = {
     "solo": N_("solo [BOTS] — play against bots on this machine"),
-    "create": N_("create NAME [SEATS] [lock] [--two-colours] — open a LAN game (2-6 seats, "
-                 "default 4); lock asks for a passphrase (typed unseen); --two-colours with 2 "
-                 "seats: two colours each, played alternately"),
-    "join": N_("join N — take a seat in game N of the list (or give its name), or resume "
-               "yours (asks for the passphrase if it has one)"),
+    "create": N_("create NAME [SEATS] [lock] [--two-colours] — open a game (2–6 seats, default "
+                 "4; lock: a passphrase; --two-colours: 2 players, two colours each)"),
+    "join": N_("join N — take a seat in game N of the list (or its name), or resume yours"),
     "name": N_("name NAME — your name at the table"),
     "colour": N_("colour C — your colour (blue red green yellow orange purple)"),
     "bot": N_("bot [KIND] [COLOUR] — add a bot seat (driven by this laptop)"),
     "unbot": N_("unbot COLOUR — remove that bot seat"),
     "ready": N_("ready / unready — a full table where everyone is ready starts by itself"),
+    "wait": N_("wait S — seconds a tile waits for a vanished player (2–600; 15)"),
     "start": N_("start — the table's creator starts with the seats taken (everyone ready)"),
     "say": N_("say TEXT — chat with your table"),
     "leave": N_("leave — leave this table"),
@@ -536,6 +535,10 @@ class LobbyScreen:
             self._need_table().remove_bot(args[0].lower())
         elif verb in ("ready", "unready"):
             self._need_table().set_ready(verb == "ready")
+        elif verb == "wait":
+            if not args or not args[0].isdigit() or not 2 <= int(args[0]) <= 600:
+                raise ValueError(_("wait: a number of seconds from 2 to 600"))
+            self._need_table().set_draw_wait(int(args[0]))
         elif verb == "start":
             node = self._need_table()
             lb = node.lobby

@@ -764,6 +764,11 @@ class GameScreen:
         word = word.lower()
         s = self.session
         asked, self._quit_asked = self._quit_asked, False
+        if word in ("quit", "exit", "q") and rest.strip().lower() == "soon" and hasattr(
+                s, "leave_for_good"):
+            s.leave_for_good = False  # at a LAN table: back soon, the seat waits for us
+            self.app.exit(result=0)
+            return
         if word in ("quit", "exit", "q"):
             if not asked and self._quit_needs_asking():
                 self._ask_quit()
@@ -860,9 +865,8 @@ class GameScreen:
         else:
             what = _("this game is not recorded")
         note = getattr(s, "leave_note", None)
-        if note is not None:  # a LAN seat: it waits for us, and how to come back
-            what = _("{seat} (record: {path})").format(seat=note(), path=path) if path \
-                else note()
+        if note is not None:  # a LAN seat: for good or back soon, and how to come back
+            what = note()  # (the record's path would push the way back off an 80x24 screen)
         if key is None:
             text = _("quit: the game is not over — Enter again to leave; {what}")
         else:
