@@ -45,12 +45,13 @@ def test_V1_start_seats_each_player_twice_alternately_and_abort_undoes_it():
 def test_the_lobby_message_carries_the_variant_and_refuses_an_unknown_one():
     lb = _lobby()
     wire = lb.to_wire()
-    assert wire[-2:] == ["two-colours", lb.draw_wait]  # (the draw wait comes after it)
+    # (the draw wait and the guests come after it)
+    assert wire[-3:] == ["two-colours", lb.draw_wait, lb.guests]
     assert Lobby.parse(wire[1:]) == lb
     with pytest.raises(WireError, match="lobby.variant"):
-        Lobby.parse([*wire[1:-2], "three-colours", lb.draw_wait])
+        Lobby.parse([*wire[1:-3], "three-colours", lb.draw_wait, lb.guests])
     with pytest.raises(WireError, match="lobby"):
-        Lobby.parse(wire[1:-2])  # a protocol-3 LOBBY without the fields
+        Lobby.parse(wire[1:-3])  # a protocol-3 LOBBY without the fields
 
 
 async def test_V1_two_nodes_play_two_colours_to_one_digest(tmp_path):

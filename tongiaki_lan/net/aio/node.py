@@ -360,6 +360,11 @@ class Node:
         elif isinstance(ev, E.LobbyChanged):
             self._advertise()
             self.notify(ev)
+        elif isinstance(ev, E.SeatTaken) and ev.mine:
+            # a player now: the resume data must name us a member of this lobby
+            self._write_sidecar()
+            self._advertise()
+            self.notify(ev)
         else:
             self.notify(ev)
 
@@ -424,13 +429,23 @@ class Node:
             self._save_identity()
             self._writer = RecordWriter.create(path, header, fsync=False)
             self._writer.sync()
-            write_sidecar(path, peer=self.peer_id, game_id=self.game_id, lobby=lb,
-                          passphrase=bool(self.passphrase), port=self.address[1],
-                          contributors=self.core.contributors,
-                          chain_secret=self.core.chain_secret)
+            if not self.core.watching:  # (a watcher has nothing to resume: it watches anew)
+                self._write_sidecar()
         except OSError as exc:
             log.error("cannot write record %s: %s", path, exc)
             self.notify(E.Error(f"cannot write record {path}: {exc}"))
+
+    def _write_sidecar(self) -> None:
+        if self.record_path is None or self.lobby is None:
+            return
+        try:
+            write_sidecar(self.record_path, peer=self.peer_id, game_id=self.game_id,
+                          lobby=self.lobby, passphrase=bool(self.passphrase),
+                          port=self.address[1], contributors=self.core.contributors,
+                          chain_secret=self.core.chain_secret)
+        except OSError as exc:
+            log.error("cannot write %s's resume data: %s", self.record_path, exc)
+            self.notify(E.Error(f"cannot write resume data for {self.record_path}: {exc}"))
 
     def _save_identity(self) -> None:
         """Keep the identity once it matters (a game with a record to resume)."""
@@ -499,8 +514,8 @@ class Node:
         return dump
 
     def _advertise(self) -> None:
-        if self.discovery is None or self.lobby is None:
-            return
+        if self.discovery is None or self.lobby is None or self.core.watching:
+            return  # (a watcher is no way into the game: only members advertise it)
         phase = self.lobby.phase
         if self.game is not None:
             phase = "over" if self.game.is_over else "playing"
@@ -545,6 +560,46 @@ class Node:
                 seconds=f"{timeout:.0f}")
         core.abandon()
         raise JoinRefused(reason)
+
+    async def watch_game(self, ref: GameRef, passphrase: str | None = None,
+                         timeout: float = 5.0) -> None:
+        """Watch a game through the member `ref` names; returns once its lobby is here,
+        raises JoinRefused otherwise (a table that takes no watchers, a wrong passphrase)."""
+        self._reset_local()
+        core = self.core
+        core.watch_game(ref.game_id, ref.peer, (ref.host, ref.port), passphrase, self._now())
+        self._step()
+        ok = await self.wait_for(lambda: core.lobby is not None or core.join_refusal is not None,
+                                 timeout, raise_on_timeout=False)
+        if core.lobby is not None:
+            return
+        locked = bool(passphrase or ref.passphrase)
+        reason = core.join_refusal or (L.NO_ANSWER_PASSPHRASE if locked else L.NO_ANSWER)
+        if not ok:
+            reason = (L.NO_ANSWER_WITHIN_PASSPHRASE if locked else L.NO_ANSWER_WITHIN).format(
+                seconds=f"{timeout:.0f}")
+        core.abandon()
+        raise JoinRefused(reason)
+
+    async def take_seat(self, seat: int, timeout: float = 35.0) -> None:
+        """While watching: play seat `seat` (a bot plays it); returns once seated, raises
+        JoinRefused with the table's reason otherwise. The table hands the seat over
+        between two of its decisions, so this may wait for the seat's turn to pass."""
+        core = self.core
+        core.join_refusal = None
+        core.take_seat(seat, self._now())
+        self._step()
+        ok = await self.wait_for(lambda: not core.watching or core.join_refusal is not None,
+                                 timeout, raise_on_timeout=False)
+        if not core.watching:
+            return
+        raise JoinRefused(core.join_refusal if ok else L.NO_ANSWER_WITHIN.format(
+            seconds=f"{timeout:.0f}"))
+
+    def set_guests(self, guests: int) -> None:
+        """Who else may come to the table (codec.GUEST_* bits): the host's say."""
+        self.core.set_guests(guests, self._now())
+        self._step()
 
     def _reset_local(self) -> None:
         self._close_record()

@@ -48,6 +48,13 @@ DRAW_WAIT_DEFAULT = 15
 DRAW_WAIT_MIN = 2
 DRAW_WAIT_MAX = 600
 FAREWELL_PERSON = b"tongiaki-bye"  # what a FAREWELL's signature covers starts with this
+# who besides the players may come to a table (Lobby.guests, protocol/watching.md): bits
+GUEST_WATCH = 1  # anyone on the LAN (with the passphrase, if any) may watch
+GUEST_CHAT = 2  # watchers may chat with the table
+GUEST_SEATS = 4  # a newcomer may take a seat a bot plays (its player left for good, or
+# the table added the bot)
+GUESTS_DEFAULT = GUEST_WATCH | GUEST_CHAT | GUEST_SEATS
+MAX_WATCHERS = 16  # watchers one member feeds, and names one WATCHERS message lists
 PHASES = ("lobby", "starting", "playing", "over")
 SEAT_KINDS = ("human", "bot")
 NO_GAME = bytes(ID_LEN)
@@ -329,17 +336,20 @@ class Lobby(Message):
     # seconds the table waits for a missing draw value before drawing without it (a
     # table setting, chosen in the lobby: protocol/draws.md, "A node that stops revealing")
     draw_wait: int = DRAW_WAIT_DEFAULT
+    # who besides the players may come: GUEST_* bits (watch, chat, take a bot's seat)
+    guests: int = GUESTS_DEFAULT
 
     def body(self) -> list:
         return [
             self.version, self.phase, self.name, self.total, self.passphrase,
             [s.to_wire() for s in self.seats], [m.to_wire() for m in self.members],
             self.start_nonce, [[i, k] for i, k in self.dropped], self.variant, self.draw_wait,
+            self.guests,
         ]
 
     @classmethod
     def parse(cls, items: list) -> Lobby:
-        _arity(items, 11, "lobby")
+        _arity(items, 12, "lobby")
         total = _uint(items[3], "lobby.total", MAX_SEATS)
         if total < 2:
             raise WireError("lobby.total: a game has 2 to 6 seats")
@@ -361,6 +371,7 @@ class Lobby(Message):
             _str(items[2], "lobby.name", MAX_NAME, allow_empty=False), total,
             _bool(items[4], "lobby.passphrase"), seats, members, nonce, tuple(dropped),
             _choice(items[9], "lobby.variant", VARIANTS), _draw_wait(items[10]),
+            _uint(items[11], "lobby.guests", GUESTS_DEFAULT),
         )
 
 
@@ -718,6 +729,131 @@ class Chat(Message):
         return cls(_str(items[0], "chat.text", MAX_CHAT, allow_empty=False))
 
 
+@dataclass(frozen=True)
+class Watch(Message):
+    """Someone without a seat asks a member to show them the game (protocol/watching.md):
+    sent again every few seconds while unanswered, and to another member if this one goes."""
+
+    TYPE: ClassVar[int] = 36
+    name: str
+
+    def body(self) -> list:
+        return [self.name]
+
+    @classmethod
+    def parse(cls, items: list) -> Watch:
+        _arity(items, 1, "watch")
+        return cls(_str(items[0], "watch.name", MAX_NAME, allow_empty=False))
+
+
+@dataclass(frozen=True)
+class WatchState(Message):
+    """What a watcher needs besides the lobby and the moves to follow a started game: the
+    seed and the fair-draw contributors with their chain heads, in contributor order. All
+    of it public at every member since the seed round; nothing secret."""
+
+    TYPE: ClassVar[int] = 37
+    seed: bytes
+    contributors: tuple[bytes, ...]
+    heads: tuple[bytes, ...]
+
+    def body(self) -> list:
+        return [self.seed, list(self.contributors), list(self.heads)]
+
+    @classmethod
+    def parse(cls, items: list) -> WatchState:
+        _arity(items, 3, "watch_state")
+        contributors = tuple(_bin(c, "watch_state.contributors", ID_LEN)
+                             for c in _list(items[1], "watch_state.contributors", MAX_SEATS))
+        heads = tuple(_bin(h, "watch_state.heads", DIGEST_LEN)
+                      for h in _list(items[2], "watch_state.heads", MAX_SEATS))
+        if len(heads) != len(contributors) or not contributors:
+            raise WireError("watch_state: one chain head per contributor, at least one")
+        return cls(_bin(items[0], "watch_state.seed", DIGEST_LEN), contributors, heads)
+
+
+@dataclass(frozen=True)
+class Watchers(Message):
+    """A member tells the table who watches through it: `[[peer, name], ...]`, the whole
+    list each time (a member's list replaces its previous one)."""
+
+    TYPE: ClassVar[int] = 38
+    watchers: tuple[tuple[bytes, str], ...]
+
+    def body(self) -> list:
+        return [[[p, n] for p, n in self.watchers]]
+
+    @classmethod
+    def parse(cls, items: list) -> Watchers:
+        _arity(items, 1, "watchers")
+        out = []
+        for e in _list(items[0], "watchers.list", MAX_WATCHERS):
+            pair = _list(e, "watchers.list", 2)
+            _arity(pair, 2, "watchers.list")
+            out.append((_bin(pair[0], "watchers.peer", ID_LEN),
+                        _str(pair[1], "watchers.name", MAX_NAME, allow_empty=False)))
+        return cls(tuple(out))
+
+
+@dataclass(frozen=True)
+class TakeSeat(Message):
+    """A watcher asks to play the seat (a player's seats, in the two-colour variant) that
+    a bot plays; sent to every member, only the coordinator answers (protocol/watching.md)."""
+
+    TYPE: ClassVar[int] = 39
+    seat: int
+    name: str
+
+    def body(self) -> list:
+        return [self.seat, self.name]
+
+    @classmethod
+    def parse(cls, items: list) -> TakeSeat:
+        _arity(items, 2, "take_seat")
+        return cls(_uint(items[0], "take_seat.seat", MAX_SEATS - 1),
+                   _str(items[1], "take_seat.name", MAX_NAME, allow_empty=False))
+
+
+@dataclass(frozen=True)
+class ChatFrom(Message):
+    """A chat line passed on: by a member to its watchers (the table's lines), and by the
+    member a watcher chats through to the table (`watcher` true). The sender vouches for
+    `speaker`: it heard the line on an authenticated link."""
+
+    TYPE: ClassVar[int] = 41
+    speaker: bytes
+    name: str
+    text: str
+    watcher: bool
+
+    def body(self) -> list:
+        return [self.speaker, self.name, self.text, self.watcher]
+
+    @classmethod
+    def parse(cls, items: list) -> ChatFrom:
+        _arity(items, 4, "chat_from")
+        return cls(_bin(items[0], "chat_from.speaker", ID_LEN),
+                   _str(items[1], "chat_from.name", MAX_NAME, allow_empty=False),
+                   _str(items[2], "chat_from.text", MAX_CHAT, allow_empty=False),
+                   _bool(items[3], "chat_from.watcher"))
+
+
+@dataclass(frozen=True)
+class SetGuests(Message):
+    """The host's say on who else may come to the table (Lobby.guests), in any phase."""
+
+    TYPE: ClassVar[int] = 42
+    guests: int
+
+    def body(self) -> list:
+        return [self.guests]
+
+    @classmethod
+    def parse(cls, items: list) -> SetGuests:
+        _arity(items, 1, "set_guests")
+        return cls(_uint(items[0], "set_guests.guests", GUESTS_DEFAULT))
+
+
 NONCE_LEN = 16
 
 
@@ -765,7 +901,8 @@ MESSAGE_TYPES: dict[int, type[Message]] = {
     cls.TYPE: cls
     for cls in (Heartbeat, Ack, Join, Lobby, SetSeat, Ready, AddBot, RemoveBot, Leave, Start,
                 Refuse, Commit, Reveal, Abort, SeedOk, MoveMsg, Fetch, Log, Draw, Farewell,
-                SetWait, Chat, Probe, ProbeAnswer)
+                SetWait, Watch, WatchState, Watchers, TakeSeat, Chat, ChatFrom, SetGuests,
+                Probe, ProbeAnswer)
 }
 
 

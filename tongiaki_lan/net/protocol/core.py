@@ -34,6 +34,7 @@ from tongiaki_lan.net.protocol.codec import (
     Abort,
     AddBot,
     Chat,
+    ChatFrom,
     Commit,
     Draw,
     Farewell,
@@ -50,9 +51,14 @@ from tongiaki_lan.net.protocol.codec import (
     RemoveBot,
     Reveal,
     SeedOk,
+    SetGuests,
     SetSeat,
     SetWait,
     Start,
+    TakeSeat,
+    Watch,
+    Watchers,
+    WatchState,
 )
 from tongiaki_lan.net.protocol.drawsync import DrawSync
 from tongiaki_lan.net.protocol.farewell import Farewells
@@ -73,6 +79,7 @@ from tongiaki_lan.net.protocol.settings import (
     TICK_S,
 )
 from tongiaki_lan.net.protocol.wake import Waking
+from tongiaki_lan.net.protocol.watching import Spectators
 
 log = logging.getLogger("tongiaki_lan.net.protocol.core")
 
@@ -81,7 +88,8 @@ __all__ = ["NodeCore", "bot_seed", "handed"]
 REQUESTS = (Join, SetSeat, Ready, AddBot, RemoveBot, Leave, Start, SetWait)
 
 
-class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells, Waking):
+class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells, Waking,
+               Spectators):
     """One player's node. Every public method that changes state takes `now` (seconds on
     any monotonic clock); afterwards the caller collects `datagrams_to_send()` and
     `events()` and arms a timer for `get_timer()`."""
@@ -287,6 +295,15 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
         self._waking: tuple | None = None  # holding after a sleep or restart (`Waking`)
         self._last_call: float | None = None  # the `now` of the last call (`Waking`)
         self._woke_at: tuple | None = None  # (when, slept) the table answered our wake
+        # guests (`Spectators`): the member we watch through (None: we are no watcher),
+        # when we last asked it; the watchers we feed, every member's list of its own,
+        # what the UI was last told, and seat requests waiting for their turn
+        self.feeder: bytes | None = None
+        self._watch_sent = -1e9
+        self._watchers: dict = {}
+        self._watcher_lists: dict[bytes, tuple] = {}
+        self._watchers_shown: list = []
+        self._take_requests: dict[bytes, tuple] = {}
         self.stopped: str | None = None  # reason the game stopped on this node
         self._round: SeedRound | None = None
         self._early: list[tuple[bytes, Message]] = []
@@ -342,9 +359,13 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
         self._request(Start())
 
     def chat(self, text: str, now: float) -> None:
+        """A line to the table (a watcher's goes through its feeder, if the table lets
+        watchers chat)."""
         self.now = now
         self._broadcast(Chat(text))
-        self._emit(E.ChatLine(self.peer_id.hex(), self.name, text))
+        self._emit(E.ChatLine(self.peer_id.hex(), self.name, text, self.watching))
+        if not self.watching:
+            self._member_chat_to_watchers(self.peer_id, text)
 
     def learn_address(self, peer: bytes, addr: tuple[str, int], now: float) -> None:
         """A member's current address from elsewhere (its zeroconf advert)."""
@@ -427,6 +448,11 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
                        "left": s.kind == "human" and self.left_for_good(s.owner)}
                       for s in lb.seats],
             "draw_wait": lb.draw_wait,
+            "guests": lb.guests,
+            "open_seats": L.open_seats(lb, [p for p in self._farewells if self.left_for_good(p)])
+            if lb.phase == "playing" else [],
+            "watchers": self.watchers(),
+            "watching": self.watching,
             "coordinator": self.coordinator().hex(),
             **({"variant": lb.variant} if lb.variant != STANDARD else {}),
         }
@@ -459,16 +485,17 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
     # ================================================================== inbound
 
     def _keep_link(self, peer: bytes) -> bool:
-        return peer in self._joining or (self.lobby is not None and L.is_member(self.lobby, peer))
+        return (peer in self._joining or self._guest(peer)
+                or (self.lobby is not None and L.is_member(self.lobby, peer)))
 
     def _admit(self, peer: bytes, msg: Message) -> str | None:
         if self.lobby is not None and L.is_member(self.lobby, peer):
             return None
         if peer in self._joining:
             return None
-        if isinstance(msg, Join):
+        if isinstance(msg, Join | Watch | TakeSeat):
             if self.lobby is None:
-                return "join while this node is not in a game"
+                return f"{type(msg).__name__.lower()} while this node is not in a game"
             return None
         return f"unknown node {peer.hex()[:8]} is not a member of this game"
 
@@ -487,6 +514,9 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
 
     def _on_restart(self, peer: bytes) -> None:
         self._progress.pop(peer, None)
+        w = self._watchers.get(peer)
+        if w is not None:  # a watcher that started again: feed it from the start
+            w.sent, w.lobby_version, w.state_sent, w.farewells = 0, -1, False, set()
         # what we served its earlier run went to an incarnation that no longer listens
         self._served = {k: t for k, t in self._served.items() if k[0] != peer}
         if self.lobby is not None and L.is_member(self.lobby, peer):
@@ -498,6 +528,15 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
 
     def _on_message(self, peer: bytes, addr: tuple, msg: Message, early: bool = False) -> None:
         if self.closing:
+            return
+        if (self.lobby is not None and not self.watching and not L.is_member(self.lobby, peer)
+                and (self._guest(peer) or isinstance(msg, Watch | TakeSeat))):
+            try:  # a watcher or a newcomer asking for a seat: only what guests may say
+                self._on_guest_message(peer, addr, msg)
+            except Exception as exc:
+                log.exception("internal error on %s from guest %s", type(msg).__name__,
+                              peer.hex())
+                self._refuse_msg(peer, type(msg).__name__, f"internal error: {exc}")
             return
         if self.lobby is not None and L.is_member(self.lobby, peer):
             if self.presence.heard(peer, self.now):
@@ -521,7 +560,10 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
         elif isinstance(msg, Lobby):
             self._on_lobby(peer, addr, msg)
         elif isinstance(msg, Refuse):
-            if peer in self._joining and not self.seated():
+            if self.watching:  # refused as a watcher, or a seat we asked for
+                self.join_refusal = msg.reason
+                self._emit(E.GuestRefused(msg.reason))
+            elif peer in self._joining and not self.seated():
                 self.join_refusal = msg.reason
             else:
                 self._emit(E.RequestRefused(peer.hex(), msg.reason))
@@ -540,8 +582,17 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
         elif isinstance(msg, Farewell):
             self._on_farewell(peer, msg)
         elif isinstance(msg, Chat):
-            if self.lobby is not None and L.is_member(self.lobby, peer):
+            if self.lobby is not None and L.is_member(self.lobby, peer) and not self.watching:
                 self._emit(E.ChatLine(peer.hex(), self.peer_name(peer), msg.text))
+                self._member_chat_to_watchers(peer, msg.text)
+        elif isinstance(msg, WatchState):
+            self._on_watch_state(peer, msg)
+        elif isinstance(msg, Watchers):
+            self._on_watchers(peer, msg)
+        elif isinstance(msg, ChatFrom):
+            self._on_chat_from(peer, msg)
+        elif isinstance(msg, SetGuests):
+            self._on_set_guests(peer, addr, msg)
 
     # ------------------------------------------------------------------ lobby
 
@@ -576,13 +627,16 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
                              f"ours {self._digest_list[k].hex()[:16]}")
             elif hb.n_moves > n:
                 self._fetch(peer, n)
-        if hb.lobby_version < self.lobby.version:
+        if hb.lobby_version < self.lobby.version and not self.watching:
             if self.now - self._lobby_sent.get(peer, -1e9) > 1.0:
                 self._lobby_sent[peer] = self.now
                 self.links.send(peer, None, self.lobby)
 
     def _recipients(self) -> list[bytes]:
-        """The members a message to the table goes to: all but us and those who left."""
+        """The members a message to the table goes to: all but us and those who left (a
+        watcher's go to its feeder only)."""
+        if self.watching:
+            return [self.feeder]
         if self.lobby is None:
             return []
         return [m.peer for m in self.lobby.members
@@ -595,6 +649,10 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
     def _tick(self) -> None:
         lb = self.lobby
         now = self.now
+        if self.watching:
+            self._watcher_tick()
+            return
+        self._feeder_tick()
         if now - self._last_hb >= HEARTBEAT_S:
             self._last_hb = now
             self._broadcast(self._heartbeat())

@@ -143,7 +143,9 @@ class DrawSync:
     def _pass_on(self, k: int, values: tuple, everyone: bool = False) -> None:
         """The whole draw to every member (`everyone`: the gatherer's job), or to those
         over a lossy link: waiting for the resend of the one value the peer may have lost
-        would cost it a round trip or more."""
+        would cost it a round trip or more. A watcher passes nothing on: it has no say."""
+        if self.watching:
+            return
         for peer in self._recipients():
             lk = self.links.links.get(peer)
             if everyone or (lk is not None and lk.copies() > 1):

@@ -211,6 +211,7 @@ class ChatLine(NodeEvent):
     peer: str
     name: str
     text: str
+    watcher: bool = False  # said by someone watching the table (protocol/watching.md)
 
 
 @dataclass(frozen=True)
@@ -288,11 +289,7 @@ class RecordMove(NodeEvent):
     proof: list | None = None  # a fair draw's values, [[contributor, value], ...]
 
 
-KINDS = tuple(c.kind for c in (
-    Joined, LobbyChanged, RequestRefused, Starting, Aborted, GameStarted, YourTurn, MoveApplied,
-    TileRevealed, DrawWaiting, ContributorDropped, Rewound,
-    Waiting, Away, Back, Restarted, SeatHandedOver, SeatReclaimed, ChatLine, Refused, Mismatch,
-    GameOver, Error, Notice))
+
 
 
 @dataclass(frozen=True)
@@ -339,3 +336,50 @@ class BotFallback(NodeEvent):
     bot: str
     fallback: str
     reason: str
+
+
+@dataclass(frozen=True)
+class Watching(NodeEvent):
+    """This node watches the table `game` through the member `feeder` (protocol/
+    watching.md): the lobby and, once it runs, the game follow."""
+
+    kind: ClassVar[str] = "watching"
+    game: str
+    game_id: str
+    feeder: str
+    feeder_name: str
+    moves: int  # moves the feeder had when it answered (heartbeats say more later)
+
+
+@dataclass(frozen=True)
+class WatchersChanged(NodeEvent):
+    """Who watches the table now, as this node knows it: `[{"peer", "name"}, ...]`."""
+
+    kind: ClassVar[str] = "watchers"
+    watchers: list
+
+
+@dataclass(frozen=True)
+class SeatTaken(NodeEvent):
+    """A newcomer took the seats `seats` (a player's: one, or two in the two-colour
+    variant) that a bot played; `was`: the name the seat had. `mine`: this node took it."""
+
+    kind: ClassVar[str] = "seat_taken"
+    seats: list
+    name: str
+    was: str
+    peer: str
+    mine: bool
+
+
+@dataclass(frozen=True)
+class GuestRefused(NodeEvent):
+    """The table refused this node as a guest (watching, or taking a seat): `reason` is
+    the REFUSE text (net.protocol.lobby.GUEST_REFUSALS)."""
+
+    kind: ClassVar[str] = "guest_refused"
+    reason: str
+
+
+# every kind a UI may see, in the order defined here (internal requests to the glue left out)
+KINDS = tuple(c.kind for c in NodeEvent.__subclasses__() if not c.internal)

@@ -17,6 +17,7 @@ from tongiaki_lan.net.protocol.codec import (
     Fetch,
     Lobby,
     Refuse,
+    Watchers,
 )
 from tongiaki_lan.net.protocol.settings import (
     HANDOVER_AFTER_S,
@@ -124,6 +125,9 @@ class Handover:
         """A member is heard again: if a bot plays its seat, the coordinator gives it back."""
         lb = self.lobby
         self._farewells_to(peer)
+        if self._watchers:  # and who watches through us
+            self.links.send(peer, self._addr_of(peer), Watchers(self._watcher_lists.get(
+                self.peer_id, ())))
         if (self.game is not None and self.coordinator() == self.peer_id
                 and not self.left_for_good(peer)):  # (a goodbye for good stays one)
             seats = tuple(dataclasses.replace(s, bot="") if handed(s) and s.owner == peer else s

@@ -23,6 +23,7 @@ from tongiaki_lan.engine import COLOURS
 from tongiaki_lan.engine.variant import STANDARD, TWO_COLOURS, VARIANTS
 from tongiaki_lan.i18n import N_
 from tongiaki_lan.net.protocol.codec import (
+    GUEST_SEATS,
     AddBot,
     Join,
     Leave,
@@ -38,6 +39,17 @@ from tongiaki_lan.net.protocol.codec import (
 )
 
 BOT_NAMES = ("Maui", "Hina", "Tangaroa", "Rongo", "Tane", "Tu")
+
+# Why a guest (a watcher, or a newcomer asking for a seat) is refused (protocol/watching.md)
+NO_WATCHERS = N_("the table {name} takes no watchers")
+TOO_MANY_WATCHERS = N_("too many people watch through this laptop: ask another player's")
+NO_GUEST_SEATS = N_("the table {name} lets nobody take a seat")
+SEAT_NOT_OPEN = N_("{colour} is not a seat a bot plays for a player who left: it cannot be "
+                   "taken")
+NOT_RUNNING = N_("the game is not running: seats are taken in the lobby")
+ALREADY_SEATED = N_("you already play at this table")
+GUEST_REFUSALS = (NO_WATCHERS, TOO_MANY_WATCHERS, NO_GUEST_SEATS, SEAT_NOT_OPEN, NOT_RUNNING,
+                  ALREADY_SEATED)
 
 # Why a lobby request is refused. Placeholders hold names and colours as they are sent;
 # {phase} holds a phase word (a console translates it too).
@@ -66,7 +78,8 @@ NO_ANSWER_PASSPHRASE = N_("no answer from the game (wrong passphrase?)")
 NO_ANSWER_WITHIN = N_("no answer from the game within {seconds} s")
 NO_ANSWER_WITHIN_PASSPHRASE = N_("no answer from the game within {seconds} s (wrong or "
                                  "missing passphrase?)")
-REFUSALS = (ALREADY_STARTED, FULL, UNKNOWN_COLOUR, NO_COLOUR_LEFT, NO_SEAT, NOT_MEMBER,
+REFUSALS = (*GUEST_REFUSALS, ALREADY_STARTED, FULL, UNKNOWN_COLOUR, NO_COLOUR_LEFT, NO_SEAT,
+            NOT_MEMBER,
             ALREADY_PHASE, YOU_HAVE_NO_SEAT, COLOUR_TAKEN, NO_SEAT_FOR_BOT, NO_SUCH_BOT,
             TOO_FEW_SEATS, NOT_READY, NOT_HOST, NAME_TAKEN, TWO_PLAYERS, NO_ANSWER,
             NO_ANSWER_PASSPHRASE,
@@ -340,3 +353,75 @@ def abort_start(lobby: Lobby) -> Lobby:
     seats = tuple(dataclasses.replace(s, ready=s.kind == "bot") for s in seats)
     return _bump(lobby, phase="lobby", start_nonce=b"", seats=seats,
                  total=len(seats) if lobby.variant == TWO_COLOURS else lobby.total)
+
+
+# ------------------------------------------------------------------ guests (watching.md)
+
+
+def player_seats(lobby: Lobby, seat: int) -> list[int]:
+    """The seats of the player who has seat `seat`: one, or two in the two-colour variant
+    (the same owner and name on both)."""
+    s = lobby.seats[seat]
+    return [i for i, t in enumerate(lobby.seats)
+            if t.owner == s.owner and t.name == s.name and t.kind == s.kind]
+
+
+def open_seats(lobby: Lobby, left_for_good: Collection[bytes]) -> list[int]:
+    """Seats a newcomer may take: a bot the table added, or a human seat a bot plays
+    because its player said goodbye for good (`left_for_good`: those players)."""
+    return [i for i, s in enumerate(lobby.seats)
+            if s.kind == "bot" or (s.kind == "human" and s.bot and s.owner in left_for_good)]
+
+
+def take_seat(lobby: Lobby, seat: int, peer: bytes, name: str, addr: tuple[str, int],
+              left_for_good: Collection[bytes]) -> Lobby | str:
+    """The coordinator's rule for a newcomer asking to play `seat` mid-game: the player's
+    seats become the newcomer's (human, ready, its name), the newcomer joins the members
+    and a member left with no seat (the leaver) leaves them, so the table never lists more
+    members than seats."""
+    if lobby.phase != "playing":
+        return NOT_RUNNING
+    if not lobby.guests & GUEST_SEATS:
+        return NO_GUEST_SEATS.format(name=repr(lobby.name))
+    if is_member(lobby, peer):
+        return ALREADY_SEATED
+    if not 0 <= seat < len(lobby.seats) or seat not in open_seats(lobby, left_for_good):
+        colour = lobby.seats[seat].colour if 0 <= seat < len(lobby.seats) else str(seat)
+        return SEAT_NOT_OPEN.format(colour=colour)
+    group = player_seats(lobby, seat)
+    key = name_key(name)
+    if any(_seat_key(s) == key for i, s in enumerate(lobby.seats) if i not in group):
+        return _refuse_name(lobby, name)
+    seats = list(lobby.seats)
+    for i in group:
+        seats[i] = Seat("human", name, seats[i].colour, peer, True, "")
+    owners = {s.owner for s in seats}
+    members = tuple(m for m in lobby.members if m.peer in owners)
+    return _bump(lobby, seats=tuple(seats), members=(*members, Member(peer, addr[0], addr[1])))
+
+
+def takeover_refused(old: Lobby, new: Lobby) -> str | None:
+    """Whether a member may take `new` after `old` mid-game, as far as who plays the seats
+    goes: seats keep their colours; a seat changes hands only to a newcomer (a member of
+    `new` who owned no seat in `old`), as a human seat; a member may drop out of the
+    members only when it owns no seat any more. None: nothing wrong."""
+    if len(old.seats) != len(new.seats):
+        return "lobby with another number of seats after the game started"
+    owners_before = {s.owner for s in old.seats}
+    for a, b in zip(old.seats, new.seats, strict=True):
+        if a.colour != b.colour:
+            return "lobby with other colours after the game started"
+        if (a.kind, a.owner, a.name) == (b.kind, b.owner, b.name):
+            if a.kind == "bot" and a != b:
+                return "lobby with another bot after the game started"
+            continue
+        if not (b.kind == "human" and not b.bot and is_member(new, b.owner)
+                and b.owner not in owners_before):
+            return "lobby that gives a seat to somebody other than a newcomer"
+        if not (a.kind == "bot" or a.bot):
+            return "lobby that takes a seat from a player who plays it"
+    owners = {s.owner for s in new.seats}
+    for m in old.members:
+        if not is_member(new, m.peer) and m.peer in owners:
+            return "lobby without a member who still has a seat"
+    return None

@@ -19,18 +19,11 @@ from tongiaki_lan.net.protocol.codec import (
     Member,
     Message,
     Refuse,
+    SetGuests,
 )
 from tongiaki_lan.net.protocol.drawsync import DEFER
 
 log = logging.getLogger("tongiaki_lan.net.protocol.lobbysync")
-
-
-def _same_table(a, b) -> bool:
-    """Seats equal but for who plays a human seat meanwhile (handover)."""
-    return len(a) == len(b) and all(
-        dataclasses.replace(x, bot="") == dataclasses.replace(y, bot="") if x.kind == "human"
-        else x == y for x, y in zip(a, b, strict=True))
-
 
 
 class LobbySync:
@@ -52,6 +45,9 @@ class LobbySync:
 
     def _handle_request(self, peer: bytes, addr: tuple, msg: Message) -> None:
         if self.lobby is None:
+            return
+        if isinstance(msg, SetGuests):  # the host's say, in any phase (`Spectators`)
+            self._on_set_guests(peer, addr, msg)
             return
         if isinstance(msg, Leave) and peer != self.peer_id:
             self.presence.left(peer, self.now)
@@ -100,6 +96,9 @@ class LobbySync:
         if not L.is_member(msg, peer):
             self._refuse_msg(peer, "lobby", "lobby from a node that is not in it")
             return
+        if self.watching:
+            self._watch_lobby(peer, msg)
+            return
         cur = self.lobby
         if cur is None:
             if peer not in self._joining:
@@ -107,8 +106,8 @@ class LobbySync:
                 return
         elif msg.version <= cur.version:
             return
-        elif self.game is not None and not _same_table(msg.seats, cur.seats):
-            self._refuse_msg(peer, "lobby", "lobby with other seats after the game started")
+        elif self.game is not None and L.takeover_refused(cur, msg):
+            self._refuse_msg(peer, "lobby", L.takeover_refused(cur, msg))
             return
         elif self.game is not None and msg.dropped != cur.dropped:
             why = self._drops_refused(peer, cur, msg)
@@ -141,12 +140,15 @@ class LobbySync:
         self._emit(E.LobbyChanged(self.lobby_json()))
         if old is not None and self.game is not None:
             self._announce_handovers(old, lb)
+            self._announce_takeovers(old, lb)
             if old.dropped != lb.dropped:
                 self._announce_drops(old, lb)
                 self._rewind_to_drops()
                 if self._deal():
                     self._after_reveals()
                     return
+        if self.watching:
+            return  # (a watcher has no part in the start, and decides nothing)
         if lb.phase == "starting" and (self._round is None or self._round.nonce != lb.start_nonce):
             self._begin_seed_round()
         if lb.phase == "lobby" and self._round is not None:

@@ -103,6 +103,9 @@ class MoveSync:
             return  # (asked before a sleep or a rewind: the table may have moved on)
         if self._thinking == index:
             self._thinking = None
+        d = self.game.pending
+        if d is None or d.seat is None or self._driver(d.seat) != self.peer_id:
+            return  # (the seat changed hands while the bot thought: a newcomer plays it)
         try:
             self._play_local(move)
         except (IllegalMove, ValueError) as exc:
@@ -127,7 +130,8 @@ class MoveSync:
     def _after_state_change(self) -> None:
         """Called after anything that might make this node the one to move."""
         g = self.game
-        if g is None or self.stopped or self.closing or g.is_over or self._waking is not None:
+        if (g is None or self.stopped or self.closing or g.is_over or self._waking is not None
+                or self.watching):
             return  # (just awake: nothing is decided before the table has answered)
         d = g.pending
         if d is None or d.seat is None:  # a reveal: the dealer's, never a seat's

@@ -1,0 +1,237 @@
+"""Guests at a table on the simulated LAN (issue 21 items 4, 5; issue 18 item 4): watchers
+follow a game from anywhere in it, checked by their own engine, and change nothing; a
+newcomer takes the seat of a player who left for good. Virtual clock, no sockets."""
+
+from __future__ import annotations
+
+from tests.net.test_core_sim import one_digest
+from tests.net.test_farewell_sim import leave_when_a_draw_waits, verify_record
+from tongiaki_lan.net.lab.simnet import SimNet, SimNode
+from tongiaki_lan.net.protocol.codec import (
+    GUEST_WATCH,
+    Draw,
+    MoveMsg,
+    decode_datagram,
+)
+from tongiaki_lan.net.protocol.watching import GUESTS_BY_WORD
+
+
+def watcher(net: SimNet, via: SimNode, name: str = "Dan", *, passphrase: str | None = None,
+            host: str = "10.0.0.50", **kw) -> SimNode:
+    w = net.add(name, host, **kw)
+    net.act(w, w.core.watch_game, via.core.game_id, via.core.peer_id, via.addr, passphrase)
+    return w
+
+
+def types_sent(net: SimNet, node: SimNode) -> list[str]:
+    """Every message type `node` puts on the wire from now on (a tap on the LAN)."""
+    seen: list[str] = []
+
+    def tap(data: bytes, src, dest) -> None:
+        if src == node.addr:
+            try:
+                env = decode_datagram(data, node.core.links.key, require_signature=False,
+                                      link_key=lambda *_: None)
+            except Exception:  # a link-MACed datagram: its type is in the clear all the same
+                from tongiaki_lan.net.protocol.codec import peek_envelope
+
+                env = peek_envelope(data)
+            seen.append(type(env.message).__name__)
+    net.taps.append(tap)
+    return seen
+
+
+def test_a_watcher_follows_a_running_game_to_its_end_and_its_record_verifies():
+    net = SimNet(seed=101)
+    nodes = net.table(4)
+    net.run_until(lambda: len(nodes[0].game.moves) > 25)
+    dan = watcher(net, nodes[2])
+    sent = types_sent(net, dan)
+    net.run_until(lambda: dan.game is not None and len(dan.game.moves) >= 25, 10)
+    (w,) = dan.kinds("watching")
+    assert w.game == "sim" and w.feeder == nodes[2].core.peer_id.hex()
+    # every player is told who watches
+    net.run_until(lambda: all(nd.core.watchers() == [{"peer": dan.core.peer_id.hex(),
+                                                       "name": "Dan"}] for nd in nodes), 5)
+    net.play_to_end([*nodes, dan])
+    one_digest([*nodes, dan])
+    assert dan.kinds("game_over")[0].digest == nodes[0].game.digest().hex()
+    assert verify_record(dan) == len(nodes[0].game.moves)
+    # a watcher asks and listens: it never sends a move, a draw value, a lobby request
+    assert set(sent) <= {"Watch", "Heartbeat", "Fetch", "Ack"}, sorted(set(sent))
+    assert not dan.kinds("your_turn") and not dan.kinds("refused")
+
+
+def test_a_watcher_from_the_lobby_on_sees_the_start_and_learns_no_draw_value_early():
+    net = SimNet(seed=103)
+    a, b = (net.add(f"p{i}", f"10.0.0.{i + 1}", autoplay="random") for i in range(2))
+    net.act(a, a.core.create_game, "early", 2, None, "")
+    net.act(b, b.core.begin_join, a.core.game_id, a.core.peer_id, a.addr, None, "")
+    net.run_until(b.core.seated, 30)
+    dan = watcher(net, b)
+    net.run_until(lambda: dan.core.lobby is not None, 5)
+    assert dan.game is None and dan.core.lobby.phase == "lobby"
+    # what reaches the watcher: never a DRAW, never a MOVE (values come only in LOG
+    # entries of tiles already dealt)
+    got: list[str] = []
+
+    def tap(data, src, dest):
+        if dest == dan.addr:
+            from tongiaki_lan.net.protocol.codec import peek_envelope
+
+            got.append(type(peek_envelope(data).message).__name__)
+    net.taps.append(tap)
+    for nd in (a, b):
+        net.act(nd, nd.core.set_ready, True)
+    net.play_to_end([a, b, dan])
+    one_digest([a, b, dan])
+    assert "Draw" not in got and "MoveMsg" not in got and "Commit" not in got
+    assert "Reveal" not in got  # (the seed round's secrets stay between the players)
+    assert dan.core.chain_secret is None and dan.core.my_contributor is None
+
+
+def test_ten_watchers_of_a_six_player_table_all_finish_with_its_digest():
+    net = SimNet(seed=107)
+    nodes = net.table(6)
+    watchers = [watcher(net, nodes[i % 6], f"w{i}", host=f"10.0.1.{i + 1}") for i in range(10)]
+    net.play_to_end([*nodes, *watchers])
+    one_digest([*nodes, *watchers])
+    names = [w["name"] for w in nodes[0].core.watchers()]
+    assert sorted(names) == sorted(f"w{i}" for i in range(10))
+
+
+def test_a_watcher_that_sends_a_move_or_a_draw_value_is_refused_and_changes_nothing():
+    net = SimNet(seed=109)
+    nodes = net.table(3)
+    dan = watcher(net, nodes[0])
+    net.run_until(lambda: dan.game is not None and len(dan.game.moves) > 10, 60)
+    g = nodes[0].game
+    n, k = len(g.moves), g.draws()
+    fake_move = MoveMsg(n, [0], b"\0" * 32)
+    fake_draw = Draw(k, ((0, b"\1" * 32),))
+
+    def send(now):
+        dan.core.now = now
+        for nd in nodes:
+            dan.core.links.send(nd.core.peer_id, nd.addr, fake_move)
+            dan.core.links.send(nd.core.peer_id, nd.addr, fake_draw)
+    before = [len(nd.kinds("refused")) for nd in nodes]
+    net.act(dan, send)
+    net.run_until(lambda: all(len(nd.kinds("refused")) >= b + 2
+                              for nd, b in zip(nodes, before, strict=True)), 5)
+    for nd, b in zip(nodes, before, strict=True):
+        # the feeder names the watcher; the others do not know the sender at all
+        for e in nd.kinds("refused")[b:]:
+            assert ("watches this table" in e.reason if nd is nodes[0]
+                    else "is not a member of this game" in e.reason), e.reason
+    net.play_to_end([*nodes, dan])
+    one_digest([*nodes, dan])  # the game went on as if nothing had been sent
+
+
+def test_watchers_chat_when_the_table_lets_them_and_are_told_when_it_does_not():
+    net = SimNet(seed=113)
+    a, b = net.table(2)
+    dan = watcher(net, b)
+    net.run_until(lambda: dan.game is not None, 10)
+    net.act(dan, dan.core.chat, "go blue!")
+    net.run_until(lambda: all(nd.kinds("chat") for nd in (a, b)), 5)
+    for nd in (a, b):
+        (line,) = nd.kinds("chat")
+        assert (line.name, line.text, line.watcher) == ("Dan", "go blue!", True)
+    net.act(a, a.core.chat, "thanks")
+    net.run_until(lambda: any(c.text == "thanks" for c in dan.kinds("chat")), 5)
+    # the host says watchers keep quiet: the next line is refused, with the reason
+    net.act(a, a.core.set_guests, GUESTS_BY_WORD["quiet"])
+    net.run_until(lambda: dan.core.lobby.guests == GUEST_WATCH, 5)
+    net.act(dan, dan.core.chat, "and now?")
+    net.run_until(lambda: dan.kinds("guest_refused"), 5)
+    assert "do not chat" in dan.kinds("guest_refused")[0].reason
+    assert not any(c.text == "and now?" for nd in (a, b) for c in nd.kinds("chat"))
+
+
+def test_a_table_closed_to_watchers_refuses_one_and_a_wrong_passphrase_gets_nothing():
+    net = SimNet(seed=127)
+    a, b = net.table(2, passphrase="kava")
+    net.act(a, a.core.set_guests, GUESTS_BY_WORD["closed"])
+    net.run_until(lambda: b.core.lobby.guests == 0, 5)
+    dan = watcher(net, a, passphrase="kava")
+    net.run_until(lambda: dan.kinds("guest_refused"), 5)
+    assert "takes no watchers" in dan.kinds("guest_refused")[0].reason
+    assert dan.core.lobby is None
+    net.act(a, a.core.set_guests, GUESTS_BY_WORD["open"])
+    eve = watcher(net, a, "Eve", passphrase="wrong", host="10.0.0.51")
+    net.run_for(5)
+    assert eve.core.lobby is None and not eve.kinds("watching")  # its datagrams fail the MAC
+    fay = watcher(net, a, "Fay", passphrase="kava", host="10.0.0.52")
+    net.run_until(lambda: fay.kinds("watching"), 5)
+
+
+def test_a_watcher_whose_feeder_goes_follows_through_another_member():
+    net = SimNet(seed=131)
+    nodes = net.table(3, handover_after=5.0)
+    dan = watcher(net, nodes[1])
+    net.run_until(lambda: dan.game is not None and len(dan.game.moves) > 10, 30)
+    net.kill(nodes[1])  # the feeder's laptop is gone; a bot takes its seat
+    rest = [nodes[0], nodes[2]]
+    net.play_to_end([*rest, dan])
+    one_digest([*rest, dan])
+    assert dan.core.feeder != nodes[1].core.peer_id
+
+
+def test_a_watcher_killed_and_started_again_catches_up_again():
+    net = SimNet(seed=137)
+    nodes = net.table(3)
+    dan = watcher(net, nodes[0])
+    net.run_until(lambda: dan.game is not None and len(dan.game.moves) > 10, 30)
+    net.kill(dan)
+    net.run_until(lambda: len(nodes[0].game.moves) > 40, 120)
+    again = net.add("Dan", "10.0.0.50", identity=dan.core.identity)
+    net.act(again, again.core.watch_game, nodes[0].core.game_id, nodes[0].core.peer_id,
+            nodes[0].addr, None)
+    net.play_to_end([*nodes, again])
+    one_digest([*nodes, again])
+    assert verify_record(again) == len(nodes[0].game.moves)
+
+
+def test_a_newcomer_takes_the_seat_of_a_player_who_left_for_good_and_plays_it():
+    net = SimNet(seed=139)
+    nodes = net.table(3)
+    leaver = nodes[1]
+    seat = leaver.core.my_seats()[0]
+    leave_when_a_draw_waits(net, leaver, after=10)
+    rest = [nodes[0], nodes[2]]
+    net.run_until(lambda: all(nd.core.lobby.seats[seat].bot for nd in rest), 10)
+    dan = watcher(net, nodes[2], autoplay="random")
+    net.run_until(lambda: dan.game is not None
+                  and seat in dan.core.lobby_json()["open_seats"], 10)
+    net.act(dan, dan.core.take_seat, seat)
+    net.run_until(lambda: not dan.core.watching, 60)
+    players = [*rest, dan]
+    net.run_until(lambda: all(nd.core.lobby.seats[seat].owner == dan.core.peer_id
+                              for nd in players), 10)
+    for nd in players:
+        (taken,) = nd.kinds("seat_taken")
+        assert taken.seats == [seat] and taken.name == "Dan" and taken.was == "p1"
+        assert taken.mine is (nd is dan)
+        assert not any(m.peer == leaver.core.peer_id for m in nd.core.lobby.members)
+    net.play_to_end(players)
+    one_digest(players)
+    mine = [ev for ev in dan.kinds("move") if ev.by == dan.core.peer_id.hex()]
+    assert mine and all(ev.seat == seat for ev in mine)  # the newcomer played its seat
+    assert verify_record(dan) == len(nodes[0].game.moves)
+
+
+def test_a_seat_a_player_still_plays_is_not_taken_and_a_name_at_the_table_is_refused():
+    net = SimNet(seed=149)
+    nodes = net.table(3)
+    dan = watcher(net, nodes[0], "p2")  # the name of a player at the table
+    net.run_until(lambda: dan.game is not None, 10)
+    net.act(dan, dan.core.take_seat, 1)
+    net.run_until(lambda: dan.kinds("guest_refused"), 10)
+    assert "cannot be taken" in dan.kinds("guest_refused")[0].reason
+    leave_when_a_draw_waits(net, nodes[1], after=len(nodes[0].game.moves) + 2)
+    net.run_until(lambda: nodes[0].core.lobby.seats[1].bot, 10)
+    net.act(dan, dan.core.take_seat, 1)
+    net.run_until(lambda: len(dan.kinds("guest_refused")) == 2, 40)
+    assert "already taken" in dan.kinds("guest_refused")[1].reason
+    assert dan.core.watching

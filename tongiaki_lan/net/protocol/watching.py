@@ -1,0 +1,408 @@
+"""Guests at a table (protocol/watching.md): people who watch a game without a seat, and
+newcomers who take a seat a bot plays.
+
+A watcher is fed by one member, its *feeder*: it sends that member WATCH, gets the lobby,
+the game's public start (WATCH_STATE: seed, contributors, chain heads) and then the moves
+as LOG chunks — every reveal with its draw's values, which are public once dealt. It
+checks all of it with its own engine, as a member checks a LOG, and compares digests.
+Nothing a watcher sends reaches the game: it has no seat and no chain, so a member takes
+from it only WATCH, HEARTBEAT, FETCH, CHAT, LEAVE and TAKE_SEAT, and refuses (naming it)
+anything else. The feeder serves it from its tick, never from the path a move takes to
+the players, so watchers cannot slow the table; it tells the members who watches
+(WATCHERS), and passes chat both ways (CHAT_FROM) when the table allows it.
+
+A watcher may ask for a seat a bot plays because its player left for good, or a bot the
+table added (TAKE_SEAT, to every member; the coordinator decides by the rule of
+`lobby.take_seat`). Once a lobby names it a member, it is a player like the others — with
+no part in the draws, which stay with the contributors of the seed round.
+
+A part of `net.core.NodeCore` (which mixes the parts together and owns the state they
+share); kept apart so each concern reads on its own.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from dataclasses import dataclass
+
+from tongiaki_lan.engine import Game
+from tongiaki_lan.engine.variant import with_variant
+from tongiaki_lan.net.protocol import events as E
+from tongiaki_lan.net.protocol import lobby as L
+from tongiaki_lan.net.protocol.codec import (
+    GUEST_CHAT,
+    GUEST_WATCH,
+    MAX_WATCHERS,
+    Chat,
+    ChatFrom,
+    Fetch,
+    Heartbeat,
+    Leave,
+    Lobby,
+    Message,
+    Refuse,
+    SetGuests,
+    TakeSeat,
+    Watch,
+    Watchers,
+    WatchState,
+)
+from tongiaki_lan.net.protocol.movesync import log_chunks
+from tongiaki_lan.net.protocol.settings import HEARTBEAT_S
+
+log = logging.getLogger("tongiaki_lan.net.protocol.watching")
+
+WATCHER_SILENT_S = 10.0  # a watcher not heard this long is gone (it heartbeats every 0.5 s)
+FEEDER_SILENT_S = 4.0  # a watcher whose feeder is this quiet asks the next member
+WATCH_RETRY_S = 1.0  # WATCH again while nobody answered
+FEED_CHUNKS = 8  # LOG chunks (about 20 moves each) sent to one watcher per tick
+TAKE_WAIT_S = 30.0  # a seat request waits this long for the seat's turn to pass
+GUESTS_BY_WORD = {"open": 7, "watch": 3, "quiet": 1, "closed": 0}  # console and CLI words
+
+
+@dataclass
+class _Watcher:
+    """What a feeder keeps of one watcher."""
+
+    name: str
+    addr: tuple
+    heard: float
+    sent: int = 0  # moves sent to it so far (LOG chunks are reliable: they arrive)
+    lobby_version: int = -1  # the last lobby sent to it
+    state_sent: bool = False
+    beat: float = -1e9  # last heartbeat sent to it
+    farewells: set = dataclasses.field(default_factory=set)  # leavers whose goodbye it has
+
+
+class Spectators:
+    # ================================================================== watcher side
+
+    def watch_game(self, game_id: bytes, peer: bytes, addr: tuple[str, int],
+                   passphrase: str | None, now: float) -> None:
+        """Watch a game through the member `peer`; the lobby, then the game, follow as
+        events (`Watching`, `LobbyChanged`, `GameStarted`, moves)."""
+        self.now = now
+        self._reset_game_state()
+        self._enter_game(game_id, passphrase)
+        self.feeder = peer
+        self._joining = {peer}
+        self._watch_sent = now
+        self.links.send(peer, addr, Watch(self.name))
+
+    @property
+    def watching(self) -> bool:
+        """This node follows a table without a seat at it."""
+        return self.feeder is not None
+
+    def take_seat(self, seat: int, now: float) -> None:
+        """Ask for seat `seat` (a bot plays it: its player left for good, or the table
+        added it). Sent to every member: only the coordinator answers, with a lobby that
+        seats us (then we play) or a REFUSE."""
+        self.now = now
+        if self.lobby is None or not self.watching:
+            raise ValueError("not watching a table")
+        for m in self.lobby.members:
+            addr = self._addr_of(m.peer)
+            if addr is not None:
+                self._joining.add(m.peer)
+                self.links.send(m.peer, addr, TakeSeat(seat, self.name))
+
+    def _watch_lobby(self, peer: bytes, msg: Lobby) -> None:
+        """A lobby for a watcher (from its feeder, or after TAKE_SEAT from the coordinator):
+        followed without any check of our own but the seats' (a watcher has no say in the
+        draws or the lobby); one that names us a member makes us a player."""
+        cur = self.lobby
+        if cur is not None and msg.version <= cur.version:
+            return
+        if self.game is not None and cur is not None:
+            why = L.takeover_refused(cur, msg)
+            if why:
+                self._refuse_msg(peer, "lobby", why)
+                return
+        first = cur is None
+        if L.is_member(msg, self.peer_id):
+            self.feeder = None  # seated: from here on a player
+            log.info("took a seat at %s", msg.name)
+        self._install_lobby(msg, broadcast=False)
+        if first:
+            self._emit(E.Watching(msg.name, self.game_id.hex(), peer.hex(),
+                                  self.peer_name(peer), self._progress.get(peer, 0)))
+
+    def _on_watch_state(self, peer: bytes, msg: WatchState) -> None:
+        if not self.watching or self.lobby is None or self.game is not None:
+            return
+        lb = self.lobby
+        if len(lb.seats) < 2 or lb.phase == "lobby":
+            return
+        self.seed = msg.seed
+        self.game = with_variant(Game([s.colour for s in lb.seats]), lb.variant)
+        self._setup_draws(list(msg.contributors), msg.heads, None)
+        self._emit(E.GameStarted(msg.seed.hex(), self._seat_json(), False, 0))
+        self.links.send(peer, None, Fetch(0))
+
+    def _watcher_tick(self) -> None:
+        """A watcher heartbeats its feeder (which counts it present by that), asks again
+        while unanswered, and moves to the next member when its feeder goes quiet."""
+        now = self.now
+        feeder = self.feeder
+        if self.lobby is None:
+            if now - self._watch_sent >= WATCH_RETRY_S:
+                self._watch_sent = now
+                self.links.send(feeder, None, Watch(self.name))
+            return
+        lk = self.links.links.get(feeder)
+        heard = lk.last_heard if lk is not None else -1e9
+        if now - heard > FEEDER_SILENT_S and now - self._watch_sent > FEEDER_SILENT_S:
+            members = [m.peer for m in self.lobby.members]
+            nxt = members[(members.index(feeder) + 1) % len(members)] \
+                if feeder in members else members[0]
+            log.info("%s no longer answers: watching through %s", self.peer_name(feeder),
+                     self.peer_name(nxt))
+            self.feeder = nxt
+            self._joining.add(nxt)
+            self._watch_sent = now
+            self.links.send(nxt, self._addr_of(nxt), Watch(self.name))
+            return
+        if now - self._last_hb >= HEARTBEAT_S:
+            self._last_hb = now
+            self.links.send(feeder, None, self._heartbeat())
+        if self.game is not None:
+            self._catch_up()
+
+    # ================================================================== member side
+
+    def _guest(self, peer: bytes) -> bool:
+        """A node we talk to that is not a member: a watcher we feed, or one asking for a
+        seat."""
+        return peer in self._watchers or peer in self._take_requests
+
+    def _on_guest_message(self, peer: bytes, addr: tuple, msg: Message) -> None:
+        """Everything a non-member sends a member comes here: what a guest may say is
+        answered, the rest is refused and changes nothing."""
+        w = self._watchers.get(peer)
+        if w is not None:
+            w.heard, w.addr = self.now, tuple(addr[:2])
+        if isinstance(msg, Watch):
+            self._on_watch(peer, addr, msg)
+        elif isinstance(msg, TakeSeat):
+            self._on_take_seat(peer, addr, msg)
+        elif w is None:
+            self._refuse_msg(peer, type(msg).__name__, "not a member of this game")
+        elif isinstance(msg, Heartbeat):
+            if msg.n_moves < w.sent and self.game is not None:
+                w.sent = msg.n_moves  # (it started again, or lost its state: feed anew)
+        elif isinstance(msg, Fetch):
+            self._on_fetch(peer, msg)
+        elif isinstance(msg, Chat):
+            self._watcher_chat(peer, w, msg.text)
+        elif isinstance(msg, Leave):
+            self._drop_watcher(peer, "said goodbye")
+        else:
+            self._refuse_msg(peer, type(msg).__name__,
+                             f"{w.name} watches this table: a watcher has no seat and no "
+                             "part in the draws, so its messages change nothing")
+
+    def _on_watch(self, peer: bytes, addr: tuple, msg: Watch) -> None:
+        lb = self.lobby
+        why = None
+        if lb is None:
+            why = "not in a game"
+        elif not lb.guests & GUEST_WATCH:
+            why = L.NO_WATCHERS.format(name=repr(lb.name))
+        elif peer not in self._watchers and len(self._watchers) >= MAX_WATCHERS:
+            why = L.TOO_MANY_WATCHERS
+        if why:
+            self._refuse_msg(peer, "watch", why)
+            self.links.send(peer, addr, Refuse(why))
+            self.links.forget(peer)
+            return
+        w = self._watchers.get(peer)
+        if w is None:
+            w = _Watcher(msg.name, tuple(addr[:2]), self.now)
+            self._watchers[peer] = w
+            log.info("%s watches the table through us", msg.name)
+            self._announce_watchers()
+        else:  # asked again (our answer was lost, or it restarted): start it over
+            w.lobby_version, w.state_sent, w.sent = -1, False, 0
+            w.farewells = set()
+        self._feed(peer, w)
+
+    def _feed(self, peer: bytes, w: _Watcher) -> None:
+        """Send a watcher what it lacks: the lobby, the game's start, new moves."""
+        lb = self.lobby
+        addr = w.addr
+        if w.lobby_version != lb.version:
+            w.lobby_version = lb.version
+            self.links.send(peer, addr, lb)
+        g = self.game
+        if g is None or self.seed is None:
+            return
+        if not w.state_sent:
+            w.state_sent = True
+            self.links.send(peer, addr, WatchState(self.seed, tuple(self.contributors),
+                                                   tuple(self.draw_book.commitments)))
+        for leaver in sorted(self._farewells):  # signed: it checks them itself, and so
+            if leaver not in w.farewells:  # knows which seats a newcomer may take
+                w.farewells.add(leaver)
+                self.links.send(peer, addr, self._farewells[leaver])
+        n = len(g.moves)
+        if w.sent < n:
+            for chunk in log_chunks(self._entry, n, w.sent, FEED_CHUNKS):
+                self.links.send(peer, addr, chunk)
+                w.sent = chunk.start + len(chunk.entries)
+
+    def _feeder_tick(self) -> None:
+        """Each tick: heartbeats and new moves to our watchers; silent ones are dropped;
+        seat requests whose turn came are answered."""
+        now = self.now
+        for peer in list(self._watchers):
+            w = self._watchers[peer]
+            if now - w.heard > WATCHER_SILENT_S:
+                self._drop_watcher(peer, "went quiet")
+                continue
+            if now - w.beat >= HEARTBEAT_S:
+                w.beat = now
+                self.links.send(peer, w.addr, self._heartbeat())
+            self._feed(peer, w)
+        if self._take_requests:
+            self._answer_take_requests()
+
+    def _drop_watcher(self, peer: bytes, why: str) -> None:
+        w = self._watchers.pop(peer, None)
+        if w is None:
+            return
+        log.info("%s no longer watches (%s)", w.name, why)
+        self.links.forget(peer)
+        self._announce_watchers()
+
+    def _announce_watchers(self) -> None:
+        """Tell the members who watches through us; our own list counts at once."""
+        mine = tuple((p, w.name) for p, w in sorted(self._watchers.items()))
+        self._watcher_lists[self.peer_id] = mine
+        self._broadcast(Watchers(mine))
+        self._watchers_changed()
+
+    def _on_watchers(self, peer: bytes, msg: Watchers) -> None:
+        if self.lobby is None or not L.is_member(self.lobby, peer):
+            return
+        self._watcher_lists[peer] = msg.watchers
+        self._watchers_changed()
+
+    def watchers(self) -> list[dict]:
+        """Everyone watching the table, as the members we hear tell it (each once)."""
+        present = self.present()
+        seen: dict[bytes, str] = {}
+        for feeder in sorted(self._watcher_lists):
+            if feeder in present or feeder == self.peer_id:
+                for p, name in self._watcher_lists[feeder]:
+                    seen.setdefault(p, name)
+        return [{"peer": p.hex(), "name": n} for p, n in sorted(seen.items(), key=lambda x: x[1])]
+
+    def _watchers_changed(self) -> None:
+        now = self.watchers()
+        if now != self._watchers_shown:
+            self._watchers_shown = now
+            self._emit(E.WatchersChanged(now))
+
+    # ------------------------------------------------------------------ chat
+
+    def _watcher_chat(self, peer: bytes, w: _Watcher, text: str) -> None:
+        """A watcher's line goes to the table (and every other watcher) when the table
+        lets watchers chat; else it is refused, saying so."""
+        if not self.lobby.guests & GUEST_CHAT:
+            self.links.send(peer, w.addr, Refuse("watchers do not chat at this table"))
+            return
+        line = ChatFrom(peer, w.name, text, True)
+        self._emit(E.ChatLine(peer.hex(), w.name, text, True))
+        self._broadcast(line)
+        self._chat_to_watchers(line, but=peer)
+
+    def _chat_to_watchers(self, line: ChatFrom, but: bytes | None = None) -> None:
+        for p, w in self._watchers.items():
+            if p != but:
+                self.links.send(p, w.addr, line)
+
+    def _on_chat_from(self, peer: bytes, msg: ChatFrom) -> None:
+        """A member passes on a line: to a watcher, the table's; to a member, a watcher's
+        (which it passes on to its own watchers)."""
+        if self.lobby is None or not L.is_member(self.lobby, peer):
+            return
+        if self.watching:
+            if peer == self.feeder and msg.speaker != self.peer_id:
+                self._emit(E.ChatLine(msg.speaker.hex(), msg.name, msg.text, msg.watcher))
+            return
+        if msg.watcher and self.lobby.guests & GUEST_CHAT:
+            self._emit(E.ChatLine(msg.speaker.hex(), msg.name, msg.text, True))
+            self._chat_to_watchers(msg)
+
+    def _member_chat_to_watchers(self, peer: bytes, text: str) -> None:
+        """A player's line (ours or a member's): our watchers read the table's chat too."""
+        if self._watchers:
+            name = self.name if peer == self.peer_id else self.peer_name(peer).split(" (")[0]
+            self._chat_to_watchers(ChatFrom(peer, name[:24] or "?", text, False))
+
+    # ------------------------------------------------------------------ guests' say
+
+    def set_guests(self, guests: int, now: float) -> None:
+        """Who else may come to the table (GUEST_* bits): the host's say, in any phase."""
+        self.now = now
+        self._request(SetGuests(int(guests)))
+
+    def _on_set_guests(self, peer: bytes, addr: tuple, msg: SetGuests) -> None:
+        lb = self.lobby
+        if lb is None or self.coordinator() != self.peer_id:
+            return
+        if peer != self.peer_id:
+            why = L.NOT_HOST.format(host=self.name)
+            self.links.send(peer, addr, Refuse(why))
+            return
+        if msg.guests != lb.guests:
+            self._install_lobby(dataclasses.replace(lb, version=lb.version + 1,
+                                                    guests=msg.guests), broadcast=True)
+
+    # ------------------------------------------------------------------ taking a seat
+
+    def _on_take_seat(self, peer: bytes, addr: tuple, msg: TakeSeat) -> None:
+        """Only the coordinator answers; it waits while the seat's decision is pending (a
+        bot may be deciding it right now: the seat changes hands between its turns)."""
+        if self.lobby is None or self.coordinator() != self.peer_id:
+            return
+        self._take_requests[peer] = (msg.seat, msg.name, tuple(addr[:2]), self.now)
+        self._answer_take_requests()
+
+    def _answer_take_requests(self) -> None:
+        lb, g = self.lobby, self.game
+        for peer in sorted(self._take_requests):
+            seat, name, addr, since = self._take_requests[peer]
+            left = [p for p in self._farewells if self.left_for_good(p)]
+            result = L.take_seat(lb, seat, peer, name, addr, left)
+            if isinstance(result, str) or g is None or g.is_over or self.stopped:
+                why = result if isinstance(result, str) else L.NOT_RUNNING
+                del self._take_requests[peer]
+                self._refuse_msg(peer, "take_seat", why)
+                self.links.send(peer, addr, Refuse(why))
+                continue
+            group = L.player_seats(lb, seat)
+            d = g.pending
+            if d is not None and d.seat in group and self.now - since < TAKE_WAIT_S:
+                continue  # its decision now: wait until another seat's
+            del self._take_requests[peer]
+            self._watchers.pop(peer, None)  # a player from now on
+            self._install_lobby(result, broadcast=True)
+            lb = self.lobby
+        self._watchers_changed()
+
+    def _announce_takeovers(self, old: Lobby, new: Lobby) -> None:
+        done: set[int] = set()
+        for i, (a, b) in enumerate(zip(old.seats, new.seats, strict=False)):
+            if i in done or a.owner == b.owner or b.kind != "human":
+                continue
+            group = [j for j, s in enumerate(new.seats) if s.owner == b.owner]
+            done.update(group)
+            log.info("%s takes the seat of %s", b.name, a.name)
+            self._watchers.pop(b.owner, None)
+            self._emit(E.SeatTaken(group, b.name, a.name.split(" (")[0], b.owner.hex(),
+                                   b.owner == self.peer_id))
+            if b.owner == self.peer_id:
+                self._your_turn = None
