@@ -74,6 +74,8 @@ class Advert:
     hosts: tuple[str, ...]
     port: int
     first_seen: float  # wall-clock time this browser first saw the instance
+    open_seats: int = 0  # seats a newcomer may take (protocol/watching.md)
+    watchable: bool = True  # the table takes watchers
 
 
 @dataclass(frozen=True)
@@ -88,16 +90,24 @@ class GameInfo:
     passphrase: bool
     first_seen: float
     members: tuple[Advert, ...]
+    open_seats: int = 0  # seats a newcomer may take while it runs (protocol/watching.md)
+    watchable: bool = True
 
     @property
     def joinable(self) -> bool:
         return self.phase == "lobby" and self.taken < self.total
 
+    @property
+    def running(self) -> bool:
+        """Started: a latecomer may watch it (or take an open seat), never join it."""
+        return self.phase in ("starting", "playing")
+
     def to_json(self) -> dict:
         return {
             "game": self.name, "game_id": self.game_id.hex(), "phase": self.phase,
             "seats_taken": self.taken, "seats_total": self.total,
-            "passphrase": self.passphrase,
+            "passphrase": self.passphrase, "running": self.running,
+            "open_seats": self.open_seats, "watchable": self.watchable,
             "first_seen": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(self.first_seen))
             + f".{int(self.first_seen * 1000) % 1000:03d}",
             "first_seen_unix": round(self.first_seen, 3),
@@ -140,9 +150,12 @@ def parse_txt(props: dict) -> dict | None:
             return None
         if not (0 <= taken <= total <= 6):
             return None
+        open_s = get("open") or "0"
+        open_seats = int(open_s) if open_s.isdigit() and int(open_s) <= 6 else 0
         return {"game_id": game_id, "peer": peer, "game_name": get("game")[:24],
                 "player": get("name")[:24], "phase": phase, "taken": taken, "total": total,
-                "passphrase": get("pass") == "1"}
+                "passphrase": get("pass") == "1", "open_seats": open_seats,
+                "watchable": get("watch") != "0"}
     except ValueError:
         return None
 
@@ -368,7 +381,8 @@ class Discovery:
             phase = max((a.phase for a in ads), key=PHASE_ORDER.__getitem__)
             out.append(GameInfo(gid, ads[0].game_name, phase, max(a.taken for a in ads),
                                 max(a.total for a in ads), any(a.passphrase for a in ads),
-                                min(a.first_seen for a in ads), tuple(ads)))
+                                min(a.first_seen for a in ads), tuple(ads),
+                                max(a.open_seats for a in ads), all(a.watchable for a in ads)))
         out.sort(key=lambda g: (g.first_seen, g.game_id))
         return out
 
@@ -404,6 +418,7 @@ class Discovery:
             "v": str(PROTOCOL_VERSION), "game": f["game_name"], "id": f["game_id"].hex(),
             "phase": f["phase"], "seats": f"{f['taken']}/{f['total']}",
             "pass": "1" if f["passphrase"] else "0", "peer": peer_hex, "name": f["player"],
+            "open": str(f.get("open_seats", 0)), "watch": "1" if f.get("watchable", True) else "0",
         }
         info = AsyncServiceInfo(
             SERVICE_TYPE, instance, port=f["port"], properties=props,

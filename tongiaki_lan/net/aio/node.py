@@ -28,7 +28,7 @@ from tongiaki_lan.net.aio.pump import clock as pump_clock
 from tongiaki_lan.net.aio.sidecar import has_sidecar, read_sidecar, write_sidecar
 from tongiaki_lan.net.protocol import events as E
 from tongiaki_lan.net.protocol import lobby as L
-from tongiaki_lan.net.protocol.codec import NO_GAME, Message, encode_datagram
+from tongiaki_lan.net.protocol.codec import GUEST_WATCH, NO_GAME, Message, encode_datagram
 from tongiaki_lan.net.protocol.core import NodeCore, bot_seed
 from tongiaki_lan.net.protocol.identity import Identity
 from tongiaki_lan.net.protocol.invite import GameRef, JoinRefused
@@ -524,7 +524,8 @@ class Node:
                 game_name=self.lobby.name, game_id=self.game_id, peer=self.peer_id,
                 player=self.name, phase=phase, taken=len(self.lobby.seats),
                 total=self.lobby.total, passphrase=self.lobby.passphrase,
-                port=self.address[1])
+                port=self.address[1], open_seats=len(self.lobby_json().get("open_seats", ())),
+                watchable=bool(self.lobby.guests & GUEST_WATCH))
         except Exception:
             log.exception("advertising failed")
 
