@@ -74,7 +74,8 @@ async def _lobby_loop(args, name, colour, records, remember, stop) -> int:
         if result[0] == "game":
             node, disc = result[1], result[2]
             # the lobby's chat and a half-typed line go on to the game screen
-            session = LanSession(node, disc, carried=lobby.carried_lines())
+            session = LanSession(node, disc, carried=lobby.carried_lines(),
+                                 take=lobby.take_wanted)  # (`join N` of a running game)
             session.hint_kind = args.hint_bot
             code = await run_game_screen(session, colour=args.colour_output,
                                          typed=lobby.buffer.text)
