@@ -454,6 +454,9 @@ class LanSession(GameSession):
                                          "after about {s} s more the table draws without "
                                          "it.").format(names=names, s=d["drop_in"])))
             self.draw_wait = (d["draw"], names, _now() + max(0, d["drop_in"]))
+        elif k == "draw_dropped" and (d.get("peer") or "") in self._left:
+            pass  # a player who said goodbye: their leaving was told, and that they no
+            # longer draw goes with it
         elif k == "draw_dropped":
             self.lines.append(("bad", _("{name} sent no draw value in time and no longer takes "
                                         "part in the draws (from tile {n} on).").format(
@@ -487,16 +490,18 @@ class LanSession(GameSession):
         self.changed()
 
     def _presence_line(self, kind: str, d: dict) -> None:
-        """One line for a player who quit on purpose ("Cat left the table; their seat
-        waits…"): the datagrams still on their way from that laptop would otherwise make
-        it "back", then "away" again. They are told again once their node restarts."""
+        """A player who quit on purpose is one line, the goodbye's (`left`: for good, or
+        back soon), not also "away" (and after the game: "Cat left the table."); the
+        datagrams still on their way from that laptop would otherwise make it "back", then
+        "away" again. They are told again once their node restarts."""
         peer = d.get("peer") or ""
         name = peer_label(self.node, d)
         if kind == "away" and d.get("left"):
             if peer not in self._left:
                 self._left.add(peer)
-                self.lines.append(("info", _("{name} left the table; their seat waits for "
-                                             "them.").format(name=name)))
+                if self.game.is_over:  # (in a running game the goodbye's own line follows:
+                    # for good, or back soon — `left`)
+                    self.lines.append(("info", _("{name} left the table.").format(name=name)))
             return
         if peer in self._left:
             return

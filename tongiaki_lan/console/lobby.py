@@ -39,13 +39,10 @@ COMMANDS = {
     "solo": N_("solo [BOTS] — play against bots on this machine"),
     "create": N_("create NAME [SEATS] [lock] [--two-colours] — open a game (2–6 seats, default "
                  "4; lock: a passphrase; --two-colours: 2 players, two colours each)"),
-    "join": N_("join N — a seat in game N (or its name), yours again, or a running game's open "
-               "seat"),
+    "join": N_("join N — sit at game N (or its name), resume yours, or take an open seat"),
     "watch": N_("watch N — follow a running game from the side, no seat (say, follow NAME)"),
-    "name": N_("name NAME · colour C — your name, your colour (blue red green yellow orange "
-               "purple)"),
-    "bot": N_("bot [KIND] [COLOUR] — add a bot seat (driven by this laptop)"),
-    "unbot": N_("unbot COLOUR — remove that bot seat"),
+    "name": N_("name NAME · colour C — at the table (blue red green yellow orange purple)"),
+    "bot": N_("bot [KIND] [COLOUR] — add a bot seat (this laptop runs it) · unbot COLOUR"),
     "ready": N_("ready / unready — a full table where everyone is ready starts by itself"),
     "wait": N_("wait S — seconds a tile waits for a vanished player (2–600; 15)"),
     "start": N_("start — the table's creator starts with the seats taken (everyone ready)"),
@@ -56,7 +53,7 @@ COMMANDS = {
     "leave": N_("leave — leave this table · quit — leave tongiaki-lan"),
 }
 # commands whose help is on another's line (completed all the same)
-MORE_COMMANDS = ("colour", "unready", "quit")
+MORE_COMMANDS = ("colour", "unbot", "unready", "quit")
 
 # A game's phase as shown (net.codec.PHASES).
 PHASE_NAMES = {"lobby": N_("lobby"), "starting": N_("starting"), "playing": N_("playing"),
@@ -304,8 +301,9 @@ class LobbyScreen:
             extra = ", " + _("passphrase") if lb.passphrase else ""
             if lb.variant == "two-colours":  # V1: said on the table's line, for everyone
                 extra += ", " + _("two colours each")
-            if guests_word(lb.guests) != "open":  # (said when the host changed it)
-                extra += ", " + _("guests: {word}").format(word=guests_word(lb.guests))
+            guests = getattr(lb, "guests", None)
+            if guests is not None and guests_word(guests) != "open":  # (once changed)
+                extra += ", " + _("guests: {word}").format(word=guests_word(guests))
             phase = _(PHASE_NAMES.get(lb.phase, lb.phase))
             if is_watching(self.node):
                 title = _(" You watch: {name} ({phase}, {seats}{extra})")
@@ -330,8 +328,10 @@ class LobbyScreen:
                     ("class:panel.head", ("  " + ", ".join(flags)) if flags else ""),
                 ])
             me = self.node.peer_id.hex()
-            watchers = sorted((w["name"] for w in self.node.lobby_json().get("watchers") or ()
-                               if w.get("peer") != me), key=str.casefold)
+            listed = (self.node.lobby_json().get("watchers") or ()
+                      if hasattr(self.node, "lobby_json") else ())
+            watchers = sorted((w["name"] for w in listed if w.get("peer") != me),
+                              key=str.casefold)
             if watchers:
                 out.append([("class:panel.head", "  " + _("Watching: ")),
                             ("", ", ".join(watchers)[:max(10, width - 16)])])
