@@ -612,7 +612,7 @@ class LanSession(GameSession):
                 "replace": (N_("replace NAME — a bot plays an absent player's seat until they "
                                "are back"), replace),
                 "guests": (N_("guests open|watch|quiet|closed — the host says who may watch, "
-                              "chat, take a seat"), guests)}
+                              "chat, sit in"), guests)}
 
     async def close(self) -> None:
         await super().close()

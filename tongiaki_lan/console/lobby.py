@@ -289,6 +289,9 @@ class LobbyScreen:
                 elif len(row) + len(lock) <= width:  # the notes on a row of their own
                     out.append([("", row), ("class:message", lock)])
                     out.append([("class:panel.head", "      " + mine.strip())])
+                elif len(row) <= width:  # (a running game's offer is long)
+                    out.append([("", row)])
+                    out.append([("class:message", "     " + lock), ("class:panel.head", mine)])
                 else:  # a narrow terminal (or long words): nothing cut off
                     out.append([("", f"  {i}. {g.name[:24]:<24} {seats}")])
                     out.append([("", "      " + phase), ("class:message", lock),
