@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
@@ -61,9 +62,10 @@ async def table(tmp_path):
     return nodes, sessions
 
 
-async def play(sessions, until, seed: int = 3) -> None:
+async def play(sessions, until, seed: int = 3, watchers=()) -> None:
     """Type a random legal move for whichever player's decision it is, until `until()`
-    (or the end)."""
+    (or the end); `watchers`: sessions that have each move before the next is typed (a
+    table at people's pace, not a bot's)."""
     bots = [make_bot("random", seed=seed + i) for i in range(len(sessions))]
 
     def over() -> bool:
@@ -79,6 +81,8 @@ async def play(sessions, until, seed: int = 3) -> None:
         n = len(s.game.moves)
         await s.submit(bots[i].choose(s.game.copy()))
         await wait_until(lambda s=s, n=n: len(s.game.moves) > n, what="the move applied")
+        for w in watchers:
+            await wait_until(lambda w=w, n=n: len(w.game.moves) > n, what="the watcher told")
 
 
 async def watcher(tmp_path, via: Node, name: str = "Dan") -> Node:
@@ -134,7 +138,7 @@ async def test_a_watchers_screen_follows_a_game_to_its_end_with_no_move_prompt(t
             rows = [r for r in screen.panel_lines(32)
                     if any(t.startswith("p1") for _s, t in r)]
             assert ("class:panel.me", "p1".ljust(len(rows[0][1][1]))) in rows[0], rows
-            await play(players, lambda: False)  # to the end of the game
+            await play(players, lambda: False, watchers=[session])  # to the end
             await wait_until(lambda: session.game.is_over, what="the end on the watcher")
             assert session.game.digest() == nodes[0].game.digest()
             summary = [t for t in texts(session) if t.startswith("Since ")]
@@ -184,7 +188,8 @@ async def test_watchers_chat_is_marked_and_the_host_can_quiet_it(tmp_path):
         await close_all([*nodes, *([dan] if dan else [])])
 
 
-async def test_join_of_a_running_game_takes_the_seat_of_a_player_who_left(tmp_path):
+@pytest.mark.parametrize("how", ["join from the lobby", "take on the watcher's screen"])
+async def test_a_newcomer_takes_the_seat_of_a_player_who_left_for_good(tmp_path, how):
     nodes, players = await table(tmp_path)
     dan = Node("Dan", host="127.0.0.1", record_dir=tmp_path / "Dan")
     driver = None
@@ -193,34 +198,53 @@ async def test_join_of_a_running_game_takes_the_seat_of_a_player_who_left(tmp_pa
         red = nodes[1].lobby.seats[nodes[1].my_seats()[0]].colour
         await nodes[1].leave(for_good=True)  # p1 goes home: a bot plays the seat
         await wait_until(lambda: any("p1 left for good" in t for t in texts(players[0])))
-        # p0 plays on meanwhile (the bot plays p1's seat on p0's laptop)
-        driver = asyncio.ensure_future(play(players[:1], lambda: False))
+        # the table plays on (the bot plays p1's seat on p0's laptop) until p0 decides:
+        # p0 thinks while Dan comes (a table of bots alone moves faster than any newcomer
+        # catches up: net/ is asked to hold a newcomer's decisions until it has caught up)
+        await play(players[:1], lambda: players[0].my_decision())
         await dan.start()
         with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-            lobby = LobbyScreen("Dan", lan=False, colour_output=False)
-            task = asyncio.ensure_future(lobby.run())
-            await wait_until(lambda: lobby.app.is_running, what="the lobby")
-            lobby.lan_error = None
-            lobby.attach(dan, FakeLan(advertised(nodes[0], open_seats=1)))
-            lobby.app.invalidate()
-            await wait_until(lambda: "1 seat open · watch" in "".join(
-                t for row in lobby.draw_top(80, 24) for _s, t in row), what="the list")
-            inp.send_text("join 1\r")
-            result = await asyncio.wait_for(task, 30)
-            assert result[0] == "game" and lobby.take_wanted == ""
-            session = LanSession(dan, take=lobby.take_wanted)
-            screen, task = await start_screen(session)
+            if how == "join from the lobby":  # `join 1` offers the seat and takes it
+                lobby = LobbyScreen("Dan", lan=False, colour_output=False)
+                task = asyncio.ensure_future(lobby.run())
+                await wait_until(lambda: lobby.app.is_running, what="the lobby")
+                lobby.lan_error = None
+                lobby.attach(dan, FakeLan(advertised(nodes[0], open_seats=1)))
+                lobby.app.invalidate()
+                await wait_until(lambda: "1 seat open · watch" in "".join(
+                    t for row in lobby.draw_top(80, 24) for _s, t in row), what="the list")
+                inp.send_text("join 1\r")
+                result = await asyncio.wait_for(task, 30)
+                assert result[0] == "game" and lobby.take_wanted == ""
+                session = LanSession(dan, take=lobby.take_wanted)
+                screen, task = await start_screen(session)
+            else:  # watching: the screen says the seat is open, `take red` plays it
+                await dan.watch_game(GameRef(nodes[0].game_id, nodes[0].peer_id, "127.0.0.1",
+                                             nodes[0].address[1], False))
+                await dan.wait_for(lambda: dan.game is not None, 30)
+                session = LanSession(dan)
+                screen, task = await start_screen(session)
+                await wait_until(lambda: f"The {red} seat is open: take {red} plays it."
+                                 in texts(session), what="the open seat told")
+                inp.send_text("\t")  # `take` is offered now
+                await wait_until(lambda: screen.buffer.complete_state is not None)
+                assert "take" in {c.text for c in screen.buffer.complete_state.completions}
+                screen.buffer.reset()
+                inp.send_text(f"take {red}\r")
             await wait_until(lambda: f"You take p1's seat ({red}): its decisions are yours "
-                             "from now on." in texts(session), what="the seat taken")
+                             "from now on." in texts(session),
+                             what=f"the seat taken: {texts(session)[-6:]}")
             await wait_until(lambda: any("Dan takes p1's seat" in t for t in texts(players[0])),
                              what="the host told")
             assert screen.prompt_text() == "> "
+            driver = asyncio.ensure_future(play(players[:1], lambda: session.my_decision()))
             await wait_until(lambda: screen.status_text().startswith("Your decision"),
                              what="our decision")
-            n = len(nodes[0].game.moves)
+            n = len(session.game.moves)
             move = screen.legal_texts()[0]
             inp.send_text(move + "\r")
-            await wait_until(lambda: len(nodes[0].game.moves) > n, what="our move at the host")
+            await wait_until(lambda: len(nodes[0].game.moves) > n,
+                             what=f"our move at the host ({move}: {screen.message})")
             assert str(nodes[0].game.moves[n]).split()[0] == move.split()[0]
             assert "Dan" in players[0].names
             inp.send_text("quit\r")  # a player now: quit asks first
@@ -239,6 +263,8 @@ async def test_join_of_a_running_game_with_no_seat_open_says_how_far_and_offers_
     dan = Node("Dan", host="127.0.0.1", record_dir=tmp_path / "Dan")
     try:
         await play(players, lambda: len(players[0].game.moves) >= 15)
+        # the table still: a player's decision, the tiles that move drew dealt
+        await wait_until(lambda: any(s.my_decision() for s in players), what="a still table")
         moves = len(nodes[0].game.moves)
         await dan.start()
         with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):

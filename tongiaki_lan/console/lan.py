@@ -95,15 +95,38 @@ def is_watching(node) -> bool:
 
 
 def table_moves(node) -> int:
-    """How many moves the table has played, as a watcher knows it: its own game's, or
-    what its feeder last said (a heartbeat, a LOG chunk) while it catches up."""
+    """How many moves the table has played, as far as this node knows: its own game's, or
+    more when a member (a watcher: its feeder) said so (a heartbeat, a LOG chunk) — a
+    watcher, or a newcomer just seated, still catching up."""
     g = node.game
     n = len(g.moves) if g is not None else 0
+    heard = _heard_moves(node)
+    return max([n, *heard.values()])
+
+
+def _heard_moves(node) -> dict:
+    """Moves each member said it has (peer -> count). There is no public view of it yet
+    (net.protocol.core keeps it as `_progress`): asked of the net layer."""
     core = getattr(node, "core", None)
-    feeder = getattr(core, "feeder", None)
-    if feeder is not None:  # (no public view of the feeder's count yet: the core's own)
-        n = max(n, getattr(core, "_progress", {}).get(feeder, 0))
-    return n
+    progress = getattr(core, "_progress", None)
+    lb = getattr(node, "lobby", None)
+    if not isinstance(progress, dict) or lb is None:
+        return {}
+    members = {m.peer for m in lb.members}
+    return {p: n for p, n in progress.items() if p in members}
+
+
+def caught_up(node) -> bool:
+    """Whether this node's game has every move a member said it has (and, watching,
+    whether its feeder said how far the table is at all)."""
+    g = node.game
+    if g is None:
+        return False
+    heard = _heard_moves(node)
+    feeder = getattr(getattr(node, "core", None), "feeder", None)
+    if feeder is not None and feeder not in heard:
+        return False  # (not yet told how far the table is)
+    return len(g.moves) >= max(heard.values(), default=0)
 
 
 def seats_of(node) -> list[Seat]:
@@ -163,6 +186,7 @@ class LanSession(GameSession):
         self._open_told: set[int] = set()
         self._watchers: dict[str, str] = {}
         self._taking = False
+        self._newcomer = False  # took a seat at this table from its screen
         super().__init__(node.game, seats_of(node))
         self.carried = list(carried or [])  # the lobby's chat, shown first
         self.title = f"{_('LAN')} {node.lobby.name}"[:20]
@@ -254,6 +278,7 @@ class LanSession(GameSession):
             colours = self._colours_of(d["seats"])
             if d.get("mine"):
                 self.followed, self.want_seat, self._taking = (), None, False
+                self._newcomer = True
                 self._snap = None  # (the summary starts with our first decision)
                 self.lines.append(("good", _("You take {was}'s seat ({colours}): its decisions "
                                              "are yours from now on.").format(
@@ -269,33 +294,29 @@ class LanSession(GameSession):
     def _open_seat_news(self) -> None:
         """While watching: say once when a seat opens (`take COLOUR` plays it), and take
         the seat `join N [COLOUR]` asked for as soon as the table says it is open."""
-        if not self.watching or self.node.lobby is None:
-            return
+        if not self.watching or self.node.lobby is None or not caught_up(self.node):
+            return  # (told, and taken, only once this laptop has the game as it is now:
+            # a seat taken while catching up would show decisions long played)
         opens = self.open_seat_list()
         if self.want_seat is not None and not self._taking:
-            colour = self.want_seat
-            lb = self.node.lobby
-            if colour:
-                pick = [i for i in opens if lb.seats[i].colour == colour]
+            lb, want = self.node.lobby, self.want_seat
+            groups = self._player_groups(opens)
+            if want:
+                pick = [i for i in opens if lb.seats[i].colour == want]
             else:
-                groups = self._player_groups(opens)
                 pick = groups[0] if len(groups) == 1 else []
-                if len(groups) > 1:  # several: the player says which
-                    self.want_seat = None
-                    self.lines.append(("info", _("Open seats: {colours} — take COLOUR plays "
-                                                 "one.").format(colours=self._colours_of(
-                        [g[0] for g in groups]))))
-                    self._open_told.update(opens)
+            self.want_seat = None
+            self._open_told.update(opens)
             if pick:
-                self.want_seat = None
-                self._open_told.update(opens)
                 self.spawn(self._take(pick[0]))
                 return
-            if self.want_seat is not None and len(self.game.moves) >= table_moves(self.node) \
-                    and self.game.moves and not opens:
-                self.want_seat = None  # caught up, and no such seat: watching it is
+            if not opens:  # caught up, and no seat is open: watching it is
                 self.lines.append(("bad", _("No seat is open at {game} any more: you are "
                                             "watching it.").format(game=self.game_name)))
+            else:  # several, or not the one asked for: the player says which
+                self.lines.append(("info", _("Open seats: {colours} — take COLOUR plays "
+                                             "one.").format(colours=self._colours_of(
+                    [g[0] for g in groups]))))
         for group in self._player_groups([i for i in opens if i not in self._open_told]):
             self._open_told.update(group)
             colour = self.node.lobby.seats[group[0]].colour
@@ -345,6 +366,9 @@ class LanSession(GameSession):
                     colour=word.strip()[:12], colours=self._colours_of([g[0] for g in groups]))
         if self._taking:
             return _("take: already asked; the table answers between two decisions")
+        if not caught_up(self.node):  # (taken once this laptop has caught up)
+            self.want_seat = self.node.lobby.seats[seat].colour
+            return None
         return self._take(seat)
 
     def follow(self, who: str):
@@ -393,6 +417,7 @@ class LanSession(GameSession):
                 game=self.node.lobby.name, path=self.node.record_path)))
         if n:
             self.lines.append(("info", _("Resumed after {n} moves.").format(n=n)))
+        self._open_seat_news()  # (a seat `join N` asked for, or open before this screen)
         await super().start()
 
     def _on_node_event(self, ev) -> None:
@@ -569,6 +594,13 @@ class LanSession(GameSession):
         except ValueError as exc:  # not sent: the net's reason, in the player's language
             self._typed.discard(index)
             raise IllegalMove("T0", net_reason(exc)) from None
+
+    def local_seats(self) -> set[int]:
+        """Our seats — once our game is the table's: a newcomer's may still lack the last
+        moves, and the decision it shows then is one a bot has played already."""
+        if self._newcomer and not caught_up(self.node):
+            return set()
+        return super().local_seats()
 
     def played_for_us(self, seat: int, index: int) -> bool:
         """Our seat's moves not typed here were a bot's, on whichever laptop drove the
