@@ -19,6 +19,9 @@ def configure(p: argparse.ArgumentParser) -> None:
     lang_option(p)
     p.add_argument("--host", default="0.0.0.0", help="address to bind the UDP socket to")
     p.add_argument("--port", type=int, default=0, help="UDP port (0 = any free port)")
+    p.add_argument("--interface", action="append", default=None, metavar="ADDR",
+                   help="find and advertise games only through the network interface with "
+                        "this IPv4 address (repeatable; 127.0.0.1 keeps it on this machine)")
     p.add_argument("--no-lan", action="store_true", help="do not touch the network")
     p.add_argument("--hint-bot", default=None, help="bot kind for `hint` (default: the strongest)")
     p.add_argument("--pace", type=float, default=0.4, help="seconds between bot moves in solo")
@@ -64,7 +67,8 @@ async def _lobby_loop(args, name, colour, records, remember, stop) -> int:
     saved = None  # the record of the game just played, said in the lobby or when leaving
     while not stop.asked:  # after a game, `lobby` comes back here for the next one
         lobby = LobbyScreen(name, colour, record_dir=records, host=args.host, port=args.port,
-                            lan=not args.no_lan, colour_output=args.colour_output)
+                            lan=not args.no_lan, colour_output=args.colour_output,
+                            interfaces=args.interface)
         lobby.on_name = remember
         stop.results[lobby.app] = ("quit",)
         if saved is not None:

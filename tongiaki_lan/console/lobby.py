@@ -75,7 +75,8 @@ def _count(word: str, what: str, lo: int, hi: int, example: str) -> int:
 
 class LobbyScreen:
     def __init__(self, name: str, colour: str = "", record_dir=None, host: str = "0.0.0.0",
-                 port: int = 0, lan: bool = True, colour_output: bool = True):
+                 port: int = 0, lan: bool = True, colour_output: bool = True,
+                 interfaces: list[str] | None = None):
         self.name = name
         self.on_name = None  # called with the new name after `name NEW` (the profile keeps it)
         self.colour = colour
@@ -83,6 +84,7 @@ class LobbyScreen:
         self.host = host
         self.port = port
         self.want_lan = lan
+        self.interfaces = interfaces  # (mDNS only through these addresses; None: all)
         self.node = None
         self.discovery = None
         self.yours: dict = {}  # game id -> Resumable: unfinished games this laptop played
@@ -117,7 +119,7 @@ class LobbyScreen:
                 module=exc.name)
             return
         try:
-            disc = Discovery()
+            disc = Discovery(self.interfaces) if self.interfaces else Discovery()
             await disc.start()
         except Exception as exc:  # no multicast, no interface, port in use…
             self.lan_error = _("LAN not available: zeroconf could not start ({error})").format(
