@@ -212,8 +212,11 @@ async def _guest_texts() -> list[str]:
         for typed in ("watch 3", "guests open"):
             await lobby.command(typed)
             texts.append(lobby.message)
-    texts.append(i18n._("join: {game} is running, {n} moves in; you may watch: watch "
-                        "{number}").format(game="Reef", n=40, number=1))
+    for n in (1, 40):
+        texts.append(i18n.ngettext("join: {game} is running, {n} move in; you may watch: "
+                                   "watch {number}", "join: {game} is running, {n} moves in; "
+                                   "you may watch: watch {number}", n).format(
+            game="Reef", n=n, number=1))
     texts.append(i18n._("Since {name}'s last move:").format(name="Bea"))
     return [t for t in texts if t]
 

@@ -68,7 +68,7 @@ async def _lobby_loop(args, name, colour, records, remember, stop) -> int:
     while not stop.asked:  # after a game, `lobby` comes back here for the next one
         lobby = LobbyScreen(name, colour, record_dir=records, host=args.host, port=args.port,
                             lan=not args.no_lan, colour_output=args.colour_output,
-                            interfaces=args.interface)
+                            interfaces=getattr(args, "interface", None))
         lobby.on_name = remember
         stop.results[lobby.app] = ("quit",)
         if saved is not None:

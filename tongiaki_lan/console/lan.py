@@ -187,6 +187,7 @@ class LanSession(GameSession):
         self._watchers: dict[str, str] = {}
         self._taking = False
         self._newcomer = False  # took a seat at this table from its screen
+        self._gone: set[str] = set()  # names of those who left for good
         super().__init__(node.game, seats_of(node))
         self.carried = list(carried or [])  # the lobby's chat, shown first
         self.title = f"{_('LAN')} {node.lobby.name}"[:20]
@@ -232,8 +233,8 @@ class LanSession(GameSession):
         return {w["peer"]: w["name"] for w in listed if w.get("peer") != me}
 
     def watcher_names(self) -> list[str]:
-        """The names of those watching, for the panel's `Watching:` line."""
-        return sorted(self._watchers.values(), key=str.casefold)
+        """The names of those watching, for the panel's `Watching:` line (each once)."""
+        return sorted(set(self._watchers.values()), key=str.casefold)
 
     def open_seat_list(self) -> list[int]:
         """Seats a newcomer may take now, if the table lets newcomers take seats."""
@@ -263,16 +264,22 @@ class LanSession(GameSession):
                 groups.append([i])
         return groups
 
+    def _seat_name(self, seat) -> str | None:
+        """The name a seat has on this screen so far (None: no such seat)."""
+        if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
+            return None
+        return self.names[seat]
+
     def _guest_events(self, k: str, d: dict) -> None:
         """Lines for guests at the table: who watches, a seat taken, a watcher's chat."""
-        if k == "watchers":
+        if k == "watchers":  # told by name, as people know each other: a second laptop
+            # of the same Dan (or the lobby's look at the table) is no news
             now = self._watchers_now()
-            for peer, name in now.items():
-                if peer not in self._watchers:
-                    self.lines.append(("info", _("{name} is watching.").format(name=name)))
-            for peer, name in self._watchers.items():
-                if peer not in now:
-                    self.lines.append(("info", _("{name} stopped watching.").format(name=name)))
+            before, after = set(self._watchers.values()), set(now.values())
+            for name in sorted(after - before, key=str.casefold):
+                self.lines.append(("info", _("{name} is watching.").format(name=name)))
+            for name in sorted(before - after, key=str.casefold):
+                self.lines.append(("info", _("{name} stopped watching.").format(name=name)))
             self._watchers = now
         elif k == "seat_taken":
             colours = self._colours_of(d["seats"])
@@ -415,7 +422,7 @@ class LanSession(GameSession):
         else:
             self.lines.append(("info", _("Game {game} started; record: {path}").format(
                 game=self.node.lobby.name, path=self.node.record_path)))
-        if n:
+        if n and not self.watching:  # (a watcher simply came in after them)
             self.lines.append(("info", _("Resumed after {n} moves.").format(n=n)))
         self._open_seat_news()  # (a seat `join N` asked for, or open before this screen)
         await super().start()
@@ -442,12 +449,16 @@ class LanSession(GameSession):
             self.lines.append(("info", _("Waiting for {name} to come back… (replace {who} gives "
                                          "the seat to a bot after a minute)").format(
                 name=d.get("name", "?"), who=d.get("name", "NAME"))))
+        elif k == "handover" and d["name"] in self._gone:
+            pass  # left for good: that a bot plays the seat from now on was said
         elif k == "handover":
             self.lines.append(("info", _("{name}'s seat is played by a bot ({bot}, on {driver}'s "
                                          "laptop) until they are back.").format(
                 name=d["name"], bot=d["bot"],
                 driver=peer_label(self.node, {"peer": d["driver"], "name": d["driver_name"]}))))
         elif k == "left" and d["for_good"]:
+            self._gone.add(d.get("name") or "")
+            self._gone.add(peer_label(self.node, d))
             self.lines.append(("info", _("{name} left for good; a bot ({bot}) plays their seat "
                                          "from now on.").format(name=peer_label(self.node, d),
                                                                 bot=d["bot"])))
@@ -465,6 +476,8 @@ class LanSession(GameSession):
             self.lines.append(("bad", _("The {bot} bot failed at move {n}; the {fallback} bot "
                                         "played it.").format(bot=d["bot"], n=d["index"] + 1,
                                                              fallback=d["fallback"])))
+        elif k == "reclaimed" and d["name"] != self._seat_name(d.get("seat")):
+            pass  # a newcomer took the seat a bot played: `seat_taken` says so
         elif k == "reclaimed":
             self.lines.append(("info", _("{name} is back and plays their seat again.").format(
                 name=d["name"])))
@@ -511,7 +524,8 @@ class LanSession(GameSession):
         if self.node.lobby is not None:
             self.seats = seats_of(self.node)  # (who drives each seat: the labels follow)
             self._narrator.names, self._narrator.labels = self.names, self.labels
-            self._open_seat_news()
+            if k != "away":  # (a goodbye's own line first, then the seat it opens)
+                self._open_seat_news()
         self.changed()
 
     def _presence_line(self, kind: str, d: dict) -> None:

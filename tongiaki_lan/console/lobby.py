@@ -335,7 +335,7 @@ class LobbyScreen:
             me = self.node.peer_id.hex()
             listed = (self.node.lobby_json().get("watchers") or ()
                       if hasattr(self.node, "lobby_json") else ())
-            watchers = sorted((w["name"] for w in listed if w.get("peer") != me),
+            watchers = sorted({w["name"] for w in listed if w.get("peer") != me},
                               key=str.casefold)
             if watchers:
                 out.append([("class:panel.head", "  " + _("Watching: ")),
@@ -743,8 +743,11 @@ class LobbyScreen:
             finally:
                 with contextlib.suppress(Exception):
                     await peek.leave()
-        raise ValueError(_("join: {game} is running, {n} moves in; you may watch: watch "
-                           "{number}").format(game=info.name, n=moves, number=number))
+        raise ValueError(ngettext("join: {game} is running, {n} move in; you may watch: watch "
+                                  "{number}",
+                                  "join: {game} is running, {n} moves in; you may watch: watch "
+                                  "{number}", moves).format(game=info.name, n=moves,
+                                                            number=number))
 
     async def doctor(self) -> None:
         """`doctor`: the network check of `tongiaki-lan doctor`, its lines in the log."""
