@@ -177,9 +177,14 @@ async def test_watchers_chat_is_marked_and_the_host_can_quiet_it(tmp_path):
                 "guests: p0 hosts this table and says who may come"
             assert players[0].commands()["guests"][1]("quiet") is None
             await wait_until(lambda: nodes[0].lobby.guests == 1 and dan.lobby.guests == 1)
-            inp.send_text("chat again\r")
-            await wait_until(lambda: "watchers do not chat at this table" in texts(session),
+            inp.send_text("chat again\r")  # (the watcher knows the table's setting)
+            await wait_until(lambda: screen.message[1] == "watchers do not chat at this table",
                              what="the refusal on the watcher's screen")
+            assert "<Dan (watching)> again" not in texts(session)
+            # a line that reached the table all the same is refused there, and said so
+            dan.chat("again")
+            await wait_until(lambda: "watchers do not chat at this table" in texts(session),
+                             what="the table's refusal")
             assert "<Dan (watching)> again" not in texts(players[1])
             inp.send_text("quit\r")
             assert await asyncio.wait_for(task, 30) == 0
@@ -247,6 +252,8 @@ async def test_a_newcomer_takes_the_seat_of_a_player_who_left_for_good(tmp_path,
                              what=f"our move at the host ({move}: {screen.message})")
             assert str(nodes[0].game.moves[n]).split()[0] == move.split()[0]
             assert "Dan" in players[0].names
+            # new at that seat, not "back" at it
+            assert not any("Dan is back" in t for t in texts(players[0]) + texts(session))
             inp.send_text("quit\r")  # a player now: quit asks first
             await wait_until(lambda: "the game is not over" in screen.message[1])
             inp.send_text("\r")

@@ -188,6 +188,7 @@ class LanSession(GameSession):
         self._taking = False
         self._newcomer = False  # took a seat at this table from its screen
         self._gone: set[str] = set()  # names of those who left for good
+        self._reclaimed: tuple[int, str] = (-1, "")  # the last "is back" line: where, who
         super().__init__(node.game, seats_of(node))
         self.carried = list(carried or [])  # the lobby's chat, shown first
         self.title = f"{_('LAN')} {node.lobby.name}"[:20]
@@ -264,12 +265,6 @@ class LanSession(GameSession):
                 groups.append([i])
         return groups
 
-    def _seat_name(self, seat) -> str | None:
-        """The name a seat has on this screen so far (None: no such seat)."""
-        if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
-            return None
-        return self.names[seat]
-
     def _guest_events(self, k: str, d: dict) -> None:
         """Lines for guests at the table: who watches, a seat taken, a watcher's chat."""
         if k == "watchers":  # told by name, as people know each other: a second laptop
@@ -282,6 +277,9 @@ class LanSession(GameSession):
                 self.lines.append(("info", _("{name} stopped watching.").format(name=name)))
             self._watchers = now
         elif k == "seat_taken":
+            at, name = self._reclaimed
+            if name == d["name"] and at < len(self.lines) and name in self.lines[at][1]:
+                del self.lines[at]  # (not "back": new at this seat)
             colours = self._colours_of(d["seats"])
             if d.get("mine"):
                 self.followed, self.want_seat, self._taking = (), None, False
@@ -476,9 +474,10 @@ class LanSession(GameSession):
             self.lines.append(("bad", _("The {bot} bot failed at move {n}; the {fallback} bot "
                                         "played it.").format(bot=d["bot"], n=d["index"] + 1,
                                                              fallback=d["fallback"])))
-        elif k == "reclaimed" and d["name"] != self._seat_name(d.get("seat")):
-            pass  # a newcomer took the seat a bot played: `seat_taken` says so
         elif k == "reclaimed":
+            # (a newcomer taking a seat a bot played is told so too: `seat_taken`, which
+            # follows, takes this line back)
+            self._reclaimed = (len(self.lines), d["name"])
             self.lines.append(("info", _("{name} is back and plays their seat again.").format(
                 name=d["name"])))
         elif k == "restarted":
@@ -623,8 +622,14 @@ class LanSession(GameSession):
 
     def commands(self):
         def say(text: str):
+            from tongiaki_lan.net.protocol.codec import GUEST_CHAT
+
             if not text.strip():
                 return _("say: what?")
+            lb = self.node.lobby
+            if self.watching and lb is not None and not lb.guests & GUEST_CHAT:
+                return net_reason("watchers do not chat at this table")  # (not sent: the
+                # table would only say so)
             self.node.chat(text.strip())
             return None
 
