@@ -25,6 +25,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("tongiaki_lan.cli.replay", "step through a recorded game"),
     "play": ("tongiaki_lan.cli.play", "join or create a LAN game (headless bot seat)"),
     "games": ("tongiaki_lan.cli.games", "list the games on the LAN"),
+    "watch": ("tongiaki_lan.cli.watch", "watch a LAN game without a seat (headless)"),
     "doctor": ("tongiaki_lan.cli.doctor", "why can't I see your game? (network check)"),
     "selfplay": ("tongiaki_lan.cli.selfplay", "bots play each other, one JSON line per game"),
     "verify": ("tongiaki_lan.cli.verify", "replay a game record and check every move"),
@@ -36,7 +37,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 
 # the commands that write into the per-user places: they move an earlier version's records
 # to this platform's place first (places.py)
-SETTLES_PLACES = ("solo", "lobby", "play")
+SETTLES_PLACES = ("solo", "lobby", "play", "watch")
 
 
 def records_option(p: argparse.ArgumentParser) -> None:

@@ -147,7 +147,7 @@ async def _main(args: argparse.Namespace) -> int:
 async def _play(args: argparse.Namespace, record: Path, resume: bool,
                 stop: asyncio.Event) -> int:
     from tongiaki_lan.net.aio.discovery import Discovery
-    from tongiaki_lan.net.aio.matchmaking import join_or_create, wait_game
+    from tongiaki_lan.net.aio.matchmaking import GameRunning, join_or_create, wait_game
     from tongiaki_lan.net.aio.node import GameRef, Node
 
     ref = None
@@ -225,10 +225,16 @@ async def _play(args: argparse.Namespace, record: Path, resume: bool,
                                        variant="two-colours" if args.two_colours else "standard")
                 node.set_ready(True)
             else:
-                await join_or_create(node, disc, args.game, args.players, args.passphrase,
-                                     args.wait, args.colour, timeout=args.timeout,
-                                     on_settled=show_table,
-                                     variant="two-colours" if args.two_colours else "standard")
+                try:
+                    await join_or_create(node, disc, args.game, args.players, args.passphrase,
+                                         args.wait, args.colour, timeout=args.timeout,
+                                         on_settled=show_table,
+                                         variant="two-colours" if args.two_colours
+                                         else "standard")
+                except GameRunning as late:
+                    show_table()
+                    if not await _latecomer(node, late.info, args):
+                        raise _Running() from None
             await wait_game(node, args.timeout)
 
         task = asyncio.create_task(play())
@@ -251,6 +257,8 @@ async def _play(args: argparse.Namespace, record: Path, resume: bool,
             _out(final)
             _close_output()
             code = 0
+        elif task in done and isinstance(task.exception(), _Running):
+            code = 3  # told it runs and how to watch it: not an error, but no game played
         elif task in done and task.exception() is not None:
             _out({"event": "error", "reason": str(task.exception()) or repr(task.exception())})
         elif node.stopped:
@@ -274,3 +282,37 @@ async def _play(args: argparse.Namespace, record: Path, resume: bool,
         if disc is not None:
             await disc.close()
     return code
+
+
+class _Running(Exception):
+    """The game runs and has no seat for us: said, and the command ends (exit code 3)."""
+
+
+async def _latecomer(node, info, args: argparse.Namespace) -> bool:
+    """`play --game NAME` when NAME has started: look at it as a watcher; take a seat a
+    bot plays if the table lets newcomers (the colour asked for, else the first), else
+    say how far it is and how to watch it. True once seated."""
+    from tongiaki_lan.net.aio.matchmaking import watch_advertised
+    from tongiaki_lan.net.aio.node import JoinRefused
+
+    try:
+        await watch_advertised(node, info, args.passphrase)
+        core = node.core
+        # what the feeder has: its first heartbeat says how many moves (within a second)
+        await node.wait_for(lambda: core.feeder in core._progress, 3.0, raise_on_timeout=False)
+        moves = core._progress.get(core.feeder, 0)
+        seats = node.lobby_json().get("open_seats", [])
+        mine = [i for i in seats if node.lobby.seats[i].colour == args.colour] or seats
+        if mine:
+            await node.take_seat(mine[0])
+            return True
+    except JoinRefused as exc:
+        _out({"event": "running", "game": info.name, "game_id": info.game_id.hex(),
+              "reason": str(exc), "watch": f"tongiaki-lan watch --game {info.name!r}"})
+        return False
+    _out({"event": "running", "game": info.name, "game_id": info.game_id.hex(),
+          "moves": moves, "open_seats": 0,
+          "reason": f"{info.name!r} is running, {moves} moves in; you may watch",
+          "watch": f"tongiaki-lan watch --game {info.name!r}"})
+    await node.leave_game()
+    return False

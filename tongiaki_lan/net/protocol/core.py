@@ -221,7 +221,9 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
     def leave_game(self, now: float, for_good: bool = False) -> None:
         """Say goodbye: LEAVE in the lobby, FAREWELL in a running game (`Farewells`)."""
         self.now = now
-        if self.lobby is not None:
+        if self.watching:  # a watcher just stops being fed
+            self._broadcast(Leave())
+        elif self.lobby is not None:
             self.say_farewell(for_good, now)
 
     def resume(self, game_id: bytes, passphrase: str | None, lobby: Lobby, seed: bytes,
@@ -470,7 +472,8 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
         others = [m.peer for m in self.lobby.members if m.peer != self.peer_id]
         present = self.present()
         return self.links.idle() and all(
-            self._progress.get(p, -1) >= n for p in others if p in present)
+            self._progress.get(p, -1) >= n for p in others if p in present) and all(
+            w.sent >= n for w in self._watchers.values())  # (our watchers got the end too)
 
     def everyone_caught_up(self) -> bool:
         """`caught_up`, counting members away (asleep, perhaps) but not those who said
