@@ -188,6 +188,8 @@ async def _play(args: argparse.Namespace, record: Path, resume: bool,
 
     def on_event(ev) -> None:
         nonlocal refused
+        if node.core.watching and ev.kind != "seat_taken":
+            return  # (a latecomer looking at a running game: only its decision is said)
         if ev.kind == "table_gone":  # (after a sleep: said once, as the reason we stop)
             _out(ev.to_json())
             return
@@ -298,9 +300,15 @@ async def _latecomer(node, info, args: argparse.Namespace) -> bool:
     try:
         await watch_advertised(node, info, args.passphrase)
         core = node.core
-        # what the feeder has: its first heartbeat says how many moves (within a second)
-        await node.wait_for(lambda: core.feeder in core._progress, 3.0, raise_on_timeout=False)
-        moves = core._progress.get(core.feeder, 0)
+        def looked() -> bool:  # an open seat seen, or caught up with the feeder's game
+            if node.lobby_json().get("open_seats"):
+                return True
+            have = len(node.game.moves) if node.game is not None else -1
+            return core.feeder in core._progress and have >= core._progress[core.feeder]
+
+        await node.wait_for(looked, 5.0, raise_on_timeout=False)
+        moves = max(core._progress.get(core.feeder, 0),
+                    len(node.game.moves) if node.game is not None else 0)
         seats = node.lobby_json().get("open_seats", [])
         mine = [i for i in seats if node.lobby.seats[i].colour == args.colour] or seats
         if mine:
