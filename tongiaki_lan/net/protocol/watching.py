@@ -57,6 +57,7 @@ WATCHER_SILENT_S = 10.0  # a watcher not heard this long is gone (it heartbeats 
 FEEDER_SILENT_S = 4.0  # a watcher whose feeder is this quiet asks the next member
 WATCH_RETRY_S = 1.0  # WATCH again while nobody answered
 FEED_CHUNKS = 8  # LOG chunks (about 20 moves each) sent to one watcher per tick
+WATCHER_RTO_MAX_S = 1.0  # a watcher's link resends at most this seldom (links.Link.rto_max)
 TAKE_WAIT_S = 30.0  # a seat request waits this long for the seat's turn to pass
 GUESTS_BY_WORD = {"open": 7, "watch": 3, "quiet": 1, "closed": 0}  # console and CLI words
 
@@ -218,6 +219,9 @@ class Spectators:
             self.links.forget(peer)
             return
         w = self._watchers.get(peer)
+        lk = self.links.links.get(peer)
+        if lk is not None:
+            lk.rto_max = WATCHER_RTO_MAX_S
         if w is None:
             w = _Watcher(msg.name, tuple(addr[:2]), self.now)
             self._watchers[peer] = w
