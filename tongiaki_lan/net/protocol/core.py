@@ -306,6 +306,8 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
         self._watcher_lists: dict[bytes, tuple] = {}
         self._watchers_shown: list = []
         self._take_requests: dict[bytes, tuple] = {}
+        self._former: dict[bytes, str] = {}  # players whose seat a newcomer took -> its name
+        self._former_told: dict[bytes, float] = {}
         self.stopped: str | None = None  # reason the game stopped on this node
         self._round: SeedRound | None = None
         self._early: list[tuple[bytes, Message]] = []
@@ -494,7 +496,7 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
     def _admit(self, peer: bytes, msg: Message) -> str | None:
         if self.lobby is not None and L.is_member(self.lobby, peer):
             return None
-        if peer in self._joining:
+        if peer in self._joining or peer in self._former:  # (a former player is told why)
             return None
         if isinstance(msg, Join | Watch | TakeSeat):
             if self.lobby is None:
@@ -565,6 +567,11 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
         elif isinstance(msg, Refuse):
             if self.watching:  # refused as a watcher, or a seat we asked for
                 self.join_refusal = msg.reason
+                self._emit(E.GuestRefused(msg.reason))
+            elif (self.game is not None and not self.stopped and L.is_seat_given(msg.reason)
+                  and self.lobby is not None and L.is_member(self.lobby, peer)):
+                # we left for good and came back: a newcomer plays our seat now
+                self.stopped = msg.reason
                 self._emit(E.GuestRefused(msg.reason))
             elif peer in self._joining and not self.seated():
                 self.join_refusal = msg.reason
