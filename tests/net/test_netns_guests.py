@@ -92,7 +92,8 @@ async def test_watchers_follow_a_game_from_the_lan_listing_and_a_latecomer_is_to
 async def test_a_late_arrival_takes_the_seat_of_a_player_who_left_and_finishes(tmp_path):
     with Lan(4) as lan:
         players = [Proc(play_cmd(lan, i, tmp_path, "swap", 3, "--bot-delay", "0.05",
-                                 timeout=300), tmp_path) for i in range(3)]
+                                 "--table-bot", "random", timeout=300), tmp_path)
+                   for i in range(3)]
         procs = list(players)
         leaver = players[1]
         try:

@@ -57,6 +57,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--draw-wait", type=int, default=None, metavar="S",
                         help="at a table this node opens: how long the table waits for a "
                              "missing draw value before drawing without it (default 15)")
+    parser.add_argument("--table-bot", default=None, metavar="KIND",
+                        help="the bot that takes the seat of a player who left or is away, "
+                             "when this node hands it over (default: the kind solo play "
+                             "uses)")
     parser.add_argument("--linger", type=float, default=0.0, metavar="S",
                         help="after the game, stay up to S seconds for a player who is away "
                              "(asleep) to come back and fetch the result, as a console left "
@@ -88,6 +92,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         from tongiaki_lan.bots import make_bot
         make_bot(args.bot)
+        if args.table_bot:
+            make_bot(args.table_bot)
     except ValueError as exc:
         print(f"tongiaki-lan play: {exc}", file=sys.stderr)
         return 2
@@ -169,7 +175,7 @@ async def _play(args: argparse.Namespace, record: Path, resume: bool,
     node = Node(args.name, host=args.host, port=args.port, record_path=record,
                 autoplay=args.bot, discovery=disc,
                 handover_after=args.handover, bot_delay=args.bot_delay,
-                draw_wait=args.draw_wait)
+                draw_wait=args.draw_wait, table_bot=args.table_bot)
     final: dict = {}
     refused = 0
     # join-or-create: the table is shown (joined, lobby) only once it is settled, and only

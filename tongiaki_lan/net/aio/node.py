@@ -122,6 +122,7 @@ class Node:
         handover_after: float | None = None,
         bot_delay: float = 0.0,
         draw_wait: int | None = None,
+        table_bot: str | None = None,
     ) -> None:
         self.bot_delay = bot_delay
         self.record_path = Path(record_path) if record_path else None
@@ -136,7 +137,8 @@ class Node:
                         else Identity.generate())
         incarnation = next_incarnation(runs_path(self.profile), time.time_ns() // 1000)
         self.core = NodeCore(name, identity, incarnation=incarnation,
-                             autoplay=autoplay, handover_after=handover_after, port=port)
+                             autoplay=autoplay, handover_after=handover_after, port=port,
+                             **({"handover_bot": table_bot} if table_bot else {}))
         if draw_wait is not None:  # (the table's setting, for a game this node opens)
             self.core.draw_wait = int(draw_wait)
         self._host, self._port = host, port

@@ -473,9 +473,15 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
         n = len(self.game.moves)
         others = [m.peer for m in self.lobby.members if m.peer != self.peer_id]
         present = self.present()
-        return self.links.idle() and all(
+        return self._delivered() and all(
             self._progress.get(p, -1) >= n for p in others if p in present) and all(
             w.sent >= n for w in self._watchers.values())  # (our watchers got the end too)
+
+    def _delivered(self) -> bool:
+        """Nothing we sent waits for an ack from a node still here: one that quit after the
+        game (its laptop closed) will never ack, and must not keep us waiting."""
+        gone = {m.peer for m in self.lobby.members if self.presence.is_absent(m.peer)}
+        return all(not lk.unacked for p, lk in self.links.links.items() if p not in gone)
 
     def everyone_caught_up(self) -> bool:
         """`caught_up`, counting members away (asleep, perhaps) but not those who said
@@ -483,7 +489,7 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
         if self.game is None:
             return True
         n = len(self.game.moves)
-        return self.links.idle() and all(
+        return self._delivered() and all(
             self._progress.get(m.peer, -1) >= n for m in self.lobby.members
             if m.peer != self.peer_id and not self.presence.has_left(m.peer))
 
