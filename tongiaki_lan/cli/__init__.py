@@ -40,6 +40,19 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 SETTLES_PLACES = ("solo", "lobby", "play", "watch")
 
 
+def lan_options(p: argparse.ArgumentParser, *, socket: bool = True) -> None:
+    """`--interface ADDR` (multicast DNS on chosen interfaces only: a laptop juggles Wi-Fi,
+    VPN and Docker networks) and, with `socket`, the game socket's `--host` and `--port`:
+    the same words for every command that goes on the LAN."""
+    if socket:
+        p.add_argument("--host", default="0.0.0.0", help="address to bind")
+        p.add_argument("--port", type=int, default=0, help="UDP port (0 = any)")
+    p.add_argument("--interface", action="append", default=None, metavar="ADDR",
+                   help="use only the network interface with this IPv4 address for multicast "
+                        "DNS (repeatable; 127.0.0.1 keeps discovery on this machine, with "
+                        "--host 127.0.0.1 for a game's own traffic)")
+
+
 def records_option(p: argparse.ArgumentParser) -> None:
     """`--records DIR`, the same for every command that plays a game."""
     from tongiaki_lan.records import default_record_dir

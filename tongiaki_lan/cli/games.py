@@ -20,10 +20,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              f"was heard of by then, up to {EXTRA_WAIT_S:.0f} s more, asking "
                              "again; with --watch: how long to watch, default until "
                              "interrupted)")
-    parser.add_argument("--interface", action="append", default=None, metavar="ADDR",
-                        help="use only the network interface with this IPv4 address for "
-                             "multicast DNS (repeatable; 127.0.0.1 keeps discovery on this "
-                             "machine)")
+    from tongiaki_lan.cli import lan_options
+
+    lan_options(parser, socket=False)
     parser.add_argument("--watch", action="store_true",
                         help="keep listening and print the whole list again whenever it "
                              "changes (with --json: one line {\"games\": [...]} per change)")

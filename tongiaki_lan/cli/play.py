@@ -16,7 +16,7 @@ from pathlib import Path
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from tongiaki_lan.cli import records_option
+    from tongiaki_lan.cli import lan_options, records_option
 
     parser.add_argument("--headless", action="store_true",
                         help="no console: a bot plays this seat and events go to stdout")
@@ -33,8 +33,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="record file (default GAME-NAME.tgrec in --records); an "
                              "unfinished record is resumed")
     records_option(parser)
-    parser.add_argument("--host", default="0.0.0.0", help="address to bind")
-    parser.add_argument("--port", type=int, default=0, help="UDP port (0 = any)")
     parser.add_argument("--timeout", type=float, default=600.0,
                         help="give up after this many seconds")
     parser.add_argument("--wait", type=float, default=1.5,
@@ -45,10 +43,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-discovery", action="store_true",
                         help="no zeroconf: create the game (or --join one) and neither "
                              "advertise nor browse")
-    parser.add_argument("--interface", action="append", default=None, metavar="ADDR",
-                        help="use only the network interface with this IPv4 address for "
-                             "multicast DNS (repeatable; 127.0.0.1 keeps discovery on this "
-                             "machine, with --host 127.0.0.1 for the game's own traffic)")
+    lan_options(parser)
     parser.add_argument("--quiet-refusals", action="store_true",
                         help="count refused datagrams instead of printing each one")
     parser.add_argument("--handover", type=float, default=None, metavar="S",

@@ -18,7 +18,7 @@ from pathlib import Path
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from tongiaki_lan.cli import records_option
+    from tongiaki_lan.cli import lan_options, records_option
 
     parser.add_argument("--game", default=None, help="name of the LAN game to watch")
     parser.add_argument("--join", default=None, metavar="INVITE",
@@ -31,15 +31,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--record", default=None, metavar="FILE",
                         help="record file (default watch-GAME-NAME.tgrec in --records)")
     records_option(parser)
-    parser.add_argument("--host", default="0.0.0.0", help="address to bind")
-    parser.add_argument("--port", type=int, default=0, help="UDP port (0 = any)")
     parser.add_argument("--wait", type=float, default=3.0,
                         help="how long to look for the game on the LAN")
     parser.add_argument("--timeout", type=float, default=7200.0,
                         help="give up after this many seconds")
-    parser.add_argument("--interface", action="append", default=None, metavar="ADDR",
-                        help="use only the network interface with this IPv4 address for "
-                             "multicast DNS (repeatable; 127.0.0.1: this machine only)")
+    lan_options(parser)
     parser.add_argument("--verbose", action="store_true", help="log to stderr")
 
 

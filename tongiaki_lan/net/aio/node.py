@@ -556,9 +556,14 @@ class Node:
         if core.seated():
             self.notify(E.Joined(self.lobby.name, self.game_id.hex(), False, self.invite()))
             return
-        locked = bool(passphrase or ref.passphrase)
+        self._not_let_in(ok, bool(passphrase or ref.passphrase), timeout)
+
+    def _not_let_in(self, answered: bool, locked: bool, timeout: float) -> None:
+        """A join or a watch that failed: the game's reason, or why there was none (with a
+        passphrase, silence most often means a wrong one). Forgets the game; raises."""
+        core = self.core
         reason = core.join_refusal or (L.NO_ANSWER_PASSPHRASE if locked else L.NO_ANSWER)
-        if not ok:
+        if not answered:
             reason = (L.NO_ANSWER_WITHIN_PASSPHRASE if locked else L.NO_ANSWER_WITHIN).format(
                 seconds=f"{timeout:.0f}")
         core.abandon()
@@ -576,13 +581,7 @@ class Node:
                                  timeout, raise_on_timeout=False)
         if core.lobby is not None:
             return
-        locked = bool(passphrase or ref.passphrase)
-        reason = core.join_refusal or (L.NO_ANSWER_PASSPHRASE if locked else L.NO_ANSWER)
-        if not ok:
-            reason = (L.NO_ANSWER_WITHIN_PASSPHRASE if locked else L.NO_ANSWER_WITHIN).format(
-                seconds=f"{timeout:.0f}")
-        core.abandon()
-        raise JoinRefused(reason)
+        self._not_let_in(ok, bool(passphrase or ref.passphrase), timeout)
 
     async def take_seat(self, seat: int, timeout: float = 35.0) -> None:
         """While watching: play seat `seat` (a bot plays it); returns once seated, raises
