@@ -13,17 +13,10 @@ import pytest
 from tongiaki_lan.net.protocol.settings import HANDOVER_BOT
 
 from .helpers import verify_record
-from .netns import Lan, netns_unavailable, play_cmd
+from .netns import Lan, needs_netns, play_cmd
 from .procs import Proc, kill_all
 
-pytestmark = [pytest.mark.netns, pytest.mark.slow]
-
-
-@pytest.fixture(autouse=True)
-def _need_netns():
-    why = netns_unavailable()
-    if why:
-        pytest.skip(why)
+pytestmark = [pytest.mark.netns, pytest.mark.slow, needs_netns()]
 
 
 def _events(p: Proc, kind: str) -> list[dict]:

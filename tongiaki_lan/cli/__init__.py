@@ -40,6 +40,20 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 SETTLES_PLACES = ("solo", "lobby", "play", "watch")
 
 
+def run_headless(main, args: argparse.Namespace) -> int:
+    """Run a headless command's `main(args)` coroutine: its log on stderr (`--verbose`:
+    everything, else errors only), Ctrl-C before it handles signals itself: 130."""
+    import asyncio
+    import logging
+
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.ERROR,
+                        stream=sys.stderr, format="%(asctime)s %(name)s %(message)s")
+    try:
+        return asyncio.run(main(args))
+    except KeyboardInterrupt:
+        return 130
+
+
 def lan_options(p: argparse.ArgumentParser, *, socket: bool = True) -> None:
     """`--interface ADDR` (multicast DNS on chosen interfaces only: a laptop juggles Wi-Fi,
     VPN and Docker networks) and, with `socket`, the game socket's `--host` and `--port`:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import logging
 import sys
 from pathlib import Path
 
@@ -44,12 +43,9 @@ def run(args: argparse.Namespace) -> int:
         print("tongiaki-lan watch: name the game (--game NAME) or give an invite (--join)",
               file=sys.stderr)
         return 2
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.ERROR,
-                        stream=sys.stderr, format="%(asctime)s %(name)s %(message)s")
-    try:
-        return asyncio.run(_main(args))
-    except KeyboardInterrupt:
-        return 130
+    from tongiaki_lan.cli import run_headless
+
+    return run_headless(_main, args)
 
 
 def _say(args: argparse.Namespace, obj: dict, text: str | None = None) -> None:
