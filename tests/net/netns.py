@@ -23,6 +23,14 @@ def netns_unavailable() -> str | None:
     return None
 
 
+def needs_netns():
+    """A mark that skips a test, saying why, where namespaces cannot be built."""
+    import pytest
+
+    why = netns_unavailable()
+    return pytest.mark.skipif(why is not None, reason=why or "")
+
+
 def iptables_unavailable() -> str | None:
     if shutil.which("iptables") is None:
         return "iptables is not installed (apt-get install -y iptables)"

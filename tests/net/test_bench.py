@@ -28,3 +28,15 @@ def test_bench_net_plays_whole_games_and_reports_both_kinds_of_move():
     assert r["cpu_calibration_ms"] > 0
     if sys.platform.startswith("linux"):
         assert 0 <= r["cpu_steal_percent"] <= 100
+
+
+def test_bench_net_with_watchers_reports_the_players_latency_in_watched_games_too():
+    out = subprocess.run([sys.executable, "-m", "tongiaki_lan", "bench", "net", "--peers", "2",
+                          "--moves", "20", "--watchers", "3", "--json"], capture_output=True,
+                         text=True, timeout=300, check=True)
+    r = json.loads(out.stdout)
+    # games alternate: unwatched ones fill the main figures, watched ones `with_watchers`
+    assert r["watchers"] == 3 and r["games"] >= 2
+    w = r["with_watchers"]
+    assert w["moves"] >= 20 and 0 < w["p50_ms"] <= w["p99_ms"]
+    assert "final digest equal" in w["what"]  # (the bench stops if a watcher disagrees)

@@ -184,7 +184,8 @@ async def test_a_seat_whose_node_is_gone_for_good_goes_to_a_bot_and_the_game_fin
         tmp_path):
     with Lan(3) as lan:
         procs = [Proc(play_cmd(lan, i, tmp_path, "drift", 3, "--handover", "5",
-                               "--bot-delay", "0.01"), tmp_path) for i in range(3)]
+                               "--bot-delay", "0.01", "--table-bot", "random"), tmp_path)
+                 for i in range(3)]
         try:
             for p in procs:
                 await p.start()

@@ -13,27 +13,23 @@ import pytest
 from tongiaki_lan.net.protocol.settings import HANDOVER_BOT
 
 from .helpers import verify_record
-from .netns import Lan, netns_unavailable, play_cmd
+from .netns import Lan, needs_netns, play_cmd
 from .procs import Proc, kill_all
 
-pytestmark = [pytest.mark.netns, pytest.mark.slow]
-
-
-@pytest.fixture(autouse=True)
-def _need_netns():
-    why = netns_unavailable()
-    if why:
-        pytest.skip(why)
+pytestmark = [pytest.mark.netns, pytest.mark.slow, needs_netns()]
 
 
 def _events(p: Proc, kind: str) -> list[dict]:
     return [e for e in p.events if e.get("event") == kind]
 
 
-async def _leave_for_good(tmp_path: Path, hosts: int) -> None:
+async def _leave_for_good(tmp_path: Path, hosts: int, table_bot: str = HANDOVER_BOT) -> None:
+    """`table_bot`: the table's bot; by default the kind and strength solo play uses (about
+    a second a decision here), else a quicker one where the test is about the protocol."""
     with Lan(hosts) as lan:
         procs = [Proc(play_cmd(lan, i, tmp_path, "farewell", hosts, "--bot-delay", "0.02",
-                               timeout=400), tmp_path) for i in range(hosts)]
+                               "--table-bot", table_bot, timeout=400), tmp_path)
+                 for i in range(hosts)]
         leaver, rest = procs[1], [p for i, p in enumerate(procs) if i != 1]
         try:
             for p in procs:
@@ -51,9 +47,9 @@ async def _leave_for_good(tmp_path: Path, hosts: int) -> None:
         stalls = []
         for p in rest:
             (bye,) = _events(p, "left")
-            assert bye["for_good"] and bye["bot"] == HANDOVER_BOT
+            assert bye["for_good"] and bye["bot"] == table_bot
             (handed,) = _events(p, "handover")
-            assert handed["name"] == "host1" and handed["bot"] == HANDOVER_BOT
+            assert handed["name"] == "host1" and handed["bot"] == table_bot
             assert not _events(p, "draw_waiting")  # no draw ever waited for the leaver
             k = next(i for i, (e, t) in enumerate(zip(p.events, p.arrived, strict=True))
                      if t >= t_leave and e.get("event") == "reveal")
@@ -79,13 +75,13 @@ async def test_a_player_who_leaves_for_good_at_four_is_not_waited_for(tmp_path):
 
 
 async def test_two_players_one_leaves_for_good_the_other_finishes_against_a_bot(tmp_path):
-    await _leave_for_good(tmp_path, 2)
+    await _leave_for_good(tmp_path, 2, "random")
 
 
 async def _sleep(tmp_path: Path, hosts: int, *, until_over: bool, linger: float) -> list[Proc]:
     """Stop host 1 (SIGSTOP) for longer than the handover time, then resume it."""
     extra = ("--handover", "3", "--draw-wait", "3", "--bot-delay", "0.02",
-             "--linger", str(linger))
+             "--linger", str(linger), "--table-bot", "random")
     with Lan(hosts) as lan:
         procs = [Proc(play_cmd(lan, i, tmp_path, "lid", hosts, *extra, timeout=300), tmp_path)
                  for i in range(hosts)]

@@ -235,3 +235,25 @@ def test_a_seat_a_player_still_plays_is_not_taken_and_a_name_at_the_table_is_ref
     net.run_until(lambda: len(dan.kinds("guest_refused")) == 2, 40)
     assert "already taken" in dan.kinds("guest_refused")[1].reason
     assert dan.core.watching
+
+
+def test_a_player_back_after_a_newcomer_took_the_seat_is_told_and_the_table_goes_on():
+    net = SimNet(seed=151)
+    nodes = net.table(3)
+    leaver = nodes[2]
+    seat = leaver.core.my_seats()[0]
+    leave_when_a_draw_waits(net, leaver, after=8)
+    rest = nodes[:2]
+    dan = watcher(net, nodes[0], autoplay="random")
+    net.run_until(lambda: dan.game is not None
+                  and seat in dan.core.lobby_json()["open_seats"], 20)
+    net.act(dan, dan.core.take_seat, seat)
+    net.run_until(lambda: not dan.core.watching, 60)
+    back = net.restart(leaver)  # the same player starts the game again from its record
+    net.run_until(lambda: back.core.stopped is not None, 30)
+    assert back.core.stopped == "Dan took your seat after you left for good: you may watch " \
+                                "the game"
+    assert back.kinds("guest_refused")
+    net.play_to_end([*rest, dan])
+    one_digest([*rest, dan])
+    assert all(nd.core.lobby.seats[seat].owner == dan.core.peer_id for nd in (*rest, dan))

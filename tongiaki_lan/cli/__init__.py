@@ -25,6 +25,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("tongiaki_lan.cli.replay", "step through a recorded game"),
     "play": ("tongiaki_lan.cli.play", "join or create a LAN game (headless bot seat)"),
     "games": ("tongiaki_lan.cli.games", "list the games on the LAN"),
+    "watch": ("tongiaki_lan.cli.watch", "watch a LAN game without a seat (headless)"),
     "doctor": ("tongiaki_lan.cli.doctor", "why can't I see your game? (network check)"),
     "selfplay": ("tongiaki_lan.cli.selfplay", "bots play each other, one JSON line per game"),
     "verify": ("tongiaki_lan.cli.verify", "replay a game record and check every move"),
@@ -36,7 +37,34 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 
 # the commands that write into the per-user places: they move an earlier version's records
 # to this platform's place first (places.py)
-SETTLES_PLACES = ("solo", "lobby", "play")
+SETTLES_PLACES = ("solo", "lobby", "play", "watch")
+
+
+def run_headless(main, args: argparse.Namespace) -> int:
+    """Run a headless command's `main(args)` coroutine: its log on stderr (`--verbose`:
+    everything, else errors only), Ctrl-C before it handles signals itself: 130."""
+    import asyncio
+    import logging
+
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.ERROR,
+                        stream=sys.stderr, format="%(asctime)s %(name)s %(message)s")
+    try:
+        return asyncio.run(main(args))
+    except KeyboardInterrupt:
+        return 130
+
+
+def lan_options(p: argparse.ArgumentParser, *, socket: bool = True) -> None:
+    """`--interface ADDR` (multicast DNS on chosen interfaces only: a laptop juggles Wi-Fi,
+    VPN and Docker networks) and, with `socket`, the game socket's `--host` and `--port`:
+    the same words for every command that goes on the LAN."""
+    if socket:
+        p.add_argument("--host", default="0.0.0.0", help="address to bind")
+        p.add_argument("--port", type=int, default=0, help="UDP port (0 = any)")
+    p.add_argument("--interface", action="append", default=None, metavar="ADDR",
+                   help="use only the network interface with this IPv4 address for multicast "
+                        "DNS (repeatable; 127.0.0.1 keeps discovery on this machine, with "
+                        "--host 127.0.0.1 for a game's own traffic)")
 
 
 def records_option(p: argparse.ArgumentParser) -> None:

@@ -21,6 +21,9 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--moves", type=int, default=300, help="net: moves to time")
     p.add_argument("--loss", type=float, default=0.0,
                    help="net: lose each datagram with this probability (seeded lossy link)")
+    p.add_argument("--watchers", type=int, default=0,
+                   help="net: also time games that this many watchers follow (every other "
+                        "game), reported beside the unwatched ones")
     p.add_argument("--anchor", metavar="PATH",
                    help="engine: also time the Python engine of a lakenen/tongiaki checkout at "
                         "PATH, in turns with ours (4 players)")
@@ -88,7 +91,7 @@ def run(args) -> int:
         except ImportError as exc:
             print(f"bench net: the network layer is not available ({exc})")
             return 2
-        out = run_bench_net(args.peers, args.moves, loss=args.loss)
+        out = run_bench_net(args.peers, args.moves, loss=args.loss, watchers=args.watchers)
     if args.json:
         print(json.dumps(out))
     else:

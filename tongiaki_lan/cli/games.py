@@ -20,10 +20,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              f"was heard of by then, up to {EXTRA_WAIT_S:.0f} s more, asking "
                              "again; with --watch: how long to watch, default until "
                              "interrupted)")
-    parser.add_argument("--interface", action="append", default=None, metavar="ADDR",
-                        help="use only the network interface with this IPv4 address for "
-                             "multicast DNS (repeatable; 127.0.0.1 keeps discovery on this "
-                             "machine)")
+    from tongiaki_lan.cli import lan_options
+
+    lan_options(parser, socket=False)
     parser.add_argument("--watch", action="store_true",
                         help="keep listening and print the whole list again whenever it "
                              "changes (with --json: one line {\"games\": [...]} per change)")
@@ -49,11 +48,17 @@ def _print_table(games) -> None:
     if not games:
         print("no games on the LAN ('tongiaki-lan doctor' finds out why)")
         return
-    print(f"{'game':24} {'phase':9} {'seats':6} {'lock':4} first seen")
+    print(f"{'game':24} {'phase':9} {'seats':6} {'lock':4} {'first seen':10} guests")
     for g in games:
         seen = time.strftime("%H:%M:%S", time.localtime(g.first_seen))
         lock = "yes" if g.passphrase else ""
-        print(f"{g.name[:24]:24} {g.phase:9} {g.taken}/{g.total:<4} {lock:4} {seen}")
+        guests = ""
+        if g.running:  # a latecomer may watch it, or take a seat a bot plays
+            guests = ", ".join(x for x in (
+                "watch" if g.watchable else "",
+                f"{g.open_seats} open seat(s)" if g.open_seats else "") if x) or "closed"
+        print(f"{g.name[:24]:24} {g.phase:9} {g.taken}/{g.total:<4} {lock:4} {seen:10} "
+              f"{guests}".rstrip())
 
 
 async def _main(args: argparse.Namespace) -> int:

@@ -10,13 +10,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import logging
 import sys
 from pathlib import Path
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from tongiaki_lan.cli import records_option
+    from tongiaki_lan.cli import lan_options, records_option
 
     parser.add_argument("--headless", action="store_true",
                         help="no console: a bot plays this seat and events go to stdout")
@@ -33,8 +32,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="record file (default GAME-NAME.tgrec in --records); an "
                              "unfinished record is resumed")
     records_option(parser)
-    parser.add_argument("--host", default="0.0.0.0", help="address to bind")
-    parser.add_argument("--port", type=int, default=0, help="UDP port (0 = any)")
     parser.add_argument("--timeout", type=float, default=600.0,
                         help="give up after this many seconds")
     parser.add_argument("--wait", type=float, default=1.5,
@@ -45,10 +42,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-discovery", action="store_true",
                         help="no zeroconf: create the game (or --join one) and neither "
                              "advertise nor browse")
-    parser.add_argument("--interface", action="append", default=None, metavar="ADDR",
-                        help="use only the network interface with this IPv4 address for "
-                             "multicast DNS (repeatable; 127.0.0.1 keeps discovery on this "
-                             "machine, with --host 127.0.0.1 for the game's own traffic)")
+    lan_options(parser)
     parser.add_argument("--quiet-refusals", action="store_true",
                         help="count refused datagrams instead of printing each one")
     parser.add_argument("--handover", type=float, default=None, metavar="S",
@@ -57,6 +51,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--draw-wait", type=int, default=None, metavar="S",
                         help="at a table this node opens: how long the table waits for a "
                              "missing draw value before drawing without it (default 15)")
+    parser.add_argument("--table-bot", default=None, metavar="KIND",
+                        help="the bot that takes the seat of a player who left or is away, "
+                             "when this node hands it over (default: the kind solo play "
+                             "uses)")
     parser.add_argument("--linger", type=float, default=0.0, metavar="S",
                         help="after the game, stay up to S seconds for a player who is away "
                              "(asleep) to come back and fetch the result, as a console left "
@@ -88,15 +86,14 @@ def run(args: argparse.Namespace) -> int:
     try:
         from tongiaki_lan.bots import make_bot
         make_bot(args.bot)
+        if args.table_bot:
+            make_bot(args.table_bot)
     except ValueError as exc:
         print(f"tongiaki-lan play: {exc}", file=sys.stderr)
         return 2
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.ERROR,
-                        stream=sys.stderr, format="%(asctime)s %(name)s %(message)s")
-    try:
-        return asyncio.run(_main(args))
-    except KeyboardInterrupt:
-        return 130
+    from tongiaki_lan.cli import run_headless
+
+    return run_headless(_main, args)
 
 
 _closed = False
@@ -147,7 +144,7 @@ async def _main(args: argparse.Namespace) -> int:
 async def _play(args: argparse.Namespace, record: Path, resume: bool,
                 stop: asyncio.Event) -> int:
     from tongiaki_lan.net.aio.discovery import Discovery
-    from tongiaki_lan.net.aio.matchmaking import join_or_create, wait_game
+    from tongiaki_lan.net.aio.matchmaking import GameRunning, join_or_create, wait_game
     from tongiaki_lan.net.aio.node import GameRef, Node
 
     ref = None
@@ -169,7 +166,7 @@ async def _play(args: argparse.Namespace, record: Path, resume: bool,
     node = Node(args.name, host=args.host, port=args.port, record_path=record,
                 autoplay=args.bot, discovery=disc,
                 handover_after=args.handover, bot_delay=args.bot_delay,
-                draw_wait=args.draw_wait)
+                draw_wait=args.draw_wait, table_bot=args.table_bot)
     final: dict = {}
     refused = 0
     # join-or-create: the table is shown (joined, lobby) only once it is settled, and only
@@ -188,6 +185,8 @@ async def _play(args: argparse.Namespace, record: Path, resume: bool,
 
     def on_event(ev) -> None:
         nonlocal refused
+        if node.core.watching and ev.kind != "seat_taken":
+            return  # (a latecomer looking at a running game: only its decision is said)
         if ev.kind == "table_gone":  # (after a sleep: said once, as the reason we stop)
             _out(ev.to_json())
             return
@@ -225,10 +224,16 @@ async def _play(args: argparse.Namespace, record: Path, resume: bool,
                                        variant="two-colours" if args.two_colours else "standard")
                 node.set_ready(True)
             else:
-                await join_or_create(node, disc, args.game, args.players, args.passphrase,
-                                     args.wait, args.colour, timeout=args.timeout,
-                                     on_settled=show_table,
-                                     variant="two-colours" if args.two_colours else "standard")
+                try:
+                    await join_or_create(node, disc, args.game, args.players, args.passphrase,
+                                         args.wait, args.colour, timeout=args.timeout,
+                                         on_settled=show_table,
+                                         variant="two-colours" if args.two_colours
+                                         else "standard")
+                except GameRunning as late:
+                    show_table()
+                    if not await _latecomer(node, late.info, args):
+                        raise _Running() from None
             await wait_game(node, args.timeout)
 
         task = asyncio.create_task(play())
@@ -251,6 +256,8 @@ async def _play(args: argparse.Namespace, record: Path, resume: bool,
             _out(final)
             _close_output()
             code = 0
+        elif task in done and isinstance(task.exception(), _Running):
+            code = 3  # told it runs and how to watch it: not an error, but no game played
         elif task in done and task.exception() is not None:
             _out({"event": "error", "reason": str(task.exception()) or repr(task.exception())})
         elif node.stopped:
@@ -274,3 +281,43 @@ async def _play(args: argparse.Namespace, record: Path, resume: bool,
         if disc is not None:
             await disc.close()
     return code
+
+
+class _Running(Exception):
+    """The game runs and has no seat for us: said, and the command ends (exit code 3)."""
+
+
+async def _latecomer(node, info, args: argparse.Namespace) -> bool:
+    """`play --game NAME` when NAME has started: look at it as a watcher; take a seat a
+    bot plays if the table lets newcomers (the colour asked for, else the first), else
+    say how far it is and how to watch it. True once seated."""
+    from tongiaki_lan.net.aio.matchmaking import watch_advertised
+    from tongiaki_lan.net.aio.node import JoinRefused
+
+    try:
+        await watch_advertised(node, info, args.passphrase)
+        core = node.core
+        def looked() -> bool:  # an open seat seen, or caught up with the feeder's game
+            if node.lobby_json().get("open_seats"):
+                return True
+            have = len(node.game.moves) if node.game is not None else -1
+            return core.feeder in core._progress and have >= core._progress[core.feeder]
+
+        await node.wait_for(looked, 5.0, raise_on_timeout=False)
+        moves = max(core._progress.get(core.feeder, 0),
+                    len(node.game.moves) if node.game is not None else 0)
+        seats = node.lobby_json().get("open_seats", [])
+        mine = [i for i in seats if node.lobby.seats[i].colour == args.colour] or seats
+        if mine:
+            await node.take_seat(mine[0])
+            return True
+    except JoinRefused as exc:
+        _out({"event": "running", "game": info.name, "game_id": info.game_id.hex(),
+              "reason": str(exc), "watch": f"tongiaki-lan watch --game {info.name!r}"})
+        return False
+    _out({"event": "running", "game": info.name, "game_id": info.game_id.hex(),
+          "moves": moves, "open_seats": 0,
+          "reason": f"{info.name!r} is running, {moves} moves in; you may watch",
+          "watch": f"tongiaki-lan watch --game {info.name!r}"})
+    await node.leave_game()
+    return False

@@ -31,6 +31,35 @@ log = logging.getLogger("tongiaki_lan.net.aio.matchmaking")
 SETTLE_S = 3.0
 
 
+class GameRunning(Exception):
+    """The game asked for by name has already started: a latecomer may watch it or take
+    an open seat (protocol/watching.md), never open a second table of its name."""
+
+    def __init__(self, info: GameInfo) -> None:
+        super().__init__(f"game {info.name!r} is already running")
+        self.info = info
+
+
+def running_game(disc: Discovery, name: str) -> GameInfo | None:
+    """The started (not finished) game of that name on the LAN, if any (the oldest)."""
+    running = [g for g in disc.games() if g.name == name and g.running]
+    return min(running, key=lambda g: (g.first_seen, g.game_id)) if running else None
+
+
+async def watch_advertised(node: Node, info: GameInfo, passphrase: str | None = None,
+                           timeout: float = 3.0) -> None:
+    """Watch a game picked from `Discovery.games()` through the first member that
+    answers. Raises JoinRefused with the last reason if none does."""
+    last: JoinRefused | None = None
+    for ref in refs_of(info):
+        try:
+            await node.watch_game(ref, passphrase, timeout=timeout)
+            return
+        except JoinRefused as exc:
+            last = exc
+    raise last or JoinRefused(f"game {info.name!r} has no reachable member")
+
+
 def refs_of(info: GameInfo) -> list[GameRef]:
     return [GameRef(info.game_id, a.peer, h, a.port, info.passphrase, info.name)
             for a in info.members for h in a.hosts]
@@ -89,6 +118,8 @@ async def join_or_create(node: Node, disc: Discovery, game: str, players: int,
         if lb is None:
             if candidates:
                 target = candidates[0]
+            elif (late := running_game(disc, game)) is not None:
+                raise GameRunning(late)  # never a second table of a running game's name
             elif now >= deadline:
                 await node.create_game(game, players, passphrase, colour, variant=variant)
                 node.set_ready(True)

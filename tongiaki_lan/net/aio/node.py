@@ -122,6 +122,7 @@ class Node:
         handover_after: float | None = None,
         bot_delay: float = 0.0,
         draw_wait: int | None = None,
+        table_bot: str | None = None,
     ) -> None:
         self.bot_delay = bot_delay
         self.record_path = Path(record_path) if record_path else None
@@ -136,7 +137,8 @@ class Node:
                         else Identity.generate())
         incarnation = next_incarnation(runs_path(self.profile), time.time_ns() // 1000)
         self.core = NodeCore(name, identity, incarnation=incarnation,
-                             autoplay=autoplay, handover_after=handover_after, port=port)
+                             autoplay=autoplay, handover_after=handover_after, port=port,
+                             **({"handover_bot": table_bot} if table_bot else {}))
         if draw_wait is not None:  # (the table's setting, for a game this node opens)
             self.core.draw_wait = int(draw_wait)
         self._host, self._port = host, port
@@ -554,9 +556,14 @@ class Node:
         if core.seated():
             self.notify(E.Joined(self.lobby.name, self.game_id.hex(), False, self.invite()))
             return
-        locked = bool(passphrase or ref.passphrase)
+        self._not_let_in(ok, bool(passphrase or ref.passphrase), timeout)
+
+    def _not_let_in(self, answered: bool, locked: bool, timeout: float) -> None:
+        """A join or a watch that failed: the game's reason, or why there was none (with a
+        passphrase, silence most often means a wrong one). Forgets the game; raises."""
+        core = self.core
         reason = core.join_refusal or (L.NO_ANSWER_PASSPHRASE if locked else L.NO_ANSWER)
-        if not ok:
+        if not answered:
             reason = (L.NO_ANSWER_WITHIN_PASSPHRASE if locked else L.NO_ANSWER_WITHIN).format(
                 seconds=f"{timeout:.0f}")
         core.abandon()
@@ -574,13 +581,7 @@ class Node:
                                  timeout, raise_on_timeout=False)
         if core.lobby is not None:
             return
-        locked = bool(passphrase or ref.passphrase)
-        reason = core.join_refusal or (L.NO_ANSWER_PASSPHRASE if locked else L.NO_ANSWER)
-        if not ok:
-            reason = (L.NO_ANSWER_WITHIN_PASSPHRASE if locked else L.NO_ANSWER_WITHIN).format(
-                seconds=f"{timeout:.0f}")
-        core.abandon()
-        raise JoinRefused(reason)
+        self._not_let_in(ok, bool(passphrase or ref.passphrase), timeout)
 
     async def take_seat(self, seat: int, timeout: float = 35.0) -> None:
         """While watching: play seat `seat` (a bot plays it); returns once seated, raises

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -139,6 +140,7 @@ async def _child_main(i: int, record_dir: Path, loss: float = 0.0) -> None:
                 _, gid, peer, port = cmd
                 await node.join_game(GameRef(bytes.fromhex(gid), bytes.fromhex(peer),
                                              "127.0.0.1", port), timeout=20)
+                reply(["ref", gid, node.peer_id.hex(), node.address[1]])  # (watchers' way in)
             node.set_ready(True)
             await node.wait_for(lambda: node.game is not None and node.game.is_over, 300)
             await node.wait_for(node.caught_up, 10, raise_on_timeout=False)
@@ -155,11 +157,55 @@ async def _child_main(i: int, record_dir: Path, loss: float = 0.0) -> None:
         await node.close()
 
 
-def _bench_processes(peers: int, moves: int, record_dir: Path, loss: float = 0.0) -> dict:
+async def _watchers_main(count: int, record_dir: Path) -> None:
+    """`count` watchers in one process, niced: on a party's network each watcher is a
+    laptop of its own; on this machine they must not take the players' CPU, or the bench
+    would measure a crowded processor instead of the protocol. Per game it is told the
+    members' addresses and watches through them in turn."""
+    from tongiaki_lan.net.aio.node import GameRef, Node
+
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(19)
+    loop = asyncio.get_running_loop()
+
+    def reply(obj) -> None:
+        sys.stdout.write(json.dumps(obj) + "\n")
+        sys.stdout.flush()
+
+    while True:
+        line = await loop.run_in_executor(None, sys.stdin.readline)
+        if not line or json.loads(line)[0] == "quit":
+            return
+        _, gid, members = json.loads(line)
+        nodes = [Node(f"w{k}", host="127.0.0.1", record_dir=record_dir / f"w{k}")
+                 for k in range(count)]
+        try:
+            for k, nd in enumerate(nodes):
+                await nd.start()
+                peer, port = members[k % len(members)]
+                await nd.watch_game(GameRef(bytes.fromhex(gid), bytes.fromhex(peer),
+                                            "127.0.0.1", port), timeout=20)
+            await asyncio.gather(*(nd.wait_for(
+                lambda nd=nd: nd.game is not None and nd.game.is_over, 300,
+                raise_on_timeout=False) for nd in nodes))
+            reply(["done", [nd.game.digest().hex() if nd.game else "" for nd in nodes]])
+        finally:
+            for nd in nodes:
+                await nd.close()
+
+
+def _bench_processes(peers: int, moves: int, record_dir: Path, loss: float = 0.0,
+                     watchers: int = 0) -> dict:
+    """`watchers` > 0: every other game is watched by that many watchers, so the players'
+    latencies with and without them come from the same minutes of this machine."""
     procs = [subprocess.Popen(
         [sys.executable, "-m", "tongiaki_lan.net.lab.bench", "--child", str(i), str(record_dir),
          str(loss)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for i in range(peers)]
+    wproc = subprocess.Popen(
+        [sys.executable, "-m", "tongiaki_lan.net.lab.bench", "--watchers", str(watchers),
+         str(record_dir)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        text=True) if watchers else None
 
     def send(p, obj) -> None:
         p.stdin.write(json.dumps(obj) + "\n")
@@ -172,20 +218,30 @@ def _bench_processes(peers: int, moves: int, record_dir: Path, loss: float = 0.0
         return json.loads(line)
 
     lat: dict[str, list[float]] = {k: [] for k in _KINDS}
+    wlat: dict[str, list[float]] = {k: [] for k in _KINDS}  # the watched games'
     latencies = lat["all"]
     datagrams = bytes_sent = retrans = game_moves = games = 0
     cpu = 0.0
     t0 = time.perf_counter()
     try:
-        while len(latencies) < moves:
+        while len(latencies) < moves or watchers and len(wlat["all"]) < moves:
+            watched = bool(watchers) and games % 2 == 1
             send(procs[0], ["create", f"bench{games}", peers])
             _, gid, peer, port = recv(procs[0])
+            members = [[peer, port]]
             for p in procs[1:]:
                 send(p, ["join", gid, peer, port])
+                members.append(recv(p)[2:4])
+            if watched:
+                send(wproc, ["watch", gid, members])
             done = [recv(p) for p in procs]
             games += 1
             if len({d[7] for d in done}) != 1:
                 raise RuntimeError("nodes disagree on the final digest")
+            if watched:
+                seen = recv(wproc)[1]
+                if set(seen) != {done[0][7]}:
+                    raise RuntimeError(f"watchers disagree with the players: {seen}")
             n = done[0][8]
             game_moves += n
             for d in done:
@@ -193,9 +249,17 @@ def _bench_processes(peers: int, moves: int, record_dir: Path, loss: float = 0.0
                 bytes_sent += d[5]
                 retrans += d[6]
                 cpu += d[9]
-            _latencies([(d[2], d[3]) for d in done], n, lat)
-            _latencies([(d[2], d[10]) for d in done], n, lat, "reached_")
+            into = wlat if watched else lat
+            _latencies([(d[2], d[3]) for d in done], n, into)
+            _latencies([(d[2], d[10]) for d in done], n, into, "reached_")
     finally:
+        if wproc is not None:
+            with contextlib.suppress(Exception):
+                send(wproc, ["quit"])
+            try:
+                wproc.wait(10)
+            except subprocess.TimeoutExpired:
+                wproc.kill()
         for p in procs:
             with contextlib.suppress(Exception):
                 send(p, ["quit"])
@@ -207,6 +271,15 @@ def _bench_processes(peers: int, moves: int, record_dir: Path, loss: float = 0.0
     out = _summary(peers, moves, games, lat, datagrams, bytes_sent, game_moves, retrans,
                    time.perf_counter() - t0, "processes")
     out["loss"] = loss
+    if watchers:  # the players' latencies in the games every watcher followed
+        w = _summary(peers, moves, games, wlat, 0, 0, 1, 0, 0.0, "processes")
+        out["watchers"] = watchers
+        out["with_watchers"] = {k: w[k] for k in ("p50_ms", "p99_ms", "moves",
+                                                  "reveals_nothing", "reveals_a_tile")}
+        out["with_watchers"]["what"] = (
+            f"the same players in the interleaved games {watchers} watchers followed (one "
+            "niced process for all of them; each watcher fed by a player in turn), every "
+            "watcher's final digest equal to the players'")
     # CPU seconds of all nodes per game move (reveals included): a figure that, unlike
     # the latencies, hardly depends on what else the machine is running
     out["cpu_ms_per_move"] = round(cpu * 1000 / max(1, game_moves), 3)
@@ -263,16 +336,19 @@ def cpu_calibration_ms() -> float:
     return round(best * 1000, 1)
 
 
-def run_bench_net(peers: int, moves: int, mode: str = "processes", loss: float = 0.0) -> dict:
+def run_bench_net(peers: int, moves: int, mode: str = "processes", loss: float = 0.0,
+                  watchers: int = 0) -> dict:
     if not 2 <= peers <= 6:
         raise ValueError("peers must be 2 to 6")
+    if not 0 <= watchers <= 6 * 16:
+        raise ValueError("watchers must be 0 to 96 (16 per player)")
     if not 0.0 <= loss < 1.0:
         raise ValueError("loss must be in [0, 1)")
     calibration = cpu_calibration_ms()
     cpu0 = _cpu_times()
     with tempfile.TemporaryDirectory(prefix="tongiaki-bench-") as tmp:
-        if mode == "processes" or loss:
-            out = _bench_processes(peers, max(1, moves), Path(tmp), loss)
+        if mode == "processes" or loss or watchers:
+            out = _bench_processes(peers, max(1, moves), Path(tmp), loss, watchers)
         else:
             out = asyncio.run(_bench(peers, max(1, moves), Path(tmp)))
     out["cpu_calibration_ms"] = calibration  # (a million additions in a Python loop)
@@ -298,7 +374,9 @@ def _cpu_times() -> tuple[int, int] | None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) in (4, 5) and sys.argv[1] == "--child":
+    if len(sys.argv) == 4 and sys.argv[1] == "--watchers":
+        asyncio.run(_watchers_main(int(sys.argv[2]), Path(sys.argv[3])))
+    elif len(sys.argv) in (4, 5) and sys.argv[1] == "--child":
         asyncio.run(_child_main(int(sys.argv[2]), Path(sys.argv[3]),
                                 float(sys.argv[4]) if len(sys.argv) == 5 else 0.0))
     else:

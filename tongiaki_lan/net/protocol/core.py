@@ -221,7 +221,9 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
     def leave_game(self, now: float, for_good: bool = False) -> None:
         """Say goodbye: LEAVE in the lobby, FAREWELL in a running game (`Farewells`)."""
         self.now = now
-        if self.lobby is not None:
+        if self.watching:  # a watcher just stops being fed
+            self._broadcast(Leave())
+        elif self.lobby is not None:
             self.say_farewell(for_good, now)
 
     def resume(self, game_id: bytes, passphrase: str | None, lobby: Lobby, seed: bytes,
@@ -304,6 +306,8 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
         self._watcher_lists: dict[bytes, tuple] = {}
         self._watchers_shown: list = []
         self._take_requests: dict[bytes, tuple] = {}
+        self._former: dict[bytes, str] = {}  # players whose seat a newcomer took -> its name
+        self._former_told: dict[bytes, float] = {}
         self.stopped: str | None = None  # reason the game stopped on this node
         self._round: SeedRound | None = None
         self._early: list[tuple[bytes, Message]] = []
@@ -469,8 +473,15 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
         n = len(self.game.moves)
         others = [m.peer for m in self.lobby.members if m.peer != self.peer_id]
         present = self.present()
-        return self.links.idle() and all(
-            self._progress.get(p, -1) >= n for p in others if p in present)
+        return self._delivered() and all(
+            self._progress.get(p, -1) >= n for p in others if p in present) and all(
+            w.sent >= n for w in self._watchers.values())  # (our watchers got the end too)
+
+    def _delivered(self) -> bool:
+        """Nothing we sent waits for an ack from a node still here: one that quit after the
+        game (its laptop closed) will never ack, and must not keep us waiting."""
+        gone = {m.peer for m in self.lobby.members if self.presence.is_absent(m.peer)}
+        return all(not lk.unacked for p, lk in self.links.links.items() if p not in gone)
 
     def everyone_caught_up(self) -> bool:
         """`caught_up`, counting members away (asleep, perhaps) but not those who said
@@ -478,7 +489,7 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
         if self.game is None:
             return True
         n = len(self.game.moves)
-        return self.links.idle() and all(
+        return self._delivered() and all(
             self._progress.get(m.peer, -1) >= n for m in self.lobby.members
             if m.peer != self.peer_id and not self.presence.has_left(m.peer))
 
@@ -491,7 +502,7 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
     def _admit(self, peer: bytes, msg: Message) -> str | None:
         if self.lobby is not None and L.is_member(self.lobby, peer):
             return None
-        if peer in self._joining:
+        if peer in self._joining or peer in self._former:  # (a former player is told why)
             return None
         if isinstance(msg, Join | Watch | TakeSeat):
             if self.lobby is None:
@@ -562,6 +573,11 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
         elif isinstance(msg, Refuse):
             if self.watching:  # refused as a watcher, or a seat we asked for
                 self.join_refusal = msg.reason
+                self._emit(E.GuestRefused(msg.reason))
+            elif (self.game is not None and not self.stopped and L.is_seat_given(msg.reason)
+                  and self.lobby is not None and L.is_member(self.lobby, peer)):
+                # we left for good and came back: a newcomer plays our seat now
+                self.stopped = msg.reason
                 self._emit(E.GuestRefused(msg.reason))
             elif peer in self._joining and not self.seated():
                 self.join_refusal = msg.reason

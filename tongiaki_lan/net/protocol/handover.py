@@ -116,7 +116,7 @@ class Handover:
                 self._emit(E.SeatHandedOver(i, b.name, b.bot, driver.hex(),
                                             self.peer_name(driver)))
                 log.info("%s's seat is played by a bot (%s) from now on", b.name, b.bot)
-            elif handed(a) and not handed(b):
+            elif handed(a) and not handed(b) and a.owner == b.owner:  # (else: taken)
                 self._emit(E.SeatReclaimed(i, b.name))
                 if b.owner == self.peer_id:
                     self._your_turn = None

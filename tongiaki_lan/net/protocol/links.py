@@ -101,6 +101,9 @@ class Link:
     key: bytes | None = None
     mac_ok: bool = False
     last_signed: float = -1e9
+    # the longest wait before a resend: a watcher is off the game's critical path and may
+    # be slow to ack (a busy laptop), so its link backs off further (protocol/watching.md)
+    rto_max: float = RTO_MAX
 
     def copies(self) -> int:
         """How many copies of an urgent message to send at once so that this peer misses
@@ -129,7 +132,7 @@ class Link:
         round trip is well under a millisecond, so a loss is repaired within tens of ms."""
         if self.srtt <= 0:
             return RTO_INITIAL
-        return min(RTO_MAX, max(RTO_MIN, self.srtt + 4 * self.rttvar + ACK_DELAY))
+        return min(self.rto_max, max(RTO_MIN, self.srtt + 4 * self.rttvar + ACK_DELAY))
 
     def sample_rtt(self, sample: float) -> None:
         if self.srtt <= 0:
@@ -269,7 +272,7 @@ class Links:
                 if p.last_sent + p.rto <= now:
                     p.tries += 1
                     p.last_sent = now
-                    p.rto = min(RTO_MAX, p.rto * RTO_BACKOFF)
+                    p.rto = min(lk.rto_max, p.rto * RTO_BACKOFF)
                     self.stats.retransmissions += 1
                     self._emit(lk, seq, p.message)
 

@@ -48,8 +48,9 @@ SEAT_NOT_OPEN = N_("{colour} is not a seat a bot plays for a player who left: it
                    "taken")
 NOT_RUNNING = N_("the game is not running: seats are taken in the lobby")
 ALREADY_SEATED = N_("you already play at this table")
+SEAT_GIVEN = N_("{name} took your seat after you left for good: you may watch the game")
 GUEST_REFUSALS = (NO_WATCHERS, TOO_MANY_WATCHERS, NO_GUEST_SEATS, SEAT_NOT_OPEN, NOT_RUNNING,
-                  ALREADY_SEATED)
+                  ALREADY_SEATED, SEAT_GIVEN)
 
 # Why a lobby request is refused. Placeholders hold names and colours as they are sent;
 # {phase} holds a phase word (a console translates it too).
@@ -139,6 +140,12 @@ def is_name_refusal(reason: str) -> bool:
     head = NAME_TAKEN.split("{name}", 1)[0]
     tail = NAME_TAKEN.split("{name}", 1)[1].split("{suggestion}", 1)[0]
     return reason.startswith(head) and tail in reason
+
+
+def is_seat_given(reason: str) -> bool:
+    """Does a REFUSE say a newcomer took our seat (SEAT_GIVEN)?"""
+    head, tail = SEAT_GIVEN.split("{name}", 1)
+    return reason.startswith(head) and reason.endswith(tail)
 
 
 def _refuse_name(lobby: Lobby, name: str) -> str:

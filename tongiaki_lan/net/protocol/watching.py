@@ -57,6 +57,7 @@ WATCHER_SILENT_S = 10.0  # a watcher not heard this long is gone (it heartbeats 
 FEEDER_SILENT_S = 4.0  # a watcher whose feeder is this quiet asks the next member
 WATCH_RETRY_S = 1.0  # WATCH again while nobody answered
 FEED_CHUNKS = 8  # LOG chunks (about 20 moves each) sent to one watcher per tick
+WATCHER_RTO_MAX_S = 1.0  # a watcher's link resends at most this seldom (links.Link.rto_max)
 TAKE_WAIT_S = 30.0  # a seat request waits this long for the seat's turn to pass
 GUESTS_BY_WORD = {"open": 7, "watch": 3, "quiet": 1, "closed": 0}  # console and CLI words
 
@@ -173,9 +174,9 @@ class Spectators:
     # ================================================================== member side
 
     def _guest(self, peer: bytes) -> bool:
-        """A node we talk to that is not a member: a watcher we feed, or one asking for a
-        seat."""
-        return peer in self._watchers or peer in self._take_requests
+        """A node we talk to that is not a member: a watcher we feed, one asking for a
+        seat, or a former player whose seat a newcomer took."""
+        return peer in self._watchers or peer in self._take_requests or peer in self._former
 
     def _on_guest_message(self, peer: bytes, addr: tuple, msg: Message) -> None:
         """Everything a non-member sends a member comes here: what a guest may say is
@@ -187,6 +188,11 @@ class Spectators:
             self._on_watch(peer, addr, msg)
         elif isinstance(msg, TakeSeat):
             self._on_take_seat(peer, addr, msg)
+        elif w is None and peer in self._former:  # back after its seat went to a newcomer
+            if self.now - self._former_told.get(peer, -1e9) >= 5.0:
+                self._former_told[peer] = self.now
+                self.links.send(peer, addr, Refuse(L.SEAT_GIVEN.format(
+                    name=self._former[peer])))
         elif w is None:
             self._refuse_msg(peer, type(msg).__name__, "not a member of this game")
         elif isinstance(msg, Heartbeat):
@@ -218,6 +224,9 @@ class Spectators:
             self.links.forget(peer)
             return
         w = self._watchers.get(peer)
+        lk = self.links.links.get(peer)
+        if lk is not None:
+            lk.rto_max = WATCHER_RTO_MAX_S
         if w is None:
             w = _Watcher(msg.name, tuple(addr[:2]), self.now)
             self._watchers[peer] = w
@@ -401,6 +410,8 @@ class Spectators:
             group = [j for j, s in enumerate(new.seats) if s.owner == b.owner]
             done.update(group)
             log.info("%s takes the seat of %s", b.name, a.name)
+            if a.kind == "human" and not L.is_member(new, a.owner):
+                self._former[a.owner] = b.name  # (if it comes back, it is told)
             self._watchers.pop(b.owner, None)
             self._emit(E.SeatTaken(group, b.name, a.name.split(" (")[0], b.owner.hex(),
                                    b.owner == self.peer_id))

@@ -1,0 +1,119 @@
+"""Guests at a table with real processes in network namespaces, found through real
+multicast DNS (issue 21 items 4 and 5, issue 18 item 4): a latecomer is told the game
+runs and opens no second table; watchers follow the game from the LAN listing to its end,
+one killed and started again; a late arrival takes the seat of a player who left."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from .helpers import verify_record
+from .netns import Lan, needs_netns, play_cmd
+from .procs import Proc, kill_all
+
+pytestmark = [pytest.mark.netns, pytest.mark.slow, needs_netns()]
+
+
+def watch_cmd(lan: Lan, i: int, tmp, game: str) -> list[str]:
+    return lan.cmd(i, sys.executable, "-m", "tongiaki_lan", "watch", "--game", game, "--json",
+                   "--name", f"watcher{i}", "--records", str(tmp / f"w{i}"), "--wait", "5",
+                   "--timeout", "300")
+
+
+def events(p: Proc, kind: str) -> list[dict]:
+    return [e for e in p.events if e.get("event") == kind]
+
+
+async def test_watchers_follow_a_game_from_the_lan_listing_and_a_latecomer_is_told_it_runs(
+        tmp_path):
+    with Lan(6) as lan:
+        players = [Proc(play_cmd(lan, i, tmp_path, "kibitz", 3, "--bot-delay", "0.12",
+                                 timeout=300), tmp_path) for i in range(3)]
+        procs = list(players)
+        try:
+            for p in players:
+                await p.start()
+            await players[0].wait(lambda: players[0].count("move") >= 6, 120)
+            # a latecomer asking for the game by name: it runs, no seat is open
+            late = Proc(play_cmd(lan, 3, tmp_path, "kibitz", 3), tmp_path)
+            procs.append(late)
+            await late.start()
+            assert await late.finish(60) == 3, late.stderr[-1500:]
+            (running,) = events(late, "running")
+            assert running.get("moves", 0) >= 6, running and "you may watch" in running["reason"]
+            assert not events(late, "joined")  # it opened no table of its own
+            listing = subprocess.run(
+                lan.cmd(3, sys.executable, "-m", "tongiaki_lan", "games", "--json",
+                        "--wait", "2"), capture_output=True, text=True, timeout=60)
+            games = [json.loads(line) for line in listing.stdout.splitlines() if line.strip()]
+            (game,) = [g for g in games if g["game"] == "kibitz"]  # one table of that name
+            assert game["running"] and game["watchable"] and game["open_seats"] == 0
+            # three watchers from the listing; one is killed and started again
+            watchers = [Proc(watch_cmd(lan, i, tmp_path, "kibitz"), tmp_path)
+                        for i in (3, 4, 5)]
+            procs += watchers
+            for w in watchers:
+                await w.start()
+            again = watchers[2]
+            await again.wait(lambda: again.count("move") >= 10, 60)
+            again.kill(signal.SIGKILL)
+            await again.finish(10)
+            restarted = Proc(watch_cmd(lan, 5, tmp_path, "kibitz"), tmp_path)
+            procs.append(restarted)
+            await restarted.start()
+            codes = [await p.finish(300) for p in (*players, *watchers[:2], restarted)]
+        finally:
+            await kill_all(procs)
+    assert codes == [0] * 6, [(p.events[-3:], p.stderr[-800:]) for p in procs]
+    finals = [p.events[-1] for p in (*players, *watchers[:2], restarted)]
+    assert all(f["event"] == "game_over" for f in finals), finals
+    assert len({f["digest"] for f in finals}) == 1  # one digest everywhere
+    for f in finals:
+        assert verify_record(f["record"]).hex() == f["digest"]
+    # the players were shown who watched
+    seen = {w["name"] for p in players for e in events(p, "watchers") for w in e["watchers"]}
+    assert {"watcher3", "watcher4", "watcher5"} <= seen
+    # the restarted watcher caught up from the start of the game
+    assert restarted.count("move") + restarted.count("reveal") == finals[0]["moves"]
+
+
+async def test_a_late_arrival_takes_the_seat_of_a_player_who_left_and_finishes(tmp_path):
+    with Lan(4) as lan:
+        players = [Proc(play_cmd(lan, i, tmp_path, "swap", 3, "--bot-delay", "0.05",
+                                 "--table-bot", "random", timeout=300), tmp_path)
+                   for i in range(3)]
+        procs = list(players)
+        leaver = players[1]
+        try:
+            for p in players:
+                await p.start()
+            await leaver.wait(lambda: leaver.count("move") >= 10, 120)
+            leaver.kill(signal.SIGTERM)  # goodbye for good: a bot takes the seat
+            assert await leaver.finish(30) == 0
+            await players[0].wait(lambda: players[0].count("handover") >= 1, 30)
+            late = Proc(play_cmd(lan, 3, tmp_path, "swap", 3, "--bot-delay", "0.05",
+                                 timeout=300), tmp_path)
+            procs.append(late)
+            await late.start()
+            rest = [players[0], players[2], late]
+            codes = [await p.finish(300) for p in rest]
+        finally:
+            await kill_all(procs)
+    assert codes == [0, 0, 0], [(p.events[-3:], p.stderr[-1500:]) for p in procs]
+    (taken,) = [e for e in events(late, "seat_taken") if e["mine"]]
+    assert taken["was"] == "host1" and taken["name"] == "host3"
+    for p in (players[0], players[2]):
+        (seen,) = events(p, "seat_taken")
+        assert seen["name"] == "host3" and not seen["mine"]
+    mine = [e for e in events(late, "move") if e["name"] == "host3"]
+    assert mine  # a person (here its bot) plays the seat now, not the table's bot
+    finals = [p.events[-1] for p in rest]
+    assert len({f["digest"] for f in finals}) == 1
+    for f in finals:
+        assert verify_record(f["record"]).hex() == f["digest"]
+    verify_record(events(leaver, "left")[0]["record"])

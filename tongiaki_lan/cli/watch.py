@@ -1,0 +1,190 @@
+"""`tongiaki-lan watch --game NAME`: follow a LAN game without a seat, headless.
+
+A watcher (protocol/watching.md) is fed by one member of the table: the lobby, the game's
+public start and every move and reveal, each checked by this machine's own engine. It
+sends no move and no draw value and cannot slow the table. Every game watched is recorded
+like a played one, so `verify` checks it afterwards. `--json` prints one JSON line per
+event (as `play --headless` does); without it, one readable line per move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    from tongiaki_lan.cli import lan_options, records_option
+
+    parser.add_argument("--game", default=None, help="name of the LAN game to watch")
+    parser.add_argument("--join", default=None, metavar="INVITE",
+                        help="watch by invite (tongiaki://HOST:PORT/GAMEID/PEER) instead of "
+                             "looking the game up")
+    parser.add_argument("--name", default=None,
+                        help="your name as the players see it (default: your profile's)")
+    parser.add_argument("--passphrase", default=None, help="passphrase of the game")
+    parser.add_argument("--json", action="store_true", help="one JSON line per event")
+    parser.add_argument("--record", default=None, metavar="FILE",
+                        help="record file (default watch-GAME-NAME.tgrec in --records)")
+    records_option(parser)
+    parser.add_argument("--wait", type=float, default=3.0,
+                        help="how long to look for the game on the LAN")
+    parser.add_argument("--timeout", type=float, default=7200.0,
+                        help="give up after this many seconds")
+    lan_options(parser)
+    parser.add_argument("--verbose", action="store_true", help="log to stderr")
+
+
+def run(args: argparse.Namespace) -> int:
+    if not args.game and not args.join:
+        print("tongiaki-lan watch: name the game (--game NAME) or give an invite (--join)",
+              file=sys.stderr)
+        return 2
+    from tongiaki_lan.cli import run_headless
+
+    return run_headless(_main, args)
+
+
+def _say(args: argparse.Namespace, obj: dict, text: str | None = None) -> None:
+    if args.json:
+        line = json.dumps(obj, default=str)
+    elif text is None:
+        return
+    else:
+        line = text
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+def _text(ev) -> str | None:
+    """One readable line per event a person watching wants to see."""
+    d = ev.to_json()
+    k = ev.kind
+    if k == "watching":
+        return f"watching {d['game']} through {d['feeder_name']}"
+    if k == "game_start":
+        seats = ", ".join(f"{s['name']} ({s['colour']})" for s in d["seats"])
+        return f"the game starts: {seats}"
+    if k == "move":
+        return f"{d['index'] + 1:4d} {d['name']} ({d['colour']}): {d['move']}"
+    if k == "reveal":
+        return f"{d['index'] + 1:4d} {d['move']}"
+    if k == "chat":
+        return f"{d['name']}{' (watching)' if d.get('watcher') else ''}: {d['text']}"
+    if k in ("left", "handover", "seat_taken", "reclaimed"):
+        return f"({k}) {d.get('name', '')}"
+    if k == "game_over":
+        return f"game over: {', '.join(d['winners'])} win; digest {d['digest'][:16]}"
+    if k in ("guest_refused", "mismatch", "error"):
+        return f"{k}: {d.get('reason', '')}"
+    return None
+
+
+async def _main(args: argparse.Namespace) -> int:
+    from tongiaki_lan.cli import LeaveOnSignals
+    from tongiaki_lan.net.aio.discovery import Discovery
+    from tongiaki_lan.net.aio.matchmaking import watch_advertised
+    from tongiaki_lan.net.aio.node import GameRef, JoinRefused, Node
+    from tongiaki_lan.places import places
+    from tongiaki_lan.profile import player_name
+    from tongiaki_lan.records import default_record_dir, record_file_name
+
+    name = player_name(places().profile, args.name, interactive=False)
+    ref = None
+    if args.join:
+        try:
+            ref = GameRef.parse(args.join)
+        except ValueError as exc:
+            _say(args, {"event": "error", "reason": str(exc)}, f"error: {exc}")
+            return 2
+    record = Path(args.record) if args.record else (
+        (args.records or default_record_dir())
+        / record_file_name("watch", args.game or ref.game_id.hex()[:8], name))
+    disc = None
+    if ref is None:
+        disc = Discovery(args.interface) if args.interface else Discovery()
+        try:
+            await disc.start(browse=True)
+        except OSError as exc:
+            _say(args, {"event": "error", "reason": f"cannot use multicast DNS ({exc})"},
+                 f"cannot use multicast DNS here ({exc}): watch by invite with --join")
+            return 1
+    node = Node(name, host=args.host, port=args.port, record_path=record)
+    final: dict = {}
+
+    def on_event(ev) -> None:
+        if ev.kind == "game_over":
+            final.update(ev.to_json())
+            return
+        if ev.kind == "refused":
+            return  # (a watcher's business is the game, not stray datagrams)
+        _say(args, ev.to_json(), _text(ev))
+
+    node.add_listener(on_event)
+    await node.start()
+    stop = asyncio.Event()
+    code = 1
+    with LeaveOnSignals(stop.set):
+        try:
+            if ref is not None:
+                await node.watch_game(ref, args.passphrase, timeout=10)
+            else:
+                info = await _find(disc, args.game, args.wait)
+                if info is None:
+                    _say(args, {"event": "error", "reason": f"no game {args.game!r} on the LAN"},
+                         f"no game {args.game!r} on the LAN ('tongiaki-lan games' lists them, "
+                         "'tongiaki-lan doctor' says why one is missing)")
+                    return 1
+                await watch_advertised(node, info, args.passphrase)
+            done = asyncio.ensure_future(node.wait_for(
+                lambda: bool(final) or node.stopped is not None, args.timeout,
+                raise_on_timeout=False))
+            stopper = asyncio.ensure_future(stop.wait())
+            await asyncio.wait({done, stopper}, return_when=asyncio.FIRST_COMPLETED)
+            stopper.cancel()
+            if final:
+                final["record"] = str(node.record_path)
+                _say(args, final, _text(_Over(final)))
+                code = 0
+            elif node.stopped:
+                _say(args, {"event": "error", "reason": node.stopped}, f"stopped: {node.stopped}")
+            elif stop.is_set():
+                _say(args, {"event": "left", "moves": len(node.game.moves) if node.game else 0},
+                     "stopped watching")
+                code = 0
+        except JoinRefused as exc:
+            _say(args, {"event": "error", "reason": str(exc)}, f"refused: {exc}")
+        finally:
+            await node.leave(timeout=1.0)
+            if disc is not None:
+                await disc.close()
+    return code
+
+
+class _Over:
+    kind = "game_over"
+
+    def __init__(self, data: dict) -> None:
+        self._data = data
+
+    def to_json(self) -> dict:
+        return self._data
+
+
+async def _find(disc, game: str, wait: float):
+    """The game of that name (a running one first), listening up to `wait` seconds."""
+    import time
+
+    end = time.monotonic() + wait
+    while True:
+        found = [g for g in disc.games() if g.name == game and g.phase != "over"]
+        if found:
+            found.sort(key=lambda g: (not g.running, g.first_seen, g.game_id))
+            return found[0]
+        left = end - time.monotonic()
+        if left <= 0:
+            return None
+        await disc.wait_changed(min(left, 0.25))
