@@ -9,7 +9,7 @@ import sys
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    from tongiaki_lan.cli import lang_option, records_option
+    from tongiaki_lan.cli import lan_options, lang_option, records_option
 
     p.add_argument("--name", default=None,
                    help="your name for this run (default: the one asked on the first run, "
@@ -17,11 +17,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--colour", default="", help="preferred colour")
     records_option(p)
     lang_option(p)
-    p.add_argument("--host", default="0.0.0.0", help="address to bind the UDP socket to")
-    p.add_argument("--port", type=int, default=0, help="UDP port (0 = any free port)")
-    p.add_argument("--interface", action="append", default=None, metavar="ADDR",
-                   help="find and advertise games only through the network interface with "
-                        "this IPv4 address (repeatable; 127.0.0.1 keeps it on this machine)")
+    lan_options(p)  # --host, --port, --interface: as play, watch and games have them
     p.add_argument("--no-lan", action="store_true", help="do not touch the network")
     p.add_argument("--hint-bot", default=None, help="bot kind for `hint` (default: the strongest)")
     p.add_argument("--pace", type=float, default=0.4, help="seconds between bot moves in solo")
