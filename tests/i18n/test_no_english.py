@@ -43,10 +43,14 @@ KEPT = {
     "quit", "exit", "lobby", "say", "replace", "next", "back", "first", "last", "goto",
     "solo", "create", "join", "name", "colour", "bot", "unbot", "ready", "unready",
     "start", "leave", "lock", "export", "replay", "tongiaki", "lan",
+    # guests at a LAN table: the commands and the words of `guests WORD`
+    "watch", "follow", "chat", "guests", "open", "quiet", "closed",
     # keys
     "ctrl", "shift", "home", "pgup", "pgdn", "tab", "enter",
     # bot kinds and players of the game below
     "random", "greedy", "search", "ana", "hina", "maui", "kupe",
+    # the LAN table of the guests' texts below, its players and its watcher
+    "reef", "bea", "dan", "eve",
 }
 
 
@@ -118,6 +122,105 @@ async def _lobby_texts() -> list[str]:
     return texts
 
 
+async def _guest_texts() -> list[str]:
+    """What guests at a LAN table and the players see of them (console/lan.py): the
+    watcher's screen (its first lines, status, prompt, help, a refused move, `follow`,
+    `take`, an open seat, its chat refused), the players' (who watches, a seat taken, a
+    watcher's line, `guests`), the lobby's list of a running game and its refusals."""
+    from types import SimpleNamespace
+
+    from tongiaki_lan.console.lan import LanSession, set_guests
+    from tongiaki_lan.net.aio.discovery import GameInfo
+    from tongiaki_lan.net.protocol import events as E
+    from tongiaki_lan.net.protocol import lobby as L
+    from tongiaki_lan.net.protocol.codec import Join
+
+    ana, bea, dan = bytes([1]) * 8, bytes([2]) * 8, bytes([3]) * 8
+
+    class Node:
+        def __init__(self, me: bytes, watching: bool):
+            lb = L.new_lobby("Reef", 2, False, ana, "Ana", "", 1)
+            self.lobby = L.apply_request(lb, bea, ("10.0.0.9", 4000), Join("Bea", ""))
+            self.peer_id, self.game, self.game_id = me, Game(["blue", "red"]), b"g" * 8
+            self.core = SimpleNamespace(watching=watching, feeder=ana if watching else None,
+                                        _progress={})
+            self.open, self.watchers = [], [{"peer": dan.hex(), "name": "Dan"}]
+            self.name = "Dan" if watching else "Ana"
+
+        def lobby_json(self):
+            return {"watchers": self.watchers, "open_seats": self.open, "seats": []}
+
+        def present(self):
+            return {ana, bea}
+
+        def coordinator(self):
+            return ana
+
+        def add_listener(self, fn):
+            pass
+
+        def chat(self, text):
+            pass
+
+        def set_guests(self, bits):
+            pass
+
+    texts: list[str] = []
+    with create_app_session(output=DummyOutput()):
+        watcher = Node(dan, True)
+        session = LanSession(watcher)
+        screen = GameScreen(session, colour=False)
+        await session.start()
+        texts += [screen.status_text(), screen.prompt_text()]
+        await screen.command("expand Tonga")
+        texts.append(screen.message[1])
+        await screen.command("help")
+        texts += [session.follow("zz"), session.follow("Be"), screen.status_text(),
+                  session.take("")]
+        session.follow("")
+        watcher.open = [1]
+        session._on_node_event(E.LobbyChanged({}))
+        texts += [session.take("green"), i18n._(session.commands()["follow"][0])]
+        for reason in (*L.GUEST_REFUSALS, "watchers do not chat at this table"):
+            session._on_node_event(E.GuestRefused(reason.format(name="'Reef'",
+                                                                colour="red")))
+        session._on_node_event(E.SeatTaken([1], "Dan", "Bea", dan.hex(), True))
+        texts += [t for _s, t in session.lines]
+        player = Node(ana, False)
+        player.watchers = []
+        theirs = LanSession(player)
+        player.watchers = [{"peer": dan.hex(), "name": "Dan"}]
+        for ev in (E.WatchersChanged(player.watchers),
+                   E.ChatLine(dan.hex(), "Dan", "ok", True)):
+            theirs._on_node_event(ev)
+        texts += [GameScreen(theirs, colour=False).panel_text(32)]  # (`Watching: Dan`)
+        theirs._on_node_event(E.SeatTaken([1], "Dan", "Bea", dan.hex(), False))
+        player.watchers = [{"peer": bea.hex() * 2, "name": "Eve"}]
+        theirs._on_node_event(E.WatchersChanged(player.watchers))
+        player.watchers = []
+        theirs._on_node_event(E.WatchersChanged([]))
+        texts += [t for _s, t in theirs.lines]
+        texts += [set_guests(player, ""), set_guests(player, "quiet")]
+        texts += [i18n._(h) for h, _f in theirs.commands().values()]
+        lobby = LobbyScreen("Dan", lan=False, colour_output=False)
+        lobby.lan_error = None
+        lobby.discovery = SimpleNamespace(games=lambda: [
+            GameInfo(b"g" * 8, "Reef", "playing", 2, 2, True, 0.0, (), 1, True)])
+        lobby.node = watcher
+        texts += ["".join(t for _s, t in row) for row in lobby.draw_top(80, 30)]
+        texts.append(lobby._status()[1])
+        for typed in ("watch 3", "guests open"):
+            await lobby.command(typed)
+            texts.append(lobby.message)
+    for n in (1, 40):
+        texts.append(i18n.ngettext("join: {game} is running, {n} move in; you may watch: "
+                                   "watch {number}", "join: {game} is running, {n} moves in; "
+                                   "you may watch: watch {number}", n).format(
+            game="Reef", n=n, number=1))
+    texts.append(i18n._("Since {name}'s last move:").format(name="Bea"))
+    return [t for t in texts if t]
+
+
 def _export_texts() -> list[str]:
     game = Game(["blue", "red"])
     dealer = Dealer(hashlib.blake2b(b"leaks-svg", digest_size=32).digest())
@@ -137,6 +240,7 @@ async def test_no_english_word_leaks_into_a_translated_game_lobby_or_export(lang
     i18n.use(lang)
     try:
         texts = _game_texts() + await _lobby_texts() + _export_texts()
+        texts += await _guest_texts()
     finally:
         i18n.use("en")
     assert len(texts) > 60

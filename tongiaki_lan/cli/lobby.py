@@ -9,7 +9,7 @@ import sys
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    from tongiaki_lan.cli import lang_option, records_option
+    from tongiaki_lan.cli import lan_options, lang_option, records_option
 
     p.add_argument("--name", default=None,
                    help="your name for this run (default: the one asked on the first run, "
@@ -17,8 +17,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--colour", default="", help="preferred colour")
     records_option(p)
     lang_option(p)
-    p.add_argument("--host", default="0.0.0.0", help="address to bind the UDP socket to")
-    p.add_argument("--port", type=int, default=0, help="UDP port (0 = any free port)")
+    lan_options(p)  # --host, --port, --interface: as play, watch and games have them
     p.add_argument("--no-lan", action="store_true", help="do not touch the network")
     p.add_argument("--hint-bot", default=None, help="bot kind for `hint` (default: the strongest)")
     p.add_argument("--pace", type=float, default=0.4, help="seconds between bot moves in solo")
@@ -64,7 +63,8 @@ async def _lobby_loop(args, name, colour, records, remember, stop) -> int:
     saved = None  # the record of the game just played, said in the lobby or when leaving
     while not stop.asked:  # after a game, `lobby` comes back here for the next one
         lobby = LobbyScreen(name, colour, record_dir=records, host=args.host, port=args.port,
-                            lan=not args.no_lan, colour_output=args.colour_output)
+                            lan=not args.no_lan, colour_output=args.colour_output,
+                            interfaces=getattr(args, "interface", None))
         lobby.on_name = remember
         stop.results[lobby.app] = ("quit",)
         if saved is not None:
@@ -74,7 +74,8 @@ async def _lobby_loop(args, name, colour, records, remember, stop) -> int:
         if result[0] == "game":
             node, disc = result[1], result[2]
             # the lobby's chat and a half-typed line go on to the game screen
-            session = LanSession(node, disc, carried=lobby.carried_lines())
+            session = LanSession(node, disc, carried=lobby.carried_lines(),
+                                 take=lobby.take_wanted)  # (`join N` of a running game)
             session.hint_kind = args.hint_bot
             code = await run_game_screen(session, colour=args.colour_output,
                                          typed=lobby.buffer.text)

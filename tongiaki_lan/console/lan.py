@@ -11,7 +11,7 @@ import contextlib
 import math
 import time
 
-from tongiaki_lan.engine import IllegalMove, Move
+from tongiaki_lan.engine import COLOURS, LETTERS, IllegalMove, Move
 from tongiaki_lan.i18n import N_, _
 
 from .session import GameSession, Seat
@@ -22,9 +22,119 @@ def _now() -> float:
     return time.monotonic()  # (the event loop's clock, also where no loop runs)
 
 
+# the host's word for who else may come to the table (net.protocol.watching.GUESTS_BY_WORD)
+GUEST_WORDS = {
+    "open": N_("open: anyone may watch and chat, and take a seat a bot plays"),
+    "watch": N_("watch: anyone may watch and chat, nobody takes a seat"),
+    "quiet": N_("quiet: anyone may watch, watchers do not chat"),
+    "closed": N_("closed: nobody watches, nobody takes a seat"),
+}
+# colour names as shown (typed commands take the English names or the letters)
+COLOUR_NAMES = {
+    "blue": N_("blue"), "red": N_("red"), "green": N_("green"),
+    "yellow": N_("yellow"), "orange": N_("orange"), "purple": N_("purple"),
+}
+
+
+def colour_name(colour: str) -> str:
+    return _(COLOUR_NAMES.get(colour, colour))
+
+
+def guests_word(bits: int) -> str:
+    """The word for a table's guests setting (`open`, `watch`, …), or its bits."""
+    from tongiaki_lan.net.protocol.watching import GUESTS_BY_WORD
+
+    return next((w for w, b in GUESTS_BY_WORD.items() if b == bits), str(bits))
+
+
+def set_guests(node, word: str) -> str:
+    """`guests WORD`: the host's say on who else may come; returns what it now means.
+    Raises ValueError with the reason (not the host, an unknown word)."""
+    from tongiaki_lan.net.protocol.watching import GUESTS_BY_WORD
+
+    word = word.strip().lower()
+    lb = node.lobby
+    if lb is None:
+        raise ValueError(_("you are not at a table: create or join a game first"))
+    if not word:
+        return _("guests: {meaning}").format(meaning=_(GUEST_WORDS.get(guests_word(lb.guests),
+                                                                        guests_word(lb.guests))))
+    if word not in GUESTS_BY_WORD:
+        raise ValueError(_("guests: one of open, watch, quiet, closed"))
+    if node.coordinator() != node.peer_id:
+        who = next((x.name for x in lb.seats if x.owner == node.coordinator()
+                    and x.kind == "human"), _("the table's creator"))
+        raise ValueError(_("guests: {who} hosts this table and says who may come").format(
+            who=who))
+    node.set_guests(GUESTS_BY_WORD[word])
+    return _("guests: {meaning}").format(meaning=_(GUEST_WORDS[word]))
+
+
+def find_colour(word: str) -> str | None:
+    """A colour typed by its English name, its name in the player's language or its
+    letter (`blue`, `blu`, `B`); None when it names none."""
+    w = word.strip().lower()
+    for i, c in enumerate(COLOURS):
+        if w in (c, colour_name(c).lower(), LETTERS[i].lower()):
+            return c
+    return None
+
+
+def open_seats(node) -> list[int]:
+    """Seats a newcomer may take now (a bot plays them: its player left for good, or the
+    table added it), as the node knows the table."""
+    try:
+        return list(node.lobby_json().get("open_seats") or ())
+    except Exception:  # noqa: BLE001 - a node without the guests part: none
+        return []
+
+
+def is_watching(node) -> bool:
+    core = getattr(node, "core", None)
+    return bool(getattr(core, "watching", False))
+
+
+def table_moves(node) -> int:
+    """How many moves the table has played, as far as this node knows: its own game's, or
+    more when a member (a watcher: its feeder) said so (a heartbeat, a LOG chunk) — a
+    watcher, or a newcomer just seated, still catching up."""
+    g = node.game
+    n = len(g.moves) if g is not None else 0
+    heard = _heard_moves(node)
+    return max([n, *heard.values()])
+
+
+def _heard_moves(node) -> dict:
+    """Moves each member said it has (peer -> count). There is no public view of it yet
+    (net.protocol.core keeps it as `_progress`): asked of the net layer."""
+    core = getattr(node, "core", None)
+    progress = getattr(core, "_progress", None)
+    lb = getattr(node, "lobby", None)
+    if not isinstance(progress, dict) or lb is None:
+        return {}
+    members = {m.peer for m in lb.members}
+    return {p: n for p, n in progress.items() if p in members}
+
+
+def caught_up(node) -> bool:
+    """Whether this node's game has every move a member said it has (and, watching,
+    whether its feeder said how far the table is at all)."""
+    g = node.game
+    if g is None:
+        return False
+    heard = _heard_moves(node)
+    feeder = getattr(getattr(node, "core", None), "feeder", None)
+    if feeder is not None and feeder not in heard:
+        return False  # (not yet told how far the table is)
+    return len(g.moves) >= max(heard.values(), default=0)
+
+
 def seats_of(node) -> list[Seat]:
     lb = node.lobby
     present = node.present()
+    if is_watching(node):  # it hears only its feeder: nobody is away but who left
+        left = {x["owner"] for x in node.lobby_json().get("seats", ()) if x.get("left")}
+        present = {s.owner for s in lb.seats if s.owner.hex() not in left}
     out = []
     for s in lb.seats:
         mine = s.owner == node.peer_id
@@ -64,9 +174,21 @@ class LanSession(GameSession):
     title = N_("LAN")
     from_lobby = True  # a LAN game always starts from the lobby
 
-    def __init__(self, node, discovery=None, carried: list | None = None):
+    def __init__(self, node, discovery=None, carried: list | None = None,
+                 take: str | None = None):
         self.node = node
         self.discovery = discovery
+        # guests (a watcher: no seat): the seats of the player followed (`follow NAME`),
+        # the seat `join N [COLOUR]` asked for ("": any one open seat), the open seats
+        # already told, who watches (peer hex -> name) as last told
+        self.followed: tuple[int, ...] = ()
+        self.want_seat = take
+        self._open_told: set[int] = set()
+        self._watchers: dict[str, str] = {}
+        self._taking = False
+        self._newcomer = False  # took a seat at this table from its screen
+        self._gone: set[str] = set()  # names of those who left for good
+        self._reclaimed: tuple[int, str] = (-1, "")  # the last "is back" line: where, who
         super().__init__(node.game, seats_of(node))
         self.carried = list(carried or [])  # the lobby's chat, shown first
         self.title = f"{_('LAN')} {node.lobby.name}"[:20]
@@ -78,17 +200,229 @@ class LanSession(GameSession):
         # how we leave at `quit` mid-game: for good (a bot takes the seat at once and the
         # table stops waiting for us) unless the player typed `quit soon`
         self.leave_for_good = True
+        self._watchers = self._watchers_now()
         node.add_listener(self._on_node_event)
+
+    # ---------------------------------------------------------------- guests
+
+    @property
+    def watching(self) -> bool:
+        """This laptop follows the table without a seat (until it takes one)."""
+        return is_watching(self.node)
+
+    @property
+    def game_name(self) -> str:
+        return self.node.lobby.name if self.node.lobby is not None else ""
+
+    def viewer_seats(self) -> set[int]:
+        """The seats the screen looks from: ours, or while watching the followed
+        player's (`follow NAME`)."""
+        return set(self.followed) if self.watching else self.local_seats()
+
+    def followed_name(self) -> str | None:
+        if not self.watching or not self.followed:
+            return None
+        return self.names[self.followed[0]]
+
+    def _watchers_now(self) -> dict[str, str]:
+        """Who watches the table (peer hex -> name), ourselves left out."""
+        try:
+            listed = self.node.lobby_json().get("watchers") or ()
+        except Exception:  # noqa: BLE001 - a node without the guests part
+            listed = ()
+        me = self.node.peer_id.hex()
+        return {w["peer"]: w["name"] for w in listed if w.get("peer") != me}
+
+    def watcher_names(self) -> list[str]:
+        """The names of those watching, for the panel's `Watching:` line (each once)."""
+        return sorted(set(self._watchers.values()), key=str.casefold)
+
+    def open_seat_list(self) -> list[int]:
+        """Seats a newcomer may take now, if the table lets newcomers take seats."""
+        from tongiaki_lan.net.protocol.codec import GUEST_SEATS
+
+        lb = self.node.lobby
+        if lb is None or not lb.guests & GUEST_SEATS or self.game.is_over:
+            return []
+        return open_seats(self.node)
+
+    def _colours_of(self, seats) -> str:
+        lb = self.node.lobby
+        return ", ".join(colour_name(lb.seats[i].colour) for i in seats)
+
+    def _player_groups(self, seats: list[int]) -> list[list[int]]:
+        """`seats` by player: one seat each, or a player's two colours together (V1)."""
+        lb = self.node.lobby
+        groups: list[list[int]] = []
+        for i in seats:
+            s = lb.seats[i]
+            for g in groups:
+                t = lb.seats[g[0]]
+                if (t.owner, t.name, t.kind) == (s.owner, s.name, s.kind) and s.kind != "bot":
+                    g.append(i)
+                    break
+            else:
+                groups.append([i])
+        return groups
+
+    def _guest_events(self, k: str, d: dict) -> None:
+        """Lines for guests at the table: who watches, a seat taken, a watcher's chat."""
+        if k == "watchers":  # told by name, as people know each other: a second laptop
+            # of the same Dan (or the lobby's look at the table) is no news
+            now = self._watchers_now()
+            before, after = set(self._watchers.values()), set(now.values())
+            for name in sorted(after - before, key=str.casefold):
+                self.lines.append(("info", _("{name} is watching.").format(name=name)))
+            for name in sorted(before - after, key=str.casefold):
+                self.lines.append(("info", _("{name} stopped watching.").format(name=name)))
+            self._watchers = now
+        elif k == "seat_taken":
+            at, name = self._reclaimed
+            if name == d["name"] and at < len(self.lines) and name in self.lines[at][1]:
+                del self.lines[at]  # (not "back": new at this seat)
+            colours = self._colours_of(d["seats"])
+            if d.get("mine"):
+                self.followed, self.want_seat, self._taking = (), None, False
+                self._newcomer = True
+                self._snap = None  # (the summary starts with our first decision)
+                self.lines.append(("good", _("You take {was}'s seat ({colours}): its decisions "
+                                             "are yours from now on.").format(
+                    was=d["was"], colours=colours)))
+            else:
+                self._watchers.pop(d.get("peer") or "", None)  # (a player now)
+                self.lines.append(("info", _("{name} takes {was}'s seat ({colours}).").format(
+                    name=d["name"], was=d["was"], colours=colours)))
+        elif k == "guest_refused":
+            self._taking = False
+            self.lines.append(("bad", net_reason(d.get("reason"))))
+
+    def _open_seat_news(self) -> None:
+        """While watching: say once when a seat opens (`take COLOUR` plays it), and take
+        the seat `join N [COLOUR]` asked for as soon as the table says it is open."""
+        if not self.watching or self.node.lobby is None or not caught_up(self.node):
+            return  # (told, and taken, only once this laptop has the game as it is now:
+            # a seat taken while catching up would show decisions long played)
+        opens = self.open_seat_list()
+        if self.want_seat is not None and not self._taking:
+            lb, want = self.node.lobby, self.want_seat
+            groups = self._player_groups(opens)
+            if want:
+                pick = [i for i in opens if lb.seats[i].colour == want]
+            else:
+                pick = groups[0] if len(groups) == 1 else []
+            self.want_seat = None
+            self._open_told.update(opens)
+            if pick:
+                self.spawn(self._take(pick[0]))
+                return
+            if not opens:  # caught up, and no seat is open: watching it is
+                self.lines.append(("bad", _("No seat is open at {game} any more: you are "
+                                            "watching it.").format(game=self.game_name)))
+            else:  # several, or not the one asked for: the player says which
+                self.lines.append(("info", _("Open seats: {colours} — take COLOUR plays "
+                                             "one.").format(colours=self._colours_of(
+                    [g[0] for g in groups]))))
+        for group in self._player_groups([i for i in opens if i not in self._open_told]):
+            self._open_told.update(group)
+            colour = self.node.lobby.seats[group[0]].colour
+            self.lines.append(("info", _("The {colour} seat is open: take {word} plays "
+                                         "it.").format(colour=colour_name(colour),
+                                                       word=colour)))
+        self._open_told &= set(opens)  # (a seat taken and open again is told again)
+
+    async def _take(self, seat: int) -> str | None:
+        """Ask the table for `seat`; None once it is ours, else the reason."""
+        from tongiaki_lan.net.protocol.invite import JoinRefused
+
+        self._taking = True
+        colours = self._colours_of([seat])
+        self.lines.append(("info", _("Asking the table for the {colour} seat (it changes hands "
+                                     "between two decisions)…").format(colour=colours)))
+        self.changed()
+        try:
+            await self.node.take_seat(seat)
+        except JoinRefused as exc:
+            reason = _("take: {reason}").format(reason=net_reason(exc))
+            self.lines.append(("bad", reason))
+            return reason
+        finally:
+            self._taking = False
+            self.changed()
+        return None
+
+    def take(self, word: str):
+        """`take [COLOUR]` (or `join`): while watching, play a seat a bot plays."""
+        if not self.watching:
+            return _("take: you play at this table already")
+        opens = self.open_seat_list()
+        if not opens:
+            return _("take: no seat is open (one opens when a player leaves for good)")
+        groups = self._player_groups(opens)
+        if not word.strip():
+            if len(groups) > 1:
+                return _("take: which seat? open: {colours}").format(
+                    colours=self._colours_of([g[0] for g in groups]))
+            seat = groups[0][0]
+        else:
+            colour = find_colour(word)
+            seat = next((i for i in opens if self.node.lobby.seats[i].colour == colour), None)
+            if seat is None:
+                return _("take: {colour} is not open; open: {colours}").format(
+                    colour=word.strip()[:12], colours=self._colours_of([g[0] for g in groups]))
+        if self._taking:
+            return _("take: already asked; the table answers between two decisions")
+        if not caught_up(self.node):  # (taken once this laptop has caught up)
+            self.want_seat = self.node.lobby.seats[seat].colour
+            return None
+        return self._take(seat)
+
+    def follow(self, who: str):
+        """`follow NAME` (or a colour): look at the game from that player's seats — their
+        row marked in the panel, the status line naming them, and when the decision comes
+        back to them the log sums up what the others did since. `follow` alone: nobody."""
+        if not self.watching:
+            return _("follow: you play at this table: your own seat is the one shown")
+        who = who.strip()
+        if not who:
+            self.followed = ()
+            self.say(_("Following nobody."))
+            return None
+        names = self.names
+        colour = find_colour(who)
+        seats = [i for i, c in enumerate(self.game.colours) if c == colour] if colour else []
+        if not seats:
+            low = who.casefold()
+            exact = [i for i, n in enumerate(names) if n.casefold() == low]
+            seats = exact or [i for i, n in enumerate(names) if n.casefold().startswith(low)]
+        players = {names[i] for i in seats}
+        if not seats:
+            return _("follow: nobody called '{name}' at this table (players: {names})").format(
+                name=who[:16], names=", ".join(dict.fromkeys(names)))
+        if len(players) > 1:
+            return _("follow: '{name}' could be {names}: type more of the name").format(
+                name=who[:16], names=", ".join(sorted(players)))
+        name = names[seats[0]]
+        self.followed = tuple(i for i, n in enumerate(names) if n == name)
+        self._snap = None  # (the summary starts at their next decision)
+        self.say(_("Following {name}: their seat is marked in the panel; when the decision "
+                   "comes back to them, the log sums up what the others did.").format(name=name))
+        return None
 
     async def start(self) -> None:
         n = len(self.game.moves)
         if self.carried:
             self.lines.append(("info", _("From the lobby:")))
             self.lines.extend(self.carried)
-        self.lines.append(("info", _("Game {game} started; record: {path}").format(
-            game=self.node.lobby.name, path=self.node.record_path)))
-        if n:
+        if self.watching:
+            self.lines.append(("info", _("You are watching {game}: no seat, no moves. say TEXT "
+                                         "chats, follow NAME shows a player's side, help lists "
+                                         "the rest.").format(game=self.node.lobby.name)))
+        else:
+            self.lines.append(("info", _("Game {game} started; record: {path}").format(
+                game=self.node.lobby.name, path=self.node.record_path)))
+        if n and not self.watching:  # (a watcher simply came in after them)
             self.lines.append(("info", _("Resumed after {n} moves.").format(n=n)))
+        self._open_seat_news()  # (a seat `join N` asked for, or open before this screen)
         await super().start()
 
     def _on_node_event(self, ev) -> None:
@@ -101,19 +435,28 @@ class LanSession(GameSession):
         if k in ("move", "game_over", "reveal"):
             self._drain_events()  # (a tile dealt once a late value came is told at once)
         elif k == "chat":
-            self.lines.append(("", f"<{peer_label(self.node, d)}> {d.get('text', '')}"))
+            who = peer_label(self.node, d)
+            if d.get("watcher"):  # said by someone watching the table
+                who = _("{name} (watching)").format(name=who)
+            self.lines.append(("", f"<{who}> {d.get('text', '')}"))
+        elif k in ("watchers", "seat_taken", "guest_refused"):
+            self._guest_events(k, d)
         elif k in ("away", "back"):
             self._presence_line(k, d)
         elif k == "waiting":
             self.lines.append(("info", _("Waiting for {name} to come back… (replace {who} gives "
                                          "the seat to a bot after a minute)").format(
                 name=d.get("name", "?"), who=d.get("name", "NAME"))))
+        elif k == "handover" and d["name"] in self._gone:
+            pass  # left for good: that a bot plays the seat from now on was said
         elif k == "handover":
             self.lines.append(("info", _("{name}'s seat is played by a bot ({bot}, on {driver}'s "
                                          "laptop) until they are back.").format(
                 name=d["name"], bot=d["bot"],
                 driver=peer_label(self.node, {"peer": d["driver"], "name": d["driver_name"]}))))
         elif k == "left" and d["for_good"]:
+            self._gone.add(d.get("name") or "")
+            self._gone.add(peer_label(self.node, d))
             self.lines.append(("info", _("{name} left for good; a bot ({bot}) plays their seat "
                                          "from now on.").format(name=peer_label(self.node, d),
                                                                 bot=d["bot"])))
@@ -132,6 +475,9 @@ class LanSession(GameSession):
                                         "played it.").format(bot=d["bot"], n=d["index"] + 1,
                                                              fallback=d["fallback"])))
         elif k == "reclaimed":
+            # (a newcomer taking a seat a bot played is told so too: `seat_taken`, which
+            # follows, takes this line back)
+            self._reclaimed = (len(self.lines), d["name"])
             self.lines.append(("info", _("{name} is back and plays their seat again.").format(
                 name=d["name"])))
         elif k == "restarted":
@@ -145,6 +491,9 @@ class LanSession(GameSession):
                                          "after about {s} s more the table draws without "
                                          "it.").format(names=names, s=d["drop_in"])))
             self.draw_wait = (d["draw"], names, _now() + max(0, d["drop_in"]))
+        elif k == "draw_dropped" and (d.get("peer") or "") in self._left:
+            pass  # a player who said goodbye: their leaving was told, and that they no
+            # longer draw goes with it
         elif k == "draw_dropped":
             self.lines.append(("bad", _("{name} sent no draw value in time and no longer takes "
                                         "part in the draws (from tile {n} on).").format(
@@ -165,25 +514,32 @@ class LanSession(GameSession):
                 self._member(d.get("peer")) or self._member_address(d.get("addr"))):
             pass  # a member's datagram the transport set aside (keys renewed after a cut, a
             # late copy): routine, and in the log file; the game pane keeps to the game
+        elif k == "refused" and (d.get("peer") or "") in self._watchers:
+            pass  # a watcher's datagram that a member does not take (its goodbye, say):
+            # routine, and in the log file
         elif k == "refused":
             self.lines.append(("bad", _("refused from {peer}: {reason}").format(
                 peer=d.get("peer") or d.get("addr"), reason=net_reason(d.get("reason")))))
         if self.node.lobby is not None:
             self.seats = seats_of(self.node)  # (who drives each seat: the labels follow)
             self._narrator.names, self._narrator.labels = self.names, self.labels
+            if k != "away":  # (a goodbye's own line first, then the seat it opens)
+                self._open_seat_news()
         self.changed()
 
     def _presence_line(self, kind: str, d: dict) -> None:
-        """One line for a player who quit on purpose ("Cat left the table; their seat
-        waits…"): the datagrams still on their way from that laptop would otherwise make
-        it "back", then "away" again. They are told again once their node restarts."""
+        """A player who quit on purpose is one line, the goodbye's (`left`: for good, or
+        back soon), not also "away" (and after the game: "Cat left the table."); the
+        datagrams still on their way from that laptop would otherwise make it "back", then
+        "away" again. They are told again once their node restarts."""
         peer = d.get("peer") or ""
         name = peer_label(self.node, d)
         if kind == "away" and d.get("left"):
             if peer not in self._left:
                 self._left.add(peer)
-                self.lines.append(("info", _("{name} left the table; their seat waits for "
-                                             "them.").format(name=name)))
+                if self.game.is_over:  # (in a running game the goodbye's own line follows:
+                    # for good, or back soon — `left`)
+                    self.lines.append(("info", _("{name} left the table.").format(name=name)))
             return
         if peer in self._left:
             return
@@ -252,15 +608,28 @@ class LanSession(GameSession):
             self._typed.discard(index)
             raise IllegalMove("T0", net_reason(exc)) from None
 
+    def local_seats(self) -> set[int]:
+        """Our seats — once our game is the table's: a newcomer's may still lack the last
+        moves, and the decision it shows then is one a bot has played already."""
+        if self._newcomer and not caught_up(self.node):
+            return set()
+        return super().local_seats()
+
     def played_for_us(self, seat: int, index: int) -> bool:
         """Our seat's moves not typed here were a bot's, on whichever laptop drove the
-        seat while we were away (or down)."""
-        return index not in self._typed
+        seat while we were away (or down). (A followed player's are their own.)"""
+        return not self.watching and index not in self._typed
 
     def commands(self):
         def say(text: str):
+            from tongiaki_lan.net.protocol.codec import GUEST_CHAT
+
             if not text.strip():
                 return _("say: what?")
+            lb = self.node.lobby
+            if self.watching and lb is not None and not lb.guests & GUEST_CHAT:
+                return net_reason("watchers do not chat at this table")  # (not sent: the
+                # table would only say so)
             self.node.chat(text.strip())
             return None
 
@@ -277,9 +646,24 @@ class LanSession(GameSession):
                 "Asked the table to give {name}'s seat to a bot.").format(name=who.strip())))
             return None
 
+        def guests(word: str):
+            try:
+                self.say(set_guests(self.node, word))
+            except ValueError as exc:
+                return net_reason(exc)
+            return None
+
+        if self.watching:  # no seat: chat, a player's view, an open seat
+            return {"say": (N_("say TEXT — chat with the table (if it lets watchers chat)"), say),
+                    "follow": (N_("follow NAME — the game from that player's side (follow "
+                                  "alone: nobody)"), self.follow),
+                    "take": (N_("take [COLOUR] — play a seat a bot plays for a player who "
+                                "left"), self.take)}
         return {"say": (N_("say TEXT — chat with the table"), say),
                 "replace": (N_("replace NAME — a bot plays an absent player's seat until they "
-                               "are back"), replace)}
+                               "are back"), replace),
+                "guests": (N_("guests open|watch|quiet|closed — the host says who may watch, "
+                              "chat, sit in"), guests)}
 
     async def close(self) -> None:
         await super().close()

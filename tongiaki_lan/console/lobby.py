@@ -24,41 +24,41 @@ from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.layout.processors import BeforeInput, ConditionalProcessor, PasswordProcessor
 
 from tongiaki_lan.engine import COLOURS
-from tongiaki_lan.i18n import N_, _
+from tongiaki_lan.i18n import N_, _, ngettext
 
-from .lan import peer_label
+from .lan import COLOUR_NAMES as COLOUR_NAMES  # (colour names as shown: lan.py has them)
+from .lan import find_colour, guests_word, is_watching, peer_label, table_moves
+from .lan import set_guests as _set_guests
 from .screen import CanvasControl
 from .theme import build_style, player_style
 from .words import net_reason
 
+# `help` shows these lines, in this order; a few lines name two commands, so that the
+# whole list fits the message area of an 80x24 lobby (tests/console/test_tmux.py)
 COMMANDS = {
     "solo": N_("solo [BOTS] — play against bots on this machine"),
     "create": N_("create NAME [SEATS] [lock] [--two-colours] — open a game (2–6 seats, default "
                  "4; lock: a passphrase; --two-colours: 2 players, two colours each)"),
-    "join": N_("join N — take a seat in game N of the list (or its name), or resume yours"),
-    "name": N_("name NAME — your name at the table"),
-    "colour": N_("colour C — your colour (blue red green yellow orange purple)"),
-    "bot": N_("bot [KIND] [COLOUR] — add a bot seat (driven by this laptop)"),
-    "unbot": N_("unbot COLOUR — remove that bot seat"),
+    "join": N_("join N — sit at game N (or its name), resume yours, or take an open seat"),
+    "watch": N_("watch N — follow a running game from the side, no seat (say, follow NAME)"),
+    "name": N_("name NAME · colour C — at the table (blue red green yellow orange purple)"),
+    "bot": N_("bot [KIND] [COLOUR] — add a bot seat (this laptop runs it) · unbot COLOUR"),
     "ready": N_("ready / unready — a full table where everyone is ready starts by itself"),
     "wait": N_("wait S — seconds a tile waits for a vanished player (2–600; 15)"),
     "start": N_("start — the table's creator starts with the seats taken (everyone ready)"),
+    "guests": N_("guests open|watch|quiet|closed — the host says who may watch, chat, sit in"),
     "say": N_("say TEXT — chat with your table"),
-    "leave": N_("leave — leave this table"),
     "doctor": N_("doctor — why no game shows: checks the network and says what to do"),
     "help": N_("help — this list (PgUp/PgDn scroll the messages)"),
-    "quit": N_("quit — leave tongiaki-lan"),
+    "leave": N_("leave — leave this table · quit — leave tongiaki-lan"),
 }
+# commands whose help is on another's line (completed all the same)
+MORE_COMMANDS = ("colour", "unbot", "unready", "quit")
 
 # A game's phase as shown (net.codec.PHASES).
 PHASE_NAMES = {"lobby": N_("lobby"), "starting": N_("starting"), "playing": N_("playing"),
                "over": N_("over")}
 
-# Colour names as shown; typed commands take the English names (or the letters).
-COLOUR_NAMES = {
-    "blue": N_("blue"), "red": N_("red"), "green": N_("green"),
-    "yellow": N_("yellow"), "orange": N_("orange"), "purple": N_("purple"),
-}
 
 
 # the lobby suggests `doctor` once when it has heard of no game for this long
@@ -75,7 +75,8 @@ def _count(word: str, what: str, lo: int, hi: int, example: str) -> int:
 
 class LobbyScreen:
     def __init__(self, name: str, colour: str = "", record_dir=None, host: str = "0.0.0.0",
-                 port: int = 0, lan: bool = True, colour_output: bool = True):
+                 port: int = 0, lan: bool = True, colour_output: bool = True,
+                 interfaces: list[str] | None = None):
         self.name = name
         self.on_name = None  # called with the new name after `name NEW` (the profile keeps it)
         self.colour = colour
@@ -83,6 +84,7 @@ class LobbyScreen:
         self.host = host
         self.port = port
         self.want_lan = lan
+        self.interfaces = interfaces  # (mDNS only through these addresses; None: all)
         self.node = None
         self.discovery = None
         self.yours: dict = {}  # game id -> Resumable: unfinished games this laptop played
@@ -93,9 +95,13 @@ class LobbyScreen:
         self.message = ""
         self.log_scroll = 0  # lines scrolled back from the newest
         self._secret: tuple[str, object] | None = None  # (prompt, coroutine fn) of a passphrase
+        # after `join N [COLOUR]` of a running game with an open seat: the seat to take once
+        # the game screen follows it ("": the only one open); cli/lobby.py passes it on
+        self.take_wanted: str | None = None
         self._tasks: set[asyncio.Task] = set()
         self.buffer = Buffer(multiline=False, accept_handler=self._accept,
-                             completer=WordCompleter([*COMMANDS, "unready"], sentence=True),
+                             completer=WordCompleter([*COMMANDS, *MORE_COMMANDS],
+                                                     sentence=True),
                              complete_while_typing=False)
         self.app = self._build(colour_output)
 
@@ -113,7 +119,7 @@ class LobbyScreen:
                 module=exc.name)
             return
         try:
-            disc = Discovery()
+            disc = Discovery(self.interfaces) if self.interfaces else Discovery()
             await disc.start()
         except Exception as exc:  # no multicast, no interface, port in use…
             self.lan_error = _("LAN not available: zeroconf could not start ({error})").format(
@@ -129,10 +135,15 @@ class LobbyScreen:
             with contextlib.suppress(Exception):
                 await disc.close()
             return
-        self.discovery, self.node = disc, node
-        disc.add_listener(self.app.invalidate)
-        node.add_listener(self._on_node_event)
+        self.attach(node, disc)
         self._find_yours()
+
+    def attach(self, node, discovery) -> None:
+        """Use this node and this browser (start_network's, or a test's own)."""
+        self.discovery, self.node = discovery, node
+        with contextlib.suppress(AttributeError):  # (a stand-in browser may not tell)
+            discovery.add_listener(self.app.invalidate)
+        node.add_listener(self._on_node_event)
 
     def _find_yours(self) -> None:
         """Games this laptop left unfinished (a crash, Ctrl-C): offered for resuming."""
@@ -158,7 +169,15 @@ class LobbyScreen:
     def _on_node_event(self, ev) -> None:
         k, d = ev.kind, ev.data
         if k == "chat":
-            self.lines.append(("", f"<{peer_label(self.node, d)}> {d.get('text', '')}"))
+            who = peer_label(self.node, d)
+            if d.get("watcher"):
+                who = _("{name} (watching)").format(name=who)
+            self.lines.append(("", f"<{who}> {d.get('text', '')}"))
+        elif k == "watching":
+            self.lines.append(("info", _("You are watching {game}: the game screen opens when it "
+                                         "runs.").format(game=d.get("game"))))
+        elif k == "guest_refused":
+            self.lines.append(("bad", net_reason(d.get("reason"))))
         elif k == "joined":
             self.lines.append(("info", _("You are at the table {game}.").format(
                 game=d.get("game"))))
@@ -209,17 +228,20 @@ class LobbyScreen:
             self._next_number += 1
         return sorted(((self._numbers[g.game_id], g) for g in found), key=lambda x: x[0])
 
-    def find_game(self, words: list[str]):
-        """The listed game that `join`'s argument names: its number, or its name (or the
-        start of it, any case). Raises ValueError naming the command otherwise."""
+    def find_game(self, words: list[str], command: str = "join"):
+        """The listed game that `join`'s (or `watch`'s) argument names: its number, or its
+        name (or the start of it, any case). Raises ValueError naming the command
+        otherwise."""
         listed = self.numbered()
         if not words:
-            raise ValueError(_("join: give a game's number or name from the list"))
+            raise ValueError(_("{command}: give a game's number or name from the list").format(
+                command=command))
         if words[0].isdigit():
             for number, game in listed:
                 if number == int(words[0]):
                     return game, words[1:]
-            raise ValueError(_("join: there is no game {n} in the list").format(n=words[0]))
+            raise ValueError(_("{command}: there is no game {n} in the list").format(
+                command=command, n=words[0]))
         # a name may have spaces: the longest run of words that names a game wins, and a
         # word after it is the passphrase (as after a number)
         for cut in range(len(words), 0, -1):
@@ -229,11 +251,15 @@ class LobbyScreen:
             if len(starts) == 1:
                 return starts[0], words[cut:]
             if len(starts) > 1 and cut == 1:
-                raise ValueError(_("join: '{typed}' could be {games}: type more of the name or "
-                                   "the number").format(
-                    typed=words[0], games=", ".join(f"{n}. {g.name}" for n, g in listed
-                                                    if g in starts)))
-        raise ValueError(_("join: no game named '{name}' in the list").format(name=words[0]))
+                raise ValueError(_("{command}: '{typed}' could be {games}: type more of the name "
+                                   "or the number").format(
+                    command=command, typed=words[0],
+                    games=", ".join(f"{n}. {g.name}" for n, g in listed if g in starts)))
+        raise ValueError(_("{command}: no game named '{name}' in the list").format(
+            command=command, name=words[0]))
+
+    def number_of(self, info) -> int | None:
+        return self._numbers.get(info.game_id)
 
     def draw_top(self, width: int, height: int):
         out: list[list[tuple[str, str]]] = []
@@ -253,16 +279,25 @@ class LobbyScreen:
                 lock = " " + _("[passphrase]") if g.passphrase else ""
                 mine = ("  " + _("← your table")
                         if self.node and g.game_id == self.node.game_id else "")
+                if mine and is_watching(self.node):
+                    mine = "  " + _("← you watch it")
                 if not mine and g.game_id in self.yours:
                     mine = "  " + _("← yours: join resumes your seat")
                 seats = _("{taken}/{total} seats").format(taken=g.taken, total=g.total)
-                phase = _(PHASE_NAMES.get(g.phase, g.phase))
+                phase = _(PHASE_NAMES.get(g.phase, g.phase)) + self._guest_note(g)
                 row = f"  {i}. {g.name[:24]:<24} {seats}  {phase:<8}"
                 if len(row) + len(lock) + len(mine) <= width:
                     out.append([("", row), ("class:message", lock), ("class:panel.head", mine)])
-                else:  # a narrow terminal: the notes on a row of their own, not cut off
+                elif len(row) + len(lock) <= width:  # the notes on a row of their own
                     out.append([("", row), ("class:message", lock)])
                     out.append([("class:panel.head", "      " + mine.strip())])
+                elif len(row) <= width:  # (a running game's offer is long)
+                    out.append([("", row)])
+                    out.append([("class:message", "     " + lock), ("class:panel.head", mine)])
+                else:  # a narrow terminal (or long words): nothing cut off
+                    out.append([("", f"  {i}. {g.name[:24]:<24} {seats}")])
+                    out.append([("", "      " + phase), ("class:message", lock),
+                                ("class:panel.head", mine)])
         lb = self.node.lobby if self.node is not None else None
         if lb is not None:
             present = self.node.present()
@@ -271,9 +306,16 @@ class LobbyScreen:
             extra = ", " + _("passphrase") if lb.passphrase else ""
             if lb.variant == "two-colours":  # V1: said on the table's line, for everyone
                 extra += ", " + _("two colours each")
+            guests = getattr(lb, "guests", None)
+            if guests is not None and guests_word(guests) != "open":  # (once changed)
+                extra += ", " + _("guests: {word}").format(word=guests_word(guests))
             phase = _(PHASE_NAMES.get(lb.phase, lb.phase))
-            out.append([(head, _(" Your table: {name} ({phase}, {seats}{extra})").format(
-                name=lb.name, phase=phase, seats=seats, extra=extra))])
+            if is_watching(self.node):
+                title = _(" You watch: {name} ({phase}, {seats}{extra})")
+            else:
+                title = _(" Your table: {name} ({phase}, {seats}{extra})")
+            out.append([(head, title.format(name=lb.name, phase=phase, seats=seats,
+                                             extra=extra))])
             for i, s in enumerate(lb.seats, 1):
                 kind = _("bot {kind}").format(kind=s.bot) if s.kind == "bot" else _("human")
                 flags = []
@@ -290,7 +332,28 @@ class LobbyScreen:
                      _("ready") if s.ready else _("not ready")),
                     ("class:panel.head", ("  " + ", ".join(flags)) if flags else ""),
                 ])
+            me = self.node.peer_id.hex()
+            listed = (self.node.lobby_json().get("watchers") or ()
+                      if hasattr(self.node, "lobby_json") else ())
+            watchers = sorted({w["name"] for w in listed if w.get("peer") != me},
+                              key=str.casefold)
+            if watchers:
+                out.append([("class:panel.head", "  " + _("Watching: ")),
+                            ("", ", ".join(watchers)[:max(10, width - 16)])])
         return out[:height]
+
+    @staticmethod
+    def _guest_note(g) -> str:
+        """What a running game offers a latecomer: `· 1 seat open · watch`."""
+        if not getattr(g, "running", False):
+            return ""
+        note = ""
+        if g.open_seats:
+            note += " · " + ngettext("{n} seat open", "{n} seats open", g.open_seats).format(
+                n=g.open_seats)
+        if g.watchable:
+            note += " · watch"  # (the command word, as typed)
+        return note
 
     def draw_log(self, width: int, height: int):
         rows = []
@@ -313,13 +376,15 @@ class LobbyScreen:
                 prompt=self._secret[0])
         if self.message:
             return "class:message.error", " " + self.message
-        if self.node is not None and self.node.lobby is not None:
+        if self.node is not None and self.node.lobby is not None and is_watching(self.node):
+            hint = _("watching: say TEXT · leave · help")
+        elif self.node is not None and self.node.lobby is not None:
             if self.node.coordinator() == self.node.peer_id:
                 hint = _("say TEXT · ready · bot [KIND] · start · leave · help")
             else:  # only the host starts early: the others wait for a full, ready table
                 hint = _("say TEXT · ready · bot [KIND] · leave · help")
         else:
-            hint = _("solo · create NAME [SEATS] [lock] · join N · help · quit")
+            hint = _("solo · create NAME [SEATS] [lock] · join N · watch N · help · quit")
         return "class:status", " " + hint
 
     def _columns(self) -> int:
@@ -430,10 +495,14 @@ class LobbyScreen:
             raise ValueError(self.lan_error or _("LAN not available"))
         return self.node
 
-    def _need_table(self):
+    def _need_table(self, seat: bool = True):
+        """The node, at a table; `seat`: as a player (a watcher has no say in the lobby)."""
         node = self._need_lan()
         if node.lobby is None:
             raise ValueError(_("you are not at a table: create or join a game first"))
+        if seat and is_watching(node):
+            raise ValueError(_("you are watching this table, with no seat: leave, then join "
+                               "a game"))
         return node
 
     async def _command(self, text: str) -> None:
@@ -489,6 +558,9 @@ class LobbyScreen:
             if info.phase == "over":
                 raise ValueError(_("join: {game} is over; create a new game or join "
                                    "another").format(game=info.name))
+            if info.running and mine is None:
+                await self._join_running(node, info, rest)
+                return
             if mine is not None:
                 async def resume(secret: str | None) -> None:
                     if node.lobby is not None:
@@ -507,6 +579,22 @@ class LobbyScreen:
                                 lambda secret: self._join(node, info, secret))
                 return
             await self._join(node, info, passphrase)
+        elif verb == "watch":
+            node = self._need_lan()
+            info, rest = self.find_game(args, "watch")
+            if info.phase == "over":
+                raise ValueError(_("watch: {game} is over; create a new game or join "
+                                   "another").format(game=info.name))
+            if not info.watchable:
+                raise ValueError(_("watch: {game} takes no watchers").format(game=info.name))
+            passphrase = rest[0] if rest else None
+            if info.passphrase and not passphrase:
+                self.ask_secret(_("Passphrase for {game}:").format(game=info.name),
+                                lambda secret: self._watch(node, info, secret))
+                return
+            await self._watch(node, info, passphrase)
+        elif verb == "guests":
+            self.lines.append(("info", _set_guests(self._need_table(), " ".join(args))))
         elif verb == "name":
             if not args:
                 raise ValueError(_("name: what name?"))
@@ -552,10 +640,10 @@ class LobbyScreen:
         elif verb == "doctor":
             await self.doctor()
         elif verb == "say":
-            node = self._need_table()
+            node = self._need_table(seat=False)
             node.chat(" ".join(args))
         elif verb == "leave":
-            node = self._need_table()
+            node = self._need_table(seat=False)
             await node.leave_game()
             self.lines.append(("info", _("You left the table.")))
         else:
@@ -576,6 +664,90 @@ class LobbyScreen:
             except JoinRefused as exc:
                 last = net_reason(exc)
         raise ValueError(_("could not join {game}: {reason}").format(game=info.name, reason=last))
+
+    async def _join_running(self, node, info, rest: list[str]) -> None:
+        """`join N [COLOUR]` of a game already running: with a seat open, watch it and
+        take the seat (COLOUR, or the only one open) once the game screen follows it;
+        else say how far it is and that it may be watched."""
+        colour = None
+        words = []
+        for w in rest:
+            c = find_colour(w)
+            if c is not None and colour is None:
+                colour = c
+            else:
+                words.append(w)
+        passphrase = words[0] if words else None
+        if not info.watchable:
+            raise ValueError(_("join: {game} is running and takes no watchers nor newcomers; "
+                               "create a new game or join another").format(game=info.name))
+        if info.open_seats:
+            async def then(secret):
+                await self._watch(node, info, secret, take=colour or "")
+        else:
+            async def then(secret):
+                await self._running_note(info, secret)
+        if info.passphrase and not passphrase:
+            self.ask_secret(_("Passphrase for {game}:").format(game=info.name), then)
+            return
+        await then(passphrase)
+
+    async def _watch_any(self, node, info, passphrase) -> None:
+        """Watch `info` through the first of its members that answers."""
+        from tongiaki_lan.net.aio.matchmaking import refs_of
+        from tongiaki_lan.net.aio.node import JoinRefused
+
+        if node.lobby is not None:
+            await node.leave_game()
+        last = _("no address to reach it")
+        for ref in refs_of(info):
+            try:
+                await node.watch_game(ref, passphrase, timeout=4.0)
+                return
+            except JoinRefused as exc:
+                last = net_reason(exc)
+        raise ValueError(_("could not watch {game}: {reason}").format(game=info.name,
+                                                                      reason=last))
+
+    async def _watch(self, node, info, passphrase, take: str | None = None) -> None:
+        """`watch N` (and `join N` of a running game with a seat open, `take` naming the
+        seat): the game screen opens once the game's start is here."""
+        self.take_wanted = take  # (set first: the game may start before watch_game returns)
+        try:
+            await self._watch_any(node, info, passphrase)
+        except Exception:
+            self.take_wanted = None
+            raise
+
+    async def _running_note(self, info, passphrase) -> None:
+        """`join N` of a running game with no seat open: how many moves in, and `watch N`.
+        The count comes from the table itself, looked at for a moment by a node of its own
+        (a fresh identity, records in a scratch directory): this laptop's node, and the
+        table it may sit at in the lobby, are left as they are."""
+        import tempfile
+        from pathlib import Path
+
+        from tongiaki_lan.net.aio.node import Node
+        from tongiaki_lan.net.protocol.identity import Identity
+
+        number = self.number_of(info)
+        with tempfile.TemporaryDirectory(prefix="tongiaki-peek-") as tmp:
+            peek = Node(self.name, host=self.host, record_dir=tmp, identity=Identity.generate(),
+                        profile=Path(tmp) / "peek.identity")
+            await peek.start()
+            try:
+                await self._watch_any(peek, info, passphrase)
+                # the table's count comes with the feeder's first heartbeat or moves
+                await peek.wait_for(lambda: table_moves(peek) > 0, 3.0, raise_on_timeout=False)
+                moves = table_moves(peek)
+            finally:
+                with contextlib.suppress(Exception):
+                    await peek.leave()
+        raise ValueError(ngettext("join: {game} is running, {n} move in; you may watch: watch "
+                                  "{number}",
+                                  "join: {game} is running, {n} moves in; you may watch: watch "
+                                  "{number}", moves).format(game=info.name, n=moves,
+                                                            number=number))
 
     async def doctor(self) -> None:
         """`doctor`: the network check of `tongiaki-lan doctor`, its lines in the log."""

@@ -78,6 +78,15 @@ MIN_COLUMNS, MIN_ROWS = 80, 24  # below this the screen says so instead of drawi
 MIN_LOG_ROWS = 10  # a bot round must not scroll past unseen
 SPINNER = "|/-\\"
 BACK_TO_LOBBY = 3  # what the screen ends with when the player typed `lobby` after a game
+# what a LAN watcher's command line takes (it has no seat: no moves, no hints); `chat` and
+# `join` are other words for `say` and `take`, `board` and `centre` only change the view
+WATCHER_WORDS = ("say", "follow", "take", "help", "quit")
+WATCHER_ALSO = ("chat", "join", "?", "exit", "q", "board", "centre", "center", "lobby")
+
+
+def watching(session) -> bool:
+    """A LAN session that follows the table without a seat."""
+    return bool(getattr(session, "watching", False))
 
 
 # ------------------------------------------------------------------ controls
@@ -138,6 +147,9 @@ class MoveCompleter(Completer):
         low = typed.lower()
         if not typed and not complete_event.completion_requested:
             return  # an empty line shows no menu until Tab asks for one
+        if watching(self.screen.session):
+            yield from self._watcher_completions(before, low)
+            return
         moves = self.screen.legal_texts()
         matches = [m for m in moves if m.lower().startswith(low)]
         if len(matches) > COMPLETION_LIMIT:
@@ -163,6 +175,33 @@ class MoveCompleter(Completer):
                 if word.startswith(low) and word != low:
                     yield Completion(word, start_position=-len(before),
                                      display_meta=_("command"))
+
+
+    def _watcher_completions(self, before: str, low: str):
+        """A watcher's line: its few commands, then a player's name after `follow ` and
+        an open seat's colour after `take `."""
+        s = self.screen.session
+        word, space, rest = low.partition(" ")
+        if not space:
+            words = [*WATCHER_WORDS]
+            if s.game.is_over:
+                words += ["board"] + (["lobby"] if getattr(s, "from_lobby", False) else [])
+            if not s.open_seat_list():
+                words.remove("take")
+            for w in words:
+                if w.startswith(low) and w != low:
+                    yield Completion(w, start_position=-len(before), display_meta=_("command"))
+            return
+        if word == "follow":
+            options = list(dict.fromkeys(s.names))
+        elif word in ("take", "join"):
+            lb = s.node.lobby
+            options = [lb.seats[i].colour for i in s.open_seat_list()]
+        else:
+            return
+        for o in options:
+            if o.lower().startswith(rest.strip()) and o.lower() != rest.strip():
+                yield Completion(o, start_position=-len(rest.lstrip()))
 
 
 # ------------------------------------------------------------------ the screen
@@ -267,14 +306,15 @@ class GameScreen:
         scores = g.scores()
         keys = g.ranking_keys()
         names = s.names
+        viewer = s.viewer_seats()  # (a watcher: the player it follows)
         for seat, info in enumerate(s.seats):
             colour = g.colours[seat]
             cid = g.colour_ids()[seat]
             on_turn = p is not None and p.seat == seat
             marker = "▶ " if on_turn else ("* " if seat == g.active_seat and p else "  ")
             name = short_name(names[seat], name_w)  # away players: greyed, listed below
-            name_style = "class:panel.away" if info.away else ("class:panel.me" if info.local
-                                                               else "")
+            name_style = "class:panel.away" if info.away else (
+                "class:panel.me" if info.local or seat in viewer else "")
             row = [
                 ("class:panel.turn" if on_turn else "", marker),
                 (name_style, f"{name[:name_w]:<{name_w}}"),
@@ -309,6 +349,13 @@ class GameScreen:
             if len(label) + len(names) > width:
                 names = names[:max(1, width - len(label) - 1)] + "…"
             lines.append([("class:panel.head", label), ("class:panel.away", names)])
+        watchers = getattr(s, "watcher_names", lambda: [])()
+        if watchers:  # a LAN table's guests: who looks on
+            label = _("Watching: ")
+            names = ", ".join(watchers)
+            if len(label) + len(names) > width:
+                names = names[:max(1, width - len(label) - 1)] + "…"
+            lines.append([("class:panel.head", label), ("", names)])
         isl, sea = g.revealed_counts()
         left = g.unrevealed_tiles()
         left_isl = sum(1 for t in left if t < 16)
@@ -393,6 +440,13 @@ class GameScreen:
             return "class:status", waiting
         style, text = pending_text(s.game, s.names, s.local_seats() if s.can_play else set(),
                                    lobby=getattr(s, "from_lobby", False), labels=s.labels)
+        if watching(s) and not s.game.is_over:  # no seat: whose decision it is, no prompt
+            followed = s.followed_name()
+            if followed is not None:
+                text = _("Watching {game}, following {name} — {text}").format(
+                    game=s.game_name, name=followed, text=text)
+            else:
+                text = _("Watching {game} — {text}").format(game=s.game_name, text=text)
         if hasattr(s, "position_text"):
             style, text = "class:status", _("Replay {position} · {text}").format(
                 position=s.position_text(), text=text)
@@ -519,7 +573,8 @@ class GameScreen:
                                         wrap_lines=True), filter=too_small),
         ])
         prompt = Window(
-            BufferControl(self.buffer, input_processors=[BeforeInput("> ", style="class:prompt")]),
+            BufferControl(self.buffer, input_processors=[BeforeInput(self.prompt_text,
+                                                                     style="class:prompt")]),
             height=1,
             # scrolled only as far as the cursor needs: after a pasted page the `> ` comes
             # back with the next short line (it stayed scrolled out of sight)
@@ -551,6 +606,10 @@ class GameScreen:
         return app
 
     # ---------------------------------------------------------------- the command line
+
+    def prompt_text(self) -> str:
+        """`> ` where moves are typed; a watcher's line takes no moves, and says so."""
+        return _("watching> ") if watching(self.session) else "> "
 
     def offer(self, text: str) -> None:
         """Put a move on the line as an offer: Enter plays it, typing replaces it."""
@@ -776,6 +835,16 @@ class GameScreen:
                 return
             self.app.exit(result=0)
             return
+        if watching(s):
+            word = {"chat": "say", "join": "take", "center": "centre"}.get(word, word)
+            if word not in (*WATCHER_WORDS, *WATCHER_ALSO):
+                self.message = ("error", _("{command}: you are watching, with no seat — say "
+                                           "TEXT, follow NAME, take COLOUR, help, quit").format(
+                    command=typed_shortly(text)))
+                return
+            if word in ("help", "?"):
+                self._watcher_help()
+                return
         if word == "lobby" and getattr(s, "from_lobby", False):
             if not s.game.is_over:
                 self.message = ("error", _("lobby: after the game; to leave it now, quit"))
@@ -851,6 +920,17 @@ class GameScreen:
         self._confirm = None
         await s.submit(move)
 
+    def _watcher_help(self) -> None:
+        s = self.session
+        s.lines.append(("info", _("You are watching {game}: no seat, no moves. "
+                                  "Commands:").format(game=s.game_name)))
+        for help_text, _handler in s.commands().values():
+            s.lines.append(("info", "  " + _(help_text)))
+        s.lines.append(("info", "  " + _("quit — stop watching (nobody waits for you)")))
+        s.lines.append(("info", _("Keys: arrows pan the map, PgUp/PgDn scroll the log, Tab "
+                                  "completes.")))
+        s.changed()
+
     def _ask_quit(self, key: str | None = None) -> None:
         """Leaving mid-game ends a solo game for good: ask once, and say what is kept.
         `key`: asked because of that key (Ctrl-C), which then confirms too."""
@@ -889,7 +969,8 @@ class GameScreen:
 
     def _quit_needs_asking(self) -> bool:
         s = self.session
-        return s.can_play and not s.game.is_over
+        return s.can_play and not s.game.is_over and not watching(s)  # (a watcher loses
+        # nothing by leaving: no seat waits, no bot takes over)
 
     def _ask_colony(self) -> None:
         """C1 takes every ship home: a slip of the keyboard must not cost a whole board."""

@@ -117,6 +117,16 @@ class GameSession:
     def local_seats(self) -> set[int]:
         return {i for i, s in enumerate(self.seats) if s.local}
 
+    def viewer_seats(self) -> set[int]:
+        """The seats the screen looks from: this keyboard's (a LAN watcher: the player it
+        follows). Their rows are marked in the panel, and the summary of the others' moves
+        comes when the decision is back with them."""
+        return self.local_seats()
+
+    def followed_name(self) -> str | None:
+        """The player a watcher follows (None: this keyboard plays, or nobody followed)."""
+        return None
+
     def played_for_us(self, seat: int, index: int) -> bool:
         """Whether move `index` of our own `seat` was played for us by someone else (a
         bot while we were away): then the summary lists it like anybody's."""
@@ -149,14 +159,17 @@ class GameSession:
         player who moved since, listing their moves: a whole bot round fits a small log."""
         g = self.game
         n = len(g.moves)
-        if not (self.my_decision() or (g.is_over and self.can_play)):
+        p = g.pending
+        viewer = self.viewer_seats()
+        here = self.can_play and p is not None and p.seat in viewer  # (ours, or followed)
+        if not (here or (g.is_over and self.can_play and viewer)):
             return
         if self._snap is None or self._snap_moves > n:
             self._snap, self._snap_moves = g.copy(), n
             return
         if self._snap_moves == n:
             return
-        snap, local = self._snap, self.local_seats()
+        snap, local = self._snap, viewer
         turns: list[tuple[int, list[str]]] = []
         for i, move in enumerate(g.moves[self._snap_moves:], self._snap_moves):
             p = snap.pending
@@ -179,7 +192,9 @@ class GameSession:
             at = len(self.lines)
             while at > 0 and (self.lines[at - 1][0] == "turn" or at - 1 in self._closing):
                 at -= 1
-            block = [("summary", _("Since your last move:"))]
+            followed = self.followed_name()
+            block = [("summary", _("Since your last move:") if followed is None
+                      else _("Since {name}'s last move:").format(name=followed))]
             for seat, texts in turns:
                 name = self.seats[seat].name
                 if seat in local:  # (played for us while we were away)

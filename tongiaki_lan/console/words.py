@@ -154,7 +154,13 @@ def net_reason(text: object) -> str:
     except ImportError:  # the network extras are missing: nothing from the net to translate
         return str(text)
     return translate_known(str(text), (*lobby.REFUSALS, *handover.REFUSALS,
-                                       *movesync.REFUSALS))
+                                       *movesync.REFUSALS, *CONSOLE_KNOWN))
+
+
+# Reasons the network layer words without marking them (yet): translated all the same.
+CONSOLE_KNOWN = (
+    N_("watchers do not chat at this table"),  # net/protocol/watching.py, a watcher's chat
+)
 
 
 def engine_reason(reason: object) -> str:

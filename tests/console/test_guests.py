@@ -1,0 +1,304 @@
+"""Guests at a LAN table, on the console (issue 21 items 4, 5; issue 18 item 4): a watcher's
+screen follows a real game with no move prompt, `follow NAME` looks from one player's
+side, the players are told who watches and read a watcher's chat, a newcomer takes the
+seat of a player who left for good and gets its decisions, and the lobby's `join` of a
+running game says how far it is and offers `watch`.
+
+Real nodes on 127.0.0.1 (`make_table`, no autoplay: the players' moves are typed through
+their console sessions, so the game is where the test says); the watcher's screen is the
+real Application on a pipe input."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from tongiaki_lan.bots import make_bot
+from tongiaki_lan.console.lan import LanSession
+from tongiaki_lan.console.lobby import LobbyScreen
+from tongiaki_lan.console.screen import GameScreen, run_game_screen
+from tongiaki_lan.net.aio.discovery import Advert, GameInfo
+from tongiaki_lan.net.aio.node import GameRef, Node
+from tongiaki_lan.net.lab.loopback import close_all, make_table
+
+from .conftest import start_screen, wait_until
+
+
+class FakeLan:
+    """The browser's list: the running table, as its first member advertises it."""
+
+    def __init__(self, *games: GameInfo):
+        self.listed = list(games)
+
+    def games(self):
+        return list(self.listed)
+
+    async def close(self):
+        return None
+
+
+def advertised(node: Node, open_seats: int = 0, watchable: bool = True) -> GameInfo:
+    lb = node.lobby
+    ad = Advert("x", node.peer_id, node.game_id, lb.name, node.name, "playing",
+                len(lb.seats), lb.total, False, ("127.0.0.1",), node.address[1], 0.0,
+                open_seats, watchable)
+    return GameInfo(node.game_id, lb.name, "playing", len(lb.seats), lb.total, False, 0.0,
+                    (ad,), open_seats, watchable)
+
+
+async def table(tmp_path):
+    """Two players, p0 (the host) and p1, their console sessions (no screens), started."""
+    nodes = await make_table(2, tmp_path / "players", autoplay=None)
+    await nodes[0].wait_for(lambda: all(nd.game is not None for nd in nodes), 30)
+    for nd in nodes:
+        nd.core.handover_bot = "random"  # (a seat given up plays on at once, quickly)
+    sessions = [LanSession(nd) for nd in nodes]
+    for s in sessions:
+        await s.start()
+    return nodes, sessions
+
+
+async def play(sessions, until, seed: int = 3, watchers=()) -> None:
+    """Type a random legal move for whichever player's decision it is, until `until()`
+    (or the end); `watchers`: sessions that have each move before the next is typed (a
+    table at people's pace, not a bot's)."""
+    bots = [make_bot("random", seed=seed + i) for i in range(len(sessions))]
+
+    def over() -> bool:
+        return until() or sessions[0].game.is_over
+
+    while not over():
+        await wait_until(lambda: over() or any(s.my_decision() for s in sessions),
+                         what="a player's decision")
+        if over():
+            return
+        i = next(k for k, s in enumerate(sessions) if s.my_decision())
+        s = sessions[i]
+        n = len(s.game.moves)
+        await s.submit(bots[i].choose(s.game.copy()))
+        await wait_until(lambda s=s, n=n: len(s.game.moves) > n, what="the move applied")
+        for w in watchers:
+            await wait_until(lambda w=w, n=n: len(w.game.moves) > n, what="the watcher told")
+
+
+async def watcher(tmp_path, via: Node, name: str = "Dan") -> Node:
+    w = Node(name, host="127.0.0.1", record_dir=tmp_path / name)
+    await w.start()
+    await w.watch_game(GameRef(via.game_id, via.peer_id, "127.0.0.1", via.address[1], False))
+    await w.wait_for(lambda: w.game is not None, 30)
+    return w
+
+
+def texts(session) -> list[str]:
+    return [t for _s, t in session.lines]
+
+
+async def test_a_watchers_screen_follows_a_game_to_its_end_with_no_move_prompt(tmp_path):
+    nodes, players = await table(tmp_path)
+    dan = None
+    try:
+        await play(players, lambda: len(players[0].game.moves) >= 12)
+        dan = await watcher(tmp_path, nodes[1])
+        session = LanSession(dan)
+        statuses: list[str] = []
+        with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+            screen, task = await start_screen(session)
+            session.subscribe(lambda: statuses.append(screen.status_text()))
+            await wait_until(lambda: len(session.game.moves) == len(nodes[0].game.moves),
+                             what="the watcher caught up")
+            assert screen.prompt_text() == "watching> "
+            assert screen.status_text().startswith("Watching loopback — ")
+            # the players are told, and their panel says who looks on
+            await wait_until(lambda: "Dan is watching." in texts(players[0]),
+                             what="the players told")
+            with create_app_session(output=DummyOutput()):
+                assert "Watching: Dan" in GameScreen(players[0], colour=False).panel_text(32)
+            # a move typed by a watcher goes nowhere, and says why
+            n = len(nodes[0].game.moves)
+            inp.send_text("expand Tonga\r")
+            await wait_until(lambda: "you are watching" in screen.message[1],
+                             what="the refusal")
+            assert len(nodes[0].game.moves) == n
+            # Tab offers the watcher's commands only (no moves, no hint)
+            inp.send_text("\t")
+            await wait_until(lambda: screen.buffer.complete_state is not None,
+                             what="the menu")
+            offered = {c.text for c in screen.buffer.complete_state.completions}
+            assert offered == {"say", "follow", "help", "quit"}, offered
+            screen.buffer.reset()  # (the menu closed, the line empty)
+            # follow p1: p1's row marked, the status says so, and when the decision comes
+            # back to p1 the log sums up what p0 did since
+            inp.send_text("follow p1\r")
+            await wait_until(lambda: "following p1" in screen.status_text(),
+                             what="following p1")
+            rows = [r for r in screen.panel_lines(32)
+                    if any(t.startswith("p1") for _s, t in r)]
+            assert ("class:panel.me", "p1".ljust(len(rows[0][1][1]))) in rows[0], rows
+            await play(players, lambda: False, watchers=[session])  # to the end
+            await wait_until(lambda: session.game.is_over, what="the end on the watcher")
+            assert session.game.digest() == nodes[0].game.digest()
+            summary = [t for t in texts(session) if t.startswith("Since ")]
+            assert summary and set(summary) == {"Since p1's last move:"}, summary
+            seen = [t for t in statuses if t]
+            assert not any("Your decision" in t for t in seen)
+            assert all(t.startswith(("Watching loopback", "Game over")) for t in seen), \
+                {t for t in seen if not t.startswith(("Watching", "Game over"))}
+            await wait_until(lambda: screen.status_text().startswith("Game over"),
+                             what="game over shown")
+            inp.send_text("quit\r")  # nothing to lose: no question
+            assert await asyncio.wait_for(task, 30) == 0
+        await session.close()
+    finally:
+        await close_all([*nodes, *([dan] if dan else [])])
+
+
+async def test_watchers_chat_is_marked_and_the_host_can_quiet_it(tmp_path):
+    nodes, players = await table(tmp_path)
+    dan = None
+    try:
+        await play(players, lambda: len(players[0].game.moves) >= 6)
+        dan = await watcher(tmp_path, nodes[0])
+        session = LanSession(dan)
+        with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+            screen, task = await start_screen(session)
+            await wait_until(lambda: "Dan is watching." in texts(players[1]))
+            inp.send_text("say go blue!\r")
+            for p in players:
+                await wait_until(lambda p=p: "<Dan (watching)> go blue!" in texts(p),
+                                 what="the watcher's line on a player's screen")
+            # a player's line reaches the watcher; only the host says who may chat
+            players[1].commands()["say"][1]("thanks")
+            await wait_until(lambda: "<p1> thanks" in texts(session))
+            assert players[1].commands()["guests"][1]("quiet") == \
+                "guests: p0 hosts this table and says who may come"
+            assert players[0].commands()["guests"][1]("quiet") is None
+            await wait_until(lambda: nodes[0].lobby.guests == 1 and dan.lobby.guests == 1)
+            inp.send_text("chat again\r")  # (the watcher knows the table's setting)
+            await wait_until(lambda: screen.message[1] == "watchers do not chat at this table",
+                             what="the refusal on the watcher's screen")
+            assert "<Dan (watching)> again" not in texts(session)
+            # a line that reached the table all the same is refused there, and said so
+            dan.chat("again")
+            await wait_until(lambda: "watchers do not chat at this table" in texts(session),
+                             what="the table's refusal")
+            assert "<Dan (watching)> again" not in texts(players[1])
+            inp.send_text("quit\r")
+            assert await asyncio.wait_for(task, 30) == 0
+        await session.close()
+    finally:
+        await close_all([*nodes, *([dan] if dan else [])])
+
+
+@pytest.mark.parametrize("how", ["join from the lobby", "take on the watcher's screen"])
+async def test_a_newcomer_takes_the_seat_of_a_player_who_left_for_good(tmp_path, how):
+    nodes, players = await table(tmp_path)
+    dan = Node("Dan", host="127.0.0.1", record_dir=tmp_path / "Dan")
+    driver = None
+    try:
+        await play(players, lambda: len(players[0].game.moves) >= 10)
+        red = nodes[1].lobby.seats[nodes[1].my_seats()[0]].colour
+        await nodes[1].leave(for_good=True)  # p1 goes home: a bot plays the seat
+        await wait_until(lambda: any("p1 left for good" in t for t in texts(players[0])))
+        # the table plays on (the bot plays p1's seat on p0's laptop) until p0 decides:
+        # p0 thinks while Dan comes (a table of bots alone moves faster than any newcomer
+        # catches up: net/ is asked to hold a newcomer's decisions until it has caught up)
+        await play(players[:1], lambda: players[0].my_decision())
+        await dan.start()
+        with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+            if how == "join from the lobby":  # `join 1` offers the seat and takes it
+                lobby = LobbyScreen("Dan", lan=False, colour_output=False)
+                task = asyncio.ensure_future(lobby.run())
+                await wait_until(lambda: lobby.app.is_running, what="the lobby")
+                lobby.lan_error = None
+                lobby.attach(dan, FakeLan(advertised(nodes[0], open_seats=1)))
+                lobby.app.invalidate()
+                await wait_until(lambda: "1 seat open · watch" in "".join(
+                    t for row in lobby.draw_top(80, 24) for _s, t in row), what="the list")
+                inp.send_text("join 1\r")
+                result = await asyncio.wait_for(task, 30)
+                assert result[0] == "game" and lobby.take_wanted == ""
+                session = LanSession(dan, take=lobby.take_wanted)
+                screen, task = await start_screen(session)
+            else:  # watching: the screen says the seat is open, `take red` plays it
+                await dan.watch_game(GameRef(nodes[0].game_id, nodes[0].peer_id, "127.0.0.1",
+                                             nodes[0].address[1], False))
+                await dan.wait_for(lambda: dan.game is not None, 30)
+                session = LanSession(dan)
+                screen, task = await start_screen(session)
+                await wait_until(lambda: f"The {red} seat is open: take {red} plays it."
+                                 in texts(session), what="the open seat told")
+                inp.send_text("\t")  # `take` is offered now
+                await wait_until(lambda: screen.buffer.complete_state is not None)
+                assert "take" in {c.text for c in screen.buffer.complete_state.completions}
+                screen.buffer.reset()
+                inp.send_text(f"take {red}\r")
+            await wait_until(lambda: f"You take p1's seat ({red}): its decisions are yours "
+                             "from now on." in texts(session),
+                             what=f"the seat taken: {texts(session)[-6:]}")
+            await wait_until(lambda: any("Dan takes p1's seat" in t for t in texts(players[0])),
+                             what="the host told")
+            assert screen.prompt_text() == "> "
+            driver = asyncio.ensure_future(play(players[:1], lambda: session.my_decision()))
+            await wait_until(lambda: screen.status_text().startswith("Your decision"),
+                             what="our decision")
+            n = len(session.game.moves)
+            move = screen.legal_texts()[0]
+            inp.send_text(move + "\r")
+            await wait_until(lambda: len(nodes[0].game.moves) > n,
+                             what=f"our move at the host ({move}: {screen.message})")
+            assert str(nodes[0].game.moves[n]).split()[0] == move.split()[0]
+            assert "Dan" in players[0].names
+            # new at that seat, not "back" at it
+            assert not any("Dan is back" in t for t in texts(players[0]) + texts(session))
+            inp.send_text("quit\r")  # a player now: quit asks first
+            await wait_until(lambda: "the game is not over" in screen.message[1])
+            inp.send_text("\r")
+            assert await asyncio.wait_for(task, 30) == 0
+        await session.close()
+    finally:
+        if driver is not None:
+            driver.cancel()
+        await close_all([*nodes, dan])
+
+
+async def test_join_of_a_running_game_with_no_seat_open_says_how_far_and_offers_watch(tmp_path):
+    nodes, players = await table(tmp_path)
+    dan = Node("Dan", host="127.0.0.1", record_dir=tmp_path / "Dan")
+    try:
+        await play(players, lambda: len(players[0].game.moves) >= 15)
+        # the table still: a player's decision, the tiles that move drew dealt
+        await wait_until(lambda: any(s.my_decision() for s in players), what="a still table")
+        moves = len(nodes[0].game.moves)
+        await dan.start()
+        with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+            lobby = LobbyScreen("Dan", lan=False, colour_output=False)
+            task = asyncio.ensure_future(lobby.run())
+            await wait_until(lambda: lobby.app.is_running, what="the lobby")
+            lobby.lan_error = None
+            lobby.attach(dan, FakeLan(advertised(nodes[0])))
+            inp.send_text("join 1\r")
+            await wait_until(lambda: lobby.message.startswith("join: loopback is running"),
+                             what="the answer")
+            assert lobby.message == (f"join: loopback is running, {moves} moves in; you may "
+                                     "watch: watch 1")
+            assert not task.done() and dan.lobby is None  # still in the lobby, at no table
+            inp.send_text("watch 1\r")  # and watching opens the game screen
+            result = await asyncio.wait_for(task, 30)
+            assert result[0] == "game" and lobby.take_wanted is None
+            session = LanSession(dan)
+            assert session.watching
+            await asyncio.wait_for(run_game_screen_quitting(session, inp), 30)
+    finally:
+        await close_all([*nodes, dan])
+
+
+async def run_game_screen_quitting(session, inp) -> None:
+    task = asyncio.ensure_future(run_game_screen(session, colour=False))
+    await wait_until(lambda: any(t.startswith("You are watching loopback")
+                                 for t in texts(session)), what="the watcher's screen")
+    inp.send_text("quit\r")
+    assert await task == 0
