@@ -257,3 +257,15 @@ def test_a_player_back_after_a_newcomer_took_the_seat_is_told_and_the_table_goes
     net.play_to_end([*rest, dan])
     one_digest([*rest, dan])
     assert all(nd.core.lobby.seats[seat].owner == dan.core.peer_id for nd in (*rest, dan))
+
+
+def test_a_watcher_is_told_at_once_how_far_the_table_is_and_when_it_has_caught_up():
+    net = SimNet(seed=157)
+    nodes = net.table(3)
+    net.run_until(lambda: len(nodes[0].game.moves) > 30)
+    dan = watcher(net, nodes[1])
+    net.run_until(lambda: dan.kinds("watching"), 5)
+    (w,) = dan.kinds("watching")
+    assert w.moves >= 30  # "running, N moves in", from the feeder's first word
+    net.run_until(dan.core.caught_up_with_table, 10)
+    assert dan.core.table_moves() == len(dan.game.moves) >= w.moves

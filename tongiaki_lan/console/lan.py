@@ -95,38 +95,15 @@ def is_watching(node) -> bool:
 
 
 def table_moves(node) -> int:
-    """How many moves the table has played, as far as this node knows: its own game's, or
-    more when a member (a watcher: its feeder) said so (a heartbeat, a LOG chunk) — a
-    watcher, or a newcomer just seated, still catching up."""
-    g = node.game
-    n = len(g.moves) if g is not None else 0
-    heard = _heard_moves(node)
-    return max([n, *heard.values()])
-
-
-def _heard_moves(node) -> dict:
-    """Moves each member said it has (peer -> count). There is no public view of it yet
-    (net.protocol.core keeps it as `_progress`): asked of the net layer."""
-    core = getattr(node, "core", None)
-    progress = getattr(core, "_progress", None)
-    lb = getattr(node, "lobby", None)
-    if not isinstance(progress, dict) or lb is None:
-        return {}
-    members = {m.peer for m in lb.members}
-    return {p: n for p, n in progress.items() if p in members}
+    """How many moves the table has played, as far as this node knows (the net layer's
+    `table_moves`: a watcher, or a newcomer just seated, may still be catching up)."""
+    return node.core.table_moves()
 
 
 def caught_up(node) -> bool:
     """Whether this node's game has every move a member said it has (and, watching,
     whether its feeder said how far the table is at all)."""
-    g = node.game
-    if g is None:
-        return False
-    heard = _heard_moves(node)
-    feeder = getattr(getattr(node, "core", None), "feeder", None)
-    if feeder is not None and feeder not in heard:
-        return False  # (not yet told how far the table is)
-    return len(g.moves) >= max(heard.values(), default=0)
+    return node.core.caught_up_with_table()
 
 
 def seats_of(node) -> list[Seat]:

@@ -301,6 +301,7 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
         # when we last asked it; the watchers we feed, every member's list of its own,
         # what the UI was last told, and seat requests waiting for their turn
         self.feeder: bytes | None = None
+        self._told_watching = False
         self._watch_sent = -1e9
         self._watchers: dict = {}
         self._watcher_lists: dict[bytes, tuple] = {}
@@ -630,6 +631,9 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
                          g.digest() if g is not None and g.moves else b"")
 
     def _on_heartbeat(self, peer: bytes, hb: Heartbeat) -> None:
+        if self.watching and peer == self.feeder:  # (even before its lobby: "N moves in")
+            self._progress[peer] = hb.n_moves
+            self._maybe_watching()
         if self.lobby is None or not L.is_member(self.lobby, peer):
             return
         self._progress[peer] = hb.n_moves

@@ -49,8 +49,9 @@ SEAT_NOT_OPEN = N_("{colour} is not a seat a bot plays for a player who left: it
 NOT_RUNNING = N_("the game is not running: seats are taken in the lobby")
 ALREADY_SEATED = N_("you already play at this table")
 SEAT_GIVEN = N_("{name} took your seat after you left for good: you may watch the game")
+WATCHERS_QUIET = N_("watchers do not chat at this table")
 GUEST_REFUSALS = (NO_WATCHERS, TOO_MANY_WATCHERS, NO_GUEST_SEATS, SEAT_NOT_OPEN, NOT_RUNNING,
-                  ALREADY_SEATED, SEAT_GIVEN)
+                  ALREADY_SEATED, SEAT_GIVEN, WATCHERS_QUIET)
 
 # Why a lobby request is refused. Placeholders hold names and colours as they are sent;
 # {phase} holds a phase word (a console translates it too).

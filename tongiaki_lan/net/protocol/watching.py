@@ -89,12 +89,31 @@ class Spectators:
         self.feeder = peer
         self._joining = {peer}
         self._watch_sent = now
+        self.links.rebirth()  # (watching the same table again: no old sequence numbers)
         self.links.send(peer, addr, Watch(self.name))
 
     @property
     def watching(self) -> bool:
         """This node follows a table without a seat at it."""
         return self.feeder is not None
+
+    def table_moves(self) -> int:
+        """How many moves the table has played, as far as this node knows: its own game's,
+        or more when a member said so (a heartbeat, a LOG chunk). A watcher, or a newcomer
+        just seated, may be catching up."""
+        n = len(self.game.moves) if self.game is not None else 0
+        if self.lobby is None:
+            return n
+        return max([n, *(k for p, k in self._progress.items() if L.is_member(self.lobby, p))])
+
+    def caught_up_with_table(self) -> bool:
+        """This node's game has every move a member said it has (a watcher: once its
+        feeder has said how far the table is at all)."""
+        if self.game is None or self._waking is not None:
+            return False  # (holding until the table has said how far it is)
+        if self.watching and self.feeder not in self._progress:
+            return False
+        return len(self.game.moves) >= self.table_moves()
 
     def take_seat(self, seat: int, now: float) -> None:
         """Ask for seat `seat` (a bot plays it: its player left for good, or the table
@@ -125,10 +144,24 @@ class Spectators:
         if L.is_member(msg, self.peer_id):
             self.feeder = None  # seated: from here on a player
             log.info("took a seat at %s", msg.name)
+            # decide nothing before every player has said how far the table is: a decision
+            # of our seat that the bot played a moment ago must not come back to us
+            self._hold_until_heard(self.now)
         self._install_lobby(msg, broadcast=False)
         if first:
-            self._emit(E.Watching(msg.name, self.game_id.hex(), peer.hex(),
-                                  self.peer_name(peer), self._progress.get(peer, 0)))
+            self._told_watching = False
+        self._maybe_watching()
+
+    def _maybe_watching(self) -> None:
+        """Say we watch once both the lobby and the feeder's first heartbeat (how far the
+        table is) are here, whichever came first."""
+        feeder = self.feeder
+        if (self._told_watching or feeder is None or self.lobby is None
+                or feeder not in self._progress):
+            return
+        self._told_watching = True
+        self._emit(E.Watching(self.lobby.name, self.game_id.hex(), feeder.hex(),
+                              self.peer_name(feeder), self._progress[feeder]))
 
     def _on_watch_state(self, peer: bytes, msg: WatchState) -> None:
         if not self.watching or self.lobby is None or self.game is not None:
@@ -235,6 +268,8 @@ class Spectators:
         else:  # asked again (our answer was lost, or it restarted): start it over
             w.lobby_version, w.state_sent, w.sent = -1, False, 0
             w.farewells = set()
+        w.beat = self.now  # how far the table is, first: it says "N moves in" at once
+        self.links.send(peer, w.addr, self._heartbeat())
         self._feed(peer, w)
 
     def _feed(self, peer: bytes, w: _Watcher) -> None:
@@ -320,7 +355,7 @@ class Spectators:
         """A watcher's line goes to the table (and every other watcher) when the table
         lets watchers chat; else it is refused, saying so."""
         if not self.lobby.guests & GUEST_CHAT:
-            self.links.send(peer, w.addr, Refuse("watchers do not chat at this table"))
+            self.links.send(peer, w.addr, Refuse(L.WATCHERS_QUIET))
             return
         line = ChatFrom(peer, w.name, text, True)
         self._emit(E.ChatLine(peer.hex(), w.name, text, True))
