@@ -143,7 +143,8 @@ async def _guest_texts() -> list[str]:
             self.lobby = L.apply_request(lb, bea, ("10.0.0.9", 4000), Join("Bea", ""))
             self.peer_id, self.game, self.game_id = me, Game(["blue", "red"]), b"g" * 8
             self.core = SimpleNamespace(watching=watching, feeder=ana if watching else None,
-                                        _progress={})
+                                        table_moves=lambda: 0,
+                                        caught_up_with_table=lambda: True)
             self.open, self.watchers = [], [{"peer": dan.hex(), "name": "Dan"}]
             self.name = "Dan" if watching else "Ana"
 
