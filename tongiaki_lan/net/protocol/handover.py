@@ -123,19 +123,33 @@ class Handover:
 
     def _member_back(self, peer: bytes) -> None:
         """A member is heard again: if a bot plays its seat, the coordinator gives it back."""
-        lb = self.lobby
         self._farewells_to(peer)
         if self._watchers:  # and who watches through us
             self.links.send(peer, self._addr_of(peer), Watchers(self._watcher_lists.get(
                 self.peer_id, ())))
-        if (self.game is not None and self.coordinator() == self.peer_id
-                and not self.left_for_good(peer)):  # (a goodbye for good stays one)
-            seats = tuple(dataclasses.replace(s, bot="") if handed(s) and s.owner == peer else s
-                          for s in lb.seats)
-            if seats != lb.seats:
-                self._install_lobby(dataclasses.replace(lb, version=lb.version + 1, seats=seats),
-                                    broadcast=True)
+        self._give_back(peer)
         self._after_state_change()
+
+    def _give_back(self, peer: bytes) -> None:
+        """The coordinator gives a member back the seats a bot played for it — between two
+        of their decisions: while one is pending the bot may be deciding it right now, and
+        its move and the player's would compete for one move index (`_give_back_due`
+        tries again each tick)."""
+        lb, g = self.lobby, self.game
+        self._give_back_due.discard(peer)
+        if (g is None or self.coordinator() != self.peer_id
+                or self.left_for_good(peer)):  # (a goodbye for good stays one)
+            return
+        d = g.pending
+        if (d is not None and d.seat is not None and lb.seats[d.seat].owner == peer
+                and handed(lb.seats[d.seat])):
+            self._give_back_due.add(peer)
+            return
+        seats = tuple(dataclasses.replace(s, bot="") if handed(s) and s.owner == peer else s
+                      for s in lb.seats)
+        if seats != lb.seats:
+            self._install_lobby(dataclasses.replace(lb, version=lb.version + 1, seats=seats),
+                                broadcast=True)
 
     def _fork_tick(self) -> None:
         held = self._fork_suspect
