@@ -60,3 +60,46 @@ async def test_a_record_can_only_be_resumed_with_the_identity_that_played_it(tmp
     finally:
         await other.close()
         await same.close()
+
+
+async def test_a_player_renamed_after_the_first_run_resumes_their_game_after_a_crash(tmp_path):
+    """A typo fixed with `name`, then a crash: the console's next run, under the new name,
+    still holds the key that played the game (it used to look for `<new name>.identity` and
+    came back a stranger to its own seat)."""
+    from tongiaki_lan.net.aio.identity_file import (
+        PLAYER_IDENTITY,
+        load_identity,
+        player_identity_path,
+    )
+    from tongiaki_lan.net.aio.node import GameRef, Node
+    from tongiaki_lan.net.aio.resumable import unfinished_games
+
+    gus_dir, ana_dir = tmp_path / "gus", tmp_path / "ana"
+    gus = Node("Gus", host="127.0.0.1", record_dir=gus_dir, autoplay="random")  # as before
+    ana = Node("Ana", host="127.0.0.1", record_dir=ana_dir, autoplay="random")
+    try:
+        for nd in (gus, ana):
+            await nd.start()
+        await gus.create_game("rename", 2)
+        await ana.join_game(GameRef(gus.game_id, gus.peer_id, "127.0.0.1", gus.address[1]))
+        for nd in (gus, ana):
+            nd.set_ready(True)
+        await gus.wait_for(lambda: gus.game is not None and len(gus.game.moves) >= 6, 30)
+        played_by = gus.peer_id
+    finally:
+        await gus.close()  # the crash: nothing said, the record unfinished
+        await ana.close()
+    assert (gus_dir / "Gus.identity").exists() and not (gus_dir / PLAYER_IDENTITY).exists()
+    # the next run is "Gustavo": the key that played the unfinished game is kept for him
+    path = player_identity_path(gus_dir, "Gustavo")
+    assert path == gus_dir / PLAYER_IDENTITY and load_identity(path).peer_id == played_by
+    (game,) = unfinished_games(gus_dir).values()
+    again = Node("Gustavo", host="127.0.0.1", record_dir=gus_dir, profile=path)
+    try:
+        await again.start()
+        await again.resume(game.record)  # refused before: "played by peer …, but this profile…"
+        assert again.peer_id == played_by and again.game is not None
+    finally:
+        await again.close()
+    # and from now on the same file, whatever the name
+    assert player_identity_path(gus_dir, "G") == path

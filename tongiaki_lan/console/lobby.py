@@ -126,8 +126,12 @@ class LobbyScreen:
                 error=exc)
             return
         try:
+            from tongiaki_lan.net.aio.identity_file import player_identity_path
+
+            profile = (player_identity_path(self.record_dir, self.name)
+                       if self.record_dir is not None else None)
             node = Node(self.name, host=self.host, port=self.port, discovery=disc,
-                        record_dir=self.record_dir)
+                        record_dir=self.record_dir, profile=profile)
             await node.start()
         except Exception as exc:
             self.lan_error = _("LAN not available: cannot open a UDP socket ({error})").format(

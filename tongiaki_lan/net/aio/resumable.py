@@ -25,6 +25,7 @@ class Resumable:
     record: Path
     moves: int
     passphrase: bool
+    peer: bytes = b""  # the peer id that played it (its identity resumes it)
 
 
 def unfinished_games(record_dir: str | os.PathLike) -> dict[bytes, Resumable]:
@@ -48,5 +49,6 @@ def unfinished_games(record_dir: str | os.PathLike) -> dict[bytes, Resumable]:
         if game.is_over or side["game_id"] in out:
             continue
         out[side["game_id"]] = Resumable(side["game_id"], side["lobby"].name, path,
-                                         len(game.moves), bool(side["passphrase"]))
+                                         len(game.moves), bool(side["passphrase"]),
+                                         side["peer"])
     return out
