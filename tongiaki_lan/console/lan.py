@@ -22,7 +22,10 @@ def _now() -> float:
     return time.monotonic()  # (the event loop's clock, also where no loop runs)
 
 
-def seats_of(node) -> list[Seat]:
+def seats_of(node, gone: set[str] | frozenset[str] = frozenset()) -> list[Seat]:
+    """The seats as the screen shows them. `gone`: peers (hex) that left for good: a bot
+    plays their seats from now on, so they are not shown as away (greyed, "Away: Cat")
+    as if the table still waited for them."""
     lb = node.lobby
     present = node.present()
     out = []
@@ -35,7 +38,7 @@ def seats_of(node) -> list[Seat]:
         if s.kind == "human" and s.bot:  # handed to a bot while its player is away
             kind = s.bot
         out.append(Seat(s.name, s.colour, kind, local=mine and s.kind != "bot" and not s.bot,
-                        away=s.owner not in present))
+                        away=s.owner not in present and s.owner.hex() not in gone))
     return out
 
 
@@ -75,6 +78,13 @@ class LanSession(GameSession):
         self.draw_wait: tuple[int, str, float] | None = None
         self._typed: set[int] = set()  # indices of the moves played at this keyboard
         self._left: set[str] = set()  # peers that said they left: their echoes are quiet
+        # peer -> index in `lines` of its "left the table" line, which the goodbye that
+        # follows (for good / back soon) replaces rather than contradicts
+        self._left_line: dict[str, int] = {}
+        # peers that left for good (until they start again): a bot plays their seats, so
+        # the table's routine lines about them (waiting, handover, left out of the draws)
+        # would only contradict "left for good" — that one line says it all
+        self._gone: set[str] = set()
         # how we leave at `quit` mid-game: for good (a bot takes the seat at once and the
         # table stops waiting for us) unless the player typed `quit soon`
         self.leave_for_good = True
@@ -104,6 +114,10 @@ class LanSession(GameSession):
             self.lines.append(("", f"<{peer_label(self.node, d)}> {d.get('text', '')}"))
         elif k in ("away", "back"):
             self._presence_line(k, d)
+        elif k in ("waiting", "handover") and self._seat_gone(d.get("seat")):
+            pass  # (said by "left for good": the table waits for nobody, a bot plays)
+        elif k == "draw_dropped" and (d.get("peer") or "") in self._gone:
+            pass  # (a goodbye for good leaves the draws too: nothing went wrong)
         elif k == "waiting":
             self.lines.append(("info", _("Waiting for {name} to come back… (replace {who} gives "
                                          "the seat to a bot after a minute)").format(
@@ -114,12 +128,12 @@ class LanSession(GameSession):
                 name=d["name"], bot=d["bot"],
                 driver=peer_label(self.node, {"peer": d["driver"], "name": d["driver_name"]}))))
         elif k == "left" and d["for_good"]:
-            self.lines.append(("info", _("{name} left for good; a bot ({bot}) plays their seat "
-                                         "from now on.").format(name=peer_label(self.node, d),
-                                                                bot=d["bot"])))
+            self._gone.add(d.get("peer") or "")
+            self._said_left(d, _("{name} left for good; a bot ({bot}) plays their seat from "
+                                 "now on.").format(name=peer_label(self.node, d), bot=d["bot"]))
         elif k == "left":
-            self.lines.append(("info", _("{name} left and will be back soon; their seat "
-                                         "waits.").format(name=peer_label(self.node, d))))
+            self._said_left(d, _("{name} left and will be back soon; their seat "
+                                 "waits.").format(name=peer_label(self.node, d)))
         elif k == "woke":
             self.lines.append(("bad", _("This computer was asleep for {s} s: asking the table "
                                         "what happened…").format(s=round(d["slept"]))))
@@ -136,6 +150,8 @@ class LanSession(GameSession):
                 name=d["name"])))
         elif k == "restarted":
             self._left.discard(d.get("peer") or "")  # (really back: told from now on)
+            self._gone.discard(d.get("peer") or "")
+            self._left_line.pop(d.get("peer") or "", None)
             self.lines.append(("info", _("{name} rejoined.").format(
                 name=peer_label(self.node, d))))
         elif k == "draw_waiting":
@@ -169,7 +185,8 @@ class LanSession(GameSession):
             self.lines.append(("bad", _("refused from {peer}: {reason}").format(
                 peer=d.get("peer") or d.get("addr"), reason=net_reason(d.get("reason")))))
         if self.node.lobby is not None:
-            self.seats = seats_of(self.node)  # (who drives each seat: the labels follow)
+            # (who drives each seat: the labels follow)
+            self.seats = seats_of(self.node, self._gone)
             self._narrator.names, self._narrator.labels = self.names, self.labels
         self.changed()
 
@@ -182,6 +199,7 @@ class LanSession(GameSession):
         if kind == "away" and d.get("left"):
             if peer not in self._left:
                 self._left.add(peer)
+                self._left_line[peer] = len(self.lines)
                 self.lines.append(("info", _("{name} left the table; their seat waits for "
                                              "them.").format(name=name)))
             return
@@ -189,6 +207,24 @@ class LanSession(GameSession):
             return
         text = _("{name} is away.") if kind == "away" else _("{name} is back.")
         self.lines.append(("info", text.format(name=name)))
+
+    def _said_left(self, d: dict, text: str) -> None:
+        """A goodbye (for good, or back soon): it replaces the "left the table" line the
+        node's "away" gave a moment before, so the log says once, and rightly, what
+        happens to the seat."""
+        at = self._left_line.pop(d.get("peer") or "", None)
+        if at is not None and at < len(self.lines) and self.lines[at][0] == "info":
+            self.lines[at] = ("info", text)
+        else:
+            self.lines.append(("info", text))
+
+    def _seat_gone(self, seat) -> bool:
+        """Whether seat index `seat` belongs to a player who left for good."""
+        lb = self.node.lobby
+        if not self._gone or lb is None or not isinstance(seat, int) or not (
+                0 <= seat < len(lb.seats)):
+            return False
+        return lb.seats[seat].owner.hex() in self._gone
 
     def leave_note(self) -> str:
         """What the leaving question says of a LAN seat: `quit` is for good (a bot takes
