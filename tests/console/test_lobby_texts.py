@@ -7,6 +7,7 @@ import asyncio
 import io
 from types import SimpleNamespace
 
+import pytest
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
@@ -145,3 +146,25 @@ async def test_the_bottom_bar_offers_start_to_the_host_only():
         assert "[lock]" in bar and "[PASS]" not in bar  # as help says it
         inp.send_text("\x03")
         await asyncio.wait_for(task, 30)
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "fi", "fr", "de"])
+def test_colours_are_typed_as_the_table_shows_them(lang):
+    """The table lists `2. rot  Maui (search)` to a German player: `unbot rot`, `colour
+    grün` (or `grun`) must mean those colours, as the English names and letters do."""
+    from tongiaki_lan import i18n
+    from tongiaki_lan.console.lobby import COLOUR_NAMES, colour_key
+    from tongiaki_lan.engine import COLOURS
+
+    i18n.use(lang)
+    try:
+        for key in COLOURS:
+            shown = i18n._(COLOUR_NAMES[key])
+            assert colour_key(shown) == key, (lang, shown)
+            assert colour_key(shown.upper()) == key
+            assert colour_key(key) == key and colour_key(key[0].upper()) == key
+        assert colour_key("mauve") is None and colour_key("") is None
+        if lang == "de":
+            assert colour_key("grun") == "green" and colour_key("Rot") == "red"
+    finally:
+        i18n.use("en")

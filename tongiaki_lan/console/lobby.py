@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import shlex
 import textwrap
+import unicodedata
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
@@ -54,11 +55,35 @@ COMMANDS = {
 PHASE_NAMES = {"lobby": N_("lobby"), "starting": N_("starting"), "playing": N_("playing"),
                "over": N_("over")}
 
-# Colour names as shown; typed commands take the English names (or the letters).
+# Colour names as shown; typed commands take these names as shown in the player's
+# language, the English ones (the wire's) or the letters (B R G Y O P).
 COLOUR_NAMES = {
     "blue": N_("blue"), "red": N_("red"), "green": N_("green"),
     "yellow": N_("yellow"), "orange": N_("orange"), "purple": N_("purple"),
 }
+
+
+def _folded(word: str) -> str:
+    """A word as compared for a colour: any case, accents aside (`grun` is `grün`)."""
+    decomposed = unicodedata.normalize("NFKD", word.strip().casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def colour_key(word: str) -> str | None:
+    """The colour (its English name, as the lobby on the wire has it) that a player
+    typed: the name the table shows in their language (`rot`, `giallo`), the English
+    name or the letter; None when it is none of them. A German player reads `2. rot
+    Maui (search)` and types `unbot rot`."""
+    typed = _folded(word)
+    for key in COLOURS:
+        if typed in (key, key[0], _folded(_(COLOUR_NAMES.get(key, key)))):
+            return key
+    return None
+
+
+def shown_colours() -> str:
+    """The colour names as the table shows them, for a refusal."""
+    return ", ".join(_(COLOUR_NAMES.get(key, key)) for key in COLOURS)
 
 
 # the lobby suggests `doctor` once when it has heard of no game for this long
@@ -518,9 +543,10 @@ class LobbyScreen:
                 if self.node.lobby is not None:
                     self.node.set_seat(self.name, "")
         elif verb in ("colour", "color"):
-            if not args or args[0].lower() not in COLOURS:
-                raise ValueError(_("colour: one of {colours}").format(colours=", ".join(COLOURS)))
-            self.colour = args[0].lower()
+            colour = colour_key(args[0]) if args else None
+            if colour is None:
+                raise ValueError(_("colour: one of {colours}").format(colours=shown_colours()))
+            self.colour = colour
             if self.node is not None and self.node.lobby is not None:
                 self.node.set_seat(self.name, self.colour)
         elif verb == "bot":
@@ -528,11 +554,19 @@ class LobbyScreen:
 
             node = self._need_table()
             kind = args[0] if args else best_bot_kind()
-            node.add_bot(kind, args[1].lower() if len(args) > 1 else "")
+            colour = (colour_key(args[1]) or args[1].lower()) if len(args) > 1 else ""
+            node.add_bot(kind, colour)
         elif verb == "unbot":
             if not args:
                 raise ValueError(_("unbot: which colour?"))
-            self._need_table().remove_bot(args[0].lower())
+            node = self._need_table()
+            colour = colour_key(args[0])
+            if colour is not None and not any(s.kind == "bot" and s.colour == colour
+                                               for s in node.lobby.seats):
+                # (said here: the table's own refusal names the colour in English)
+                raise ValueError(_("no bot plays {colour}").format(
+                    colour=_(COLOUR_NAMES[colour])))
+            node.remove_bot(colour or args[0].lower())
         elif verb in ("ready", "unready"):
             self._need_table().set_ready(verb == "ready")
         elif verb == "wait":
