@@ -71,3 +71,27 @@ async def test_the_lobby_suggests_doctor_when_it_hears_no_game(monkeypatch):
                          what="the suggestion")
         inp.send_text("\x03")
         await asyncio.wait_for(task, 30)
+
+
+async def test_no_suggestion_while_the_player_creates_a_table(monkeypatch):
+    """The first player of the evening reads `help` for 20 s and types `create Reef 3`:
+    the create takes a moment (the twin-table check), and "No game heard on the network:
+    type doctor" must not come in the middle of it, right before "You are at the table"."""
+    monkeypatch.setattr(lobby_mod, "SUGGEST_DOCTOR_AFTER_S", 1.0)
+    going_on = asyncio.Event()
+
+    async def create_game(*args, **kwargs):
+        await going_on.wait()
+
+    with create_pipe_input() as inp, create_app_session(input=inp, output=_output()):
+        lobby, task = await _lobby(inp, FakeLan())
+        lobby.node.create_game = create_game
+        inp.send_text("create Reef 3\r")
+        await wait_until(lambda: lobby._busy == 1, what="the create under way")
+        await asyncio.sleep(2.5)
+        assert not any("type doctor" in t for _s, t in lobby.lines)
+        going_on.set()  # it failed to seat us after all (a fake node): idle again
+        await wait_until(lambda: any("type doctor" in t for _s, t in lobby.lines),
+                         what="the suggestion once idle")
+        inp.send_text("\x03")
+        await asyncio.wait_for(task, 30)

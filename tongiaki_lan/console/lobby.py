@@ -111,6 +111,7 @@ class LobbyScreen:
         self.node = None
         self.discovery = None
         self.yours: dict = {}  # game id -> Resumable: unfinished games this laptop played
+        self._busy = 0  # commands under way (a create or a join takes a few seconds)
         self._numbers: dict[bytes, int] = {}  # game id -> its number in the list
         self._next_number = 1
         self.lan_error: str | None = None
@@ -427,6 +428,7 @@ class LobbyScreen:
         return False
 
     async def command(self, text: str) -> None:
+        self._busy += 1  # (a create or join under way: the network is not idle)
         try:
             await self._command(text)
         except Exception as exc:  # noqa: BLE001 - a typo must never end the lobby
@@ -436,13 +438,18 @@ class LobbyScreen:
             # anything else is shown after what was typed.
             shown = text if len(text) <= 32 else text[:31] + "…"  # (a pasted page)
             self.message = reason if verb and reason.startswith(verb) else f"{shown}: {reason}"
+        finally:
+            self._busy -= 1
         self.app.invalidate()
 
     async def _guarded(self, coro) -> None:
+        self._busy += 1
         try:
             await coro
         except Exception as exc:  # noqa: BLE001
             self.message = str(exc)
+        finally:
+            self._busy -= 1
         self.app.invalidate()
 
     def ask_secret(self, prompt: str, then) -> None:
@@ -629,7 +636,7 @@ class LobbyScreen:
         last_heard = loop.time()
         while True:
             await asyncio.sleep(1.0)
-            if self.discovery is None or self.lan_error or self.games() or (
+            if self.discovery is None or self.lan_error or self.games() or self._busy or (
                     self.node is not None and getattr(self.node, "lobby", None) is not None):
                 last_heard = loop.time()
                 continue
