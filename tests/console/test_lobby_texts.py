@@ -168,3 +168,24 @@ def test_colours_are_typed_as_the_table_shows_them(lang):
             assert colour_key("grun") == "green" and colour_key("Rot") == "red"
     finally:
         i18n.use("en")
+
+
+async def test_a_game_of_yours_is_told_when_it_shows_in_the_list():
+    """"You were playing Reef…: join N resumes your seat" at every start for a record of a
+    game that has ended since (its player left it for good) sent players looking for a
+    game that is not there: it is said once the game is listed, and only then."""
+    reef, lagoon = game("Reef", 1, phase="playing"), game("Lagoon", 2)
+    lan = FakeLan(lagoon)
+    with create_pipe_input() as inp, create_app_session(input=inp, output=_output()):
+        lobby, task = await _lobby(inp, lan)
+        lobby.yours = {reef.game_id: SimpleNamespace(name="Reef", moves=27)}
+        lobby._tell_yours()
+        await asyncio.sleep(1.2)
+        assert not any("You were playing" in t for _s, t in lobby.lines)
+        lan.listed = [lagoon, reef]
+        await wait_until(lambda: any("You were playing Reef (27 moves)" in t
+                                     for _s, t in lobby.lines), what="Reef told")
+        await asyncio.sleep(1.2)
+        assert sum("You were playing" in t for _s, t in lobby.lines) == 1
+        inp.send_text("\x03")
+        await asyncio.wait_for(task, 30)

@@ -112,6 +112,7 @@ class LobbyScreen:
         self.discovery = None
         self.yours: dict = {}  # game id -> Resumable: unfinished games this laptop played
         self._busy = 0  # commands under way (a create or a join takes a few seconds)
+        self._yours_told: set = set()  # games of `yours` said to be resumable
         self._numbers: dict[bytes, int] = {}  # game id -> its number in the list
         self._next_number = 1
         self.lan_error: str | None = None
@@ -167,10 +168,28 @@ class LobbyScreen:
         if self.record_dir is None:
             return
         self.yours = unfinished_games(self.record_dir)
-        for r in self.yours.values():
+        self._yours_told.clear()
+        self._tell_yours()
+
+    def _tell_yours(self) -> None:
+        """Say once that a game this laptop left unfinished can be resumed, when it shows
+        in the list: a record of a game that ended or broke up since (a table left for
+        good, a crash after the others finished) is not offered at every start."""
+        told = self._yours_told
+        for _n, g in self.numbered() if self.yours else ():
+            r = self.yours.get(g.game_id)
+            if r is None or g.game_id in told or g.phase == "over":
+                continue
+            told.add(g.game_id)
             self.lines.append(("info", _("You were playing {game} ({n} moves): it is marked "
                                          "'yours' in the list; join N resumes your seat.").format(
-                game=r.name, n=r.moves)))
+                game=getattr(r, "name", g.name), n=getattr(r, "moves", "?"))))
+            self.app.invalidate()
+
+    async def _watch_yours(self) -> None:
+        while True:
+            await asyncio.sleep(0.5)
+            self._tell_yours()
 
     async def close_network(self) -> None:
         if self.node is not None:
@@ -653,9 +672,10 @@ class LobbyScreen:
             self.lines.append(("bad", self.lan_error))
         else:
             self.lines.append(("info", _("help lists the commands.")))
-        task = asyncio.ensure_future(self._suggest_doctor())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        for job in (self._suggest_doctor(), self._watch_yours()):
+            task = asyncio.ensure_future(job)
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
         result = await self.app.run_async()
         for task in list(self._tasks):
             task.cancel()
