@@ -559,9 +559,11 @@ class LobbyScreen:
                 return
             await self._join(node, info, passphrase)
         elif verb == "name":
-            if not args:
+            from tongiaki_lan.profile import clean_name
+
+            if not clean_name(" ".join(args)):
                 raise ValueError(_("name: what name?"))
-            self.name = " ".join(args)[:16]
+            self.name = clean_name(" ".join(args))
             if self.on_name is not None:
                 self.on_name(self.name)
             if self.node is not None:
