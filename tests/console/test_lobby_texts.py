@@ -187,5 +187,11 @@ async def test_a_game_of_yours_is_told_when_it_shows_in_the_list():
                                      for _s, t in lobby.lines), what="Reef told")
         await asyncio.sleep(1.2)
         assert sum("You were playing" in t for _s, t in lobby.lines) == 1
+        await wait_until(lambda: any("← yours" in r for r in rows_of(lobby)))
+        # it ended meanwhile (without us): listed as over, no longer offered as ours
+        lan.listed = [lagoon, game("Reef", 1, phase="over")]
+        lobby.app.invalidate()
+        await wait_until(lambda: any("Reef" in r and "over" in r for r in rows_of(lobby)))
+        assert not any("← yours" in r for r in rows_of(lobby))
         inp.send_text("\x03")
         await asyncio.wait_for(task, 30)

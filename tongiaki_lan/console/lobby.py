@@ -298,7 +298,7 @@ class LobbyScreen:
                 lock = " " + _("[passphrase]") if g.passphrase else ""
                 mine = ("  " + _("← your table")
                         if self.node and g.game_id == self.node.game_id else "")
-                if not mine and g.game_id in self.yours:
+                if not mine and g.game_id in self.yours and g.phase != "over":
                     mine = "  " + _("← yours: join resumes your seat")
                 seats = _("{taken}/{total} seats").format(taken=g.taken, total=g.total)
                 phase = _(PHASE_NAMES.get(g.phase, g.phase))
