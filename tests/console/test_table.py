@@ -199,6 +199,29 @@ async def test_colony_with_no_ships_on_the_beaches_says_so_and_asks_nothing():
     await session.close()
 
 
+async def test_hint_while_a_tile_is_drawn_says_so_not_the_dealers_decision():
+    """On a LAN table a tile's fair draw takes a moment (or waits for a laptop): `hint`
+    then said "It is the dealer's decision, not yours", as if someone had to act."""
+    game = Game(["blue", "red", "green"])
+    dealer = Dealer(hashlib.blake2b(b"table", digest_size=32).digest())
+    bot = make_bot("random", seed=5)
+    while True:  # up to a move that calls for a tile, not dealt yet
+        move = bot.choose(game)
+        game.apply(move)
+        if game.awaiting_reveal:
+            break
+        dealer.deal(game)
+    assert game.pending.seat is None
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        screen = _static_screen(game, mine=False)
+        task = await _run(screen)
+        inp.send_text("hint\r")
+        await wait_until(lambda: bool(screen.message[1]))
+        assert screen.message[1] == "A tile is being revealed…"
+        inp.send_text("\x03\x03")
+        assert await asyncio.wait_for(task, 30) == 0
+
+
 async def test_hint_on_someone_elses_decision_says_whose_it_is():
     game = _game_at(lambda g: g.pending is not None and g.pending.kind == "action")
     with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):

@@ -912,7 +912,12 @@ class GameScreen:
             self.message = ("", _("A replay takes no moves: no hint."))
             return
         if not s.my_decision():
-            who = s.names[p.seat] if p.seat is not None else _("the dealer")
+            if p.seat is None:  # a tile being drawn: nobody's decision ("the dealer's" read
+                # as if someone at the table had to act)
+                waits = getattr(s, "countdown_text", lambda: None)()
+                self.message = ("", waits or _("A tile is being revealed…"))
+                return
+            who = s.names[p.seat]
             self.message = ("", _("It is {who}'s decision, not yours: no hint.").format(who=who))
             return
         if self._hinting:
