@@ -157,9 +157,13 @@ class LanSession(GameSession):
         elif k == "draw_waiting":
             names = ", ".join(peer_label(self.node, {"peer": p, "name": n})
                               for p, n in zip(d["peers"], d["names"], strict=False))
-            self.lines.append(("info", _("The next tile waits for the draw value of {names}; "
-                                         "after about {s} s more the table draws without "
-                                         "it.").format(names=names, s=d["drop_in"])))
+            if d["drop_in"] > 0:
+                self.lines.append(("info", _(
+                    "The next tile waits for the draw value of {names}; after about {s} s "
+                    "more the table draws without it.").format(names=names, s=d["drop_in"])))
+            else:  # (their laptop was already away: not "after about 0 s more")
+                self.lines.append(("info", _("Next tile waits for the value of {names}: drawn "
+                                             "without it any moment").format(names=names)))
             self.draw_wait = (d["draw"], names, _now() + max(0, d["drop_in"]))
         elif k == "draw_dropped":
             self.lines.append(("bad", _("{name} sent no draw value in time and no longer takes "
