@@ -223,6 +223,8 @@ async def test_ctrl_c_in_a_lan_game_asks_before_the_node_leaves_the_table(tmp_pa
         # table's routine lines about an absent player's seat would only contradict it
         seat = next(i for i, s in enumerate(other.lobby.seats) if s.owner == me.peer_id)
         assert not theirs.seats[seat].away
+        # a screen opened after the goodbye (its player came back to the table) too
+        assert not LanSession(other).seats[seat].away
         from tongiaki_lan.net.protocol import events as E
 
         before = len(theirs.lines)

@@ -28,8 +28,12 @@ def seats_of(node, gone: set[str] | frozenset[str] = frozenset()) -> list[Seat]:
     as if the table still waited for them."""
     lb = node.lobby
     present = node.present()
+    try:  # (what the node knows of goodbyes, also those said before this screen began)
+        left = [bool(s.get("left")) for s in node.lobby_json()["seats"]]
+    except Exception:  # noqa: BLE001 - a node without it: the goodbyes this screen heard
+        left = []
     out = []
-    for s in lb.seats:
+    for i, s in enumerate(lb.seats):
         mine = s.owner == node.peer_id
         if s.kind == "bot":
             kind = s.bot or "bot"
@@ -38,7 +42,8 @@ def seats_of(node, gone: set[str] | frozenset[str] = frozenset()) -> list[Seat]:
         if s.kind == "human" and s.bot:  # handed to a bot while its player is away
             kind = s.bot
         out.append(Seat(s.name, s.colour, kind, local=mine and s.kind != "bot" and not s.bot,
-                        away=s.owner not in present and s.owner.hex() not in gone))
+                        away=(s.owner not in present and s.owner.hex() not in gone
+                              and not (i < len(left) and left[i]))))
     return out
 
 
