@@ -222,6 +222,26 @@ async def test_hint_while_a_tile_is_drawn_says_so_not_the_dealers_decision():
         assert await asyncio.wait_for(task, 30) == 0
 
 
+async def test_help_is_shown_from_its_first_line_and_pages_by_the_log_height():
+    """`help` at 80x24 is ~45 lines in a 10-line log: it showed its last ten (the map's
+    legend), and PgUp went back five lines at a time, so the commands a new player looks
+    for (hint, moves, rules, quit) took four PgUps to reach."""
+    game = _game_at(lambda g: g.pending is not None and g.pending.kind == "action")
+    screen = _static_screen(game)
+    screen.session.lines.extend(("info", f"story {i}") for i in range(30))
+    await screen._command("help")
+    rows = ["".join(t for _s, t in row) for row in screen.draw_log(32, 10)]
+    assert rows[0].startswith("Type a move in its short form"), rows
+    assert "newer line(s): PgDn" in rows[-1]
+    scrolled = screen.log_scroll
+    screen.scroll_log(1)  # PgDn: a page of the log's height, two lines kept
+    assert screen.log_scroll == scrolled - 8
+    rows = ["".join(t for _s, t in row) for row in screen.draw_log(32, 10)]
+    screen.scroll_log(-1)
+    back = ["".join(t for _s, t in row) for row in screen.draw_log(32, 10)]
+    assert back[0].startswith("Type a move")
+
+
 async def test_hint_on_someone_elses_decision_says_whose_it_is():
     game = _game_at(lambda g: g.pending is not None and g.pending.kind == "action")
     with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):

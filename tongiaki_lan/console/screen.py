@@ -174,6 +174,11 @@ class GameScreen:
         self.view = BoardView()
         self.message: tuple[str, str] = ("", "")
         self.log_scroll = 0  # lines scrolled back from the newest
+        # `help` and `rules` add more lines than a small log shows: the first of them (an
+        # index in session.lines) is put at the top of the log at the next drawing, so
+        # that the list is read from its start rather than from its last lines
+        self._log_anchor: int | None = None
+        self._log_rows = 10  # the log's height as last drawn (a page for PgUp/PgDn)
         self.show_board = False  # at the end: the map instead of the final table
         self._legal_cache: tuple[int, list[Move], dict[str, Move]] = (-1, [], {})
         self._prefill: str | None = None  # an offer on the line that typing replaces
@@ -370,6 +375,11 @@ class GameScreen:
     def draw_log(self, width: int, height: int):
         # Wrap from the newest line backwards, only as far as the window can show:
         # a whole game's story is hundreds of lines and this runs on every redraw.
+        self._log_rows = height
+        if self._log_anchor is not None:
+            anchor, self._log_anchor = self._log_anchor, None
+            below = sum(len(wrap_fragments([e], width)) for e in self.session.lines[anchor:])
+            self.log_scroll = max(0, below - height)
         need = height + self.log_scroll
         lines: list[list[tuple[str, str]]] = []
         for entry in reversed(self.session.lines):
@@ -384,7 +394,9 @@ class GameScreen:
         return shown
 
     def scroll_log(self, pages: int) -> None:
-        self.log_scroll = max(0, self.log_scroll - pages * 5)
+        # a page is the log's height less two lines kept for context (5 lines, the old
+        # step, took four PgUps to read `help` in the 10-line log of an 80x24 terminal)
+        self.log_scroll = max(0, self.log_scroll - pages * max(5, self._log_rows - 2))
 
     def _status(self) -> tuple[str, str]:
         s = self.session
@@ -783,6 +795,7 @@ class GameScreen:
             self.app.exit(result=BACK_TO_LOBBY)
             return
         if word in ("help", "?"):
+            anchor = len(s.lines)
             for line in help_lines(rest):
                 s.lines.append(("info", line))
             if not rest:
@@ -792,11 +805,14 @@ class GameScreen:
                     s.lines.append(("info", "  " + _("lobby — after the game, back to the "
                                                      "lobby for the next one")))
             s.changed()
+            self._log_anchor = anchor  # (after changed(), which scrolls to the newest)
             return
         if word == "rules":
+            anchor = len(s.lines)
             for line in rules_lines(s.game, rest):
                 s.lines.append(("info", line))
             s.changed()
+            self._log_anchor = anchor
             return
         if word in ("centre", "center"):
             self.view.recentre()
