@@ -95,3 +95,26 @@ async def test_no_suggestion_while_the_player_creates_a_table(monkeypatch):
                          what="the suggestion once idle")
         inp.send_text("\x03")
         await asyncio.wait_for(task, 30)
+
+
+async def test_alone_at_our_own_table_is_not_everything_works(monkeypatch):
+    """Dan opened a table nobody sees and asked `doctor`: the lobby's own node (advertised
+    for the table) was counted as a laptop that answers, and the verdict read "Everything
+    works: every tongiaki-lan heard here answers"."""
+    own = {"peer": b"me".hex(), "name": "Dan", "kind": "game", "game": "Lonely",
+           "phase": "lobby", "hosts": ["10.77.0.6"], "port": 46280, "probes": [],
+           "answers": True, "rtt_ms": 0.9, "clock_offset_s": 0.0}
+    alone = {**FIREWALLED, "own_advert_heard": True, "nodes": [own]}
+
+    async def diagnose(chosen=None, listen_s=3.0, name="doctor"):
+        return alone
+
+    monkeypatch.setattr(doctor_mod, "diagnose", diagnose)
+    with create_pipe_input() as inp, create_app_session(input=inp, output=_output()):
+        lobby, task = await _lobby(inp, FakeLan())
+        inp.send_text("doctor\r")
+        await wait_until(lambda: any("No other tongiaki-lan" in t for _s, t in lobby.lines),
+                         what="the verdict 'alone'")
+        assert not any("Everything works" in t for _s, t in lobby.lines)
+        inp.send_text("\x03")
+        await asyncio.wait_for(task, 30)

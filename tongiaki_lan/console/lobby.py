@@ -647,6 +647,10 @@ class LobbyScreen:
         self.lines.append(("info", _("Checking the network ({s:.0f} s)…").format(s=LISTEN_S)))
         self.app.invalidate()
         facts = await diagnose(name=self.name)
+        me = getattr(self.node, "peer_id", None)
+        if me is not None:  # this lobby's own node (advertised at a table) is not someone
+            # else on the network: alone at our own table is "alone", not "everything works"
+            facts["nodes"] = [n for n in facts.get("nodes", []) if n.get("peer") != me.hex()]
         for style, text in report_lines(facts, verdict(facts)):
             self.lines.append(("bad" if style == "bad" else "info", text))
 
