@@ -362,3 +362,18 @@ async def test_completing_a_clicked_hex_keeps_what_was_offered():
         assert screen.buffer.text in {str(m) for m in game.legal_moves()}
         inp.send_text("\x03\x03")  # mid-game: Ctrl-C asks, a second one leaves
         assert await asyncio.wait_for(task, 30) == 0
+
+
+def test_a_replay_names_the_next_decision_nobody_is_thinking():
+    """`replay` of a solo game: the status read "Kupe — bot (search) (Y) is thinking:
+    placing a ship on Tonga…" while nothing runs; in a replay the decision is only named."""
+    from tongiaki_lan.console.words import pending_text
+
+    game = _game_at(lambda g: g.pending is not None and g.pending.seat == 1)
+    names = ["Ana", "Ben", "Cy"]
+    labels = ["Ana", "Ben — bot (search)", "Cy — bot (search)"]
+    _style, live = pending_text(game, names, set(), labels=labels)
+    assert "is thinking" in live
+    _style, replayed = pending_text(game, names, set(), labels=labels, replay=True)
+    assert replayed.startswith("Ben — bot (search) (R): ") and "thinking" not in replayed
+    assert "Waiting" not in replayed

@@ -158,6 +158,7 @@ class LobbyScreen:
             return
         self.discovery, self.node = disc, node
         disc.add_listener(self.app.invalidate)
+        disc.add_listener(self._tell_yours)  # (with the row marked 'yours', not after it)
         node.add_listener(self._on_node_event)
         self._find_yours()
 

@@ -404,7 +404,8 @@ class GameScreen:
         if waiting:  # a LAN draw waits for someone's value: say whose, and for how long
             return "class:status", waiting
         style, text = pending_text(s.game, s.names, s.local_seats() if s.can_play else set(),
-                                   lobby=getattr(s, "from_lobby", False), labels=s.labels)
+                                   lobby=getattr(s, "from_lobby", False), labels=s.labels,
+                                   replay=hasattr(s, "position_text"))
         if hasattr(s, "position_text"):
             style, text = "class:status", _("Replay {position} · {text}").format(
                 position=s.position_text(), text=text)
