@@ -252,6 +252,10 @@ async def test_hint_on_someone_elses_decision_says_whose_it_is():
         name = screen.session.names[game.pending.seat]
         assert screen.message[1] == f"It is {name}'s decision, not yours: no hint."
         assert screen.buffer.text == ""
+        # true of that decision only: gone once it is taken (it stayed, misleading)
+        game.apply(game.legal_moves()[0])
+        screen.session.changed()
+        assert screen.message[1] == ""
         inp.send_text("\x03\x03")  # mid-game: Ctrl-C asks, a second one leaves
         assert await asyncio.wait_for(task, 30) == 0
 

@@ -179,6 +179,7 @@ class GameScreen:
         # that the list is read from its start rather than from its last lines
         self._log_anchor: int | None = None
         self._log_rows = 10  # the log's height as last drawn (a page for PgUp/PgDn)
+        self._for_this_decision: tuple[str, str] | None = None  # a message cleared with it
         self.show_board = False  # at the end: the map instead of the final table
         self._legal_cache: tuple[int, list[Move], dict[str, Move]] = (-1, [], {})
         self._prefill: str | None = None  # an offer on the line that typing replaces
@@ -668,9 +669,11 @@ class GameScreen:
         if key != self._decision_key:
             # a new decision: an old reason or a pending confirmation no longer applies
             self._decision_key = key
-            if self.message[0] == "error" or self._confirm is not None:
+            if (self.message[0] == "error" or self._confirm is not None
+                    or self.message == self._for_this_decision):
                 self.message = ("", "")
             self._confirm = None
+            self._for_this_decision = None
         # Offer the default landing on the line, so Enter accepts it (and it can be edited).
         want = None
         if s.my_decision() and p is not None and p.kind == D.LANDING:
@@ -933,9 +936,13 @@ class GameScreen:
                 # as if someone at the table had to act)
                 waits = getattr(s, "countdown_text", lambda: None)()
                 self.message = ("", waits or _("A tile is being revealed…"))
-                return
-            who = s.names[p.seat]
-            self.message = ("", _("It is {who}'s decision, not yours: no hint.").format(who=who))
+            else:
+                who = s.names[p.seat]
+                self.message = ("", _("It is {who}'s decision, not yours: no hint.").format(
+                    who=who))
+            # true of this decision only: "It is Tim's decision" stayed on screen after Tim
+            # moved and the decision was ours
+            self._for_this_decision = self.message
             return
         if self._hinting:
             return
