@@ -118,3 +118,24 @@ async def test_alone_at_our_own_table_is_not_everything_works(monkeypatch):
         assert not any("Everything works" in t for _s, t in lobby.lines)
         inp.send_text("\x03")
         await asyncio.wait_for(task, 30)
+
+
+def test_the_report_names_a_games_phase_in_the_players_language():
+    """`doctor --lang fr` listed `Parties vues : 1 / X (lobby, 1/4)`: the phase stayed
+    English where the lobby's list says `salon`."""
+    from tongiaki_lan.console.doctor import report_lines
+    from tongiaki_lan.net.aio.doctor import verdict
+
+    node = {"peer": "aa", "name": "Ana", "kind": "game", "game": "Reef", "phase": "playing",
+            "hosts": ["10.0.0.2"], "port": 4000, "probes": [], "answers": True,
+            "rtt_ms": 1.0, "clock_offset_s": 0.0}
+    facts = {**FIREWALLED, "own_advert_heard": True, "nodes": [node],
+             "games": [{"game": "Reef", "phase": "lobby", "seats_taken": 1,
+                        "seats_total": 4}]}
+    use("fr")
+    try:
+        text = "\n".join(t for _s, t in report_lines(facts, verdict(facts)))
+    finally:
+        use("en")
+    assert "Reef (salon, 1/4)" in text and "(lobby" not in text
+    assert "in game Reef (en cours)" in text or "(en cours)" in text
