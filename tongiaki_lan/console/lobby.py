@@ -320,8 +320,13 @@ class LobbyScreen:
             phase = _(PHASE_NAMES.get(lb.phase, lb.phase))
             out.append([(head, _(" Your table: {name} ({phase}, {seats}{extra})").format(
                 name=lb.name, phase=phase, seats=seats, extra=extra))])
+            # (the colour column as wide as its longest name in this language: `keltainen`)
+            cw = max(len(_(c)) for c in COLOUR_NAMES.values())
             for i, s in enumerate(lb.seats, 1):
                 kind = _("bot {kind}").format(kind=s.bot) if s.kind == "bot" else _("human")
+                name = s.name
+                if s.kind == "bot" and name.endswith(f" ({s.bot})") and len(name) > len(s.bot) + 3:
+                    name = name[:-len(s.bot) - 3]  # `Tangaroa (search)`: the kind column says it
                 flags = []
                 if s.owner == self.node.peer_id and s.kind != "bot":
                     flags.append(_("you"))
@@ -330,8 +335,8 @@ class LobbyScreen:
                 colour = _(COLOUR_NAMES.get(s.colour, s.colour))
                 out.append([
                     ("", f"  {i}. "),
-                    (player_style(s.colour), f"{colour:<7}"),
-                    ("", f" {s.name[:16]:<16} {kind:<12} "),
+                    (player_style(s.colour), f"{colour:<{cw}}"),
+                    ("", f" {name[:16]:<16} {kind:<12} "),
                     ("class:log.good" if s.ready else "class:panel.head",
                      _("ready") if s.ready else _("not ready")),
                     ("class:panel.head", ("  " + ", ".join(flags)) if flags else ""),
