@@ -74,9 +74,9 @@ async def test_the_lobby_suggests_doctor_when_it_hears_no_game(monkeypatch):
 
 
 async def test_no_suggestion_while_the_player_creates_a_table(monkeypatch):
-    """The first player of the evening reads `help` for 20 s and types `create Reef 3`:
-    the create takes a moment (the twin-table check), and "No game heard on the network:
-    type doctor" must not come in the middle of it, right before "You are at the table"."""
+    """A command under way (a join waits up to 4 s for the table's answer; here a create
+    held by a fake node) is activity: "No game heard on the network: type doctor" must
+    not come in the middle of it, right before "You are at the table"."""
     monkeypatch.setattr(lobby_mod, "SUGGEST_DOCTOR_AFTER_S", 1.0)
     going_on = asyncio.Event()
 
