@@ -195,3 +195,27 @@ async def test_a_game_of_yours_is_told_when_it_shows_in_the_list():
         assert not any("← yours" in r for r in rows_of(lobby))
         inp.send_text("\x03")
         await asyncio.wait_for(task, 30)
+
+
+async def test_create_refuses_the_name_of_a_table_already_listed():
+    """Two friends who both typed `create Reef` sat at two tables named Reef, and
+    `join reef` could not tell them apart: a name already listed is refused with the way
+    to that table; a game that is over does not hold its name."""
+    created = []
+
+    async def create_game(name, *args, **kwargs):
+        created.append(name)
+
+    lan = FakeLan(game("Reef", 1), game("Atoll", 2, phase="over"))
+    with create_pipe_input() as inp, create_app_session(input=inp, output=_output()):
+        lobby, task = await _lobby(inp, lan)
+        lobby.node.create_game = create_game
+        inp.send_text("create reef 3\r")
+        await wait_until(lambda: bool(lobby.message), what="the refusal")
+        number = dict((g.name, n) for n, g in lobby.numbered())["Reef"]
+        assert lobby.message == (f"create: {number}. Reef is already on the LAN: join "
+                                 f"{number}, or give yours another name")
+        inp.send_text("create Atoll 3\r")
+        await wait_until(lambda: created == ["Atoll"], what="the create")
+        inp.send_text("\x03")
+        await asyncio.wait_for(task, 30)

@@ -524,6 +524,15 @@ class LobbyScreen:
                                    "quotes"))
             seats = (_count(args[1], _("create: SEATS"), 2, 6, "create Friday 4")
                      if len(args) > 1 else 4 if variant == "standard" else 2)
+            wanted = args[0][:24].casefold()
+            for number, g in self.numbered():
+                if g.name.casefold() == wanted and g.phase != "over" and (
+                        g.game_id != getattr(node, "game_id", None)):
+                    # two tables of one name: friends who said "Reef" sit at both, and
+                    # `join reef` cannot tell them apart
+                    raise ValueError(_("create: {number}. {game} is already on the LAN: "
+                                       "join {number}, or give yours another name").format(
+                        number=number, game=g.name))
             if variant == "two-colours" and seats != 2:
                 raise ValueError(_("create: --two-colours is for 2 players, e.g. create Duo 2 "
                                    "--two-colours"))
