@@ -228,6 +228,9 @@ async def test_ctrl_c_in_a_lan_game_asks_before_the_node_leaves_the_table(tmp_pa
         from tongiaki_lan.net.protocol import events as E
 
         before = len(theirs.lines)
+        # a stranger who tried to join after the start: routine, not the table's business
+        theirs._on_node_event(E.Refused("a4f5319da6d841fb", "Gus (a4f5319d)", "10.0.0.7:4000",
+                                        "game 'g' has already started", "join"))
         theirs._on_node_event(E.Waiting(seat, "p0"))
         theirs._on_node_event(E.SeatHandedOver(seat, "p0", "search", other.peer_id.hex(), "p1"))
         assert len(theirs.lines) == before, theirs.lines[before:]

@@ -190,6 +190,10 @@ class LanSession(GameSession):
                 self._member(d.get("peer")) or self._member_address(d.get("addr"))):
             pass  # a member's datagram the transport set aside (keys renewed after a cut, a
             # late copy): routine, and in the log file; the game pane keeps to the game
+        elif k == "refused" and d.get("what") == "join" and not self._member(d.get("peer")):
+            pass  # someone in the lobby tried to join this game after it started: told so
+            # on their screen; at the table it read "refused from a4f5319da6d841fb: game
+            # 'Cove' has already started" (the log file keeps it)
         elif k == "refused":
             self.lines.append(("bad", _("refused from {peer}: {reason}").format(
                 peer=d.get("peer") or d.get("addr"), reason=net_reason(d.get("reason")))))
