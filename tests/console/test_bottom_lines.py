@@ -101,6 +101,9 @@ async def test_the_too_small_screen_takes_no_moves():
         term.size = Size(rows=24, columns=80)  # the window grows: the game is back
         screen.app.invalidate()
         await wait_until(lambda: any("Tonga" in r for r in rows_of(screen)), what="the map")
+        # and "Enlarge the window first" with it: it stayed on the message row
+        await wait_until(lambda: not any("Enlarge" in r for r in rows_of(screen)),
+                         what="the refusal gone")
         inp.send_text("quit\r\r")  # mid-game: the second Enter confirms
         assert await asyncio.wait_for(task, 30) == 0
     await session.close()

@@ -180,6 +180,7 @@ class GameScreen:
         self._log_anchor: int | None = None
         self._log_rows = 10  # the log's height as last drawn (a page for PgUp/PgDn)
         self._for_this_decision: tuple[str, str] | None = None  # a message cleared with it
+        self._small_note: tuple[str, str] | None = None  # "Enlarge the window first", as said
         self.show_board = False  # at the end: the map instead of the final table
         self._legal_cache: tuple[int, list[Move], dict[str, Move]] = (-1, [], {})
         self._prefill: str | None = None  # an offer on the line that typing replaces
@@ -434,6 +435,8 @@ class GameScreen:
         return self._wrapped(" " + self._status()[1], 3)
 
     def _message_rows(self) -> list[str]:
+        if self.message == self._small_note and not self._too_small():
+            self.message = ("", "")  # the window grew back: "Enlarge the window" is over
         return self._wrapped(self.message[1], 4)
 
     def status_fragments(self) -> StyleAndTextTuples:
@@ -736,6 +739,7 @@ class GameScreen:
             # The map is not shown: a move (or a hint's Enter) would be played unseen.
             self.message = ("error", _("Enlarge the window first: the game takes no commands "
                                        "while it cannot be shown (quit leaves)."))
+            self._small_note = self.message
             return False
         quitting = text.lower() in ("quit", "exit", "q")
         if self._quit_asked and not quitting:
