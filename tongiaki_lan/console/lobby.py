@@ -86,6 +86,12 @@ def shown_colours() -> str:
     return ", ".join(_(COLOUR_NAMES.get(key, key)) for key in COLOURS)
 
 
+# the table's wait for a vanished player's draw value unless `wait S` changes it
+try:
+    from tongiaki_lan.net.protocol.codec import DRAW_WAIT_DEFAULT as DEFAULT_DRAW_WAIT
+except ImportError:  # (the network extras missing: no table to show it for)
+    DEFAULT_DRAW_WAIT = 15
+
 # the lobby suggests `doctor` once when it has heard of no game for this long
 SUGGEST_DOCTOR_AFTER_S = 20.0
 
@@ -317,6 +323,9 @@ class LobbyScreen:
             extra = ", " + _("passphrase") if lb.passphrase else ""
             if lb.variant == "two-colours":  # V1: said on the table's line, for everyone
                 extra += ", " + _("two colours each")
+            if getattr(lb, "draw_wait", DEFAULT_DRAW_WAIT) != DEFAULT_DRAW_WAIT:
+                # (`wait 30` said nothing, to the one who typed it nor to the others)
+                extra += ", " + _("tiles wait {s} s").format(s=lb.draw_wait)
             phase = _(PHASE_NAMES.get(lb.phase, lb.phase))
             out.append([(head, _(" Your table: {name} ({phase}, {seats}{extra})").format(
                 name=lb.name, phase=phase, seats=seats, extra=extra))])
