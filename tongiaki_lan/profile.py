@@ -121,8 +121,8 @@ def player_name(path: str | os.PathLike, given: str | None, *, interactive: bool
                 ask=input, say=print) -> str:
     """Who plays: `--name` if given; else the saved profile; else, on the first run, asked
     (interactive) or the OS user's name (not interactive, not saved)."""
-    if given:
-        return given
+    if given and clean_name(given):
+        return clean_name(given)  # (as the first run's answer: `--name 'ana '` is "ana")
     try:
         profile = load_profile(path)
     except ProfileError as exc:

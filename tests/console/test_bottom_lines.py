@@ -177,3 +177,29 @@ async def test_six_players_final_table_keeps_their_names_whole_at_80x24():
             assert letter == "BRGYOP"[cid] and int(pts) == keys[colour][0]
         inp.send_text("\x03")  # the game is over: no question
         assert await asyncio.wait_for(task, 30) == 0
+
+
+async def test_enlarge_the_window_goes_once_it_is_large_enough():
+    """At a LAN table nothing need change while the window is small: "Enlarge the window
+    first: the game takes no commands…" stayed under a game that took commands again."""
+    from tongiaki_lan.console.session import GameSession, Seat
+    from tongiaki_lan.engine import Game
+
+    term = Terminal(60, 20)
+    game = Game(["blue", "red"])
+    session = GameSession(game, [Seat("Ana", "blue", local=True), Seat("Ben", "red")])
+    with create_pipe_input() as inp, create_app_session(input=inp, output=term.output):
+        screen = GameScreen(session, colour=False)
+        await session.start()
+        task = asyncio.ensure_future(screen.app.run_async())
+        await wait_until(lambda: any("Tongiaki needs at least" in r for r in rows_of(screen)),
+                         what="the warning")
+        inp.send_text("place Tonga 1\r")
+        await wait_until(lambda: "Enlarge" in screen.message[1], what="the refusal")
+        term.size = Size(rows=24, columns=80)
+        screen.app.invalidate()
+        await wait_until(lambda: any("Tonga" in r for r in rows_of(screen)), what="the map")
+        await wait_until(lambda: not any("Enlarge" in r for r in rows_of(screen)),
+                         what="the refusal gone")
+        inp.send_text("\x03\x03")
+        assert await asyncio.wait_for(task, 30) == 0

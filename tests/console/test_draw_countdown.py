@@ -136,3 +136,26 @@ async def test_the_countdown_clears_when_the_missing_contributor_is_left_out(tmp
                                      for _s, t in session.lines), what="the drop")
         await wait_until(lambda: "waits for the value" not in screen.status_text(),
                          what="the countdown cleared")
+
+
+async def test_a_draw_that_waits_for_a_laptop_already_away_says_any_moment(tmp_path):
+    """A player away for a while when a tile is called for: the node says it waits "about
+    0 s more"; the log says "any moment", as the status line does."""
+    from tongiaki_lan.net.lab.loopback import make_table
+    from tongiaki_lan.net.protocol import events as E
+
+    nodes = await make_table(2, tmp_path, autoplay=None)
+    try:
+        me, other = nodes
+        await me.wait_for(lambda: all(nd.game is not None for nd in nodes), 30)
+        session = LanSession(me)
+        peer = other.peer_id.hex()
+        session._on_node_event(E.DrawWaiting(0, ["p1"], [peer], 0))
+        session._on_node_event(E.DrawWaiting(1, ["p1"], [peer], 12))
+        told = [t for _s, t in session.lines if "p1" in t]
+        assert told[-2:] == [
+            "Next tile waits for the value of p1: drawn without it any moment",
+            "The next tile waits for the draw value of p1; after about 12 s more the table "
+            "draws without it."], told
+    finally:
+        await close_all(nodes)

@@ -219,5 +219,20 @@ async def test_ctrl_c_in_a_lan_game_asks_before_the_node_leaves_the_table(tmp_pa
         told = [t for _s, t in theirs.lines if t.startswith("p0 ")]
         assert told == [f"p0 left for good; a bot ({other.core.handover_bot}) plays their "
                         "seat from now on."], told
+        # a bot plays the seat for good: not shown as away (greyed, "Away: p0"), and the
+        # table's routine lines about an absent player's seat would only contradict it
+        seat = next(i for i, s in enumerate(other.lobby.seats) if s.owner == me.peer_id)
+        assert not theirs.seats[seat].away
+        # a screen opened after the goodbye (its player came back to the table) too
+        assert not LanSession(other).seats[seat].away
+        from tongiaki_lan.net.protocol import events as E
+
+        before = len(theirs.lines)
+        # a stranger who tried to join after the start: routine, not the table's business
+        theirs._on_node_event(E.Refused("a4f5319da6d841fb", "Gus (a4f5319d)", "10.0.0.7:4000",
+                                        "game 'g' has already started", "join"))
+        theirs._on_node_event(E.Waiting(seat, "p0"))
+        theirs._on_node_event(E.SeatHandedOver(seat, "p0", "search", other.peer_id.hex(), "p1"))
+        assert len(theirs.lines) == before, theirs.lines[before:]
     finally:
         await close_all(nodes)

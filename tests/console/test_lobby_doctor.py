@@ -71,3 +71,71 @@ async def test_the_lobby_suggests_doctor_when_it_hears_no_game(monkeypatch):
                          what="the suggestion")
         inp.send_text("\x03")
         await asyncio.wait_for(task, 30)
+
+
+async def test_no_suggestion_while_the_player_creates_a_table(monkeypatch):
+    """A command under way (a join waits up to 4 s for the table's answer; here a create
+    held by a fake node) is activity: "No game heard on the network: type doctor" must
+    not come in the middle of it, right before "You are at the table"."""
+    monkeypatch.setattr(lobby_mod, "SUGGEST_DOCTOR_AFTER_S", 1.0)
+    going_on = asyncio.Event()
+
+    async def create_game(*args, **kwargs):
+        await going_on.wait()
+
+    with create_pipe_input() as inp, create_app_session(input=inp, output=_output()):
+        lobby, task = await _lobby(inp, FakeLan())
+        lobby.node.create_game = create_game
+        inp.send_text("create Reef 3\r")
+        await wait_until(lambda: lobby._busy == 1, what="the create under way")
+        await asyncio.sleep(2.5)
+        assert not any("type doctor" in t for _s, t in lobby.lines)
+        going_on.set()  # it failed to seat us after all (a fake node): idle again
+        await wait_until(lambda: any("type doctor" in t for _s, t in lobby.lines),
+                         what="the suggestion once idle")
+        inp.send_text("\x03")
+        await asyncio.wait_for(task, 30)
+
+
+async def test_alone_at_our_own_table_is_not_everything_works(monkeypatch):
+    """Dan opened a table nobody sees and asked `doctor`: the lobby's own node (advertised
+    for the table) was counted as a laptop that answers, and the verdict read "Everything
+    works: every tongiaki-lan heard here answers"."""
+    own = {"peer": b"me".hex(), "name": "Dan", "kind": "game", "game": "Lonely",
+           "phase": "lobby", "hosts": ["10.77.0.6"], "port": 46280, "probes": [],
+           "answers": True, "rtt_ms": 0.9, "clock_offset_s": 0.0}
+    alone = {**FIREWALLED, "own_advert_heard": True, "nodes": [own]}
+
+    async def diagnose(chosen=None, listen_s=3.0, name="doctor"):
+        return alone
+
+    monkeypatch.setattr(doctor_mod, "diagnose", diagnose)
+    with create_pipe_input() as inp, create_app_session(input=inp, output=_output()):
+        lobby, task = await _lobby(inp, FakeLan())
+        inp.send_text("doctor\r")
+        await wait_until(lambda: any("No other tongiaki-lan" in t for _s, t in lobby.lines),
+                         what="the verdict 'alone'")
+        assert not any("Everything works" in t for _s, t in lobby.lines)
+        inp.send_text("\x03")
+        await asyncio.wait_for(task, 30)
+
+
+def test_the_report_names_a_games_phase_in_the_players_language():
+    """`doctor --lang fr` listed `Parties vues : 1 / X (lobby, 1/4)`: the phase stayed
+    English where the lobby's list says `salon`."""
+    from tongiaki_lan.console.doctor import report_lines
+    from tongiaki_lan.net.aio.doctor import verdict
+
+    node = {"peer": "aa", "name": "Ana", "kind": "game", "game": "Reef", "phase": "playing",
+            "hosts": ["10.0.0.2"], "port": 4000, "probes": [], "answers": True,
+            "rtt_ms": 1.0, "clock_offset_s": 0.0}
+    facts = {**FIREWALLED, "own_advert_heard": True, "nodes": [node],
+             "games": [{"game": "Reef", "phase": "lobby", "seats_taken": 1,
+                        "seats_total": 4}]}
+    use("fr")
+    try:
+        text = "\n".join(t for _s, t in report_lines(facts, verdict(facts)))
+    finally:
+        use("en")
+    assert "Reef (salon, 1/4)" in text and "(lobby" not in text
+    assert "in game Reef (en cours)" in text or "(en cours)" in text

@@ -7,6 +7,7 @@ import asyncio
 import io
 from types import SimpleNamespace
 
+import pytest
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
@@ -143,5 +144,78 @@ async def test_the_bottom_bar_offers_start_to_the_host_only():
         lobby.node = SimpleNamespace(lobby=None, game_id=None, peer_id=b"me")
         bar = lobby._status()[1]
         assert "[lock]" in bar and "[PASS]" not in bar  # as help says it
+        inp.send_text("\x03")
+        await asyncio.wait_for(task, 30)
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "fi", "fr", "de"])
+def test_colours_are_typed_as_the_table_shows_them(lang):
+    """The table lists `2. rot  Maui (search)` to a German player: `unbot rot`, `colour
+    grün` (or `grun`) must mean those colours, as the English names and letters do."""
+    from tongiaki_lan import i18n
+    from tongiaki_lan.console.lobby import COLOUR_NAMES, colour_key
+    from tongiaki_lan.engine import COLOURS
+
+    i18n.use(lang)
+    try:
+        for key in COLOURS:
+            shown = i18n._(COLOUR_NAMES[key])
+            assert colour_key(shown) == key, (lang, shown)
+            assert colour_key(shown.upper()) == key
+            assert colour_key(key) == key and colour_key(key[0].upper()) == key
+        assert colour_key("mauve") is None and colour_key("") is None
+        if lang == "de":
+            assert colour_key("grun") == "green" and colour_key("Rot") == "red"
+    finally:
+        i18n.use("en")
+
+
+async def test_a_game_of_yours_is_told_when_it_shows_in_the_list():
+    """"You were playing Reef…: join N resumes your seat" at every start for a record of a
+    game that has ended since (its player left it for good) sent players looking for a
+    game that is not there: it is said once the game is listed, and only then."""
+    reef, lagoon = game("Reef", 1, phase="playing"), game("Lagoon", 2)
+    lan = FakeLan(lagoon)
+    with create_pipe_input() as inp, create_app_session(input=inp, output=_output()):
+        lobby, task = await _lobby(inp, lan)
+        lobby.yours = {reef.game_id: SimpleNamespace(name="Reef", moves=27)}
+        lobby._tell_yours()
+        await asyncio.sleep(1.2)
+        assert not any("You were playing" in t for _s, t in lobby.lines)
+        lan.listed = [lagoon, reef]
+        await wait_until(lambda: any("You were playing Reef (27 moves)" in t
+                                     for _s, t in lobby.lines), what="Reef told")
+        await asyncio.sleep(1.2)
+        assert sum("You were playing" in t for _s, t in lobby.lines) == 1
+        await wait_until(lambda: any("← yours" in r for r in rows_of(lobby)))
+        # it ended meanwhile (without us): listed as over, no longer offered as ours
+        lan.listed = [lagoon, game("Reef", 1, phase="over")]
+        lobby.app.invalidate()
+        await wait_until(lambda: any("Reef" in r and "over" in r for r in rows_of(lobby)))
+        assert not any("← yours" in r for r in rows_of(lobby))
+        inp.send_text("\x03")
+        await asyncio.wait_for(task, 30)
+
+
+async def test_create_refuses_the_name_of_a_table_already_listed():
+    """Two friends who both typed `create Reef` sat at two tables named Reef, and
+    `join reef` could not tell them apart: a name already listed is refused with the way
+    to that table; a game that is over does not hold its name."""
+    created = []
+
+    async def create_game(name, *args, **kwargs):
+        created.append(name)
+
+    lan = FakeLan(game("Reef", 1), game("Atoll", 2, phase="over"))
+    with create_pipe_input() as inp, create_app_session(input=inp, output=_output()):
+        lobby, task = await _lobby(inp, lan)
+        lobby.node.create_game = create_game
+        inp.send_text("create reef 3\r")
+        await wait_until(lambda: bool(lobby.message), what="the refusal")
+        number = dict((g.name, n) for n, g in lobby.numbered())["Reef"]
+        assert lobby.message == (f"create: {number}. Reef is already on the LAN: join "
+                                 f"{number}, or give yours another name")
+        inp.send_text("create Atoll 3\r")
+        await wait_until(lambda: created == ["Atoll"], what="the create")
         inp.send_text("\x03")
         await asyncio.wait_for(task, 30)

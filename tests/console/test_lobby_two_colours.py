@@ -42,3 +42,26 @@ async def test_V1_create_two_colours_reaches_the_node_and_the_table_line_says_it
                          what="the table line")
         inp.send_text("\x03")
         await asyncio.wait_for(task, 30)
+
+
+async def test_the_table_line_says_a_changed_tile_wait():
+    """`wait 30` said nothing, to the player who typed it or to the others: the table's
+    line now says it whenever it is not the default."""
+    with create_pipe_input() as inp, create_app_session(input=inp, output=_output()):
+        lobby, task = await _lobby(inp, FakeLan())
+        seat = SimpleNamespace(kind="human", name="Tester", colour="blue", owner=b"me",
+                               ready=False, bot="")
+        table = SimpleNamespace(seats=(seat,), name="Reef", total=3, passphrase=False,
+                                phase="lobby", variant="standard", members=(), draw_wait=15)
+        lobby.node = SimpleNamespace(lobby=table, game_id=b"g", peer_id=b"me",
+                                     coordinator=lambda: b"me", present=lambda: {b"me"})
+        lobby.app.invalidate()
+        await wait_until(lambda: any("Your table: Reef (lobby, 1/3 seats)" in r
+                                     for r in rows_of(lobby)), what="the table line")
+        assert not any("tiles wait" in r for r in rows_of(lobby))
+        table.draw_wait = 30
+        lobby.app.invalidate()
+        await wait_until(lambda: any("Reef (lobby, 1/3 seats, tiles wait 30 s)" in r
+                                     for r in rows_of(lobby)), what="the wait said")
+        inp.send_text("\x03")
+        await asyncio.wait_for(task, 30)

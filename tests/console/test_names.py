@@ -245,3 +245,18 @@ async def test_the_lobbys_chat_goes_on_into_the_game_log():
     await session.start()
     texts = [t for _s, t in session.lines]
     assert texts[:2] == ["From the lobby:", "<Bob> ready when you are"]
+
+
+def test_the_summary_names_a_lan_bot_seat_as_the_story_does():
+    """A LAN bot seat is named `Maui (search)` in the lobby; the summary read "Maui
+    (search): expand Tonga, …" where the story and the panel say "Maui"."""
+    game = Game(["blue", "red"])
+    seats = [Seat("Ana", "blue", local=True), Seat("Maui (search)", "red", kind="search")]
+    with create_app_session(output=DummyOutput()):
+        session = GameSession(game, seats)
+        session.changed()  # our first decision: nothing to sum up yet
+        game.apply(game.legal_moves()[0])  # ours
+        game.apply(game.legal_moves()[0])  # Maui's
+        session.changed()
+    assert session.lines[-2:] == [("summary", "Since your last move:"),
+                                  ("summary", f"  Maui: {game.moves[-1]}")]

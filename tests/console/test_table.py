@@ -199,6 +199,49 @@ async def test_colony_with_no_ships_on_the_beaches_says_so_and_asks_nothing():
     await session.close()
 
 
+async def test_hint_while_a_tile_is_drawn_says_so_not_the_dealers_decision():
+    """On a LAN table a tile's fair draw takes a moment (or waits for a laptop): `hint`
+    then said "It is the dealer's decision, not yours", as if someone had to act."""
+    game = Game(["blue", "red", "green"])
+    dealer = Dealer(hashlib.blake2b(b"table", digest_size=32).digest())
+    bot = make_bot("random", seed=5)
+    while True:  # up to a move that calls for a tile, not dealt yet
+        move = bot.choose(game)
+        game.apply(move)
+        if game.awaiting_reveal:
+            break
+        dealer.deal(game)
+    assert game.pending.seat is None
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        screen = _static_screen(game, mine=False)
+        task = await _run(screen)
+        inp.send_text("hint\r")
+        await wait_until(lambda: bool(screen.message[1]))
+        assert screen.message[1] == "A tile is being revealed…"
+        inp.send_text("\x03\x03")
+        assert await asyncio.wait_for(task, 30) == 0
+
+
+async def test_help_is_shown_from_its_first_line_and_pages_by_the_log_height():
+    """`help` at 80x24 is ~45 lines in a 10-line log: it showed its last ten (the map's
+    legend), and PgUp went back five lines at a time, so the commands a new player looks
+    for (hint, moves, rules, quit) took four PgUps to reach."""
+    game = _game_at(lambda g: g.pending is not None and g.pending.kind == "action")
+    screen = _static_screen(game)
+    screen.session.lines.extend(("info", f"story {i}") for i in range(30))
+    await screen._command("help")
+    rows = ["".join(t for _s, t in row) for row in screen.draw_log(32, 10)]
+    assert rows[0].startswith("Type a move in its short form"), rows
+    assert "newer line(s): PgDn" in rows[-1]
+    scrolled = screen.log_scroll
+    screen.scroll_log(1)  # PgDn: a page of the log's height, two lines kept
+    assert screen.log_scroll == scrolled - 8
+    rows = ["".join(t for _s, t in row) for row in screen.draw_log(32, 10)]
+    screen.scroll_log(-1)
+    back = ["".join(t for _s, t in row) for row in screen.draw_log(32, 10)]
+    assert back[0].startswith("Type a move")
+
+
 async def test_hint_on_someone_elses_decision_says_whose_it_is():
     game = _game_at(lambda g: g.pending is not None and g.pending.kind == "action")
     with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
@@ -209,6 +252,10 @@ async def test_hint_on_someone_elses_decision_says_whose_it_is():
         name = screen.session.names[game.pending.seat]
         assert screen.message[1] == f"It is {name}'s decision, not yours: no hint."
         assert screen.buffer.text == ""
+        # true of that decision only: gone once it is taken (it stayed, misleading)
+        game.apply(game.legal_moves()[0])
+        screen.session.changed()
+        assert screen.message[1] == ""
         inp.send_text("\x03\x03")  # mid-game: Ctrl-C asks, a second one leaves
         assert await asyncio.wait_for(task, 30) == 0
 
@@ -319,3 +366,18 @@ async def test_completing_a_clicked_hex_keeps_what_was_offered():
         assert screen.buffer.text in {str(m) for m in game.legal_moves()}
         inp.send_text("\x03\x03")  # mid-game: Ctrl-C asks, a second one leaves
         assert await asyncio.wait_for(task, 30) == 0
+
+
+def test_a_replay_names_the_next_decision_nobody_is_thinking():
+    """`replay` of a solo game: the status read "Kupe — bot (search) (Y) is thinking:
+    placing a ship on Tonga…" while nothing runs; in a replay the decision is only named."""
+    from tongiaki_lan.console.words import pending_text
+
+    game = _game_at(lambda g: g.pending is not None and g.pending.seat == 1)
+    names = ["Ana", "Ben", "Cy"]
+    labels = ["Ana", "Ben — bot (search)", "Cy — bot (search)"]
+    _style, live = pending_text(game, names, set(), labels=labels)
+    assert "is thinking" in live
+    _style, replayed = pending_text(game, names, set(), labels=labels, replay=True)
+    assert replayed.startswith("Ben — bot (search) (R): ") and "thinking" not in replayed
+    assert "Waiting" not in replayed

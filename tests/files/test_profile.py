@@ -32,6 +32,9 @@ def test_the_first_run_asks_once_offering_the_os_name_and_remembers(tmp_path, mo
     if os.name == "posix":
         assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert player_name(path, "Bo", interactive=True, ask=ask) == "Bo"  # --name, this run
+    # as the answer to the question is: one line, no spaces around (seen at the table as
+    # "the name 'ana ' is already taken")
+    assert player_name(path, " Bo  Li ", interactive=True, ask=ask) == "Bo Li"
     assert load_profile(path).name == "Ana Åström"
 
 

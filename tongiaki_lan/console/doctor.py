@@ -45,6 +45,15 @@ DO = {
                       "they are on this Wi-Fi."),
 }
 
+# a game's phase as the lobby shows it (the same texts, so the same translations)
+PHASES = {"lobby": N_("lobby"), "starting": N_("starting"), "playing": N_("playing"),
+          "over": N_("over")}
+
+
+def _phase(phase: str) -> str:
+    return _(PHASES[phase]) if phase in PHASES else phase
+
+
 KINDS = {"game": N_("in game {game} ({phase})"), "doctor": N_("running doctor"),
          "other-version": N_("another version of tongiaki-lan ({version}): update both")}
 
@@ -65,7 +74,8 @@ def report_lines(facts: dict, v: dict) -> list[tuple[str, str]]:
     nodes = facts.get("nodes", [])
     out.append(("head", _("tongiaki-lan heard on the network: {n}").format(n=len(nodes))))
     for n in nodes:
-        what = _(KINDS[n["kind"]]).format(game=n.get("game", ""), phase=n.get("phase", ""),
+        what = _(KINDS[n["kind"]]).format(game=n.get("game", ""),
+                                          phase=_phase(n.get("phase", "")),
                                           version=n.get("version", ""))
         where = ", ".join(f"{h}:{n['port']}" for h in n["hosts"]) or "?"
         if n["answers"]:
@@ -80,7 +90,8 @@ def report_lines(facts: dict, v: dict) -> list[tuple[str, str]]:
     out.append(("head", _("Games seen: {n}").format(n=len(games))))
     for g in games:
         out.append(("info", "  {game} ({phase}, {taken}/{total})".format(
-            game=g["game"], phase=g["phase"], taken=g["seats_taken"], total=g["seats_total"])))
+            game=g["game"], phase=_phase(g["phase"]), taken=g["seats_taken"],
+            total=g["seats_total"])))
     code = v["code"]
     out.append(("good" if code == "ok" else "bad",
                 _(SAYS[code]).format(who=", ".join(v.get("silent", [])))))

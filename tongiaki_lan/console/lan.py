@@ -106,14 +106,20 @@ def caught_up(node) -> bool:
     return node.core.caught_up_with_table()
 
 
-def seats_of(node) -> list[Seat]:
+def seats_of(node, gone: set[str] | frozenset[str] = frozenset()) -> list[Seat]:
+    """The seats as the screen shows them. `gone`: peers (hex) that left for good: a bot
+    plays their seats from now on, so they are not shown as away (greyed, "Away: Cat")
+    as if the table still waited for them."""
     lb = node.lobby
     present = node.present()
+    try:  # (what the node knows of goodbyes, also those said before this screen began)
+        left = [bool(s.get("left")) for s in node.lobby_json()["seats"]]
+    except Exception:  # noqa: BLE001 - a node without it: the goodbyes this screen heard
+        left = []
     if is_watching(node):  # it hears only its feeder: nobody is away but who left
-        left = {x["owner"] for x in node.lobby_json().get("seats", ()) if x.get("left")}
-        present = {s.owner for s in lb.seats if s.owner.hex() not in left}
+        present = {s.owner for i, s in enumerate(lb.seats) if not (i < len(left) and left[i])}
     out = []
-    for s in lb.seats:
+    for i, s in enumerate(lb.seats):
         mine = s.owner == node.peer_id
         if s.kind == "bot":
             kind = s.bot or "bot"
@@ -122,7 +128,8 @@ def seats_of(node) -> list[Seat]:
         if s.kind == "human" and s.bot:  # handed to a bot while its player is away
             kind = s.bot
         out.append(Seat(s.name, s.colour, kind, local=mine and s.kind != "bot" and not s.bot,
-                        away=s.owner not in present))
+                        away=(s.owner not in present and s.owner.hex() not in gone
+                              and not (i < len(left) and left[i]))))
     return out
 
 
@@ -164,7 +171,6 @@ class LanSession(GameSession):
         self._watchers: dict[str, str] = {}
         self._taking = False
         self._newcomer = False  # took a seat at this table from its screen
-        self._gone: set[str] = set()  # names of those who left for good
         self._reclaimed: tuple[int, str] = (-1, "")  # the last "is back" line: where, who
         super().__init__(node.game, seats_of(node))
         self.carried = list(carried or [])  # the lobby's chat, shown first
@@ -174,6 +180,13 @@ class LanSession(GameSession):
         self.draw_wait: tuple[int, str, float] | None = None
         self._typed: set[int] = set()  # indices of the moves played at this keyboard
         self._left: set[str] = set()  # peers that said they left: their echoes are quiet
+        # peer -> index in `lines` of its "left the table" line, which the goodbye that
+        # follows (for good / back soon) replaces rather than contradicts
+        self._left_line: dict[str, int] = {}
+        # peers that left for good (until they start again): a bot plays their seats, so
+        # the table's routine lines about them (waiting, handover, left out of the draws)
+        # would only contradict "left for good" — that one line says it all
+        self._gone: set[str] = set()
         # how we leave at `quit` mid-game: for good (a bot takes the seat at once and the
         # table stops waiting for us) unless the player typed `quit soon`
         self.leave_for_good = True
@@ -420,26 +433,26 @@ class LanSession(GameSession):
             self._guest_events(k, d)
         elif k in ("away", "back"):
             self._presence_line(k, d)
+        elif k in ("waiting", "handover") and self._seat_gone(d.get("seat")):
+            pass  # (said by "left for good": the table waits for nobody, a bot plays)
+        elif k == "draw_dropped" and (d.get("peer") or "") in self._gone:
+            pass  # (a goodbye for good leaves the draws too: nothing went wrong)
         elif k == "waiting":
             self.lines.append(("info", _("Waiting for {name} to come back… (replace {who} gives "
                                          "the seat to a bot after a minute)").format(
                 name=d.get("name", "?"), who=d.get("name", "NAME"))))
-        elif k == "handover" and d["name"] in self._gone:
-            pass  # left for good: that a bot plays the seat from now on was said
         elif k == "handover":
             self.lines.append(("info", _("{name}'s seat is played by a bot ({bot}, on {driver}'s "
                                          "laptop) until they are back.").format(
                 name=d["name"], bot=d["bot"],
                 driver=peer_label(self.node, {"peer": d["driver"], "name": d["driver_name"]}))))
         elif k == "left" and d["for_good"]:
-            self._gone.add(d.get("name") or "")
-            self._gone.add(peer_label(self.node, d))
-            self.lines.append(("info", _("{name} left for good; a bot ({bot}) plays their seat "
-                                         "from now on.").format(name=peer_label(self.node, d),
-                                                                bot=d["bot"])))
+            self._gone.add(d.get("peer") or "")
+            self._said_left(d, _("{name} left for good; a bot ({bot}) plays their seat from "
+                                 "now on.").format(name=peer_label(self.node, d), bot=d["bot"]))
         elif k == "left":
-            self.lines.append(("info", _("{name} left and will be back soon; their seat "
-                                         "waits.").format(name=peer_label(self.node, d))))
+            self._said_left(d, _("{name} left and will be back soon; their seat "
+                                 "waits.").format(name=peer_label(self.node, d)))
         elif k == "woke":
             self.lines.append(("bad", _("This computer was asleep for {s} s: asking the table "
                                         "what happened…").format(s=round(d["slept"]))))
@@ -459,14 +472,20 @@ class LanSession(GameSession):
                 name=d["name"])))
         elif k == "restarted":
             self._left.discard(d.get("peer") or "")  # (really back: told from now on)
+            self._gone.discard(d.get("peer") or "")
+            self._left_line.pop(d.get("peer") or "", None)
             self.lines.append(("info", _("{name} rejoined.").format(
                 name=peer_label(self.node, d))))
         elif k == "draw_waiting":
             names = ", ".join(peer_label(self.node, {"peer": p, "name": n})
                               for p, n in zip(d["peers"], d["names"], strict=False))
-            self.lines.append(("info", _("The next tile waits for the draw value of {names}; "
-                                         "after about {s} s more the table draws without "
-                                         "it.").format(names=names, s=d["drop_in"])))
+            if d["drop_in"] > 0:
+                self.lines.append(("info", _(
+                    "The next tile waits for the draw value of {names}; after about {s} s "
+                    "more the table draws without it.").format(names=names, s=d["drop_in"])))
+            else:  # (their laptop was already away: not "after about 0 s more")
+                self.lines.append(("info", _("Next tile waits for the value of {names}: drawn "
+                                             "without it any moment").format(names=names)))
             self.draw_wait = (d["draw"], names, _now() + max(0, d["drop_in"]))
         elif k == "draw_dropped" and (d.get("peer") or "") in self._left:
             pass  # a player who said goodbye: their leaving was told, and that they no
@@ -494,11 +513,16 @@ class LanSession(GameSession):
         elif k == "refused" and (d.get("peer") or "") in self._watchers:
             pass  # a watcher's datagram that a member does not take (its goodbye, say):
             # routine, and in the log file
+        elif k == "refused" and d.get("what") == "join" and not self._member(d.get("peer")):
+            pass  # someone in the lobby tried to join this game after it started: told so
+            # on their screen; at the table it read "refused from a4f5319da6d841fb: game
+            # 'Cove' has already started" (the log file keeps it)
         elif k == "refused":
             self.lines.append(("bad", _("refused from {peer}: {reason}").format(
                 peer=d.get("peer") or d.get("addr"), reason=net_reason(d.get("reason")))))
         if self.node.lobby is not None:
-            self.seats = seats_of(self.node)  # (who drives each seat: the labels follow)
+            # (who drives each seat: the labels follow)
+            self.seats = seats_of(self.node, self._gone)
             self._narrator.names, self._narrator.labels = self.names, self.labels
             if k != "away":  # (a goodbye's own line first, then the seat it opens)
                 self._open_seat_news()
@@ -514,14 +538,32 @@ class LanSession(GameSession):
         if kind == "away" and d.get("left"):
             if peer not in self._left:
                 self._left.add(peer)
-                if self.game.is_over:  # (in a running game the goodbye's own line follows:
-                    # for good, or back soon — `left`)
-                    self.lines.append(("info", _("{name} left the table.").format(name=name)))
+                self._left_line[peer] = len(self.lines)
+                self.lines.append(("info", _("{name} left the table; their seat waits for "
+                                             "them.").format(name=name)))
             return
         if peer in self._left:
             return
         text = _("{name} is away.") if kind == "away" else _("{name} is back.")
         self.lines.append(("info", text.format(name=name)))
+
+    def _said_left(self, d: dict, text: str) -> None:
+        """A goodbye (for good, or back soon): it replaces the "left the table" line the
+        node's "away" gave a moment before, so the log says once, and rightly, what
+        happens to the seat."""
+        at = self._left_line.pop(d.get("peer") or "", None)
+        if at is not None and at < len(self.lines) and self.lines[at][0] == "info":
+            self.lines[at] = ("info", text)
+        else:
+            self.lines.append(("info", text))
+
+    def _seat_gone(self, seat) -> bool:
+        """Whether seat index `seat` belongs to a player who left for good."""
+        lb = self.node.lobby
+        if not self._gone or lb is None or not isinstance(seat, int) or not (
+                0 <= seat < len(lb.seats)):
+            return False
+        return lb.seats[seat].owner.hex() in self._gone
 
     def leave_note(self) -> str:
         """What the leaving question says of a LAN seat: `quit` is for good (a bot takes

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import shlex
 import textwrap
+import unicodedata
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
@@ -61,6 +62,35 @@ PHASE_NAMES = {"lobby": N_("lobby"), "starting": N_("starting"), "playing": N_("
 
 
 
+def _folded(word: str) -> str:
+    """A word as compared for a colour: any case, accents aside (`grun` is `grün`)."""
+    decomposed = unicodedata.normalize("NFKD", word.strip().casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def colour_key(word: str) -> str | None:
+    """The colour (its English name, as the lobby on the wire has it) that a player
+    typed: the name the table shows in their language (`rot`, `giallo`), the English
+    name or the letter; None when it is none of them. A German player reads `2. rot
+    Maui (search)` and types `unbot rot`."""
+    typed = _folded(word)
+    for key in COLOURS:
+        if typed in (key, key[0], _folded(_(COLOUR_NAMES.get(key, key)))):
+            return key
+    return None
+
+
+def shown_colours() -> str:
+    """The colour names as the table shows them, for a refusal."""
+    return ", ".join(_(COLOUR_NAMES.get(key, key)) for key in COLOURS)
+
+
+# the table's wait for a vanished player's draw value unless `wait S` changes it
+try:
+    from tongiaki_lan.net.protocol.codec import DRAW_WAIT_DEFAULT as DEFAULT_DRAW_WAIT
+except ImportError:  # (the network extras missing: no table to show it for)
+    DEFAULT_DRAW_WAIT = 15
+
 # the lobby suggests `doctor` once when it has heard of no game for this long
 SUGGEST_DOCTOR_AFTER_S = 20.0
 
@@ -88,6 +118,8 @@ class LobbyScreen:
         self.node = None
         self.discovery = None
         self.yours: dict = {}  # game id -> Resumable: unfinished games this laptop played
+        self._busy = 0  # commands under way (a create or a join takes a few seconds)
+        self._yours_told: set = set()  # games of `yours` said to be resumable
         self._numbers: dict[bytes, int] = {}  # game id -> its number in the list
         self._next_number = 1
         self.lan_error: str | None = None
@@ -147,6 +179,7 @@ class LobbyScreen:
         self.discovery, self.node = discovery, node
         with contextlib.suppress(AttributeError):  # (a stand-in browser may not tell)
             discovery.add_listener(self.app.invalidate)
+            discovery.add_listener(self._tell_yours)  # (with the row marked 'yours')
         node.add_listener(self._on_node_event)
 
     def _find_yours(self) -> None:
@@ -156,10 +189,28 @@ class LobbyScreen:
         if self.record_dir is None:
             return
         self.yours = unfinished_games(self.record_dir)
-        for r in self.yours.values():
+        self._yours_told.clear()
+        self._tell_yours()
+
+    def _tell_yours(self) -> None:
+        """Say once that a game this laptop left unfinished can be resumed, when it shows
+        in the list: a record of a game that ended or broke up since (a table left for
+        good, a crash after the others finished) is not offered at every start."""
+        told = self._yours_told
+        for _n, g in self.numbered() if self.yours else ():
+            r = self.yours.get(g.game_id)
+            if r is None or g.game_id in told or g.phase == "over":
+                continue
+            told.add(g.game_id)
             self.lines.append(("info", _("You were playing {game} ({n} moves): it is marked "
                                          "'yours' in the list; join N resumes your seat.").format(
-                game=r.name, n=r.moves)))
+                game=getattr(r, "name", g.name), n=getattr(r, "moves", "?"))))
+            self.app.invalidate()
+
+    async def _watch_yours(self) -> None:
+        while True:
+            await asyncio.sleep(0.5)
+            self._tell_yours()
 
     async def close_network(self) -> None:
         if self.node is not None:
@@ -285,7 +336,7 @@ class LobbyScreen:
                         if self.node and g.game_id == self.node.game_id else "")
                 if mine and is_watching(self.node):
                     mine = "  " + _("← you watch it")
-                if not mine and g.game_id in self.yours:
+                if not mine and g.game_id in self.yours and g.phase != "over":
                     mine = "  " + _("← yours: join resumes your seat")
                 seats = _("{taken}/{total} seats").format(taken=g.taken, total=g.total)
                 phase = _(PHASE_NAMES.get(g.phase, g.phase)) + self._guest_note(g)
@@ -313,6 +364,9 @@ class LobbyScreen:
             guests = getattr(lb, "guests", None)
             if guests is not None and guests_word(guests) != "open":  # (once changed)
                 extra += ", " + _("guests: {word}").format(word=guests_word(guests))
+            if getattr(lb, "draw_wait", DEFAULT_DRAW_WAIT) != DEFAULT_DRAW_WAIT:
+                # (`wait 30` said nothing, to the one who typed it nor to the others)
+                extra += ", " + _("tiles wait {s} s").format(s=lb.draw_wait)
             phase = _(PHASE_NAMES.get(lb.phase, lb.phase))
             if is_watching(self.node):
                 title = _(" You watch: {name} ({phase}, {seats}{extra})")
@@ -320,8 +374,13 @@ class LobbyScreen:
                 title = _(" Your table: {name} ({phase}, {seats}{extra})")
             out.append([(head, title.format(name=lb.name, phase=phase, seats=seats,
                                              extra=extra))])
+            # (the colour column as wide as its longest name in this language: `keltainen`)
+            cw = max(len(_(c)) for c in COLOUR_NAMES.values())
             for i, s in enumerate(lb.seats, 1):
                 kind = _("bot {kind}").format(kind=s.bot) if s.kind == "bot" else _("human")
+                name = s.name
+                if s.kind == "bot" and name.endswith(f" ({s.bot})") and len(name) > len(s.bot) + 3:
+                    name = name[:-len(s.bot) - 3]  # `Tangaroa (search)`: the kind column says it
                 flags = []
                 if s.owner == self.node.peer_id and s.kind != "bot":
                     flags.append(_("you"))
@@ -330,8 +389,8 @@ class LobbyScreen:
                 colour = _(COLOUR_NAMES.get(s.colour, s.colour))
                 out.append([
                     ("", f"  {i}. "),
-                    (player_style(s.colour), f"{colour:<7}"),
-                    ("", f" {s.name[:16]:<16} {kind:<12} "),
+                    (player_style(s.colour), f"{colour:<{cw}}"),
+                    ("", f" {name[:16]:<16} {kind:<12} "),
                     ("class:log.good" if s.ready else "class:panel.head",
                      _("ready") if s.ready else _("not ready")),
                     ("class:panel.head", ("  " + ", ".join(flags)) if flags else ""),
@@ -471,6 +530,7 @@ class LobbyScreen:
         return False
 
     async def command(self, text: str) -> None:
+        self._busy += 1  # (a create or join under way: the network is not idle)
         try:
             await self._command(text)
         except Exception as exc:  # noqa: BLE001 - a typo must never end the lobby
@@ -480,13 +540,18 @@ class LobbyScreen:
             # anything else is shown after what was typed.
             shown = text if len(text) <= 32 else text[:31] + "…"  # (a pasted page)
             self.message = reason if verb and reason.startswith(verb) else f"{shown}: {reason}"
+        finally:
+            self._busy -= 1
         self.app.invalidate()
 
     async def _guarded(self, coro) -> None:
+        self._busy += 1
         try:
             await coro
         except Exception as exc:  # noqa: BLE001
             self.message = str(exc)
+        finally:
+            self._busy -= 1
         self.app.invalidate()
 
     def ask_secret(self, prompt: str, then) -> None:
@@ -540,6 +605,15 @@ class LobbyScreen:
                                    "quotes"))
             seats = (_count(args[1], _("create: SEATS"), 2, 6, "create Friday 4")
                      if len(args) > 1 else 4 if variant == "standard" else 2)
+            wanted = args[0][:24].casefold()
+            for number, g in self.numbered():
+                if g.name.casefold() == wanted and g.phase != "over" and (
+                        g.game_id != getattr(node, "game_id", None)):
+                    # two tables of one name: friends who said "Reef" sit at both, and
+                    # `join reef` cannot tell them apart
+                    raise ValueError(_("create: {number}. {game} is already on the LAN: "
+                                       "join {number}, or give yours another name").format(
+                        number=number, game=g.name))
             if variant == "two-colours" and seats != 2:
                 raise ValueError(_("create: --two-colours is for 2 players, e.g. create Duo 2 "
                                    "--two-colours"))
@@ -600,9 +674,11 @@ class LobbyScreen:
         elif verb == "guests":
             self.lines.append(("info", _set_guests(self._need_table(), " ".join(args))))
         elif verb == "name":
-            if not args:
+            from tongiaki_lan.profile import clean_name
+
+            if not clean_name(" ".join(args)):
                 raise ValueError(_("name: what name?"))
-            self.name = " ".join(args)[:16]
+            self.name = clean_name(" ".join(args))
             if self.on_name is not None:
                 self.on_name(self.name)
             if self.node is not None:
@@ -610,9 +686,10 @@ class LobbyScreen:
                 if self.node.lobby is not None:
                     self.node.set_seat(self.name, "")
         elif verb in ("colour", "color"):
-            if not args or args[0].lower() not in COLOURS:
-                raise ValueError(_("colour: one of {colours}").format(colours=", ".join(COLOURS)))
-            self.colour = args[0].lower()
+            colour = colour_key(args[0]) if args else None
+            if colour is None:
+                raise ValueError(_("colour: one of {colours}").format(colours=shown_colours()))
+            self.colour = colour
             if self.node is not None and self.node.lobby is not None:
                 self.node.set_seat(self.name, self.colour)
         elif verb == "bot":
@@ -620,11 +697,19 @@ class LobbyScreen:
 
             node = self._need_table()
             kind = args[0] if args else best_bot_kind()
-            node.add_bot(kind, args[1].lower() if len(args) > 1 else "")
+            colour = (colour_key(args[1]) or args[1].lower()) if len(args) > 1 else ""
+            node.add_bot(kind, colour)
         elif verb == "unbot":
             if not args:
                 raise ValueError(_("unbot: which colour?"))
-            self._need_table().remove_bot(args[0].lower())
+            node = self._need_table()
+            colour = colour_key(args[0])
+            if colour is not None and not any(s.kind == "bot" and s.colour == colour
+                                               for s in node.lobby.seats):
+                # (said here: the table's own refusal names the colour in English)
+                raise ValueError(_("no bot plays {colour}").format(
+                    colour=_(COLOUR_NAMES[colour])))
+            node.remove_bot(colour or args[0].lower())
         elif verb in ("ready", "unready"):
             self._need_table().set_ready(verb == "ready")
         elif verb == "wait":
@@ -761,6 +846,10 @@ class LobbyScreen:
         self.lines.append(("info", _("Checking the network ({s:.0f} s)…").format(s=LISTEN_S)))
         self.app.invalidate()
         facts = await diagnose(name=self.name)
+        me = getattr(self.node, "peer_id", None)
+        if me is not None:  # this lobby's own node (advertised at a table) is not someone
+            # else on the network: alone at our own table is "alone", not "everything works"
+            facts["nodes"] = [n for n in facts.get("nodes", []) if n.get("peer") != me.hex()]
         for style, text in report_lines(facts, verdict(facts)):
             self.lines.append(("bad" if style == "bad" else "info", text))
 
@@ -771,7 +860,7 @@ class LobbyScreen:
         last_heard = loop.time()
         while True:
             await asyncio.sleep(1.0)
-            if self.discovery is None or self.lan_error or self.games() or (
+            if self.discovery is None or self.lan_error or self.games() or self._busy or (
                     self.node is not None and getattr(self.node, "lobby", None) is not None):
                 last_heard = loop.time()
                 continue
@@ -788,9 +877,10 @@ class LobbyScreen:
             self.lines.append(("bad", self.lan_error))
         else:
             self.lines.append(("info", _("help lists the commands.")))
-        task = asyncio.ensure_future(self._suggest_doctor())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        for job in (self._suggest_doctor(), self._watch_yours()):
+            task = asyncio.ensure_future(job)
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
         result = await self.app.run_async()
         for task in list(self._tasks):
             task.cancel()

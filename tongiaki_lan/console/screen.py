@@ -213,6 +213,13 @@ class GameScreen:
         self.view = BoardView()
         self.message: tuple[str, str] = ("", "")
         self.log_scroll = 0  # lines scrolled back from the newest
+        # `help` and `rules` add more lines than a small log shows: the first of them (an
+        # index in session.lines) is put at the top of the log at the next drawing, so
+        # that the list is read from its start rather than from its last lines
+        self._log_anchor: int | None = None
+        self._log_rows = 10  # the log's height as last drawn (a page for PgUp/PgDn)
+        self._for_this_decision: tuple[str, str] | None = None  # a message cleared with it
+        self._small_note: tuple[str, str] | None = None  # "Enlarge the window first", as said
         self.show_board = False  # at the end: the map instead of the final table
         self._legal_cache: tuple[int, list[Move], dict[str, Move]] = (-1, [], {})
         self._prefill: str | None = None  # an offer on the line that typing replaces
@@ -417,6 +424,11 @@ class GameScreen:
     def draw_log(self, width: int, height: int):
         # Wrap from the newest line backwards, only as far as the window can show:
         # a whole game's story is hundreds of lines and this runs on every redraw.
+        self._log_rows = height
+        if self._log_anchor is not None:
+            anchor, self._log_anchor = self._log_anchor, None
+            below = sum(len(wrap_fragments([e], width)) for e in self.session.lines[anchor:])
+            self.log_scroll = max(0, below - height)
         need = height + self.log_scroll
         lines: list[list[tuple[str, str]]] = []
         for entry in reversed(self.session.lines):
@@ -431,7 +443,9 @@ class GameScreen:
         return shown
 
     def scroll_log(self, pages: int) -> None:
-        self.log_scroll = max(0, self.log_scroll - pages * 5)
+        # a page is the log's height less two lines kept for context (5 lines, the old
+        # step, took four PgUps to read `help` in the 10-line log of an 80x24 terminal)
+        self.log_scroll = max(0, self.log_scroll - pages * max(5, self._log_rows - 2))
 
     def _status(self) -> tuple[str, str]:
         s = self.session
@@ -439,7 +453,8 @@ class GameScreen:
         if waiting:  # a LAN draw waits for someone's value: say whose, and for how long
             return "class:status", waiting
         style, text = pending_text(s.game, s.names, s.local_seats() if s.can_play else set(),
-                                   lobby=getattr(s, "from_lobby", False), labels=s.labels)
+                                   lobby=getattr(s, "from_lobby", False), labels=s.labels,
+                                   replay=hasattr(s, "position_text"))
         if watching(s) and not s.game.is_over:  # no seat: whose decision it is, no prompt
             followed = s.followed_name()
             if followed is not None:
@@ -474,6 +489,8 @@ class GameScreen:
         return self._wrapped(" " + self._status()[1], 3)
 
     def _message_rows(self) -> list[str]:
+        if self.message == self._small_note and not self._too_small():
+            self.message = ("", "")  # the window grew back: "Enlarge the window" is over
         return self._wrapped(self.message[1], 4)
 
     def status_fragments(self) -> StyleAndTextTuples:
@@ -714,9 +731,11 @@ class GameScreen:
         if key != self._decision_key:
             # a new decision: an old reason or a pending confirmation no longer applies
             self._decision_key = key
-            if self.message[0] == "error" or self._confirm is not None:
+            if (self.message[0] == "error" or self._confirm is not None
+                    or self.message == self._for_this_decision):
                 self.message = ("", "")
             self._confirm = None
+            self._for_this_decision = None
         # Offer the default landing on the line, so Enter accepts it (and it can be edited).
         want = None
         if s.my_decision() and p is not None and p.kind == D.LANDING:
@@ -779,6 +798,7 @@ class GameScreen:
             # The map is not shown: a move (or a hint's Enter) would be played unseen.
             self.message = ("error", _("Enlarge the window first: the game takes no commands "
                                        "while it cannot be shown (quit leaves)."))
+            self._small_note = self.message
             return False
         quitting = text.lower() in ("quit", "exit", "q")
         if self._quit_asked and not quitting:
@@ -852,6 +872,7 @@ class GameScreen:
             self.app.exit(result=BACK_TO_LOBBY)
             return
         if word in ("help", "?"):
+            anchor = len(s.lines)
             for line in help_lines(rest):
                 s.lines.append(("info", line))
             if not rest:
@@ -861,11 +882,14 @@ class GameScreen:
                     s.lines.append(("info", "  " + _("lobby — after the game, back to the "
                                                      "lobby for the next one")))
             s.changed()
+            self._log_anchor = anchor  # (after changed(), which scrolls to the newest)
             return
         if word == "rules":
+            anchor = len(s.lines)
             for line in rules_lines(s.game, rest):
                 s.lines.append(("info", line))
             s.changed()
+            self._log_anchor = anchor
             return
         if word in ("centre", "center"):
             self.view.recentre()
@@ -993,8 +1017,17 @@ class GameScreen:
             self.message = ("", _("A replay takes no moves: no hint."))
             return
         if not s.my_decision():
-            who = s.names[p.seat] if p.seat is not None else _("the dealer")
-            self.message = ("", _("It is {who}'s decision, not yours: no hint.").format(who=who))
+            if p.seat is None:  # a tile being drawn: nobody's decision ("the dealer's" read
+                # as if someone at the table had to act)
+                waits = getattr(s, "countdown_text", lambda: None)()
+                self.message = ("", waits or _("A tile is being revealed…"))
+            else:
+                who = s.names[p.seat]
+                self.message = ("", _("It is {who}'s decision, not yours: no hint.").format(
+                    who=who))
+            # true of this decision only: "It is Tim's decision" stayed on screen after Tim
+            # moved and the decision was ours
+            self._for_this_decision = self.message
             return
         if self._hinting:
             return

@@ -196,7 +196,7 @@ class GameSession:
             block = [("summary", _("Since your last move:") if followed is None
                       else _("Since {name}'s last move:").format(name=followed))]
             for seat, texts in turns:
-                name = self.seats[seat].name
+                name = self.names[seat]  # (a LAN bot seat's `Maui (search)` as `Maui`)
                 if seat in local:  # (played for us while we were away)
                     name = _("{name} (a bot's moves)").format(name=name)
                 block.append(("summary", f"  {name}: {', '.join(texts)}"))

@@ -11,10 +11,12 @@ from .story import final_words, ships_text, tile_label
 
 
 def pending_text(game: Game, names: list[str], local: set[int],
-                 lobby: bool = False, labels: list[str] | None = None) -> tuple[str, str]:
+                 lobby: bool = False, labels: list[str] | None = None,
+                 replay: bool = False) -> tuple[str, str]:
     """(style, text) for the status line: the pending decision and whose it is.
     `lobby`: the game was started from the lobby, which `lobby` goes back to; `labels`
-    name the seats in the result (`Maui — bot (search)`)."""
+    name the seats in the result (`Maui — bot (search)`). `replay`: nobody is thinking
+    or waited for, the decision is only named (`Kupe — bot (search) (Y): placing…`)."""
     p = game.pending
     if p is None:
         result = final_words(game, labels or names)
@@ -57,7 +59,11 @@ def pending_text(game: Game, names: list[str], local: set[int],
     }[p.kind].format(island=island, ships=ships_text(p.group))
     if labels is not None and labels[p.seat] != names[p.seat]:  # a bot decides
         who = f"{labels[p.seat]} ({LETTERS[game.colour_ids()[p.seat]]})"
-        return "class:status", _("{who} is thinking: {doing}…").format(who=who, doing=doing)
+        if not replay:
+            return "class:status", _("{who} is thinking: {doing}…").format(who=who,
+                                                                           doing=doing)
+    if replay:
+        return "class:status", _("{who}: {doing}").format(who=who, doing=doing)
     return "class:status", _("Waiting for {who}: {doing}…").format(who=who, doing=doing)
 
 
