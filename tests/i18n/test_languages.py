@@ -300,9 +300,9 @@ def test_the_draw_countdown_fits_80_columns_in_every_language(lang):
     from tongiaki_lan.console.lan import LanSession
 
     i18n.use(lang)
-    for left in (59.2, 0.0):
-        shown = SimpleNamespace(draw_wait=(3, "Christophe", 0.0),
-                                countdown_left=lambda left=left: left)
+    for left, never in ((59.2, False), (0.0, False), (0.0, True)):  # (never: the last
+        shown = SimpleNamespace(draw_wait=(3, "Christophe", 0.0),  # who draw are away)
+                                countdown_left=lambda left=left: left, _draw_never=never)
         text = LanSession.countdown_text(shown)
         assert "Christophe" in text and len(" " + text) <= 80, text
 

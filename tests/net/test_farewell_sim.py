@@ -287,3 +287,41 @@ def test_the_draw_wait_is_a_lobby_setting_and_the_countdown_shows_it():
     net.run_until(lambda: a.kinds("draw_dropped") and b.kinds("draw_dropped"), 120)
     shown = [ev.drop_in for nd in (a, b) for ev in nd.kinds("draw_waiting")]
     assert shown and max(shown) <= 6  # the countdown counts from the table's setting
+
+
+def test_the_last_player_at_the_table_is_not_alone_with_those_who_said_goodbye():
+    """Cat leaves for good, Bob 'back soon' (or his laptop goes): Ana, the last one here,
+    is not 'cut off from everyone' — both said goodbye — so the tile waiting for Bob's
+    value is drawn without it after the table's wait, and a bot plays his seat."""
+    net = SimNet(seed=163)
+    ana, bob, cat = net.table(3, handover_after=5.0)
+    leave_when_a_draw_waits(net, cat, after=6)
+    net.run_until(lambda: len(ana.game.moves) > len(cat.game.moves) + 4, 30)
+    net.act(bob, bob.core.say_farewell, False)
+    net.kill(bob)
+    net.play_to_end([ana], 600)
+    assert ana.game.is_over and ana.core.stopped is None
+    dropped = {ev.peer for ev in ana.kinds("draw_dropped")}
+    assert bob.core.peer_id.hex() in dropped and cat.core.peer_id.hex() in dropped
+    verify_record(ana)
+
+
+def test_a_tile_that_waits_for_the_last_one_who_draws_says_it_waits_for_them():
+    """Everyone else was left out of the draws: a tile then waits for the last contributor
+    (never dropped: nobody would be left to draw), and says so instead of a countdown."""
+    net = SimNet(seed=167)
+    a, b = net.table(2, handover_after=3.0)
+    net.run_until(lambda: len(a.game.moves) > 6 and a.game.awaiting_reveal, 60)
+    net.suspend(b)  # b's laptop sleeps: a leaves b out of the draws after the table's wait
+    net.run_until(lambda: a.kinds("draw_dropped"), 60)
+    net.wake(b)
+    net.run_until(lambda: b.core.lobby.dropped, 30)
+    net.run_until(lambda: b.game.awaiting_reveal and b.game.draws() > a.kinds(
+        "draw_dropped")[0].draw + 1, 120)  # a tile that needs a's value only
+    net.suspend(a)  # and now a's laptop goes: b holds no part in the draws
+    net.run_until(lambda: b.kinds("draw_waiting"), 30)
+    (waiting,) = [ev for ev in b.kinds("draw_waiting") if ev.peers == [a.core.peer_id.hex()]]
+    assert waiting.drop_in == -1  # never: the tile waits until a is back
+    net.wake(a)
+    net.play_to_end([a, b], 600)
+    one_digest([a, b])

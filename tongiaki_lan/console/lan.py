@@ -179,6 +179,7 @@ class LanSession(GameSession):
         # a fair draw waiting for someone's value: (draw, who, when they are left out, on
         # the monotonic clock). The node says it once; the screen counts down from it.
         self.draw_wait: tuple[int, str, float] | None = None
+        self._draw_never = False  # the tile waits for the last who draw: no countdown
         self._typed: set[int] = set()  # indices of the moves played at this keyboard
         self._left: set[str] = set()  # peers that said they left: their echoes are quiet
         # peer -> index in `lines` of its "left the table" line, which the goodbye that
@@ -480,7 +481,11 @@ class LanSession(GameSession):
         elif k == "draw_waiting":
             names = ", ".join(peer_label(self.node, {"peer": p, "name": n})
                               for p, n in zip(d["peers"], d["names"], strict=False))
-            if d["drop_in"] > 0:
+            if d["drop_in"] < 0:  # the last ones who draw: the tile waits for them
+                self.lines.append(("info", _(
+                    "The next tile waits for the draw value of {names}: nobody else draws "
+                    "any more, so the game goes on when they are back.").format(names=names)))
+            elif d["drop_in"] > 0:
                 self.lines.append(("info", _(
                     "The next tile waits for the draw value of {names}; after about {s} s "
                     "more the table draws without it.").format(names=names, s=d["drop_in"])))
@@ -488,6 +493,7 @@ class LanSession(GameSession):
                 self.lines.append(("info", _("Next tile waits for the value of {names}: drawn "
                                              "without it any moment").format(names=names)))
             self.draw_wait = (d["draw"], names, _now() + max(0, d["drop_in"]))
+            self._draw_never = d["drop_in"] < 0
         elif k == "draw_dropped" and (d.get("peer") or "") in self._left:
             pass  # a player who said goodbye: their leaving was told, and that they no
             # longer draw goes with it
@@ -590,6 +596,9 @@ class LanSession(GameSession):
         if left is None:
             return None
         names = self.draw_wait[1]
+        if self._draw_never:
+            return _("Next tile waits for {names}: the game goes on when they are back").format(
+                names=names)
         if left <= 0:
             return _("Next tile waits for the value of {names}: drawn without it any "
                      "moment").format(names=names)

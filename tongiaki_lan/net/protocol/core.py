@@ -397,6 +397,14 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
 
     # ================================================================== views
 
+    def staying(self) -> list[bytes]:
+        """The members that have not said goodbye (LEAVE, FAREWELL), us included: those
+        whose silence may mean a cut rather than a choice."""
+        if self.lobby is None:
+            return [self.peer_id]
+        return [m.peer for m in self.lobby.members
+                if m.peer == self.peer_id or not self.presence.has_left(m.peer)]
+
     def present(self) -> set[bytes]:
         if self.lobby is None:
             return {self.peer_id}
@@ -686,8 +694,9 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
                 self._emit(E.Away(peer.hex(), self.peer_name(peer), False))
             else:
                 self._emit(E.Back(peer.hex(), self.peer_name(peer)))
-        if (self.game is not None and self._alone_from is None and others
-                and all(self.presence.is_absent(p) for p in others)):
+        staying = [p for p in self.staying() if p != self.peer_id]
+        if (self.game is not None and self._alone_from is None and staying
+                and all(self.presence.is_absent(p) for p in staying)):
             since = now - self.presence.away_after - 1.0  # (moves of the last seconds too)
             self._alone_from = min((i for i, t in self.move_times.items() if t >= since),
                                    default=len(self.game.moves))

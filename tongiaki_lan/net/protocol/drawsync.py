@@ -264,9 +264,11 @@ class DrawSync:
             self._broadcast(Draw(k, tuple(sorted(pool.items()))))
         if self.now - since >= 2 * DRAW_RESEND_S and self._draw_noted != k:
             self._draw_noted = k  # a player should know why nothing happens
+            # (the last contributors are never left out: then the tile waits for them)
+            never = len(missing) == len(active)
             self._emit(E.DrawWaiting(k, [self.peer_name(self.contributors[i]) for i in missing],
                                      [self.contributors[i].hex() for i in missing],
-                                     round(max(0.0, self.drop_after() - waited))))
+                                     -1 if never else round(max(0.0, self.drop_after() - waited))))
         if (self.now - since >= DRAW_RESEND_S and self.now - self._draw_resent >= DRAW_RESEND_S
                 and pool):
             self._draw_resent = self.now
@@ -278,8 +280,10 @@ class DrawSync:
         here = self.present() - gone
         if L.coordinator(self.lobby, here) != self.peer_id:
             return
-        if len(here) < 2 and len(self.lobby.members) > 2:
-            return  # alone: more likely cut off ourselves than everyone else gone
+        if len(here) < 2 and len(self.staying()) > 2:
+            # alone: more likely cut off ourselves than everyone else gone (those who said
+            # goodbye do not count: their silence is no cut)
+            return
         if self._drop_asked == (k, self.lobby.version):
             return
         self._drop_asked = (k, self.lobby.version)

@@ -129,7 +129,8 @@ class ContributorDropped(NodeEvent):
 @dataclass(frozen=True)
 class DrawWaiting(NodeEvent):
     """The next tile has waited a while for the draw values of `names`' nodes; they are left
-    out of the draws in about `drop_in` seconds if nothing comes."""
+    out of the draws in about `drop_in` seconds if nothing comes. `drop_in` -1: never —
+    they are the last who draw, so the tile waits until one of them is back."""
 
     kind: ClassVar[str] = "draw_waiting"
     draw: int

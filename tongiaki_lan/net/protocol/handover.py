@@ -202,7 +202,7 @@ class Handover:
         player away for S seconds (again every S seconds until it is done). Never while
         every other member of a larger table is away: then we are the one cut off (or
         asleep), and the seats are not ours to give."""
-        others = [m.peer for m in self.lobby.members if m.peer != self.peer_id]
+        others = [p for p in self.staying() if p != self.peer_id]  # (goodbyes aside)
         if len(others) > 1 and all(self.presence.is_absent(p) for p in others):
             return
         for i, s in enumerate(self.lobby.seats):
