@@ -97,3 +97,23 @@ async def test_a_headless_player_whose_name_is_seated_stops_with_the_reason(tmp_
             assert not [e for e in second.events if e["event"] in ("advertised", "lobby")]
         finally:
             await kill_all([first, second])
+
+
+async def test_a_player_refused_for_the_name_who_renames_is_seated_at_the_next_join(tmp_path):
+    """Refused as 'Tom', renamed 'Tim': the next join seats Tim (the earlier refusal, on
+    its way again, used to answer it, and the table kept sending it many times a second)."""
+    host = Node("Tom", host="127.0.0.1", record_dir=tmp_path / "a")
+    late = Node("Tom", host="127.0.0.1", record_dir=tmp_path / "b")
+    try:
+        for nd in (host, late):
+            await nd.start()
+        await host.create_game("atoll", 3)
+        ref = GameRef(host.game_id, host.peer_id, "127.0.0.1", host.address[1])
+        with pytest.raises(JoinRefused, match="already taken"):
+            await late.join_game(ref, timeout=10)
+        late.name = "Tim"
+        await late.join_game(ref, timeout=10)
+        await host.wait_for(lambda: len(host.lobby.seats) == 2, 5)
+        assert [s.name for s in host.lobby.seats] == ["Tom", "Tim"]
+    finally:
+        await close_all([host, late])

@@ -207,6 +207,9 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
         self.now = now
         self._reset_game_state()
         self._enter_game(game_id, passphrase)
+        # a fresh run of every link: a REFUSE of an earlier try (a name taken, say) still
+        # on its way for this game must not answer this one
+        self.links.rebirth()
         self._joining = {peer}
         self._join_sent = {peer}
         self._join_colour = colour

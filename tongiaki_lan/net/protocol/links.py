@@ -55,6 +55,10 @@ REPLAY_WINDOW = 1024
 MAX_RETX_PER_TICK = 16
 MAX_UNACKED = 8192
 MAX_LINKS = 32
+# a link the node does not need (a stranger's refused JOIN, a watcher gone) is given up
+# once a message to it has gone unacknowledged this long: its REFUSE would otherwise be
+# resent for ever to a laptop that has moved on (and refuses it, many times a second)
+STRANGER_GIVE_UP_S = 3.0
 MAX_COPIES = 4
 # even on a keyed link, sign a datagram this often: a peer that lost the key (it forgot
 # the link) gets it back from the signed X25519 key within this time
@@ -262,6 +266,10 @@ class Links:
     def handle_timer(self, now: float) -> None:
         self.now = now
         for lk in list(self.links.values()):
+            if lk.unacked and not self.keep(lk.peer) and now - min(
+                    p.first_sent for p in lk.unacked.values()) > STRANGER_GIVE_UP_S:
+                del self.links[lk.peer]
+                continue
             if lk.ack_due is not None and lk.ack_due <= now + ACK_SLACK:
                 self._emit(lk, 0, Ack())
             n = 0
