@@ -397,8 +397,9 @@ class DrawSync:
             for i in [i for i in table if i >= n]:
                 del table[i]
         self._fork_suspect = None
-        log.warning("this node was cut off and the table went on: %d move(s) taken back from "
-                    "move %d", undone, n)
+        # (the Rewound event tells the player, in their language; the log file keeps this)
+        log.info("this node was cut off and the table went on: %d move(s) taken back from "
+                 "move %d", undone, n)
         self.links.rebirth()  # nothing sent from the taken-back moves may still arrive
         self._broadcast(self._heartbeat())
         if self._yield_to is not None:  # (the rebirth dropped that request: ask again)

@@ -44,8 +44,9 @@ class Waking:
         self._shift_clocks(slept)
         self._resumed_at = now  # as after a restart: the table's word on our draws goes
         self._thinking = None
-        log.warning("this computer was asleep for %.0f s: asking the table what happened "
-                    "before acting", slept)
+        # (the Woke event tells the player, in their language; the log file keeps this)
+        log.info("this computer was asleep for %.0f s: asking the table what happened "
+                 "before acting", slept)
         self._emit(E.Woke(round(slept, 1)))
         n = len(self.game.moves)
         # what proves a member is there now: its ack of a request sent after the wake (a
@@ -91,7 +92,7 @@ class Waking:
         n = len(self.game.moves)
         reason = (f"the table did not answer after this computer slept {slept:.0f} s: it "
                   f"finished or broke up meanwhile; this record holds the game up to move {n}")
-        log.warning("%s", reason)
+        log.info("%s", reason)
         self._emit(E.TableGone(n, round(slept, 1)))
         self.stopped = reason
 
