@@ -185,3 +185,48 @@ def test_a_player_who_quits_with_ctrl_c_resumes_from_the_lobby_and_the_game_fini
     finally:
         for p in panes.values():
             p.kill()
+
+
+def test_a_console_watcher_follows_a_game_from_the_lobby_list_to_its_end(netns, tmp_path):
+    """Two headless players; a third person opens the lobby, sees the game running and
+    `watch`es it to the end in a real terminal: no move prompt, the same final result, and
+    a record of the game that replays to the players' digest."""
+    import json
+
+    env = dict(os.environ, TERM="xterm-256color", HOME=str(tmp_path), PYTHONPATH=str(REPO))
+    players, pane = [], None
+    try:
+        for who in ("Ana", "Ben"):
+            players.append(subprocess.Popen(
+                [IP, "netns", "exec", netns, sys.executable, "-m", "tongiaki_lan", "play",
+                 "--headless", "--name", who, "--game", "Lagoon", "--players", "2", "--bot",
+                 "random", "--bot-delay", "0.15", "--records", str(tmp_path / who),
+                 "--quiet-refusals", "--timeout", "300"],
+                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env))
+        cmd = (f"{IP} netns exec {netns} {sys.executable} -m tongiaki_lan --name Dan "
+               f"--records {tmp_path / 'Dan'} ; echo $? > {tmp_path / 'Dan.exit'}")
+        pane = Pane(f"tgk-watch-{os.getpid()}", cmd, 100, 30, env)
+        pane.wait_for(lambda s: "Lagoon" in s and "playing" in s, timeout=60,
+                      what="the running game in the lobby list")
+        pane.send("watch 1", "Enter")
+        screen = pane.wait_for(lambda s: "Watching Lagoon" in _status(s), timeout=60,
+                               what="the watcher's game screen")
+        assert "Your decision" not in screen and "watching>" in screen
+        pane.wait_for(lambda s: "Game over" in _status(s), timeout=300, what="the end")
+        finals = []
+        for p in players:
+            out, _ = p.communicate(timeout=60)
+            finals.append(json.loads(out.strip().splitlines()[-1]))
+        assert {f["event"] for f in finals} == {"game_over"}
+        assert len({f["digest"] for f in finals}) == 1
+        pane.send("C-u", "quit", "Enter")
+        Pane.wait_file(tmp_path / "Dan.exit")
+        (path,) = (tmp_path / "Dan").glob("*.tgrec")
+        game = replay_record(read_record(path))  # every move legal, every digest right
+        assert game.is_over and game.digest().hex() == finals[0]["digest"]
+    finally:
+        for p in players:
+            if p.poll() is None:
+                p.kill()
+        if pane is not None:
+            pane.kill()
