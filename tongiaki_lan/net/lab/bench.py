@@ -158,14 +158,16 @@ async def _child_main(i: int, record_dir: Path, loss: float = 0.0) -> None:
 
 
 async def _watchers_main(count: int, record_dir: Path) -> None:
-    """`count` watchers in one process, niced: on a party's network each watcher is a
-    laptop of its own; on this machine they must not take the players' CPU, or the bench
-    would measure a crowded processor instead of the protocol. Per game it is told the
+    """`count` watchers in one process, at idle priority: on a party's network each
+    watcher is a laptop of its own; on this machine they must not take the players' CPU,
+    or the bench would measure a crowded processor instead of the protocol. Per game it is told the
     members' addresses and watches through them in turn."""
     from tongiaki_lan.net.aio.node import GameRef, Node
 
     with contextlib.suppress(OSError, AttributeError):
         os.nice(19)
+    with contextlib.suppress(OSError, AttributeError):  # (Linux: runs only when a core
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))  # would idle otherwise)
     loop = asyncio.get_running_loop()
 
     def reply(obj) -> None:
