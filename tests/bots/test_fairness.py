@@ -17,7 +17,7 @@ from tongiaki_lan.engine import Dealer, Game
 from .helpers import midgame
 
 # Fixed work budgets: a time budget would make the compared moves depend on speed.
-OPTIONS = {"search": {"iterations": 60}}
+OPTIONS = {"search": {"iterations": 60}, "search1": {"iterations": 60}}
 
 
 def test_a_game_holds_nothing_that_tells_the_next_tile():

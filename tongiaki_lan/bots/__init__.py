@@ -34,10 +34,20 @@ def _search(seed: int = 0, think: float | None = 1.0, iterations: int | None = N
                      iterations=None if iterations is None else int(iterations), **options)
 
 
+def _search1(seed: int = 0, think: float | None = 1.0, iterations: int | None = None,
+             **options):
+    from .search1 import SearchBot1
+
+    return SearchBot1(seed, think=1.0 if think is None else float(think),
+                      iterations=None if iterations is None else int(iterations), **options)
+
+
 _FACTORIES: dict[str, Callable[..., object]] = {
     "random": _random,
     "greedy": _greedy,
     "search": _search,
+    # the search before issue 20, frozen: the yardstick for `tournament --seats search,search1`
+    "search1": _search1,
 }
 
 
