@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .fair import FairBot
+from .levels import DEFAULT_LEVEL, LEVELS, level_options
 from .random_bot import RandomBot
 from .view import PublicView, public_view
 
@@ -20,10 +21,11 @@ def _random(seed: int = 0, think: float | None = None):
     return RandomBot(seed)
 
 
-def _greedy(seed: int = 0, think: float | None = None, samples: int = 12):
+def _greedy(seed: int = 0, think: float | None = None, samples: int = 12,
+            temper: float = 0.0):
     from .greedy import GreedyBot
 
-    return GreedyBot(seed, chance_samples=int(samples))
+    return GreedyBot(seed, chance_samples=int(samples), temper=float(temper))
 
 
 def _search(seed: int = 0, think: float | None = 1.0, iterations: int | None = None,
@@ -51,6 +53,31 @@ _FACTORIES: dict[str, Callable[..., object]] = {
 }
 
 
+def _level_factory(name: str) -> Callable[..., object]:
+    """A level as a kind: its bot, timed, or fixed with `deterministic=True`; an explicit
+    `think` or `iterations` (solo's `--think`) replaces the level's budget."""
+
+    def factory(seed: int = 0, think: float | None = None, iterations: int | None = None,
+                deterministic: bool = False):
+        from .levels import level_options
+
+        kind, options = level_options(name, deterministic=deterministic)
+        if think is not None or iterations is not None:
+            options.pop("think", None)
+            options.pop("iterations", None)
+            if think is not None:
+                options["think"] = think
+            if iterations is not None and kind != "greedy":
+                options["iterations"] = iterations
+        return _FACTORIES[kind](seed=seed, **options)
+
+    return factory
+
+
+for _name in LEVELS:
+    _FACTORIES[_name] = _level_factory(_name)
+
+
 def bot_kinds() -> list[str]:
     return list(_FACTORIES)
 
@@ -62,7 +89,7 @@ def register(kind: str, factory: Callable[..., object]) -> None:
 
 
 def best_bot_kind() -> str:
-    """The strongest bot available: what solo play and the console's `hint` use."""
+    """The strongest bot kind available (levels aside)."""
     return "search"
 
 
@@ -79,6 +106,7 @@ def make_bot(kind: str, seed: int = 0, **options) -> FairBot:
 
 
 __all__ = [
+    "DEFAULT_LEVEL", "LEVELS", "level_options",
     "FairBot", "PublicView", "RandomBot", "best_bot_kind", "bot_kinds", "make_bot",
     "public_view", "register",
 ]
