@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .fair import FairBot
-from .levels import DEFAULT_LEVEL, LEVELS, level_options
+from .levels import DEFAULT_LEVEL, HINT_LEVEL, LEVELS, level_options
 from .random_bot import RandomBot
 from .view import PublicView, public_view
 
@@ -106,7 +106,7 @@ def make_bot(kind: str, seed: int = 0, **options) -> FairBot:
 
 
 __all__ = [
-    "DEFAULT_LEVEL", "LEVELS", "level_options",
+    "DEFAULT_LEVEL", "HINT_LEVEL", "LEVELS", "level_options",
     "FairBot", "PublicView", "RandomBot", "best_bot_kind", "bot_kinds", "make_bot",
     "public_view", "register",
 ]

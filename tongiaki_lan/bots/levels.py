@@ -25,7 +25,8 @@ from types import MappingProxyType
 from typing import Any
 
 LEVELS = ("easy", "normal", "hard")
-DEFAULT_LEVEL = "normal"
+DEFAULT_LEVEL = "normal"  # solo play's opponents unless told otherwise
+HINT_LEVEL = "normal"  # the console's `hint`: answers within half a second
 
 
 @dataclass(frozen=True)
