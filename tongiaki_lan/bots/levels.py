@@ -50,12 +50,12 @@ _TABLE: dict[str, Level] = {
         "one move ahead with a careless eye: it slips among moves that look alike and "
         "sometimes misses a better one; a newcomer can beat it"),
     "normal": _level(
-        "normal", "search", {"think": 0.5}, {"iterations": 700},
-        "searches for at most half a second a decision; beats greedy bots most games"),
+        "normal", "search", {"think": 0.25}, {"iterations": 600},
+        "searches a quarter of a second on a typical decision, half a second at most "
+        "(departures into the unknown, New Colony tiles)"),
     "hard": _level(
-        "hard", "search", {"think": 1.0}, {"iterations": 1400},
-        "searches for at most a second on the decisions that matter (half a second on "
-        "the typical one)"),
+        "hard", "search", {"think": 0.5}, {"iterations": 1200},
+        "searches half a second on a typical decision, a second at most"),
 }
 
 

@@ -15,8 +15,9 @@ from tongiaki_lan.engine import Colony, Expand, Game, Move, Royal
 from tongiaki_lan.engine import decisions as D
 
 
-def rollout_move(game: Game, rng: random.Random) -> Move:
-    """A quick, plausible move for the pending decision (never a chance decision)."""
+def rollout_move(game: Game, rng: random.Random, keen: bool = False) -> Move:
+    """A quick, plausible move for the pending decision (never a chance decision).
+    `keen`: expansions are drawn weighted by the seat's ships on the island plus one."""
     kind = game.pending.kind
     if kind == D.ACTION:
         moves = game.legal_moves()
@@ -25,6 +26,11 @@ def rollout_move(game: Game, rng: random.Random) -> Move:
             return rng.choice(royals)
         expands = [m for m in moves if isinstance(m, Expand)]
         if expands and rng.random() < 0.97:
+            if keen and len(expands) > 1:
+                me = game.colour_ids()[game.pending_seat]
+                weights = [1 + sum(b.count(me) for b in game.ships_on(m.island))
+                           for m in expands]
+                return rng.choices(expands, weights)[0]
             return rng.choice(expands)
         others = [m for m in moves if not isinstance(m, (Expand, Royal, Colony))]
         if others and rng.random() < 0.9:

@@ -82,7 +82,7 @@ class SearchBot:
     def __init__(self, seed: int = 0, think: float = 1.0, iterations: int | None = None,
                  rollout_turns: int = 4, explore: float = 0.7, temperature: float = 4.0,
                  prior_visits: float = 4.0, pace: bool = True, early_stop: bool = True,
-                 weights: Weights = DEFAULT):
+                 keen: bool = False, weights: Weights = DEFAULT):
         if think <= 0 and iterations is None:
             raise ValueError("think must be positive")
         self.seed = seed
@@ -94,6 +94,7 @@ class SearchBot:
         self.prior_visits = prior_visits
         self.pace = pace
         self.early_stop = early_stop
+        self.keen = keen
         self.weights = weights
         self.last_iterations = 0
 
@@ -103,6 +104,7 @@ class SearchBot:
         start = time.perf_counter()
         n = view.legal_move_count()
         if n == 1:
+            self.last_iterations = 0
             return view.legal_move(0)
         rng = self._decision_rng(view)
         pending = view.pending
@@ -247,7 +249,7 @@ class SearchBot:
         stop = world.turn + self.rollout_turns
         budget = ROLLOUT_MOVES
         while not world.is_over and world.turn < stop and budget:
-            world.apply(rollout_move(world, rng))
+            world.apply(rollout_move(world, rng, self.keen))
             deal_randomly(world, rng)
             budget -= 1
         if world.is_over:

@@ -83,7 +83,8 @@ def rate(entries: list[str], tables: list[list[str]], outcomes: list[GameOutcome
         for e, (r,) in zip(table, teams, strict=True):
             ratings[e] = r
         for i, e in enumerate(table):
-            tallies[e].add(out.scores[i], out.wins[i], out.times[i])
+            tallies[e].add(out.scores[i], out.wins[i], out.times[i],
+                           out.iterations[i] if out.iterations else None)
     rows = []
     for e in entries:
         r = ratings[e]
@@ -100,6 +101,7 @@ def rate(entries: list[str], tables: list[list[str]], outcomes: list[GameOutcome
             "mean_ms": t["mean_ms"],
             "p50_ms": t["p50_ms"],
             "p95_ms": t["p95_ms"],
+            **({"iterations_mean": t["iterations_mean"]} if "iterations_mean" in t else {}),
         })
     rows.sort(key=lambda row: (-row["mu"], row["bot"]))
     return rows

@@ -66,6 +66,9 @@ class GameOutcome:
     turns: int
     stuck: bool = False
     ranks: list[int] = field(default_factory=list)  # by entry: 1 = won, ties share a rank
+    # by entry: search iterations per decision (searching bots only), to see what a time
+    # budget buys on this machine and to match a fixed budget to it
+    iterations: list[list[int]] = field(default_factory=list)
 
 
 def play_one(kinds: list[str], base: str, index: int, options: dict,
@@ -81,6 +84,7 @@ def play_one(kinds: list[str], base: str, index: int, options: dict,
     game = Game(COLOURS[:n], undo=False)
     dealer = Dealer(seed)
     times: list[list[float]] = [[] for _ in range(n)]
+    iterations: list[list[int]] = [[] for _ in range(n)]
     turn, turn_start, stuck = game.turn, 0, False
     while not game.is_over:
         if game.turn != turn:
@@ -92,6 +96,9 @@ def play_one(kinds: list[str], base: str, index: int, options: dict,
         start = time.perf_counter()
         move = bots[seat].choose(game)
         times[seats[seat]].append(time.perf_counter() - start)
+        done = getattr(bots[seat].inner, "last_iterations", None)
+        if done is not None:
+            iterations[seats[seat]].append(done)
         dealer.apply(game, move)
     scores_by_colour = game.scores()
     winners = game.winners()
@@ -105,7 +112,7 @@ def play_one(kinds: list[str], base: str, index: int, options: dict,
         ranks[seats[s]] = 1 + sum(k > keys[colour] for k in keys.values())
         if colour in winners:
             wins[seats[s]] = 1.0 / len(winners)
-    return GameOutcome(index, seats, scores, wins, times, game.turn, stuck, ranks)
+    return GameOutcome(index, seats, scores, wins, times, game.turn, stuck, ranks, iterations)
 
 
 def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -130,12 +137,15 @@ class Tally:
     wins: float = 0.0
     score_sum: int = 0
     times: list[float] = field(default_factory=list)
+    iterations: list[int] = field(default_factory=list)
 
-    def add(self, score: int, win: float, times: list[float]) -> None:
+    def add(self, score: int, win: float, times: list[float],
+            iterations: list[int] | None = None) -> None:
         self.games += 1
         self.wins += win
         self.score_sum += score
         self.times.extend(times)
+        self.iterations.extend(iterations or ())
 
     def summary(self) -> dict:
         lo, hi = wilson(self.wins, self.games)
@@ -153,6 +163,9 @@ class Tally:
             "p50_ms": round(1000 * percentile(ts, 0.5), 3),
             "p95_ms": round(1000 * percentile(ts, 0.95), 3),
             "max_ms": round(1000 * ts[-1], 3) if ts else 0.0,
+            **({"iterations_mean": round(sum(self.iterations) / len(self.iterations), 1),
+                "iterations_p50": percentile(sorted(self.iterations), 0.5)}
+               if self.iterations else {}),
         }
 
 
@@ -181,8 +194,9 @@ def run(args) -> int:
     outcomes = _play_all(kinds, str(args.seed), args.games, options, jobs, args.quiet)
     for out in outcomes:
         for e in range(len(kinds)):
-            tallies[e].add(out.scores[e], out.wins[e], out.times[e])
-            by_kind[kinds[e]].add(out.scores[e], out.wins[e], out.times[e])
+            its = out.iterations[e] if out.iterations else None
+            tallies[e].add(out.scores[e], out.wins[e], out.times[e], its)
+            by_kind[kinds[e]].add(out.scores[e], out.wins[e], out.times[e], its)
     elapsed = time.perf_counter() - started
     report = {
         "games": args.games,
