@@ -80,7 +80,7 @@ class SearchBot:
     kind = "search"
 
     def __init__(self, seed: int = 0, think: float = 1.0, iterations: int | None = None,
-                 rollout_turns: int = 4, explore: float = 0.7, temperature: float = 4.0,
+                 rollout_turns: int = 4, explore: float = 0.2, temperature: float = 4.0,
                  prior_visits: float = 4.0, pace: bool = True, early_stop: bool = True,
                  keen: bool = False, weights: Weights = DEFAULT):
         if think <= 0 and iterations is None:
