@@ -79,3 +79,9 @@ def test_entries_name_kinds_levels_and_budgets():
     for bad in ("greedy@1s", "search@fast", "search@0s", "oracle"):
         with pytest.raises(ValueError):
             parse_entry(bad, known=known)
+
+
+def test_any_integer_seeds_a_search():
+    game = midgame(3)
+    for seed in (-1, 0, 1 << 64, 1 << 200):
+        assert game.is_legal(make_bot("search", seed=seed, iterations=5).choose(game))

@@ -141,8 +141,9 @@ class SearchBot:
 
     def _decision_rng(self, view: PublicView) -> random.Random:
         """This decision's generator: from the bot's seed and the position alone."""
-        h = hashlib.blake2b(self.seed.to_bytes(8, "big", signed=False) if self.seed >= 0
-                            else str(self.seed).encode(), digest_size=16)
+        seed = self.seed
+        key = seed.to_bytes(8, "big") if 0 <= seed < 1 << 64 else str(seed).encode()
+        h = hashlib.blake2b(key, digest_size=16)
         h.update(view.encode())
         return random.Random(int.from_bytes(h.digest(), "big"))
 
