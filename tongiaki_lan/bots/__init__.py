@@ -4,7 +4,8 @@
 included, in `FairBot`, which turns the real game into a `PublicView` (no stack
 order, no seed) before any bot code runs. Options are per kind and documented in
 docs/bots.md; `think` (seconds) is accepted by every kind so that a caller can pass
-one level setting to mixed seats — only `search` uses it.
+one setting to mixed seats — only the searching kinds use it. The levels for people
+(`easy`, `normal`, `hard`, bots/levels.py) are kinds too: a kind and a budget each.
 """
 
 from __future__ import annotations
