@@ -10,8 +10,10 @@ in schedule order — a model made for multiplayer rankings, where a 5-player wi
 more than a 2-player one.
 
 Reproducible: the schedule, every game's tiles and every bot's seed come from `--seed`,
-and the ratings are updated in game order whatever `--jobs` is; with iteration-bounded
-bots (levels are, by default here, and `search@800i`) the same seed gives the same JSON.
+and the ratings are updated in game order whatever `--jobs` is; unless `--timed`, every
+entry is iteration-bounded (levels in their fixed form, a bare `search` at the normal
+level's iterations, `search@800i` as written; only `search@0.3s` is timed), and then
+the same seed gives the same JSON.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from tongiaki_lan.bots import bot_kinds, make_bot
 from tongiaki_lan.bots.entries import parse_entry
+from tongiaki_lan.bots.levels import fixed_options
 from tongiaki_lan.cli.tournament import GameOutcome, Tally, play_one
 
 DEFAULT_ENTRIES = "random,easy,greedy,normal,hard"
@@ -43,8 +46,9 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--min-players", type=int, default=2)
     p.add_argument("--max-players", type=int, default=6)
     p.add_argument("--timed", action="store_true",
-                   help="levels think against the clock (as in solo play) instead of their "
-                        "fixed iterations; the results then depend on the machine")
+                   help="levels and bare searching kinds think against the clock (as in "
+                        "solo play) instead of fixed iterations; the results then depend "
+                        "on the machine")
     p.add_argument("--jobs", type=int, default=None,
                    help="games played in parallel (default: number of CPUs, at most 2)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -122,7 +126,11 @@ def run(args) -> int:
     options: dict[str, dict] = {}
     try:
         for e in entries:
-            entry = parse_entry(e, deterministic=not args.timed, known=bot_kinds())
+            # fixed unless --timed: levels their fixed form, a bare search the normal
+            # level's iterations (an entry's own @budget stands)
+            fixed = None if args.timed else fixed_options("search")["iterations"]
+            entry = parse_entry(e, iterations=fixed, deterministic=not args.timed,
+                                known=bot_kinds())
             make_bot(entry.kind, 0, **entry.options)
             options[e] = entry.options
     except ValueError as exc:
