@@ -16,8 +16,10 @@ from tongiaki_lan.engine import Dealer, Game
 
 from .helpers import midgame
 
-# Fixed work budgets: a time budget would make the compared moves depend on speed.
-OPTIONS = {"search": {"iterations": 60}}
+# Fixed work budgets: a time budget would make the compared moves depend on speed. The
+# levels that search get few iterations here (their fixed forms: tests/bots/test_levels.py).
+OPTIONS = {"search": {"iterations": 60}, "search1": {"iterations": 60},
+           "normal": {"iterations": 60}, "hard": {"iterations": 60}}
 
 
 def test_a_game_holds_nothing_that_tells_the_next_tile():
@@ -51,6 +53,15 @@ def test_every_bot_chooses_the_same_move_from_the_game_and_from_its_text(kind):
         m2 = make_bot(kind, seed=11, **OPTIONS.get(kind, {})).choose(twin)
         assert m1 == m2
         assert game.is_legal(m1)
+
+
+def test_every_kind_has_a_fixed_budget_here():
+    """A new kind that thinks against the clock must get a budget in OPTIONS (or be fixed
+    by nature), or the test above would compare moves that depend on the machine."""
+    timed = {"search", "search1", "normal", "hard"}
+    assert timed <= set(bot_kinds())
+    assert all(k in OPTIONS for k in timed)
+    assert set(bot_kinds()) - timed == {"random", "greedy", "easy"}
 
 
 def test_bots_are_handed_a_view_never_the_game():

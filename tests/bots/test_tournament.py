@@ -40,6 +40,7 @@ def test_json_report_shape(capsys):
         assert b["games"] == 3
         assert b["ci95"][0] <= b["win_rate"] <= b["ci95"][1]
         assert b["decisions"] > 0 and 0 <= b["p50_ms"] <= b["p95_ms"] <= b["max_ms"]
+        assert 0 <= b["mean_ms"] <= b["max_ms"]
         assert b["mean_score"] >= 0
     assert [k["bot"] for k in report["by_kind"]] == ["greedy", "random"]
     assert report["by_kind"][1]["games"] == 6
@@ -52,7 +53,7 @@ def test_two_processes_give_the_same_results_as_one(capsys):
     one = json.loads(capsys.readouterr().out)
     main([*args, "--jobs", "2"])
     two = json.loads(capsys.readouterr().out)
-    strip = ("p50_ms", "p95_ms", "max_ms")
+    strip = ("mean_ms", "p50_ms", "p95_ms", "max_ms")
     assert [{k: v for k, v in b.items() if k not in strip} for b in one["bots"]] == \
         [{k: v for k, v in b.items() if k not in strip} for b in two["bots"]]
 

@@ -4,7 +4,8 @@
 included, in `FairBot`, which turns the real game into a `PublicView` (no stack
 order, no seed) before any bot code runs. Options are per kind and documented in
 docs/bots.md; `think` (seconds) is accepted by every kind so that a caller can pass
-one level setting to mixed seats — only `search` uses it.
+one setting to mixed seats — only the searching kinds use it. The levels for people
+(`easy`, `normal`, `hard`, bots/levels.py) are kinds too: a kind and a budget each.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .fair import FairBot
+from .levels import DEFAULT_LEVEL, HINT_LEVEL, LEVELS, level_options
 from .random_bot import RandomBot
 from .view import PublicView, public_view
 
@@ -20,10 +22,11 @@ def _random(seed: int = 0, think: float | None = None):
     return RandomBot(seed)
 
 
-def _greedy(seed: int = 0, think: float | None = None, samples: int = 12):
+def _greedy(seed: int = 0, think: float | None = None, samples: int = 12,
+            temper: float = 0.0):
     from .greedy import GreedyBot
 
-    return GreedyBot(seed, chance_samples=int(samples))
+    return GreedyBot(seed, chance_samples=int(samples), temper=float(temper))
 
 
 def _search(seed: int = 0, think: float | None = 1.0, iterations: int | None = None,
@@ -34,11 +37,46 @@ def _search(seed: int = 0, think: float | None = 1.0, iterations: int | None = N
                      iterations=None if iterations is None else int(iterations), **options)
 
 
+def _search1(seed: int = 0, think: float | None = 1.0, iterations: int | None = None,
+             **options):
+    from .search1 import SearchBot1
+
+    return SearchBot1(seed, think=1.0 if think is None else float(think),
+                      iterations=None if iterations is None else int(iterations), **options)
+
+
 _FACTORIES: dict[str, Callable[..., object]] = {
     "random": _random,
     "greedy": _greedy,
     "search": _search,
+    # the search before issue 20, frozen: the yardstick for `tournament --seats search,search1`
+    "search1": _search1,
 }
+
+
+def _level_factory(name: str) -> Callable[..., object]:
+    """A level as a kind: its bot, timed, or fixed with `deterministic=True`; an explicit
+    `think` or `iterations` (solo's `--think`) replaces the level's budget."""
+
+    def factory(seed: int = 0, think: float | None = None, iterations: int | None = None,
+                deterministic: bool = False):
+        from .levels import level_options
+
+        kind, options = level_options(name, deterministic=deterministic)
+        if think is not None or iterations is not None:
+            options.pop("think", None)
+            options.pop("iterations", None)
+            if think is not None:
+                options["think"] = think
+            if iterations is not None and kind != "greedy":
+                options["iterations"] = iterations
+        return _FACTORIES[kind](seed=seed, **options)
+
+    return factory
+
+
+for _name in LEVELS:
+    _FACTORIES[_name] = _level_factory(_name)
 
 
 def bot_kinds() -> list[str]:
@@ -52,7 +90,7 @@ def register(kind: str, factory: Callable[..., object]) -> None:
 
 
 def best_bot_kind() -> str:
-    """The strongest bot available: what solo play and the console's `hint` use."""
+    """The strongest bot kind available (levels aside)."""
     return "search"
 
 
@@ -69,6 +107,7 @@ def make_bot(kind: str, seed: int = 0, **options) -> FairBot:
 
 
 __all__ = [
+    "DEFAULT_LEVEL", "HINT_LEVEL", "LEVELS", "level_options",
     "FairBot", "PublicView", "RandomBot", "best_bot_kind", "bot_kinds", "make_bot",
     "public_view", "register",
 ]

@@ -12,6 +12,7 @@ evaluation, one level deep, so that `expand Samoa` is judged by the best way to 
 
 from __future__ import annotations
 
+import math
 import random
 
 from tongiaki_lan.engine import Game, Move, Reveal, deal_randomly
@@ -28,11 +29,15 @@ class GreedyBot:
     kind = "greedy"
 
     def __init__(self, seed: int = 0, chance_samples: int = 12, tile_samples: int = 48,
-                 weights: Weights = DEFAULT):
+                 weights: Weights = DEFAULT, temper: float = 0.0):
         self._rng = random.Random(seed)
         self.chance_samples = chance_samples
         self.tile_samples = tile_samples
         self.weights = weights
+        # > 0: choose at random, each move weighted exp(value / temper) (values are in
+        # points), so the bot slips among moves that look alike to it and now and then
+        # misses a clearly better one: the `easy` level (bots/levels.py). 0: the best.
+        self.temper = temper
 
     # -- entry point ------------------------------------------------------------------
 
@@ -43,6 +48,9 @@ class GreedyBot:
         seat = view.pending.seat
         worlds = self._worlds(view)
         base = view.game()
+        if self.temper > 0:
+            values = [self.move_value(base, worlds, m, seat) for m in moves]
+            return _tempered(moves, values, self.temper, self._rng)
         best: list[Move] = []
         best_value = float("-inf")
         for move in moves:
@@ -102,6 +110,14 @@ class GreedyBot:
             game.apply(game.default_landing())
             deal_randomly(game, rng)
         return utilities(game, self.weights)[seat]
+
+
+def _tempered(moves: list[Move], values: list[float], temper: float,
+              rng: random.Random) -> Move:
+    """A move drawn with weights exp((value - best) / temper)."""
+    top = max(values)
+    weights = [math.exp((v - top) / temper) for v in values]
+    return rng.choices(moves, weights)[0]
 
 
 def candidate_moves(view: PublicView | Game, rng: random.Random, limit: int) -> list[Move]:

@@ -1,41 +1,68 @@
-"""`search`: Monte Carlo tree search over determinised worlds (information-set MCTS).
+"""`search`: information-set Monte Carlo tree search that spends its time where it matters.
 
-Each iteration imagines the tiles nobody knows yet by drawing one uniformly at every
-chance decision of the engine (a tile reveal), walks the shared tree with UCB (each seat picks
-what is best *for that seat*), adds one node, plays on with a quick heuristic
-policy for a few turns, and scores the result with the evaluation greedy uses. The
-tree is keyed by moves, so what the worlds have in common (our options and the
-rivals' replies) is learned across worlds, while what differs (the tiles) averages
-out. Moves legal in only some worlds are judged by how often they were available.
+The search itself is the one `search1` made (determinised worlds, a shared tree keyed by
+moves, max^n selection with availability counts, progressive widening of big decisions,
+greedy's judgement as root priors, a short rollout scored by the evaluation). What is new
+is how it uses the time it is given (issue 20):
 
-Large decisions (a New Colony tile: ~6 per free hex; big landings) are opened up
-gradually — progressive widening — so the budget goes on depth, not on 200 siblings.
-At the root the greedy bot's judgement seeds every option as a few virtual visits:
-with little time the search plays like greedy, and it improves on greedy as the
-visits come in.
+- **a budget per kind of decision** (`SHARE`): `think` is what a decision takes on
+  average; a departure into the unknown or a New Colony tile gets twice that, an action
+  that, and the follow-ups whose options differ little (which beaches, how to land,
+  setup ships, the colony's ship) a half or a quarter;
+- **stopping early** once the most visited option cannot be overtaken by the iterations
+  left, so an obvious decision is taken at once;
+- **a decision is a pure function of the seed and the position**: each decision's
+  generator is drawn from the bot's seed and the position's canonical encoding, so two
+  nodes of a LAN table, or a bot rebuilt from a position's text, pick the same move with
+  the same `iterations`, whatever they decided before;
+- **UCB exploration 0.2** instead of 0.7: rewards are squashed utilities a few
+  hundredths apart, and at 0.7 the visits spread almost evenly (measured: docs/bots.md);
+- a cheaper root step (its options are legal in every world: no checks); the rollout
+  policy, unchanged, lives in `rollout.py`.
 
-Budget: `think` seconds per decision (wall clock, so results depend on the
-machine's speed), or `iterations` for a fixed, exactly repeatable amount of work.
+Budget: `think` seconds per decision on average, 2 x `think` at most (wall clock, so
+results depend on the machine's speed), or `iterations` for a fixed, exactly repeatable
+amount of work (the same shares apply to it).
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 import time
 
-from tongiaki_lan.engine import Colony, Expand, Game, Move, Royal, deal_randomly
+from tongiaki_lan.engine import Game, Move, deal_randomly
 from tongiaki_lan.engine import decisions as D
 
 from .evaluation import DEFAULT, Weights, final_utilities, utilities
 from .greedy import GreedyBot, candidate_moves
+from .rollout import rollout_move
 from .view import PublicView
 
 WIDE = 12  # decisions with more options than this are widened progressively
 # A rollout stops after this many moves whatever the turn counter says: a long chain
-# reaction (X2d ends an endless one, but only after every option was tried) must not
-# eat the budget of a decision.
+# reaction must not eat the budget of a decision.
 ROLLOUT_MOVES = 120
+# The budget of a decision, as a multiple of `think` (or `iterations`), by its kind.
+# Departures (which full beach sails, into which unknown) and New Colony tiles decide
+# games and get twice the budget; the choice of an action gets it; the follow-ups, whose
+# options rarely differ much, half; the setup and the colony's ship a quarter. Over the
+# decisions of a 4-player game (greedy self-play: 28 % actions, 20 % departures, 19 %
+# beach choices, 19 % landings, 5 % setup, 5 % colony tiles, 3 % colony ships) the mean
+# is 1.0, so `think` stays the mean time of a decision and 2 x `think` the most.
+SHARE: dict[str, float] = {
+    D.DEPARTURE: 2.0,
+    D.COLONY_TILE: 2.0,
+    D.ACTION: 1.0,
+    D.EXPAND_BEACHES: 0.5,
+    D.LANDING: 0.5,
+    D.T1A_SOURCE: 0.5,
+    D.COLONY_SHIP: 0.25,
+    D.SETUP: 0.25,
+}
+CHECK_EVERY = 8  # iterations between looks at the clock and at the leader's margin
+HELD_BACK = 0.92  # share of a time budget the iterations may use (the rest: bookkeeping)
 
 
 class _Node:
@@ -54,57 +81,85 @@ class SearchBot:
     kind = "search"
 
     def __init__(self, seed: int = 0, think: float = 1.0, iterations: int | None = None,
-                 rollout_turns: int = 4, explore: float = 0.7, temperature: float = 4.0,
-                 prior_visits: float = 4.0, weights: Weights = DEFAULT):
+                 rollout_turns: int = 4, explore: float = 0.2, temperature: float = 4.0,
+                 prior_visits: float = 4.0, pace: bool = True, early_stop: bool = True,
+                 keen: bool = False, weights: Weights = DEFAULT):
         if think <= 0 and iterations is None:
             raise ValueError("think must be positive")
-        self._rng = random.Random(seed)
+        self.seed = seed
         self.think = think
         self.iterations = iterations
         self.rollout_turns = rollout_turns
         self.explore = explore
         self.temperature = temperature
         self.prior_visits = prior_visits
+        self.pace = pace
+        self.early_stop = early_stop
+        self.keen = keen
         self.weights = weights
-        self._greedy = GreedyBot(seed ^ 0x5EA5C4, weights=weights)
         self.last_iterations = 0
 
     # -- entry point --------------------------------------------------------------------
 
     def choose(self, view: PublicView) -> Move:
         start = time.perf_counter()
-        deadline = start + self.think * 0.92
-        seat = view.pending.seat
+        n = view.legal_move_count()
+        if n == 1:
+            self.last_iterations = 0
+            return view.legal_move(0)
+        rng = self._decision_rng(view)
+        pending = view.pending
+        share = SHARE.get(pending.kind, 1.0) if self.pace else 1.0
+        deadline = start + self.think * share * HELD_BACK
+        limit = None if self.iterations is None else max(1, round(self.iterations * share))
+        seat = pending.seat
+        candidates = candidate_moves(view, rng, 48)
         root = _Node(None, -1)
-        candidates = candidate_moves(view, self._rng, 48)
-        if len(candidates) == 1:
-            return candidates[0]
-        self._seed_root(view, root, candidates, seat, deadline)
+        greedy = GreedyBot(rng.getrandbits(32), weights=self.weights)
+        self._seed_root(view, greedy, root, candidates, seat,
+                        None if limit is not None else deadline)
+        base = view.game()
         done = 0
-        limit = self.iterations
+        began = time.perf_counter()
         while True:
-            if limit is not None:
-                if done >= limit:
+            if done % CHECK_EVERY == 0:
+                if limit is not None:
+                    left = limit - done
+                else:
+                    now = time.perf_counter()
+                    if now >= deadline:
+                        break
+                    # iterations still to come at the pace so far (a guess; only the
+                    # early stop uses it, never the final count)
+                    left = (deadline - now) * done / (now - began) if done else math.inf
+                if left <= 0 or (self.early_stop and done and _decided(root, left)):
                     break
-            elif done % 4 == 0 and time.perf_counter() >= deadline:
-                break
-            self._iterate(view.game(), root, seat)
+            self._iterate(base.copy(undo=False), root, seat, rng)
             done += 1
         self.last_iterations = done
         best = max(root.children.values(), key=lambda c: (c.visits, c.wins))
         return best.move
 
+    def _decision_rng(self, view: PublicView) -> random.Random:
+        """This decision's generator: from the bot's seed and the position alone."""
+        seed = self.seed
+        key = seed.to_bytes(8, "big") if 0 <= seed < 1 << 64 else str(seed).encode()
+        h = hashlib.blake2b(key, digest_size=16)
+        h.update(view.encode())
+        return random.Random(int.from_bytes(h.digest(), "big"))
+
     # -- root knowledge -----------------------------------------------------------------
 
-    def _seed_root(self, view: PublicView, root: _Node, candidates: list[Move], seat: int,
-                   deadline: float) -> None:
-        greedy = self._greedy
+    def _seed_root(self, view: PublicView, greedy: GreedyBot, root: _Node,
+                   candidates: list[Move], seat: int, deadline: float | None) -> None:
+        """Greedy's value of every option, as a few virtual visits: with no time at all
+        the search plays like greedy, and the real visits correct it."""
         worlds = greedy._worlds(view)
         base = view.game()
         for move in candidates:
             child = _Node(move, seat)
             root.children[move] = child
-            if self.iterations is None and time.perf_counter() >= deadline:
+            if deadline is not None and time.perf_counter() >= deadline:
                 continue  # out of time: no prior for the rest
             q = greedy.move_value(base, worlds, move, seat)
             child.visits = self.prior_visits
@@ -116,39 +171,43 @@ class SearchBot:
 
     # -- one iteration ------------------------------------------------------------------
 
-    def _iterate(self, world: Game, root: _Node, me: int) -> None:
-        rng = self._rng
+    def _iterate(self, world: Game, root: _Node, me: int, rng: random.Random) -> None:
         node = root
         path: list[_Node] = []
-        expanded = False
-        while not world.is_over and not expanded:
-            deal_randomly(world, rng)  # chance is drawn, not searched: tiles are not moves
-            if world.is_over:
-                break
-            seat = world.pending.seat
-            n = world.legal_move_count()
+        explore = self.explore
+        while not world.is_over:
             if node is root:
-                options = [c for c in root.children.values() if world.is_legal(c.move)]
+                # the root's position is the real one, in every world: all its
+                # candidates are legal, no check needed
+                options = list(root.children.values())
                 new = None
-            elif n <= WIDE:
-                moves = world.legal_moves()
-                options = []
-                fresh = []
-                for m in moves:
-                    c = node.children.get(m)
-                    if c is None:
-                        fresh.append(m)
-                    else:
-                        options.append(c)
-                new = rng.choice(fresh) if fresh else None
+                n = len(options)
+                seat = me
             else:
-                options = [c for c in node.children.values() if world.is_legal(c.move)]
-                allowed = 1 + int(1.5 * math.sqrt(node.visits))
-                new = None
-                if len(options) < allowed:
-                    m = world.legal_move(rng.randrange(n))
-                    if m not in node.children:
-                        new = m
+                deal_randomly(world, rng)  # chance is drawn, not searched
+                if world.is_over:
+                    break
+                seat = world.pending_seat
+                n = world.legal_move_count()
+                if n <= WIDE:
+                    options = []
+                    fresh = []
+                    children = node.children
+                    for m in world.legal_moves():
+                        c = children.get(m)
+                        if c is None:
+                            fresh.append(m)
+                        else:
+                            options.append(c)
+                    new = rng.choice(fresh) if fresh else None
+                else:
+                    options = [c for c in node.children.values() if world.is_legal(c.move)]
+                    allowed = 1 + int(1.5 * math.sqrt(node.visits))
+                    new = None
+                    if len(options) < allowed:
+                        m = world.legal_move(rng.randrange(n))
+                        if m not in node.children:
+                            new = m
             if new is not None:
                 child = _Node(new, seat)
                 node.children[new] = child
@@ -156,32 +215,30 @@ class SearchBot:
                     c.avail += 1
                 child.avail += 1
                 world.apply(new)
-                deal_randomly(world, rng)
                 path.append(child)
-                expanded = True
                 break
-            for c in options:
-                c.avail += 1
-            log_term = self.explore
             best = None
             best_score = -1.0
             for c in options:
-                if c.visits <= 0:
+                c.avail += 1
+                v = c.visits
+                if v <= 0:
                     score = 1e9 + rng.random()
                 else:
-                    score = c.wins / c.visits + log_term * math.sqrt(
-                        math.log(c.avail + 1) / c.visits)
+                    score = c.wins / v + explore * math.sqrt(math.log(c.avail + 1) / v)
                 if score > best_score:
                     best, best_score = c, score
             if best is None:  # widened node with nothing legal here yet
                 m = world.legal_move(rng.randrange(n))
                 best = node.children.setdefault(m, _Node(m, seat))
                 best.avail += 1
-                expanded = True
+                world.apply(best.move)
+                path.append(best)
+                break
             world.apply(best.move)
             path.append(best)
             node = best
-        rewards = self._rollout(world)
+        rewards = self._rollout(world, rng)
         for c in path:
             c.visits += 1
             c.wins += rewards[c.seat]
@@ -189,12 +246,12 @@ class SearchBot:
 
     # -- playing on ---------------------------------------------------------------------
 
-    def _rollout(self, world: Game) -> list[float]:
-        rng = self._rng
+    def _rollout(self, world: Game, rng: random.Random) -> list[float]:
+        deal_randomly(world, rng)
         stop = world.turn + self.rollout_turns
         budget = ROLLOUT_MOVES
         while not world.is_over and world.turn < stop and budget:
-            world.apply(rollout_move(world, rng))
+            world.apply(rollout_move(world, rng, self.keen))
             deal_randomly(world, rng)
             budget -= 1
         if world.is_over:
@@ -202,26 +259,13 @@ class SearchBot:
         return [self._squash(u) for u in utilities(world, self.weights)]
 
 
-def rollout_move(game: Game, rng: random.Random) -> Move:
-    """A quick, plausible move: what a casual player does without thinking long.
-
-    Expand somewhere (bigger islands more often), found a Royal Island when one is
-    there for the taking, start a New Colony only when nothing else is possible or
-    very rarely; everything else uniformly at random.
-    """
-    pending = game.pending
-    if pending.kind == D.ACTION:
-        moves = game.legal_moves()
-        royals = [m for m in moves if isinstance(m, Royal)]
-        if royals and rng.random() < 0.5:
-            return rng.choice(royals)
-        expands = [m for m in moves if isinstance(m, Expand)]
-        if expands and rng.random() < 0.97:
-            return rng.choice(expands)
-        others = [m for m in moves if not isinstance(m, (Expand, Royal, Colony))]
-        if others and rng.random() < 0.9:
-            return rng.choice(others)
-        return rng.choice(moves)
-    if pending.kind == D.LANDING:
-        return game.default_landing()
-    return game.legal_move(rng.randrange(game.legal_move_count()))
+def _decided(root: _Node, left: float) -> bool:
+    """Whether the most visited option keeps its lead whatever the `left` iterations do."""
+    first = second = 0.0
+    for c in root.children.values():
+        v = c.visits
+        if v > first:
+            first, second = v, first
+        elif v > second:
+            second = v
+    return first - second > left

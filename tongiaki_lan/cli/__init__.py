@@ -33,6 +33,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "position": ("tongiaki_lan.cli.position", "print a record's position as text"),
     "bench": ("tongiaki_lan.cli.bench", "measure engine or network speed"),
     "tournament": ("tongiaki_lan.cli.tournament", "bots against bots with statistics"),
+    "ladder": ("tongiaki_lan.cli.ladder", "rate bots and levels at mixed tables (OpenSkill)"),
 }
 
 # the commands that write into the per-user places: they move an earlier version's records

@@ -19,7 +19,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     lang_option(p)
     lan_options(p)  # --host, --port, --interface: as play, watch and games have them
     p.add_argument("--no-lan", action="store_true", help="do not touch the network")
-    p.add_argument("--hint-bot", default=None, help="bot kind for `hint` (default: the strongest)")
+    p.add_argument("--hint-bot", default=None,
+                   help="bot kind or level for `hint` (default: the normal level)")
     p.add_argument("--pace", type=float, default=0.4, help="seconds between bot moves in solo")
     p.add_argument("--no-colour", "--no-color", dest="colour_output", action="store_false",
                    help="draw without colours")
@@ -51,7 +52,7 @@ async def _main(args) -> int:
 
 
 async def _lobby_loop(args, name, colour, records, remember, stop) -> int:
-    from tongiaki_lan.bots import best_bot_kind
+    from tongiaki_lan.bots import DEFAULT_LEVEL
     from tongiaki_lan.cli import say_at_exit
     from tongiaki_lan.console.lan import LanSession
     from tongiaki_lan.console.lobby import LobbyScreen
@@ -83,7 +84,9 @@ async def _lobby_loop(args, name, colour, records, remember, stop) -> int:
         elif result[0] == "solo":
             await lobby.close_network()
             seed = seed_from_text(None)
-            session = SoloSession(seed, solo_seats(result[1], name, best_bot_kind()),
+            # ("solo", bots[, level]): the lobby may name a level (bots/levels.py)
+            level = result[2] if len(result) > 2 and result[2] else DEFAULT_LEVEL
+            session = SoloSession(seed, solo_seats(result[1], name, level),
                                   record_path=solo_record_path(records, seed),
                                   pace=args.pace, hint_kind=args.hint_bot)
             session.from_lobby = True

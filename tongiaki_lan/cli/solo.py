@@ -8,14 +8,17 @@ from pathlib import Path
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    from tongiaki_lan.bots import best_bot_kind, bot_kinds
+    from tongiaki_lan.bots import DEFAULT_LEVEL, LEVELS, bot_kinds
     from tongiaki_lan.cli import lang_option, records_option
 
     p.add_argument("--bots", type=int, default=3, help="number of bot opponents, 1..5 (default 3)")
     p.add_argument("--seed", default=None,
                    help="any text, or 64 hex digits; the same seed gives the same tile stack")
+    p.add_argument("--level", default=None, choices=LEVELS,
+                   help=f"how strong the opponents are (default {DEFAULT_LEVEL}; "
+                        "docs/bots.md, Levels)")
     p.add_argument("--bot", default=None, choices=bot_kinds(),
-                   help=f"bot kind for the opponents (default: the strongest, {best_bot_kind()})")
+                   help="bot kind (or level) for the opponents, instead of --level")
     p.add_argument("--name", default=None, help="your name (default: your profile's, else your "
                    "login name)")
     p.add_argument("--seat", type=int, default=1,
@@ -27,8 +30,11 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-record", action="store_true", help="do not write a record")
     p.add_argument("--pace", type=float, default=0.4,
                    help="seconds between bot moves, so you can follow them (default 0.4)")
-    p.add_argument("--hint-bot", default=None, help="bot kind for `hint` (default: the strongest)")
-    p.add_argument("--think", type=float, default=None, help="think time for search bots (s)")
+    p.add_argument("--hint-bot", default=None,
+                   help="bot kind or level for `hint` (default: the normal level)")
+    p.add_argument("--think", type=float, default=None,
+                   help="think time of searching bots, seconds per decision on average "
+                        "(default: the level's)")
     p.add_argument("--no-colour", "--no-color", dest="colour", action="store_false",
                    help="draw without colours")
     p.add_argument("--two-colours", action="store_true",
@@ -45,7 +51,7 @@ def _saved_or_os_name(given: str | None) -> str:
 
 
 def run(args) -> int:
-    from tongiaki_lan.bots import best_bot_kind
+    from tongiaki_lan.bots import DEFAULT_LEVEL
     from tongiaki_lan.cli import say_at_exit, use_language
     from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
     from tongiaki_lan.engine.variant import STANDARD, TWO_COLOURS
@@ -63,7 +69,10 @@ def run(args) -> int:
     if args.two_colours and args.bots != 1:
         print("solo: --two-colours is for two players: use it with --bots 1")
         return 2
-    kind = args.bot or best_bot_kind()
+    if args.bot and args.level:
+        print("solo: give --level or --bot, not both")
+        return 2
+    kind = args.bot or args.level or DEFAULT_LEVEL
     seed = seed_from_text(args.seed)
     seats = solo_seats(args.bots, _saved_or_os_name(args.name), kind, seat=args.seat - 1,
                        two_colours=args.two_colours)

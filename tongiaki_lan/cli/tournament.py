@@ -4,7 +4,9 @@ Seat order rotates from game to game (entry i sits in seat (i + g) mod n in game
 so no bot profits from always starting. Each game's stack seed and bot seeds are
 derived from the base seed and the game number, so a game can be reproduced on its
 own — except that a bot with a time budget thinks as far as the machine lets it;
-give `search` a fixed `--iterations` budget for exactly repeatable runs.
+give `search` a fixed `--iterations` budget (levels: `--fixed`) for exactly repeatable
+runs. A seat is a bot kind or a level, with its own budget if wanted (`search@0.3s`,
+`search@800i`: bots/entries.py).
 
 A shared win (E4 tie) counts 1/k for each of the k winners, so win rates of all
 entries add up to 100%. The 95% interval is Wilson's score interval.
@@ -22,6 +24,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from tongiaki_lan.bots import bot_kinds, make_bot
+from tongiaki_lan.bots.entries import labels, parse_entry
 from tongiaki_lan.engine import COLOURS, Dealer, Game
 from tongiaki_lan.measure import percentile
 from tongiaki_lan.selfplay import bot_seed, game_seed
@@ -35,13 +38,18 @@ MAX_MOVES_PER_TURN = 1000
 
 def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seats", default="search,greedy,greedy,greedy",
-                   help="comma list of bot kinds, one per seat (2 to 6)")
+                   help="comma list of bots, one per seat (2 to 6): a kind or a level "
+                        "(easy, normal, hard), a searching kind with its own budget "
+                        "as search@0.3s or search@800i")
     p.add_argument("--games", type=int, default=20)
     p.add_argument("--seed", default="0", help="base seed; game g derives its own from it")
     p.add_argument("--think", type=float, default=None,
                    help="think time per decision for search bots, seconds (default 1)")
     p.add_argument("--iterations", type=int, default=None,
                    help="fixed iterations per decision for search bots (repeatable runs)")
+    p.add_argument("--fixed", action="store_true",
+                   help="levels play their fixed-iterations form (repeatable runs; what a "
+                        "LAN table plays)")
     p.add_argument("--jobs", type=int, default=None,
                    help="games played in parallel (default: number of CPUs, at most 2)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -57,17 +65,26 @@ class GameOutcome:
     times: list[list[float]]  # by entry: seconds per decision
     turns: int
     stuck: bool = False
+    ranks: list[int] = field(default_factory=list)  # by entry: 1 = won, ties share a rank
+    # by entry: search iterations per decision (searching bots only), to see what a time
+    # budget buys on this machine and to match a fixed budget to it
+    iterations: list[list[int]] = field(default_factory=list)
 
 
-def play_one(kinds: list[str], base: str, index: int, options: dict) -> GameOutcome:
+def play_one(kinds: list[str], base: str, index: int, options: dict,
+             domain: str = "tournament") -> GameOutcome:
+    """Game `index`: `kinds` are the entries (a kind or level, `@budget` allowed; the kind
+    is what comes before `@`), `options` their `make_bot` options by entry spec."""
     n = len(kinds)
-    seed = game_seed(base, index, domain="tournament")
+    seed = game_seed(base, index, domain=domain)
     seats = [(s - index) % n for s in range(n)]  # seat s is played by entry seats[s]
-    bots = [make_bot(kinds[e], seed=bot_seed(seed, e), **options.get(kinds[e], {}))
+    bots = [make_bot(kinds[e].partition("@")[0], seed=bot_seed(seed, e),
+                     **options.get(kinds[e], {}))
             for e in seats]
     game = Game(COLOURS[:n], undo=False)
     dealer = Dealer(seed)
     times: list[list[float]] = [[] for _ in range(n)]
+    iterations: list[list[int]] = [[] for _ in range(n)]
     turn, turn_start, stuck = game.turn, 0, False
     while not game.is_over:
         if game.turn != turn:
@@ -79,17 +96,23 @@ def play_one(kinds: list[str], base: str, index: int, options: dict) -> GameOutc
         start = time.perf_counter()
         move = bots[seat].choose(game)
         times[seats[seat]].append(time.perf_counter() - start)
+        done = getattr(bots[seat].inner, "last_iterations", None)
+        if done is not None:
+            iterations[seats[seat]].append(done)
         dealer.apply(game, move)
     scores_by_colour = game.scores()
     winners = game.winners()
+    keys = game.ranking_keys()
     scores = [0] * n
     wins = [0.0] * n
+    ranks = [0] * n
     for s in range(n):
         colour = game.colours[s]
         scores[seats[s]] = scores_by_colour[colour]
+        ranks[seats[s]] = 1 + sum(k > keys[colour] for k in keys.values())
         if colour in winners:
             wins[seats[s]] = 1.0 / len(winners)
-    return GameOutcome(index, seats, scores, wins, times, game.turn, stuck)
+    return GameOutcome(index, seats, scores, wins, times, game.turn, stuck, ranks, iterations)
 
 
 def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -114,12 +137,15 @@ class Tally:
     wins: float = 0.0
     score_sum: int = 0
     times: list[float] = field(default_factory=list)
+    iterations: list[int] = field(default_factory=list)
 
-    def add(self, score: int, win: float, times: list[float]) -> None:
+    def add(self, score: int, win: float, times: list[float],
+            iterations: list[int] | None = None) -> None:
         self.games += 1
         self.wins += win
         self.score_sum += score
         self.times.extend(times)
+        self.iterations.extend(iterations or ())
 
     def summary(self) -> dict:
         lo, hi = wilson(self.wins, self.games)
@@ -133,15 +159,14 @@ class Tally:
             "ci95": [round(lo, 4), round(hi, 4)],
             "mean_score": round(self.score_sum / self.games, 3) if self.games else 0.0,
             "decisions": len(ts),
+            "mean_ms": round(1000 * sum(ts) / len(ts), 3) if ts else 0.0,
             "p50_ms": round(1000 * percentile(ts, 0.5), 3),
             "p95_ms": round(1000 * percentile(ts, 0.95), 3),
             "max_ms": round(1000 * ts[-1], 3) if ts else 0.0,
+            **({"iterations_mean": round(sum(self.iterations) / len(self.iterations), 1),
+                "iterations_p50": percentile(sorted(self.iterations), 0.5)}
+               if self.iterations else {}),
         }
-
-
-def _labels(kinds: list[str]) -> list[str]:
-    """Entry names: the kind, numbered by entry when a kind sits more than once."""
-    return [k if kinds.count(k) == 1 else f"{k}#{i}" for i, k in enumerate(kinds)]
 
 
 def run(args) -> int:
@@ -149,38 +174,29 @@ def run(args) -> int:
     if not 2 <= len(kinds) <= 6:
         print("tournament: --seats needs 2 to 6 bot kinds", file=sys.stderr)
         return 2
-    unknown = [k for k in kinds if k not in bot_kinds()]
-    if unknown:
-        print(f"tournament: unknown bot {unknown[0]!r} (known: {', '.join(bot_kinds())})",
-              file=sys.stderr)
-        return 2
     if args.games < 1:
         print("tournament: --games must be at least 1", file=sys.stderr)
         return 2
     options: dict[str, dict] = {}
-    for k in set(kinds):
-        opts = {}
-        if args.think is not None:
-            opts["think"] = args.think
-        if args.iterations is not None and k == "search":
-            opts["iterations"] = args.iterations
-        options[k] = opts
     try:
-        for k in set(kinds):  # refuse bad options before any game starts
-            make_bot(k, 0, **options[k])
+        for k in dict.fromkeys(kinds):  # refuse bad seats and options before any game
+            entry = parse_entry(k, args.think, args.iterations, args.fixed, bot_kinds())
+            make_bot(entry.kind, 0, **entry.options)
+            options[k] = entry.options
     except ValueError as exc:
         print(f"tournament: {exc}", file=sys.stderr)
         return 2
     jobs = args.jobs or min(2, os.cpu_count() or 1)
-    labels = _labels(kinds)
-    tallies = [Tally(labels[i], kinds[i]) for i in range(len(kinds))]
+    names = labels(kinds)
+    tallies = [Tally(names[i], kinds[i]) for i in range(len(kinds))]
     by_kind = {k: Tally(k, k) for k in dict.fromkeys(kinds)}
     started = time.perf_counter()
     outcomes = _play_all(kinds, str(args.seed), args.games, options, jobs, args.quiet)
     for out in outcomes:
         for e in range(len(kinds)):
-            tallies[e].add(out.scores[e], out.wins[e], out.times[e])
-            by_kind[kinds[e]].add(out.scores[e], out.wins[e], out.times[e])
+            its = out.iterations[e] if out.iterations else None
+            tallies[e].add(out.scores[e], out.wins[e], out.times[e], its)
+            by_kind[kinds[e]].add(out.scores[e], out.wins[e], out.times[e], its)
     elapsed = time.perf_counter() - started
     report = {
         "games": args.games,
@@ -188,6 +204,7 @@ def run(args) -> int:
         "seed": str(args.seed),
         "think": args.think,
         "iterations": args.iterations,
+        "fixed": args.fixed,
         "jobs": jobs,
         "elapsed_s": round(elapsed, 2),
         "mean_turns": round(sum(o.turns for o in outcomes) / len(outcomes), 2),

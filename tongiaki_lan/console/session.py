@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from tongiaki_lan.bots import best_bot_kind, make_bot
+from tongiaki_lan.bots import HINT_LEVEL, make_bot
 from tongiaki_lan.engine import COLOURS, Dealer, Game, IllegalMove, Move, Reveal
 from tongiaki_lan.engine.variant import STANDARD, variant_of, with_variant
 from tongiaki_lan.i18n import N_, _
@@ -244,8 +244,9 @@ class GameSession:
         raise IllegalMove("T0", _("this game does not take moves"))
 
     async def hint(self) -> Move:
-        """A bot's suggestion for the pending decision, computed off the event loop."""
-        kind = self.hint_kind or best_bot_kind()
+        """A bot's suggestion for the pending decision, computed off the event loop; by
+        default the `normal` level's, which answers within half a second."""
+        kind = self.hint_kind or HINT_LEVEL
         self._hint_count += 1
         bot = make_bot(kind, seed=bot_seed(self.game.digest(), 255, self._hint_count.to_bytes(4,
                                                                                          "big")))
