@@ -8,7 +8,8 @@ import os
 
 import pytest
 
-from tongiaki_lan.bots import best_bot_kind, make_bot
+from tongiaki_lan.bots import make_bot
+from tongiaki_lan.bots.levels import DEFAULT_LEVEL
 from tongiaki_lan.draws import Chain, ChainDealer, DrawBook, draw_tile
 from tongiaki_lan.engine import Game
 from tongiaki_lan.net.lab.simnet import SimNet, SimNode
@@ -237,7 +238,7 @@ def test_an_absent_players_seat_is_handed_to_a_bot_and_taken_back_on_return():
     net.run_until(lambda: len(a.game.moves) > stalled + 3)
     (ha,), (hb,) = a.kinds("handover"), b.kinds("handover")
     assert ha.seat == hb.seat == 2 and ha.driver == hb.driver == a.core.peer_id.hex()
-    assert ha.bot == HANDOVER_BOT == best_bot_kind()  # what solo play uses
+    assert ha.bot == HANDOVER_BOT == DEFAULT_LEVEL  # what solo play uses
     back = net.restart(gone)
     net.run_until(lambda: a.kinds("reclaimed") and back.core.lobby.seats[2].bot == "")
     net.play_to_end([a, b, back])

@@ -19,7 +19,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
     parser.add_argument("--headless", action="store_true",
                         help="no console: a bot plays this seat and events go to stdout")
-    parser.add_argument("--bot", default="random", help="bot that plays this seat")
+    parser.add_argument("--bot", default="random",
+                        help="bot that plays this seat: a kind (random, greedy, search) or a "
+                             "level (easy, normal, hard)")
+    parser.add_argument("--level", default=None, choices=("easy", "normal", "hard"),
+                        help="the level of the bot that plays this seat (as --bot LEVEL)")
     parser.add_argument("--name", required=True, help="player name shown to the others")
     parser.add_argument("--game", required=True, help="name of the LAN game to join or create")
     parser.add_argument("--players", type=int, default=4, help="seats of the game (2-6)")
@@ -52,9 +56,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="at a table this node opens: how long the table waits for a "
                              "missing draw value before drawing without it (default 15)")
     parser.add_argument("--table-bot", default=None, metavar="KIND",
-                        help="the bot that takes the seat of a player who left or is away, "
-                             "when this node hands it over (default: the kind solo play "
-                             "uses)")
+                        help="the bot (a level or a kind) that takes the seat of a player "
+                             "who left or is away, when this node hands it over (default: "
+                             "solo play's level, normal)")
     parser.add_argument("--linger", type=float, default=0.0, metavar="S",
                         help="after the game, stay up to S seconds for a player who is away "
                              "(asleep) to come back and fetch the result, as a console left "
@@ -83,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
     if args.two_colours and args.players != 2:
         print("tongiaki-lan play: --two-colours is for --players 2", file=sys.stderr)
         return 2
+    if args.level:
+        args.bot = args.level
     try:
         from tongiaki_lan.bots import make_bot
         make_bot(args.bot)

@@ -43,7 +43,7 @@ COMMANDS = {
     "join": N_("join N — sit at game N (or its name), resume yours, or take an open seat"),
     "watch": N_("watch N — follow a running game from the side, no seat (say, follow NAME)"),
     "name": N_("name NAME · colour C — at the table (blue red green yellow orange purple)"),
-    "bot": N_("bot [KIND] [COLOUR] — add a bot seat (this laptop runs it) · unbot COLOUR"),
+    "bot": N_("bot [LEVEL] [COLOUR] — add a bot: easy, normal, hard · unbot COLOUR"),
     "ready": N_("ready / unready — a full table where everyone is ready starts by itself"),
     "wait": N_("wait S — seconds a tile waits for a vanished player (2–600; 15)"),
     "start": N_("start — the table's creator starts with the seats taken (everyone ready)"),
@@ -693,10 +693,18 @@ class LobbyScreen:
             if self.node is not None and self.node.lobby is not None:
                 self.node.set_seat(self.name, self.colour)
         elif verb == "bot":
-            from tongiaki_lan.bots import best_bot_kind
+            from tongiaki_lan.bots import bot_kinds
+            from tongiaki_lan.bots.levels import DEFAULT_LEVEL, LEVELS
 
             node = self._need_table()
-            kind = args[0] if args else best_bot_kind()
+            kind = args[0].lower() if args else DEFAULT_LEVEL
+            if kind not in bot_kinds():  # (a colour first: `bot red` is the default level)
+                if colour_key(kind) is not None and len(args) == 1:
+                    args, kind = [DEFAULT_LEVEL, args[0]], DEFAULT_LEVEL
+                else:
+                    raise ValueError(_("bot: a level ({levels}) or a kind ({kinds})").format(
+                        levels=", ".join(LEVELS), kinds=", ".join(
+                            k for k in bot_kinds() if k not in LEVELS)))
             colour = (colour_key(args[1]) or args[1].lower()) if len(args) > 1 else ""
             node.add_bot(kind, colour)
         elif verb == "unbot":

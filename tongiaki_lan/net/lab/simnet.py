@@ -87,9 +87,13 @@ class SimNet:
         """The table's bot options (`net_bot_options`: a fixed amount of work), with the
         search cut to a few iterations: the simulation checks the protocol, not the play,
         and must not spend a real second on each virtual decision."""
+        from tongiaki_lan.bots.levels import LEVELS, level
+
         opts = net_bot_options(kind)
         if "iterations" in opts:
             opts["iterations"] = min(opts["iterations"], SIM_ITERATIONS)
+        elif kind in LEVELS and level(kind).kind != "greedy":  # (a searching level)
+            opts["iterations"] = SIM_ITERATIONS
         return opts
 
     def add(self, name: str, host: str, port: int = 7000, *, clock: float = 0.0,

@@ -1,24 +1,24 @@
 """Timings and limits of the protocol (protocol/transport.md), in one place."""
 
-from tongiaki_lan.bots import best_bot_kind
+from tongiaki_lan.bots.levels import DEFAULT_LEVEL, fixed_options
 
 HEARTBEAT_S = 0.5
 TICK_S = 0.1
 FETCH_RETRY_S = 1.0
 START_TIMEOUT_S = 15.0
 HANDOVER_AFTER_S = 60.0
-# the bot that takes a seat whose player left: the kind and strength solo play uses
-HANDOVER_BOT = best_bot_kind()
-# how a bot of the table thinks: a fixed amount of work, never a wall-clock budget, so that
-# any node driving the seat computes the same move (a handover between drivers, or two
-# drivers for a moment, can never fork the game). 1000 iterations of `search` take about
-# the second solo play gives it, on the two shared cores this was measured on.
-NET_BOT_OPTIONS: dict[str, dict] = {"search": {"iterations": 1000}}
+# the bot that takes a seat whose player left: the level solo play uses by default
+# (`normal`, bots/levels.py), unless the table chose otherwise (`play --table-bot`)
+HANDOVER_BOT = DEFAULT_LEVEL
 
 
 def net_bot_options(kind: str) -> dict:
-    """Options for `make_bot(kind, seed=..., **options)` when a table's bot decides."""
-    return dict(NET_BOT_OPTIONS.get(kind, {}))
+    """Options for `make_bot(kind, seed=..., **options)` when a table's bot decides: a
+    fixed amount of work, never a wall-clock budget, so that any node driving the seat
+    computes the same move (a handover between drivers, or two drivers for a moment, can
+    never fork the game). A level's fixed form matches what its timed form does in solo
+    play on the measured machine (docs/bots.md, Levels)."""
+    return fixed_options(kind)
 LOG_CHUNK_BYTES = 900
 MAX_EARLY = 64
 PREV_MOVES = 3  # earlier moves repeated in every MOVE (protocol/transport.md, Loss)
