@@ -7,6 +7,7 @@ zeroconf's multicast and the game's UDP never leave it.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -206,9 +207,12 @@ def test_a_console_watcher_follows_a_game_from_the_lobby_list_to_its_end(netns, 
         cmd = (f"{IP} netns exec {netns} {sys.executable} -m tongiaki_lan --name Dan "
                f"--records {tmp_path / 'Dan'} ; echo $? > {tmp_path / 'Dan.exit'}")
         pane = Pane(f"tgk-watch-{os.getpid()}", cmd, 100, 30, env)
-        pane.wait_for(lambda s: "Lagoon" in s and "playing" in s, timeout=60,
-                      what="the running game in the lobby list")
-        pane.send("watch 1", "Enter")
+        listed = pane.wait_for(lambda s: "Lagoon" in s and "playing" in s, timeout=60,
+                               what="the running game in the lobby list")
+        # The list's numbers stay with their games: when both players opened a table of
+        # that name before they met, the one left running may well be number 2.
+        number = re.search(r"(\d+)\. Lagoon", listed).group(1)
+        pane.send(f"watch {number}", "Enter")
         screen = pane.wait_for(lambda s: "Watching Lagoon" in _status(s), timeout=60,
                                what="the watcher's game screen")
         assert "Your decision" not in screen and "watching>" in screen
