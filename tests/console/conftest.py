@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import time
 
+from tongiaki_lan.net.aio.discovery import GameInfo
+
 
 async def wait_until(condition, timeout: float = 60.0, what: str = "condition") -> None:
     """Yield to the event loop until `condition()` holds; fail after a generous timeout."""
@@ -25,3 +27,17 @@ async def start_screen(session):
     task = asyncio.ensure_future(screen.app.run_async())
     await wait_until(lambda: screen.app.is_running, what="the application to start")
     return screen, task
+
+
+class FakeLan:
+    """Stands in for the zeroconf browser where a test decides what the lobby lists (real
+    discovery is tested between namespaces): the games, in the order their adverts came."""
+
+    def __init__(self, *games: GameInfo):
+        self.listed = list(games)
+
+    def games(self):
+        return list(self.listed)
+
+    async def close(self):
+        return None

@@ -25,20 +25,7 @@ from tongiaki_lan.net.aio.discovery import Advert, GameInfo
 from tongiaki_lan.net.aio.node import GameRef, Node
 from tongiaki_lan.net.lab.loopback import close_all, make_table
 
-from .conftest import start_screen, wait_until
-
-
-class FakeLan:
-    """The browser's list: the running table, as its first member advertises it."""
-
-    def __init__(self, *games: GameInfo):
-        self.listed = list(games)
-
-    def games(self):
-        return list(self.listed)
-
-    async def close(self):
-        return None
+from .conftest import FakeLan, start_screen, wait_until
 
 
 def advertised(node: Node, open_seats: int = 0, watchable: bool = True) -> GameInfo:

@@ -12,8 +12,8 @@ from tongiaki_lan.console import lobby as lobby_mod
 from tongiaki_lan.i18n import use
 from tongiaki_lan.net.aio import doctor as doctor_mod
 
-from .conftest import wait_until
-from .test_lobby_texts import FakeLan, _lobby, _output
+from .conftest import FakeLan, wait_until
+from .test_lobby_texts import _lobby, _output
 
 FIREWALLED = {
     "interfaces": [{"name": "wlan0", "address": "192.168.1.20", "prefix": 24, "kind": "lan",

@@ -16,20 +16,7 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 from tongiaki_lan.console.lobby import LobbyScreen
 from tongiaki_lan.net.aio.discovery import GameInfo
 
-from .conftest import wait_until
-
-
-class FakeLan:
-    """What the zeroconf browser lists, in the order its adverts arrived."""
-
-    def __init__(self, *games: GameInfo):
-        self.listed = list(games)
-
-    def games(self):
-        return list(self.listed)
-
-    async def close(self):
-        return None
+from .conftest import FakeLan, wait_until
 
 
 def game(name: str, gid: int, phase: str = "lobby", passphrase: bool = False) -> GameInfo:

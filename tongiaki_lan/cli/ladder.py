@@ -25,12 +25,11 @@ import os
 import random
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 
 from tongiaki_lan.bots import bot_kinds, make_bot
 from tongiaki_lan.bots.entries import parse_entry
 from tongiaki_lan.bots.levels import fixed_options
-from tongiaki_lan.cli.tournament import GameOutcome, Tally, play_one
+from tongiaki_lan.cli.tournament import GameOutcome, Tally, play_games
 
 DEFAULT_ENTRIES = "random,easy,greedy,normal,hard"
 Z = 2.0  # intervals are mu ± Z sigma
@@ -160,29 +159,9 @@ def run(args) -> int:
 
 
 def _play_all(tables, base, options, jobs, quiet) -> list[GameOutcome]:
-    outcomes: list[GameOutcome] = []
-
-    def progress(out: GameOutcome) -> None:
-        outcomes.append(out)
-        if not quiet:
-            print(f"\rladder: {len(outcomes)}/{len(tables)} games", end="", file=sys.stderr,
-                  flush=True)
-
-    def args_of(g):
-        return tables[g], base, g, {e: options[e] for e in tables[g]}, "ladder"
-
-    if jobs <= 1 or len(tables) == 1:
-        for g in range(len(tables)):
-            progress(play_one(*args_of(g)))
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(play_one, *args_of(g)) for g in range(len(tables))]
-            for f in futures:
-                progress(f.result())
-    if not quiet:
-        print(file=sys.stderr)
-    outcomes.sort(key=lambda o: o.index)
-    return outcomes
+    calls = [(tables[g], base, g, {e: options[e] for e in tables[g]}, "ladder")
+             for g in range(len(tables))]
+    return play_games("ladder", calls, jobs, quiet)
 
 
 def _print_table(report: dict) -> None:

@@ -221,20 +221,28 @@ def run(args) -> int:
 
 
 def _play_all(kinds, base, games, options, jobs, quiet) -> list[GameOutcome]:
+    return play_games("tournament", [(kinds, base, g, options) for g in range(games)], jobs,
+                      quiet)
+
+
+def play_games(label: str, calls: list[tuple], jobs: int, quiet: bool) -> list[GameOutcome]:
+    """Each tuple of `calls` is one `play_one` game; they run in `jobs` processes (games are
+    independent and seeded by their number, so the outcome does not depend on `jobs`),
+    with a progress line on stderr, and come back in game order."""
     outcomes: list[GameOutcome] = []
 
     def progress(out: GameOutcome) -> None:
         outcomes.append(out)
         if not quiet:
-            print(f"\rtournament: {len(outcomes)}/{games} games", end="", file=sys.stderr,
+            print(f"\r{label}: {len(outcomes)}/{len(calls)} games", end="", file=sys.stderr,
                   flush=True)
 
-    if jobs <= 1 or games == 1:
-        for g in range(games):
-            progress(play_one(kinds, base, g, options))
+    if jobs <= 1 or len(calls) == 1:
+        for call in calls:
+            progress(play_one(*call))
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(play_one, kinds, base, g, options) for g in range(games)]
+            futures = [pool.submit(play_one, *call) for call in calls]
             for f in futures:
                 progress(f.result())
     if not quiet:
