@@ -157,6 +157,27 @@ def test_colours_are_typed_as_the_table_shows_them(lang):
         i18n.use("en")
 
 
+@pytest.mark.parametrize("lang", ["en", "it", "fi", "fr", "de"])
+def test_levels_are_typed_and_shown_in_the_players_language(lang):
+    """An Italian table lists `bot facile`; `bot facile` (and the English `bot easy`, as
+    the help and `--level` spell it) must add that level, and nothing else is a level."""
+    from tongiaki_lan import i18n
+    from tongiaki_lan.console.lobby import level_key
+    from tongiaki_lan.console.session import kind_label
+
+    i18n.use(lang)
+    try:
+        for key in ("easy", "normal", "hard"):
+            shown = kind_label(key)
+            assert level_key(shown) == key and level_key(shown.upper()) == key, (lang, shown)
+            assert level_key(key) == key
+        assert (kind_label("easy") == "easy") == (lang == "en")
+        assert kind_label("search") == "search" and level_key("search") is None
+        assert level_key("blue") is None
+    finally:
+        i18n.use("en")
+
+
 async def test_a_game_of_yours_is_told_when_it_shows_in_the_list():
     """"You were playing Reef…: join N resumes your seat" at every start for a record of a
     game that has ended since (its player left it for good) sent players looking for a

@@ -77,7 +77,7 @@ def _game_texts() -> list[str]:
     Ana at this keyboard against three bots (so their labels show too)."""
     game = Game(["blue", "red", "green", "yellow"])
     seats = [Seat("Ana", "blue", "human", local=True), Seat("Hina", "red", "search"),
-             Seat("Maui", "green", "search"), Seat("Kupe", "yellow", "greedy")]
+             Seat("Maui", "green", "easy"), Seat("Kupe", "yellow", "hard")]  # (levels: words)
     session = GameSession(game, seats)
     dealer = Dealer(hashlib.blake2b(b"leaks", digest_size=32).digest())
     bot = make_bot("random", seed=5)
@@ -234,6 +234,10 @@ def _export_texts() -> list[str]:
             + [text for _c, _col, text in _legend(game, {"blue": "Ana", "red": "Hina"}, title)])
 
 
+# how each language names the `easy` level (Maui's on the panel)
+LEVEL_WORDS = {"it": "facile", "fi": "helppo", "fr": "facile", "de": "leicht"}
+
+
 @pytest.mark.parametrize("lang", LANGS)
 async def test_no_english_word_leaks_into_a_translated_game_lobby_or_export(lang):
     english, own = _english_and_own(lang)
@@ -245,6 +249,11 @@ async def test_no_english_word_leaks_into_a_translated_game_lobby_or_export(lang
     finally:
         i18n.use("en")
     assert len(texts) > 60
+    # a level is a word of the player's language on the panel (its English name may be in
+    # the language's own help, as the command takes it, so the check below would pass it)
+    shown = LEVEL_WORDS[lang]
+    assert any(f"({shown})" in t for t in texts)
+    assert not any("(easy)" in t or "(hard)" in t for t in texts)
     leaks = {}
     for text in texts:
         for w in leaked(text, english, allowed):

@@ -14,7 +14,7 @@ import time
 from tongiaki_lan.engine import COLOURS, LETTERS, IllegalMove, Move
 from tongiaki_lan.i18n import N_, _
 
-from .session import GameSession, Seat
+from .session import GameSession, Seat, kind_label
 from .words import net_reason
 
 
@@ -446,12 +446,13 @@ class LanSession(GameSession):
         elif k == "handover":
             self.lines.append(("info", _("{name}'s seat is played by a bot ({bot}, on {driver}'s "
                                          "laptop) until they are back.").format(
-                name=d["name"], bot=d["bot"],
+                name=d["name"], bot=kind_label(d["bot"]),
                 driver=peer_label(self.node, {"peer": d["driver"], "name": d["driver_name"]}))))
         elif k == "left" and d["for_good"]:
             self._gone.add(d.get("peer") or "")
             self._said_left(d, _("{name} left for good; a bot ({bot}) plays their seat from "
-                                 "now on.").format(name=peer_label(self.node, d), bot=d["bot"]))
+                                 "now on.").format(name=peer_label(self.node, d),
+                                                   bot=kind_label(d["bot"])))
         elif k == "left":
             self._said_left(d, _("{name} left and will be back soon; their seat "
                                  "waits.").format(name=peer_label(self.node, d)))
@@ -464,8 +465,8 @@ class LanSession(GameSession):
                                         "up to move {n}.").format(n=d["moves"])))
         elif k == "bot_fallback":
             self.lines.append(("bad", _("The {bot} bot failed at move {n}; the {fallback} bot "
-                                        "played it.").format(bot=d["bot"], n=d["index"] + 1,
-                                                             fallback=d["fallback"])))
+                                        "played it.").format(
+                bot=kind_label(d["bot"]), n=d["index"] + 1, fallback=kind_label(d["fallback"]))))
         elif k == "reclaimed":
             # (a newcomer taking a seat a bot played is told so too: `seat_taken`, which
             # follows, takes this line back)

@@ -31,6 +31,7 @@ from .lan import COLOUR_NAMES as COLOUR_NAMES  # (colour names as shown: lan.py 
 from .lan import find_colour, guests_word, is_watching, peer_label, table_moves
 from .lan import set_guests as _set_guests
 from .screen import CanvasControl
+from .session import LEVEL_NAMES, kind_label
 from .theme import build_style, player_style
 from .words import net_reason
 
@@ -78,6 +79,14 @@ def colour_key(word: str) -> str | None:
         if typed in (key, key[0], _folded(_(COLOUR_NAMES.get(key, key)))):
             return key
     return None
+
+
+def level_key(word: str) -> str | None:
+    """The level (`easy`, `normal`, `hard`) a player typed in their language or in English
+    (`bot facile`, `bot schwer`); None for any other word."""
+    typed = _folded(word)
+    return next((key for key, shown in LEVEL_NAMES.items()
+                 if typed in (key, _folded(_(shown)))), None)
 
 
 def shown_colours() -> str:
@@ -377,7 +386,8 @@ class LobbyScreen:
             # (the colour column as wide as its longest name in this language: `keltainen`)
             cw = max(len(_(c)) for c in COLOUR_NAMES.values())
             for i, s in enumerate(lb.seats, 1):
-                kind = _("bot {kind}").format(kind=s.bot) if s.kind == "bot" else _("human")
+                kind = (_("bot {kind}").format(kind=kind_label(s.bot)) if s.kind == "bot"
+                        else _("human"))
                 name = s.name
                 if s.kind == "bot" and name.endswith(f" ({s.bot})") and len(name) > len(s.bot) + 3:
                     name = name[:-len(s.bot) - 3]  # `Tangaroa (search)`: the kind column says it
@@ -697,13 +707,13 @@ class LobbyScreen:
             from tongiaki_lan.bots.levels import DEFAULT_LEVEL, LEVELS
 
             node = self._need_table()
-            kind = args[0].lower() if args else DEFAULT_LEVEL
+            kind = (level_key(args[0]) or args[0].lower()) if args else DEFAULT_LEVEL
             if kind not in bot_kinds():  # (a colour first: `bot red` is the default level)
                 if colour_key(kind) is not None and len(args) == 1:
                     args, kind = [DEFAULT_LEVEL, args[0]], DEFAULT_LEVEL
                 else:
                     raise ValueError(_("bot: a level ({levels}) or a kind ({kinds})").format(
-                        levels=", ".join(LEVELS), kinds=", ".join(
+                        levels=", ".join(kind_label(k) for k in LEVELS), kinds=", ".join(
                             k for k in bot_kinds() if k not in LEVELS)))
             colour = (colour_key(args[1]) or args[1].lower()) if len(args) > 1 else ""
             node.add_bot(kind, colour)

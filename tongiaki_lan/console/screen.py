@@ -67,7 +67,7 @@ from .board import TOP as TOP_EDGE
 from .board import BoardView, Canvas, tile_face
 from .final import final_rows, short_name
 from .rules import clause_text, rules_lines
-from .session import HUMAN_KINDS, GameSession
+from .session import HUMAN_KINDS, GameSession, kind_label
 from .story import tile_label
 from .theme import build_style, player_style
 from .words import engine_reason, help_lines, pending_text, preview_text
@@ -346,7 +346,7 @@ class GameScreen:
                 kinds.setdefault(info.kind, []).append(name)  # (two colours: named once)
         for kind, who in kinds.items():
             text = ngettext("{names} — bot ({kind})", "{names} — bots ({kind})",
-                            len(who)).format(names=", ".join(who), kind=kind)
+                            len(who)).format(names=", ".join(who), kind=kind_label(kind))
             for part in textwrap.wrap(text, max(10, width), subsequent_indent="  "):
                 lines.append([("class:panel.head", part)])
         away = [name for info, name in zip(s.seats, names, strict=True) if info.away]

@@ -47,6 +47,16 @@ def plain_name(seat: Seat) -> str:
     return seat.name
 
 
+# the levels' names as shown (`Maui — bot (facile)`); other kinds are names of their own
+LEVEL_NAMES = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
+
+
+def kind_label(kind: str) -> str:
+    """A bot's kind as the player reads it: a level in their language, any other kind
+    (`search`, `greedy`) by its own name, as the commands take it."""
+    return _(LEVEL_NAMES[kind]) if kind in LEVEL_NAMES else kind
+
+
 def seat_label(seat: Seat) -> str:
     """One label for who plays a seat, fed by what the session knows of its driver
     (`Seat.kind`: a bot kind for a bot seat, a solo bot, or a seat handed to a bot while
@@ -54,7 +64,7 @@ def seat_label(seat: Seat) -> str:
     alone otherwise."""
     if seat.kind in HUMAN_KINDS:
         return seat.name
-    return _("{name} — bot ({kind})").format(name=plain_name(seat), kind=seat.kind)
+    return _("{name} — bot ({kind})").format(name=plain_name(seat), kind=kind_label(seat.kind))
 
 
 def seed_from_text(text: str | None) -> bytes:
