@@ -81,7 +81,7 @@ async def test_errors_name_their_command_once_and_read_whole():
     with create_pipe_input() as inp, create_app_session(input=inp, output=_output()):
         lobby, task = await _lobby(inp, lan)
         expect = {
-            "join 7": "join: there is no game 7 in the list",
+            "join 7": "join: there is no game 7 in the list (listed: 1, 2)",
             "name": "name: what name?",
             "create": "create: give the game a name, e.g. create Friday 4",
             "join 1": "join: Over is over; create a new game or join another",

@@ -304,6 +304,11 @@ class LobbyScreen:
             for number, game in listed:
                 if number == int(words[0]):
                     return game, words[1:]
+            if listed:  # (numbers stay with their games: the one left may be 2, not 1)
+                raise ValueError(_("{command}: there is no game {n} in the list (listed: "
+                                   "{numbers})").format(command=command, n=words[0],
+                                                        numbers=", ".join(
+                                                            str(n) for n, _g in listed)))
             raise ValueError(_("{command}: there is no game {n} in the list").format(
                 command=command, n=words[0]))
         # a name may have spaces: the longest run of words that names a game wins, and a
