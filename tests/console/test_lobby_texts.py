@@ -195,6 +195,9 @@ async def test_a_game_of_yours_is_told_when_it_shows_in_the_list():
                                      for _s, t in lobby.lines), what="Reef told")
         await asyncio.sleep(1.2)
         assert sum("You were playing" in t for _s, t in lobby.lines) == 1
+        # the way back names the game's own number ("join N" sent a newcomer looking)
+        number = dict((g.name, n) for n, g in lobby.numbered())["Reef"]
+        assert any(f"join {number} resumes your seat" in t for _s, t in lobby.lines)
         await wait_until(lambda: any("← yours" in r for r in rows_of(lobby)))
         # it ended meanwhile (without us): listed as over, no longer offered as ours
         lan.listed = [lagoon, game("Reef", 1, phase="over")]
@@ -227,3 +230,28 @@ async def test_create_refuses_the_name_of_a_table_already_listed():
         await wait_until(lambda: created == ["Atoll"], what="the create")
         inp.send_text("\x03")
         await asyncio.wait_for(task, 30)
+
+
+@pytest.mark.parametrize("lang, marker", [("en", "── 1 more line below: PgDn ──"),
+                                          ("it", "── 1 riga in più sotto: PagGiù ──"),
+                                          ("de", "── 1 weitere Zeile darunter: Bild↓ ──")])
+async def test_the_scrolled_back_marker_is_in_the_players_language(lang, marker):
+    """PgUp in an Italian lobby drew "── 3 more line(s) below: PgDn ──" in English."""
+    from tongiaki_lan import i18n
+
+    i18n.use(lang)
+    try:
+        with create_pipe_input() as inp, create_app_session(input=inp, output=_output()):
+            lobby, task = await _lobby(inp, FakeLan())
+            lobby.lines.extend(("info", f"line {i}") for i in range(40))
+            lobby.log_scroll = 1
+            rows = ["".join(t for _s, t in row) for row in lobby.draw_log(78, 10)]
+            assert rows[-1].strip() == marker
+            lobby.log_scroll = 3
+            rows = ["".join(t for _s, t in row) for row in lobby.draw_log(78, 10)]
+            assert rows[-1].strip() == marker.replace("1", "3").replace(
+                "line", "lines").replace("riga", "righe").replace("Zeile", "Zeilen")
+            inp.send_text("\x03")
+            await asyncio.wait_for(task, 30)
+    finally:
+        i18n.use("en")

@@ -232,7 +232,7 @@ async def test_help_is_shown_from_its_first_line_and_pages_by_the_log_height():
     await screen._command("help")
     rows = ["".join(t for _s, t in row) for row in screen.draw_log(32, 10)]
     assert rows[0].startswith("Type a move in its short form"), rows
-    assert "newer line(s): PgDn" in rows[-1]
+    assert "newer lines: PgDn" in rows[-1]
     scrolled = screen.log_scroll
     screen.scroll_log(1)  # PgDn: a page of the log's height, two lines kept
     assert screen.log_scroll == scrolled - 8
@@ -240,6 +240,25 @@ async def test_help_is_shown_from_its_first_line_and_pages_by_the_log_height():
     screen.scroll_log(-1)
     back = ["".join(t for _s, t in row) for row in screen.draw_log(32, 10)]
     assert back[0].startswith("Type a move")
+
+
+def test_the_scrolled_back_marker_is_in_the_players_language():
+    """An Italian log scrolled back ended in "── 15 newer line(s): PgDn ──" in English."""
+    from tongiaki_lan import i18n
+
+    game = _game_at(lambda g: g.pending is not None and g.pending.kind == "action")
+    screen = _static_screen(game)
+    screen.session.lines.extend(("info", f"story {i}") for i in range(30))
+    i18n.use("it")
+    try:
+        screen.log_scroll = 1
+        rows = ["".join(t for _s, t in row) for row in screen.draw_log(40, 10)]
+        assert rows[-1] == "── 1 riga più recente: PagGiù ──"
+        screen.log_scroll = 5
+        rows = ["".join(t for _s, t in row) for row in screen.draw_log(40, 10)]
+        assert rows[-1] == "── 5 righe più recenti: PagGiù ──"
+    finally:
+        i18n.use("en")
 
 
 async def test_hint_on_someone_elses_decision_says_whose_it_is():

@@ -206,14 +206,16 @@ class LobbyScreen:
         in the list: a record of a game that ended or broke up since (a table left for
         good, a crash after the others finished) is not offered at every start."""
         told = self._yours_told
-        for _n, g in self.numbered() if self.yours else ():
+        for number, g in self.numbered() if self.yours else ():
             r = self.yours.get(g.game_id)
             if r is None or g.game_id in told or g.phase == "over":
                 continue
             told.add(g.game_id)
+            # (the game's own number: "join N" sent a new player looking for what N is)
             self.lines.append(("info", _("You were playing {game} ({n} moves): it is marked "
-                                         "'yours' in the list; join N resumes your seat.").format(
-                game=getattr(r, "name", g.name), n=getattr(r, "moves", "?"))))
+                                         "'yours' in the list; join {number} resumes your "
+                                         "seat.").format(
+                game=getattr(r, "name", g.name), n=getattr(r, "moves", "?"), number=number)))
             self.app.invalidate()
 
     async def _watch_yours(self) -> None:
@@ -440,7 +442,9 @@ class LobbyScreen:
         end = len(rows) - self.log_scroll
         shown = rows[max(0, end - height):end]
         if self.log_scroll and shown:
-            shown[-1] = [("class:rule", f" ── {self.log_scroll} more line(s) below: PgDn ──")]
+            shown[-1] = [("class:rule", " " + ngettext(
+                "── {n} more line below: PgDn ──", "── {n} more lines below: PgDn ──",
+                self.log_scroll).format(n=self.log_scroll))]
         return shown
 
     def _status(self) -> tuple[str, str]:

@@ -439,7 +439,9 @@ class GameScreen:
         end = max(0, len(lines) - self.log_scroll)
         shown = lines[max(0, end - height):end]
         if self.log_scroll and shown:
-            shown[-1] = [("class:rule", f"── {self.log_scroll} newer line(s): PgDn ──"[:width])]
+            marker = ngettext("── {n} newer line: PgDn ──", "── {n} newer lines: PgDn ──",
+                              self.log_scroll).format(n=self.log_scroll)
+            shown[-1] = [("class:rule", marker[:width])]
         return shown
 
     def scroll_log(self, pages: int) -> None:
