@@ -317,9 +317,11 @@ class LanSession(GameSession):
         for group in self._player_groups([i for i in opens if i not in self._open_told]):
             self._open_told.update(group)
             colour = self.node.lobby.seats[group[0]].colour
+            # (`take verde`, as the panel names it: `take green` read as English in an
+            # Italian log, and Tab after `take ` offers the shown name too)
             self.lines.append(("info", _("The {colour} seat is open: take {word} plays "
                                          "it.").format(colour=colour_name(colour),
-                                                       word=colour)))
+                                                       word=colour_name(colour).lower())))
         self._open_told &= set(opens)  # (a seat taken and open again is told again)
 
     async def _take(self, seat: int) -> str | None:

@@ -195,8 +195,18 @@ class MoveCompleter(Completer):
         if word == "follow":
             options = list(dict.fromkeys(s.names))
         elif word in ("take", "join"):
+            # an open seat's colour as the panel names it (`take verde`), or its English
+            # name when that is what is being typed (`take gr` in Italian: green)
+            from .lan import colour_name
+
             lb = s.node.lobby
-            options = [lb.seats[i].colour for i in s.open_seat_list()]
+            typed = rest.strip()
+            options = []
+            for i in s.open_seat_list():
+                colour = lb.seats[i].colour
+                shown = colour_name(colour).lower()
+                english = typed and not shown.startswith(typed) and colour.startswith(typed)
+                options.append(colour if english else shown)
         else:
             return
         for o in options:
