@@ -658,6 +658,13 @@ class GameScreen:
         typing over selected text does; Backspace, arrows and Enter keep the offer."""
         if len(event.data) != 1 or not event.data.isprintable():
             return  # a key with no binding of its own (F5…): nothing to type
+        if event.data == " ":
+            # no command starts with a space: it continues the offer. The leaving question
+            # says "type 'quit soon'" with `quit` on the line, and ` soon` typed after it
+            # became "soon: unknown command" (the question stays until Enter).
+            self.buffer.cursor_position = len(self.buffer.text)
+            self.buffer.insert_text(" ")
+            return
         self._setting = True
         try:
             self.buffer.set_document(self.buffer.document.__class__(""), True)
