@@ -361,8 +361,11 @@ class LanSession(GameSession):
             colour = find_colour(word)
             seat = next((i for i in opens if self.node.lobby.seats[i].colour == colour), None)
             if seat is None:
+                # (a colour by its shown name, whichever way it was typed: `take green`
+                # in Italian is answered "verde non è libero; liberi: rosso")
                 return _("take: {colour} is not open; open: {colours}").format(
-                    colour=word.strip()[:12], colours=self._colours_of([g[0] for g in groups]))
+                    colour=colour_name(colour) if colour else word.strip()[:12],
+                    colours=self._colours_of([g[0] for g in groups]))
         if self._taking:
             return _("take: already asked; the table answers between two decisions")
         if not caught_up(self.node):  # (taken once this laptop has caught up)
