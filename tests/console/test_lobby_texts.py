@@ -126,6 +126,8 @@ async def test_the_bottom_bar_offers_start_to_the_host_only():
                                coordinator=lambda: b"me", present=lambda: set())
         lobby.node = host
         assert "start" in lobby._status()[1]
+        # `bot [LEVEL]`, as help says it and the table shows it (`bot easy`), not [KIND]
+        assert "bot [LEVEL]" in lobby._status()[1]
         lobby.node = SimpleNamespace(**{**vars(host), "coordinator": lambda: b"someone"})
         assert "start" not in lobby._status()[1] and "ready" in lobby._status()[1]
         lobby.node = SimpleNamespace(lobby=None, game_id=None, peer_id=b"me")

@@ -457,9 +457,9 @@ class LobbyScreen:
             hint = _("watching: say TEXT · leave · help")
         elif self.node is not None and self.node.lobby is not None:
             if self.node.coordinator() == self.node.peer_id:
-                hint = _("say TEXT · ready · bot [KIND] · start · leave · help")
+                hint = _("say TEXT · ready · bot [LEVEL] · start · leave · help")
             else:  # only the host starts early: the others wait for a full, ready table
-                hint = _("say TEXT · ready · bot [KIND] · leave · help")
+                hint = _("say TEXT · ready · bot [LEVEL] · leave · help")
         else:
             hint = _("solo · create NAME [SEATS] [lock] · join N · watch N · help · quit")
         return "class:status", " " + hint
