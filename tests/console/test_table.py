@@ -261,6 +261,21 @@ def test_the_scrolled_back_marker_is_in_the_players_language():
         i18n.use("en")
 
 
+def test_a_wrapped_message_keeps_tongiaki_lan_whole():
+    """At 80 columns the leaving question ended "… run tongiaki-" / "lan again and join…":
+    a line is never broken at a hyphen (a command or a record's name)."""
+    from tongiaki_lan.console.lan import LanSession
+
+    game = _game_at(lambda g: g.pending is not None and g.pending.kind == "action")
+    with create_app_session(output=DummyOutput()):  # (80 columns)
+        screen = _static_screen(game)
+        screen.message = ("", "Ctrl-C: the game is not over — Ctrl-C again (or Enter) "
+                              "leaves; " + LanSession.leave_note(None))  # (as at a LAN table)
+        rows = screen._message_rows()
+    assert len(rows) > 1 and any("tongiaki-lan again" in r for r in rows), rows
+    assert not any(r.endswith("-") for r in rows), rows
+
+
 async def test_hint_on_someone_elses_decision_says_whose_it_is():
     game = _game_at(lambda g: g.pending is not None and g.pending.kind == "action")
     with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):

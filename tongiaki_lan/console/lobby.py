@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import shlex
-import textwrap
 import unicodedata
 
 from prompt_toolkit.application import Application
@@ -30,7 +29,7 @@ from tongiaki_lan.i18n import N_, _, ngettext
 from .lan import COLOUR_NAMES as COLOUR_NAMES  # (colour names as shown: lan.py has them)
 from .lan import find_colour, guests_word, is_watching, peer_label, table_moves
 from .lan import set_guests as _set_guests
-from .screen import CanvasControl
+from .screen import CanvasControl, wrap_words
 from .session import LEVEL_NAMES, kind_label
 from .theme import build_style, player_style
 from .words import net_reason
@@ -434,7 +433,7 @@ class LobbyScreen:
         rows = []
         for style, text in self.lines:
             cls = f"class:log.{style}" if style else "class:log"
-            for part in textwrap.wrap(text, max(10, width - 2), subsequent_indent="   ") or [""]:
+            for part in wrap_words(text, max(10, width - 2), subsequent_indent="   ") or [""]:
                 rows.append([(cls, " " + part)])
         if not height:
             return []
@@ -473,7 +472,7 @@ class LobbyScreen:
     def _status_rows(self) -> list[str]:
         """The status line, wrapped to the terminal's width: a refusal's explanation is
         usually at its end, so it gets a second (or third) row rather than being cut."""
-        return textwrap.wrap(self._status()[1], max(10, self._columns() - 1),
+        return wrap_words(self._status()[1], max(10, self._columns() - 1),
                              subsequent_indent="  ")[:4] or [""]
 
     def status(self):

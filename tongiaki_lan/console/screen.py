@@ -121,11 +121,18 @@ class CanvasControl(UIControl):
         return NotImplemented
 
 
+def wrap_words(text: str, width: int, **kw) -> list[str]:
+    """textwrap.wrap, but a word is never broken at its hyphens: `tongiaki-lan` and the
+    record's `Reef-78ed60c9-….tgrec` were split across lines ("run tongiaki-" / "lan
+    again"); a word longer than the line is still broken, as before."""
+    return textwrap.wrap(text, width, break_on_hyphens=False, **kw)
+
+
 def wrap_fragments(lines, width: int) -> list[list[tuple[str, str]]]:
     out = []
     for style, text in lines:
         cls = f"class:log.{style}" if style else "class:log"
-        for part in textwrap.wrap(text, max(10, width), subsequent_indent="  ") or [""]:
+        for part in wrap_words(text, max(10, width), subsequent_indent="  ") or [""]:
             out.append([(cls, part)])
     return out
 
@@ -290,7 +297,7 @@ class GameScreen:
             if len(row) <= width - 2:  # (a table row: its spaces are its columns)
                 out.append([(style, " " + row)])
                 continue
-            for part in textwrap.wrap(row, max(10, width - 2), subsequent_indent="  "):
+            for part in wrap_words(row, max(10, width - 2), subsequent_indent="  "):
                 out.append([(style, " " + part)])
         return out
 
@@ -357,7 +364,7 @@ class GameScreen:
         for kind, who in kinds.items():
             text = ngettext("{names} — bot ({kind})", "{names} — bots ({kind})",
                             len(who)).format(names=", ".join(who), kind=kind_label(kind))
-            for part in textwrap.wrap(text, max(10, width), subsequent_indent="  "):
+            for part in wrap_words(text, max(10, width), subsequent_indent="  "):
                 lines.append([("class:panel.head", part)])
         away = [name for info, name in zip(s.seats, names, strict=True) if info.away]
         if away:
@@ -491,7 +498,7 @@ class GameScreen:
         at most `most` (the last one then ends in `…`; no reason or status is that long
         at 80 columns, so this only guards the layout against a runaway text)."""
         width = max(10, self._size()[0] - 1)
-        rows = textwrap.wrap(text, width, subsequent_indent="  ") or [""]
+        rows = wrap_words(text, width, subsequent_indent="  ") or [""]
         if len(rows) > most:
             rows = rows[:most]
             rows[-1] = rows[-1][:width - 1] + "…"
@@ -541,7 +548,7 @@ class GameScreen:
         cols, rows = self._size()
         text = _("The terminal is {size}: Tongiaki needs at least {least}. Enlarge the window "
                  "(quit leaves).").format(size=f"{cols}×{rows}", least=f"{MIN_COLUMNS}×{MIN_ROWS}")
-        return [("class:message.error", "\n".join(textwrap.wrap(text, max(10, cols - 1))))]
+        return [("class:message.error", "\n".join(wrap_words(text, max(10, cols - 1))))]
 
     def _build_app(self, colour: bool) -> Application:
         buffer_empty = Condition(lambda: not self.buffer.text)
