@@ -164,6 +164,13 @@ async def test_watchers_chat_is_marked_and_the_host_can_quiet_it(tmp_path):
                 "guests: p0 hosts this table and says who may come"
             assert players[0].commands()["guests"][1]("quiet") is None
             await wait_until(lambda: nodes[0].lobby.guests == 1 and dan.lobby.guests == 1)
+            # told at the table (it was said on the host's screen only: the watcher
+            # learnt it from a refused line), not twice on the host's
+            news = ("p0 changed the table's guests: quiet: anyone may watch, watchers do "
+                    "not chat")
+            for who in (session, players[1]):
+                await wait_until(lambda who=who: news in texts(who), what="the guests told")
+            assert news not in texts(players[0])
             inp.send_text("chat again\r")  # (the watcher knows the table's setting)
             await wait_until(lambda: screen.message[1] == "watchers do not chat at this table",
                              what="the refusal on the watcher's screen")

@@ -193,6 +193,9 @@ class LanSession(GameSession):
         # table stops waiting for us) unless the player typed `quit soon`
         self.leave_for_good = True
         self._watchers = self._watchers_now()
+        # the table's guests setting as last told: the host's `guests quiet` was said
+        # only on the host's screen, and a watcher learnt it from a refused `say`
+        self._guests = getattr(node.lobby, "guests", None)
         node.add_listener(self._on_node_event)
 
     # ---------------------------------------------------------------- guests
@@ -534,12 +537,28 @@ class LanSession(GameSession):
             self.lines.append(("bad", _("refused from {peer}: {reason}").format(
                 peer=d.get("peer") or d.get("addr"), reason=net_reason(d.get("reason")))))
         if self.node.lobby is not None:
+            self._guests_news()
             # (who drives each seat: the labels follow)
             self.seats = seats_of(self.node, self._gone)
             self._narrator.names, self._narrator.labels = self.names, self.labels
             if k != "away":  # (a goodbye's own line first, then the seat it opens)
                 self._open_seat_news()
         self.changed()
+
+    def _guests_news(self) -> None:
+        """Say at the table when its host changes who may watch, chat or sit in (the
+        host's own `guests WORD` answers on the host's screen)."""
+        guests = getattr(self.node.lobby, "guests", None)
+        if guests is None or guests == self._guests:
+            return
+        first, self._guests = self._guests is None, guests
+        if first or self.node.coordinator() == self.node.peer_id:
+            return
+        word, lb = guests_word(guests), self.node.lobby
+        who = next((x.name for x in lb.seats if x.owner == self.node.coordinator()
+                    and x.kind == "human"), _("the table's creator"))
+        self.lines.append(("info", _("{who} changed the table's guests: {meaning}").format(
+            who=who, meaning=_(GUEST_WORDS.get(word, word)))))
 
     def _presence_line(self, kind: str, d: dict) -> None:
         """A player who quit on purpose is one line, the goodbye's (`left`: for good, or
