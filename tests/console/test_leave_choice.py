@@ -10,6 +10,7 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
+from tongiaki_lan.cli.lobby import back_soon
 from tongiaki_lan.console.lan import LanSession
 from tongiaki_lan.console.screen import GameScreen
 from tongiaki_lan.net.lab.loopback import close_all, make_table
@@ -43,6 +44,8 @@ async def test_leaving_a_lan_table_says_for_good_or_back_soon(tmp_path, keys, fo
             else:
                 inp.send_text(keys[0])
             assert await asyncio.wait_for(task, 30) == 0
+        # back soon: the terminal's last line says how to come back (only "Record saved")
+        assert back_soon(session) is not for_good
         await session.close()
         await other.wait_for(lambda: bool(heard), 30)
         (ev,) = heard
