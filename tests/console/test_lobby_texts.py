@@ -257,3 +257,20 @@ async def test_the_scrolled_back_marker_is_in_the_players_language(lang, marker)
             await asyncio.wait_for(task, 30)
     finally:
         i18n.use("en")
+
+
+async def test_help_at_a_table_shows_its_first_line_first():
+    """At a table of 80x24 the messages have ~12 rows and `help` ~17: the list showed its
+    last lines, `solo` and `create` cut off at the top with no sign of it."""
+    with create_pipe_input() as inp, create_app_session(input=inp, output=_output()):
+        lobby, task = await _lobby(inp, FakeLan())
+        lobby.lines.extend(("info", f"earlier {i}") for i in range(5))
+        await lobby.command("help")
+        rows = ["".join(t for _s, t in row).strip() for row in lobby.draw_log(78, 10)]
+        assert rows[0].startswith("Commands (PgUp/PgDn"), rows
+        assert rows[-1].startswith("── ") and "more lines below: PgDn" in rows[-1]
+        lobby.log_scroll = 0  # PgDn to the end: the last line of help
+        rows = ["".join(t for _s, t in row).strip() for row in lobby.draw_log(78, 10)]
+        assert rows[-1].startswith("leave — leave this table")
+        inp.send_text("\x03")
+        await asyncio.wait_for(task, 30)

@@ -134,6 +134,10 @@ class LobbyScreen:
         self.lines: list[tuple[str, str]] = []
         self.message = ""
         self.log_scroll = 0  # lines scrolled back from the newest
+        # `help` at a table of 80x24 is longer than the messages' room: its first line (an
+        # index in `lines`) goes to the top at the next drawing, as in the game's log
+        # (the list showed its last lines, with no sign that the top was cut off)
+        self._log_anchor: int | None = None
         self._secret: tuple[str, object] | None = None  # (prompt, coroutine fn) of a passphrase
         # after `join N [COLOUR]` of a running game with an open seat: the seat to take once
         # the game screen follows it ("": the only one open); cli/lobby.py passes it on
@@ -437,6 +441,11 @@ class LobbyScreen:
                 rows.append([(cls, " " + part)])
         if not height:
             return []
+        if self._log_anchor is not None:
+            anchor, self._log_anchor = self._log_anchor, None
+            below = sum(len(wrap_words(text, max(10, width - 2), subsequent_indent="   ")
+                            or [""]) for _s, text in self.lines[anchor:])
+            self.log_scroll = max(0, below - height)
         self.log_scroll = min(self.log_scroll, max(0, len(rows) - height))
         end = len(rows) - self.log_scroll
         shown = rows[max(0, end - height):end]
@@ -596,6 +605,7 @@ class LobbyScreen:
         if verb in ("quit", "exit", "q"):
             self.app.exit(result=("quit",))
         elif verb == "help":
+            self._log_anchor = len(self.lines)
             self.lines.append(("info", _("Commands (PgUp/PgDn scroll this list):")))
             self.lines.extend(("info", "  " + _(h)) for h in COMMANDS.values())
         elif verb == "solo":
