@@ -171,6 +171,9 @@ async def test_watchers_chat_is_marked_and_the_host_can_quiet_it(tmp_path):
             for who in (session, players[1]):
                 await wait_until(lambda who=who: news in texts(who), what="the guests told")
             assert news not in texts(players[0])
+            # and `take` says why no seat can be had (not "one opens when a player leaves")
+            assert session.take("") == (f"take: the table '{session.game_name}' lets nobody "
+                                        "take a seat")
             inp.send_text("chat again\r")  # (the watcher knows the table's setting)
             await wait_until(lambda: screen.message[1] == "watchers do not chat at this table",
                              what="the refusal on the watcher's screen")

@@ -232,6 +232,18 @@ class LanSession(GameSession):
         """The names of those watching, for the panel's `Watching:` line (each once)."""
         return sorted(set(self._watchers.values()), key=str.casefold)
 
+    def _takes_newcomers(self) -> bool:
+        """Whether the table's host lets a newcomer take a seat (`guests open`)."""
+        from tongiaki_lan.net.protocol.codec import GUEST_SEATS
+
+        lb = self.node.lobby
+        return lb is None or bool(getattr(lb, "guests", GUEST_SEATS) & GUEST_SEATS)
+
+    def _no_guest_seats(self) -> str:
+        from tongiaki_lan.net.protocol.lobby import NO_GUEST_SEATS
+
+        return _(NO_GUEST_SEATS).format(name=repr(self.game_name))
+
     def open_seat_list(self) -> list[int]:
         """Seats a newcomer may take now, if the table lets newcomers take seats."""
         from tongiaki_lan.net.protocol.codec import GUEST_SEATS
@@ -310,7 +322,10 @@ class LanSession(GameSession):
             if pick:
                 self.spawn(self._take(pick[0]))
                 return
-            if not opens:  # caught up, and no seat is open: watching it is
+            if not opens and not self._takes_newcomers():  # (the host's `guests`)
+                self.lines.append(("bad", _("{reason}: you are watching it.").format(
+                    reason=self._no_guest_seats())))
+            elif not opens:  # caught up, and no seat is open: watching it is
                 self.lines.append(("bad", _("No seat is open at {game} any more: you are "
                                             "watching it.").format(game=self.game_name)))
             else:  # several, or not the one asked for: the player says which
@@ -352,6 +367,9 @@ class LanSession(GameSession):
         if not self.watching:
             return _("take: you play at this table already")
         opens = self.open_seat_list()
+        if not opens and not self._takes_newcomers():
+            # (bots may play seats all the same: "one opens when a player leaves" misled)
+            return _("take: {reason}").format(reason=self._no_guest_seats())
         if not opens:
             return _("take: no seat is open (one opens when a player leaves for good)")
         groups = self._player_groups(opens)
