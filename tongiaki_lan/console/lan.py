@@ -193,6 +193,13 @@ class LanSession(GameSession):
         # table stops waiting for us) unless the player typed `quit soon`
         self.leave_for_good = True
         self._watchers = self._watchers_now()
+        # everyone who watched this table (peer hex) and where they spoke from: a watcher
+        # that has gone is off the list before its last datagrams (its goodbye) come in,
+        # and those are refused, which read "refused from 10.77.5.13:41905: link-MACed
+        # datagram from a sender without a link key" three times in the players' logs
+        self._guests_seen: set[str] = set()
+        self._guest_addrs: set[str] = set()
+        self._remember_guests()
         # the table's guests setting as last told: the host's `guests quiet` was said
         # only on the host's screen, and a watcher learnt it from a refused `say`
         self._guests = getattr(node.lobby, "guests", None)
@@ -283,6 +290,7 @@ class LanSession(GameSession):
             for name in sorted(before - after, key=str.casefold):
                 self.lines.append(("info", _("{name} stopped watching.").format(name=name)))
             self._watchers = now
+            self._remember_guests()
         elif k == "seat_taken":
             at, name = self._reclaimed
             if name == d["name"] and at < len(self.lines) and name in self.lines[at][1]:
@@ -445,6 +453,7 @@ class LanSession(GameSession):
 
     def _on_node_event(self, ev) -> None:
         k, d = ev.kind, ev.data
+        self._remember_guests()  # (while they watch: where they speak from)
         if self.node.game is not None and self.node.game is not self.game:
             self.game = self.node.game
         if k in ("move", "game_over", "reveal", "draw_dropped", "rewound", "mismatch"):
@@ -544,7 +553,7 @@ class LanSession(GameSession):
                 self._member(d.get("peer")) or self._member_address(d.get("addr"))):
             pass  # a member's datagram the transport set aside (keys renewed after a cut, a
             # late copy): routine, and in the log file; the game pane keeps to the game
-        elif k == "refused" and (d.get("peer") or "") in self._watchers:
+        elif k == "refused" and self._a_guests(d):
             pass  # a watcher's datagram that a member does not take (its goodbye, say):
             # routine, and in the log file
         elif k == "refused" and d.get("what") == "join" and not self._member(d.get("peer")):
@@ -647,6 +656,21 @@ class LanSession(GameSession):
                      "moment").format(names=names)
         return _("Next tile waits for the value of {names}: drawn without it in {s} "
                  "s").format(names=names, s=math.ceil(left))
+
+    def _remember_guests(self) -> None:
+        watching = set(self._watchers)
+        if not watching:
+            return
+        self._guests_seen |= watching
+        transport = getattr(self.node, "transport", None)
+        links = getattr(transport, "links", None) or {}
+        self._guest_addrs |= {f"{lk.addr[0]}:{lk.addr[1]}" for peer, lk in links.items()
+                              if isinstance(peer, bytes) and peer.hex() in watching}
+
+    def _a_guests(self, d: dict) -> bool:
+        """Whether a refused datagram came from someone who watches or watched the table."""
+        return ((d.get("peer") or "") in self._guests_seen
+                or (d.get("addr") or "") in self._guest_addrs)
 
     def _member_address(self, addr: str | None) -> bool:
         """Whether `addr` ("host:port") is where a member of our game speaks from: after
