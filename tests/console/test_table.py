@@ -276,6 +276,25 @@ def test_a_wrapped_message_keeps_tongiaki_lan_whole():
     assert not any(r.endswith("-") for r in rows), rows
 
 
+async def test_a_mistyped_reveal_is_refused_in_the_players_language():
+    """`reveal` is in the list of moves an unknown word gets; typed without its tile it was
+    answered in English on an Italian screen ("reveal: name one tile, e.g. …")."""
+    from tongiaki_lan import i18n
+
+    game = _game_at(lambda g: g.pending is not None and g.pending.kind == "action")
+    with create_app_session(output=DummyOutput()):
+        screen = _static_screen(game)
+        i18n.use("it")
+        try:
+            for typed, said in (("reveal", "indica una tessera"),
+                                ("reveal Atlantis", "nessuna tessera si chiama 'Atlantis'"),
+                                ("reveal Tonga", "Tonga non è mai nella pila")):
+                await screen.command(typed)
+                assert said in screen.message[1], screen.message
+        finally:
+            i18n.use("en")
+
+
 async def test_hint_on_someone_elses_decision_says_whose_it_is():
     game = _game_at(lambda g: g.pending is not None and g.pending.kind == "action")
     with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
