@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 
+import pytest
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
@@ -434,3 +435,22 @@ def test_a_replay_names_the_next_decision_nobody_is_thinking():
     _style, replayed = pending_text(game, names, set(), labels=labels, replay=True)
     assert replayed.startswith("Ben — bot (search) (R): ") and "thinking" not in replayed
     assert "Waiting" not in replayed
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "fi", "fr", "de"])
+def test_help_explains_the_panels_heads_in_their_own_words(lang):
+    """A new player asked what `brd`, `K/2` and the `*` beside a name were: nothing said.
+    help's Panel line names each head as the panel prints it, in every language."""
+    from tongiaki_lan import i18n
+    from tongiaki_lan.console.words import help_lines
+
+    i18n.use(lang)
+    try:
+        text = " ".join(help_lines())
+        legend = text[text.index(i18n._("Panel: ▶ decides now, * has the turn; res ships "
+                                        "in reserve, brd ships on beaches,")[:8]):]
+        for head in ("res", "brd", "isl", "pts", "K/2"):
+            assert f" {i18n._(head)} " in legend, (lang, head, legend)
+        assert "▶" in legend and "*" in legend
+    finally:
+        i18n.use("en")
