@@ -319,6 +319,10 @@ class GameScreen:
         title = _("{title} · turn {n}").format(title=_(s.title), n=g.turn + 1)
         if hasattr(s, "position_text"):
             title = f"{_(s.title)} · {s.position_text()}"
+            if len(title) > width and " — " in title:
+                # a replay's next move is on the status line in full: at 80x24 the panel
+                # showed "Replay · move 0/132 — next: plac"
+                title = title.split(" — ")[0]
         lines.append([("class:panel.head", title[:width])])
         # Column heads: reserve, ships on the board, islands present on, points, Royal
         # Islands (kings) founded of the 2 allowed.
