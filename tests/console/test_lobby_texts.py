@@ -274,3 +274,29 @@ async def test_help_at_a_table_shows_its_first_line_first():
         assert rows[-1].startswith("leave — leave this table")
         inp.send_text("\x03")
         await asyncio.wait_for(task, 30)
+
+
+async def test_who_sits_down_at_our_table_is_told():
+    """"Ben left." was said in the lobby, but not that Ben sat down: the host waiting for
+    friends had to watch the seats. People are told (bots show in the table)."""
+    def seat(name, owner, kind="human"):
+        return SimpleNamespace(kind=kind, name=name, colour="blue", owner=owner, ready=False,
+                               bot="easy" if kind == "bot" else "")
+
+    with create_pipe_input() as inp, create_app_session(input=inp, output=_output()):
+        lobby, task = await _lobby(inp, FakeLan())
+        table = SimpleNamespace(seats=(seat("Tester", b"me"), seat("Ana", b"ana")),
+                                name="Reef", total=4, passphrase=False, phase="lobby",
+                                variant="standard", members=())
+        lobby.node = SimpleNamespace(lobby=table, game_id=b"g", peer_id=b"me",
+                                     coordinator=lambda: b"ana", present=lambda: {b"me"})
+        event = SimpleNamespace(kind="lobby", data={})
+        lobby._on_node_event(event)  # we sat down: Ana, already there, is no news
+        assert not any("sat down" in t for _s, t in lobby.lines)
+        table.seats += (seat("Ben", b"ben"), seat("Maui", b"ana", "bot"))
+        lobby._on_node_event(event)
+        lobby._on_node_event(event)
+        assert [t for _s, t in lobby.lines if "sat down" in t] == [
+            "Ben sat down at the table."]
+        inp.send_text("\x03")
+        await asyncio.wait_for(task, 30)

@@ -128,6 +128,9 @@ class LobbyScreen:
         self.yours: dict = {}  # game id -> Resumable: unfinished games this laptop played
         self._busy = 0  # commands under way (a create or a join takes a few seconds)
         self._yours_told: set = set()  # games of `yours` said to be resumable
+        # (game id, the table's people) as last seen: "Ben left." was said, but nobody was
+        # told that Ben sat down (the host waiting for friends had to watch the seats)
+        self._people: tuple[bytes | None, dict[bytes, str]] = (None, {})
         self._numbers: dict[bytes, int] = {}  # game id -> its number in the list
         self._next_number = 1
         self.lan_error: str | None = None
@@ -265,10 +268,29 @@ class LobbyScreen:
             else:
                 text = _("{name} is away.") if k == "away" else _("{name} is back.")
             self.lines.append(("info", text.format(name=peer_label(self.node, d))))
+        elif k == "lobby":
+            self._tell_arrivals()
         elif k == "game_start":
             if self.app.is_running and not self.app.future.done():
                 self.app.exit(result=("game", self.node, self.discovery))
         self.app.invalidate()
+
+    def _tell_arrivals(self) -> None:
+        """Say who sits down at our table (people, not bots: the table shows those)."""
+        node = self.node
+        lb = getattr(node, "lobby", None)
+        if lb is None:
+            self._people = (None, {})
+            return
+        people = {s.owner: s.name for s in lb.seats if s.kind == "human"}
+        game, before = self._people
+        self._people = (node.game_id, people)
+        if game != node.game_id:
+            return  # (just sat down ourselves: those already there are no news)
+        for owner, name in people.items():
+            if owner not in before and owner != node.peer_id:
+                self.lines.append(("info", _("{name} sat down at the table.").format(
+                    name=name)))
 
     def carried_lines(self) -> list[tuple[str, str]]:
         """The table's chat so far, for the game screen's log: a line said just before
