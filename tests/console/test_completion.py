@@ -54,3 +54,31 @@ def test_tile_placements_complete_hex_first_then_direction():
         dirs = _complete(screen, hexes[0])
         assert sorted(dirs) == sorted(m for m in legal if m.startswith(hexes[0]))
         assert len(dirs) == 6
+
+
+def test_a_watchers_take_offers_the_colours_as_the_panel_names_them():
+    """An Italian watcher read "Il posto verde è libero: take green lo gioca." and `take v`
+    Tab offered nothing: the open seats are offered by their shown names (`verde`), and
+    an English name still completes when it is what is being typed."""
+    from types import SimpleNamespace
+
+    from tongiaki_lan import i18n
+
+    seats = [SimpleNamespace(colour=c) for c in ("blue", "red", "green")]
+    session = SimpleNamespace(watching=True, game=SimpleNamespace(is_over=False),
+                              node=SimpleNamespace(lobby=SimpleNamespace(seats=seats)),
+                              open_seat_list=lambda: [1, 2], names=["Ana", "Ben", "Maui"])
+    completer = MoveCompleter(SimpleNamespace(session=session))
+
+    def offered(text):
+        return [c.text for c in completer.get_completions(
+            Document(text), CompleteEvent(completion_requested=True))]
+
+    i18n.use("it")
+    try:
+        assert offered("take ") == ["rosso", "verde"]
+        assert offered("take v") == ["verde"]
+        assert offered("take gr") == ["green"]
+    finally:
+        i18n.use("en")
+    assert offered("take ") == ["red", "green"]

@@ -164,6 +164,16 @@ async def test_watchers_chat_is_marked_and_the_host_can_quiet_it(tmp_path):
                 "guests: p0 hosts this table and says who may come"
             assert players[0].commands()["guests"][1]("quiet") is None
             await wait_until(lambda: nodes[0].lobby.guests == 1 and dan.lobby.guests == 1)
+            # told at the table (it was said on the host's screen only: the watcher
+            # learnt it from a refused line), not twice on the host's
+            news = ("p0 changed the table's guests: quiet: anyone may watch, watchers do "
+                    "not chat")
+            for who in (session, players[1]):
+                await wait_until(lambda who=who: news in texts(who), what="the guests told")
+            assert news not in texts(players[0])
+            # and `take` says why no seat can be had (not "one opens when a player leaves")
+            assert session.take("") == (f"take: the table '{session.game_name}' lets nobody "
+                                        "take a seat")
             inp.send_text("chat again\r")  # (the watcher knows the table's setting)
             await wait_until(lambda: screen.message[1] == "watchers do not chat at this table",
                              what="the refusal on the watcher's screen")
@@ -289,3 +299,36 @@ async def run_game_screen_quitting(session, inp) -> None:
                                  for t in texts(session)), what="the watcher's screen")
     inp.send_text("quit\r")
     assert await task == 0
+
+
+def test_a_gone_watchers_late_datagrams_stay_out_of_the_players_log():
+    """A watcher that quit is off the table's list before its last datagrams arrive: the
+    players read "refused from 10.77.5.13:41905: link-MACed datagram from a sender
+    without a link key" three times. Routine (the log file keeps it), as while it watched;
+    a stranger's refused datagram is still said."""
+    from types import SimpleNamespace
+
+    from tongiaki_lan.engine import Game
+    from tongiaki_lan.net.protocol import events as E
+    from tongiaki_lan.net.protocol import lobby as L
+    from tongiaki_lan.net.protocol.codec import Join
+
+    ana, bea, dan = bytes([1]) * 8, bytes([2]) * 8, bytes([3]) * 8
+    lb = L.new_lobby("Reef", 2, False, ana, "Ana", "", 1)
+    node = SimpleNamespace(
+        lobby=L.apply_request(lb, bea, ("10.0.0.9", 4000), Join("Bea", "")), peer_id=ana,
+        game=Game(["blue", "red"]), game_id=b"g" * 8, name="Ana",
+        core=SimpleNamespace(watching=False), watchers=[{"peer": dan.hex(), "name": "Dan"}],
+        transport=SimpleNamespace(links={dan: SimpleNamespace(addr=("10.77.5.13", 41905))}),
+        lobby_json=lambda: {"watchers": node.watchers, "open_seats": [], "seats": []},
+        present=lambda: {ana, bea}, coordinator=lambda: ana, add_listener=lambda fn: None)
+    session = LanSession(node)
+    node.watchers, node.transport.links = [], {}  # Dan quits: off the list, link gone
+    session._on_node_event(E.WatchersChanged([]))
+    assert "Dan stopped watching." in texts(session)
+    for peer in (None, dan.hex()):  # before the sender is known, and after
+        session._on_node_event(E.Refused(peer, "", "10.77.5.13:41905", "link-MACed "
+                                         "datagram from a sender without a link key"))
+    assert not any("refused" in t for t in texts(session)), texts(session)
+    session._on_node_event(E.Refused(None, "", "10.77.5.99:5000", "bad signature"))
+    assert "refused from 10.77.5.99:5000: bad signature" in texts(session)

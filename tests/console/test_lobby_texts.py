@@ -126,6 +126,8 @@ async def test_the_bottom_bar_offers_start_to_the_host_only():
                                coordinator=lambda: b"me", present=lambda: set())
         lobby.node = host
         assert "start" in lobby._status()[1]
+        # `bot [LEVEL]`, as help says it and the table shows it (`bot easy`), not [KIND]
+        assert "bot [LEVEL]" in lobby._status()[1]
         lobby.node = SimpleNamespace(**{**vars(host), "coordinator": lambda: b"someone"})
         assert "start" not in lobby._status()[1] and "ready" in lobby._status()[1]
         lobby.node = SimpleNamespace(lobby=None, game_id=None, peer_id=b"me")
@@ -195,6 +197,9 @@ async def test_a_game_of_yours_is_told_when_it_shows_in_the_list():
                                      for _s, t in lobby.lines), what="Reef told")
         await asyncio.sleep(1.2)
         assert sum("You were playing" in t for _s, t in lobby.lines) == 1
+        # the way back names the game's own number ("join N" sent a newcomer looking)
+        number = dict((g.name, n) for n, g in lobby.numbered())["Reef"]
+        assert any(f"join {number} resumes your seat" in t for _s, t in lobby.lines)
         await wait_until(lambda: any("← yours" in r for r in rows_of(lobby)))
         # it ended meanwhile (without us): listed as over, no longer offered as ours
         lan.listed = [lagoon, game("Reef", 1, phase="over")]
@@ -225,5 +230,73 @@ async def test_create_refuses_the_name_of_a_table_already_listed():
                                  f"{number}, or give yours another name")
         inp.send_text("create Atoll 3\r")
         await wait_until(lambda: created == ["Atoll"], what="the create")
+        inp.send_text("\x03")
+        await asyncio.wait_for(task, 30)
+
+
+@pytest.mark.parametrize("lang, marker", [("en", "── 1 more line below: PgDn ──"),
+                                          ("it", "── 1 riga in più sotto: PagGiù ──"),
+                                          ("de", "── 1 weitere Zeile darunter: Bild↓ ──")])
+async def test_the_scrolled_back_marker_is_in_the_players_language(lang, marker):
+    """PgUp in an Italian lobby drew "── 3 more line(s) below: PgDn ──" in English."""
+    from tongiaki_lan import i18n
+
+    i18n.use(lang)
+    try:
+        with create_pipe_input() as inp, create_app_session(input=inp, output=_output()):
+            lobby, task = await _lobby(inp, FakeLan())
+            lobby.lines.extend(("info", f"line {i}") for i in range(40))
+            lobby.log_scroll = 1
+            rows = ["".join(t for _s, t in row) for row in lobby.draw_log(78, 10)]
+            assert rows[-1].strip() == marker
+            lobby.log_scroll = 3
+            rows = ["".join(t for _s, t in row) for row in lobby.draw_log(78, 10)]
+            assert rows[-1].strip() == marker.replace("1", "3").replace(
+                "line", "lines").replace("riga", "righe").replace("Zeile", "Zeilen")
+            inp.send_text("\x03")
+            await asyncio.wait_for(task, 30)
+    finally:
+        i18n.use("en")
+
+
+async def test_help_at_a_table_shows_its_first_line_first():
+    """At a table of 80x24 the messages have ~12 rows and `help` ~17: the list showed its
+    last lines, `solo` and `create` cut off at the top with no sign of it."""
+    with create_pipe_input() as inp, create_app_session(input=inp, output=_output()):
+        lobby, task = await _lobby(inp, FakeLan())
+        lobby.lines.extend(("info", f"earlier {i}") for i in range(5))
+        await lobby.command("help")
+        rows = ["".join(t for _s, t in row).strip() for row in lobby.draw_log(78, 10)]
+        assert rows[0].startswith("Commands (PgUp/PgDn"), rows
+        assert rows[-1].startswith("── ") and "more lines below: PgDn" in rows[-1]
+        lobby.log_scroll = 0  # PgDn to the end: the last line of help
+        rows = ["".join(t for _s, t in row).strip() for row in lobby.draw_log(78, 10)]
+        assert rows[-1].startswith("leave — leave this table")
+        inp.send_text("\x03")
+        await asyncio.wait_for(task, 30)
+
+
+async def test_who_sits_down_at_our_table_is_told():
+    """"Ben left." was said in the lobby, but not that Ben sat down: the host waiting for
+    friends had to watch the seats. People are told (bots show in the table)."""
+    def seat(name, owner, kind="human"):
+        return SimpleNamespace(kind=kind, name=name, colour="blue", owner=owner, ready=False,
+                               bot="easy" if kind == "bot" else "")
+
+    with create_pipe_input() as inp, create_app_session(input=inp, output=_output()):
+        lobby, task = await _lobby(inp, FakeLan())
+        table = SimpleNamespace(seats=(seat("Tester", b"me"), seat("Ana", b"ana")),
+                                name="Reef", total=4, passphrase=False, phase="lobby",
+                                variant="standard", members=())
+        lobby.node = SimpleNamespace(lobby=table, game_id=b"g", peer_id=b"me",
+                                     coordinator=lambda: b"ana", present=lambda: {b"me"})
+        event = SimpleNamespace(kind="lobby", data={})
+        lobby._on_node_event(event)  # we sat down: Ana, already there, is no news
+        assert not any("sat down" in t for _s, t in lobby.lines)
+        table.seats += (seat("Ben", b"ben"), seat("Maui", b"ana", "bot"))
+        lobby._on_node_event(event)
+        lobby._on_node_event(event)
+        assert [t for _s, t in lobby.lines if "sat down" in t] == [
+            "Ben sat down at the table."]
         inp.send_text("\x03")
         await asyncio.wait_for(task, 30)

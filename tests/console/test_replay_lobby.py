@@ -59,6 +59,10 @@ async def test_replay_steps_forwards_and_backwards(tmp_path):
         await wait_until(lambda: session.index == 4)
         assert render_text(session.game) == positions[4]
         total = len(positions) - 1
+        # the panel's title at 80x24 (32 columns): no next move cut to "— next: plac"
+        # (the status line has it whole); a wide panel keeps it
+        assert screen.panel_lines(32)[0][0][1] == f"Replay · move 4/{total}"
+        assert "— next: " in screen.panel_lines(60)[0][0][1]
         inp.send_text("goto 50\r")
         await wait_until(lambda: session.index == 50)
         assert render_text(session.game) == positions[50]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 
+import pytest
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
@@ -232,7 +233,7 @@ async def test_help_is_shown_from_its_first_line_and_pages_by_the_log_height():
     await screen._command("help")
     rows = ["".join(t for _s, t in row) for row in screen.draw_log(32, 10)]
     assert rows[0].startswith("Type a move in its short form"), rows
-    assert "newer line(s): PgDn" in rows[-1]
+    assert "newer lines: PgDn" in rows[-1]
     scrolled = screen.log_scroll
     screen.scroll_log(1)  # PgDn: a page of the log's height, two lines kept
     assert screen.log_scroll == scrolled - 8
@@ -240,6 +241,59 @@ async def test_help_is_shown_from_its_first_line_and_pages_by_the_log_height():
     screen.scroll_log(-1)
     back = ["".join(t for _s, t in row) for row in screen.draw_log(32, 10)]
     assert back[0].startswith("Type a move")
+
+
+def test_the_scrolled_back_marker_is_in_the_players_language():
+    """An Italian log scrolled back ended in "── 15 newer line(s): PgDn ──" in English."""
+    from tongiaki_lan import i18n
+
+    game = _game_at(lambda g: g.pending is not None and g.pending.kind == "action")
+    screen = _static_screen(game)
+    screen.session.lines.extend(("info", f"story {i}") for i in range(30))
+    i18n.use("it")
+    try:
+        screen.log_scroll = 1
+        rows = ["".join(t for _s, t in row) for row in screen.draw_log(40, 10)]
+        assert rows[-1] == "── 1 riga più recente: PagGiù ──"
+        screen.log_scroll = 5
+        rows = ["".join(t for _s, t in row) for row in screen.draw_log(40, 10)]
+        assert rows[-1] == "── 5 righe più recenti: PagGiù ──"
+    finally:
+        i18n.use("en")
+
+
+def test_a_wrapped_message_keeps_tongiaki_lan_whole():
+    """At 80 columns the leaving question ended "… run tongiaki-" / "lan again and join…":
+    a line is never broken at a hyphen (a command or a record's name)."""
+    from tongiaki_lan.console.lan import LanSession
+
+    game = _game_at(lambda g: g.pending is not None and g.pending.kind == "action")
+    with create_app_session(output=DummyOutput()):  # (80 columns)
+        screen = _static_screen(game)
+        screen.message = ("", "Ctrl-C: the game is not over — Ctrl-C again (or Enter) "
+                              "leaves; " + LanSession.leave_note(None))  # (as at a LAN table)
+        rows = screen._message_rows()
+    assert len(rows) > 1 and any("tongiaki-lan again" in r for r in rows), rows
+    assert not any(r.endswith("-") for r in rows), rows
+
+
+async def test_a_mistyped_reveal_is_refused_in_the_players_language():
+    """`reveal` is in the list of moves an unknown word gets; typed without its tile it was
+    answered in English on an Italian screen ("reveal: name one tile, e.g. …")."""
+    from tongiaki_lan import i18n
+
+    game = _game_at(lambda g: g.pending is not None and g.pending.kind == "action")
+    with create_app_session(output=DummyOutput()):
+        screen = _static_screen(game)
+        i18n.use("it")
+        try:
+            for typed, said in (("reveal", "indica una tessera"),
+                                ("reveal Atlantis", "nessuna tessera si chiama 'Atlantis'"),
+                                ("reveal Tonga", "Tonga non è mai nella pila")):
+                await screen.command(typed)
+                assert said in screen.message[1], screen.message
+        finally:
+            i18n.use("en")
 
 
 async def test_hint_on_someone_elses_decision_says_whose_it_is():
@@ -381,3 +435,22 @@ def test_a_replay_names_the_next_decision_nobody_is_thinking():
     _style, replayed = pending_text(game, names, set(), labels=labels, replay=True)
     assert replayed.startswith("Ben — bot (search) (R): ") and "thinking" not in replayed
     assert "Waiting" not in replayed
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "fi", "fr", "de"])
+def test_help_explains_the_panels_heads_in_their_own_words(lang):
+    """A new player asked what `brd`, `K/2` and the `*` beside a name were: nothing said.
+    help's Panel line names each head as the panel prints it, in every language."""
+    from tongiaki_lan import i18n
+    from tongiaki_lan.console.words import help_lines
+
+    i18n.use(lang)
+    try:
+        text = " ".join(help_lines())
+        legend = text[text.index(i18n._("Panel: ▶ decides now, * has the turn; res ships "
+                                        "in reserve, brd ships on beaches,")[:8]):]
+        for head in ("res", "brd", "isl", "pts", "K/2"):
+            assert f" {i18n._(head)} " in legend, (lang, head, legend)
+        assert "▶" in legend and "*" in legend
+    finally:
+        i18n.use("en")

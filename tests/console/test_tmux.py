@@ -218,16 +218,16 @@ def test_lobby_help_scrolls(tmp_path):
         pane.send("help", "Enter")
         screen = pane.wait_for(lambda s: s.count("Commands (PgUp") >= 1 and
                                "quit — leave tongiaki-lan" in s, what="the help")
-        assert "more line(s) below" not in screen
+        assert "more lines below" not in screen
         before = screen
         pane.send("PageUp", "PageUp", "PageUp", "PageUp", "PageUp")
-        screen = pane.wait_for(lambda s: "more line(s) below" in s, what="scrolled back")
+        screen = pane.wait_for(lambda s: "more lines below" in s, what="scrolled back")
         assert screen != before
         rows = screen.splitlines()
         rule = next(i for i, r in enumerate(rows) if r.startswith("────"))
         assert "LAN disabled" in rows[rule + 1]  # the very first message is back in view
         pane.send("PageDown", "PageDown", "PageDown", "PageDown", "PageDown")
-        pane.wait_for(lambda s: "more line(s) below" not in s and "quit — leave" in s,
+        pane.wait_for(lambda s: "more lines below" not in s and "quit — leave" in s,
                       what="back at the newest")
         pane.send("quit", "Enter")
         pane.wait_for(lambda s: not pane.alive() or "LAN lobby" not in s, what="leaving")
@@ -248,7 +248,7 @@ def test_solo_played_to_the_end_by_typed_commands(solo):
     game = replay_record(read_record(record))
     log = _log(screen)
     pane.send("PageUp")  # and what a small log cannot hold is one page back
-    log += " " + _log(pane.wait_for(lambda s: "more line(s)" in s or "newer line" in s,
+    log += " " + _log(pane.wait_for(lambda s: "more line" in s or "newer line" in s,
                                     what="the log scrolled back"))
     if "Since your last move" in log:
         for text in _moves_of_others_since_our_last(game):

@@ -20,6 +20,7 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 from tongiaki_lan import i18n
 from tongiaki_lan.console.lobby import LobbyScreen
 from tongiaki_lan.console.words import net_reason
+from tongiaki_lan.engine import COLOURS
 from tongiaki_lan.net.protocol import events as E
 from tongiaki_lan.net.protocol import lobby as L
 from tongiaki_lan.net.protocol.codec import AddBot, Join, Ready, RemoveBot, SetSeat, Start
@@ -79,7 +80,10 @@ def test_every_lobby_refusal_a_player_can_meet_reads_in_their_language(lang):
     for what, (reason, values) in english.items():
         shown = net_reason(reason)
         assert shown != reason, f"{lang}: {what!r} stays English: {reason}"
-        for value in values:  # names, colours and numbers are kept as they came
+        for value in values:  # names and numbers are kept as they came; a colour is
+            # a word of ours, shown as the table shows it ("il colore blu è già preso")
+            if value in COLOURS:
+                value = i18n._(value)
             assert value in shown, (lang, what, shown)
     # the phase word inside a reason is translated too
     assert "starting" not in net_reason(english["ready after the start"][0])

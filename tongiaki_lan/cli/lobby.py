@@ -98,8 +98,18 @@ async def _lobby_loop(args, name, colour, records, remember, stop) -> int:
         if code != BACK_TO_LOBBY or stop.asked:
             if saved is not None:
                 say_at_exit(_("Record saved: {path}").format(path=saved))
+            if result[0] == "game" and back_soon(session):
+                # (the way back, said where the player is looking as the screen goes)
+                say_at_exit(_("Your seat waits for you: run tongiaki-lan again and join "
+                              "the game marked 'yours'."))
             return code
     return 0
+
+
+def back_soon(session) -> bool:
+    """Whether a LAN game was left with `quit soon`: a seat waits for this player."""
+    return (not getattr(session, "leave_for_good", True) and not session.watching
+            and session.game is not None and not session.game.is_over)
 
 
 def run(args) -> int:

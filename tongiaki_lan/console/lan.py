@@ -193,6 +193,16 @@ class LanSession(GameSession):
         # table stops waiting for us) unless the player typed `quit soon`
         self.leave_for_good = True
         self._watchers = self._watchers_now()
+        # everyone who watched this table (peer hex) and where they spoke from: a watcher
+        # that has gone is off the list before its last datagrams (its goodbye) come in,
+        # and those are refused, which read "refused from 10.77.5.13:41905: link-MACed
+        # datagram from a sender without a link key" three times in the players' logs
+        self._guests_seen: set[str] = set()
+        self._guest_addrs: set[str] = set()
+        self._remember_guests()
+        # the table's guests setting as last told: the host's `guests quiet` was said
+        # only on the host's screen, and a watcher learnt it from a refused `say`
+        self._guests = getattr(node.lobby, "guests", None)
         node.add_listener(self._on_node_event)
 
     # ---------------------------------------------------------------- guests
@@ -228,6 +238,18 @@ class LanSession(GameSession):
     def watcher_names(self) -> list[str]:
         """The names of those watching, for the panel's `Watching:` line (each once)."""
         return sorted(set(self._watchers.values()), key=str.casefold)
+
+    def _takes_newcomers(self) -> bool:
+        """Whether the table's host lets a newcomer take a seat (`guests open`)."""
+        from tongiaki_lan.net.protocol.codec import GUEST_SEATS
+
+        lb = self.node.lobby
+        return lb is None or bool(getattr(lb, "guests", GUEST_SEATS) & GUEST_SEATS)
+
+    def _no_guest_seats(self) -> str:
+        from tongiaki_lan.net.protocol.lobby import NO_GUEST_SEATS
+
+        return _(NO_GUEST_SEATS).format(name=repr(self.game_name))
 
     def open_seat_list(self) -> list[int]:
         """Seats a newcomer may take now, if the table lets newcomers take seats."""
@@ -268,6 +290,7 @@ class LanSession(GameSession):
             for name in sorted(before - after, key=str.casefold):
                 self.lines.append(("info", _("{name} stopped watching.").format(name=name)))
             self._watchers = now
+            self._remember_guests()
         elif k == "seat_taken":
             at, name = self._reclaimed
             if name == d["name"] and at < len(self.lines) and name in self.lines[at][1]:
@@ -307,7 +330,10 @@ class LanSession(GameSession):
             if pick:
                 self.spawn(self._take(pick[0]))
                 return
-            if not opens:  # caught up, and no seat is open: watching it is
+            if not opens and not self._takes_newcomers():  # (the host's `guests`)
+                self.lines.append(("bad", _("{reason}: you are watching it.").format(
+                    reason=self._no_guest_seats())))
+            elif not opens:  # caught up, and no seat is open: watching it is
                 self.lines.append(("bad", _("No seat is open at {game} any more: you are "
                                             "watching it.").format(game=self.game_name)))
             else:  # several, or not the one asked for: the player says which
@@ -317,9 +343,11 @@ class LanSession(GameSession):
         for group in self._player_groups([i for i in opens if i not in self._open_told]):
             self._open_told.update(group)
             colour = self.node.lobby.seats[group[0]].colour
+            # (`take verde`, as the panel names it: `take green` read as English in an
+            # Italian log, and Tab after `take ` offers the shown name too)
             self.lines.append(("info", _("The {colour} seat is open: take {word} plays "
                                          "it.").format(colour=colour_name(colour),
-                                                       word=colour)))
+                                                       word=colour_name(colour).lower())))
         self._open_told &= set(opens)  # (a seat taken and open again is told again)
 
     async def _take(self, seat: int) -> str | None:
@@ -347,6 +375,9 @@ class LanSession(GameSession):
         if not self.watching:
             return _("take: you play at this table already")
         opens = self.open_seat_list()
+        if not opens and not self._takes_newcomers():
+            # (bots may play seats all the same: "one opens when a player leaves" misled)
+            return _("take: {reason}").format(reason=self._no_guest_seats())
         if not opens:
             return _("take: no seat is open (one opens when a player leaves for good)")
         groups = self._player_groups(opens)
@@ -359,8 +390,11 @@ class LanSession(GameSession):
             colour = find_colour(word)
             seat = next((i for i in opens if self.node.lobby.seats[i].colour == colour), None)
             if seat is None:
+                # (a colour by its shown name, whichever way it was typed: `take green`
+                # in Italian is answered "verde non è libero; liberi: rosso")
                 return _("take: {colour} is not open; open: {colours}").format(
-                    colour=word.strip()[:12], colours=self._colours_of([g[0] for g in groups]))
+                    colour=colour_name(colour) if colour else word.strip()[:12],
+                    colours=self._colours_of([g[0] for g in groups]))
         if self._taking:
             return _("take: already asked; the table answers between two decisions")
         if not caught_up(self.node):  # (taken once this laptop has caught up)
@@ -419,6 +453,7 @@ class LanSession(GameSession):
 
     def _on_node_event(self, ev) -> None:
         k, d = ev.kind, ev.data
+        self._remember_guests()  # (while they watch: where they speak from)
         if self.node.game is not None and self.node.game is not self.game:
             self.game = self.node.game
         if k in ("move", "game_over", "reveal", "draw_dropped", "rewound", "mismatch"):
@@ -518,7 +553,7 @@ class LanSession(GameSession):
                 self._member(d.get("peer")) or self._member_address(d.get("addr"))):
             pass  # a member's datagram the transport set aside (keys renewed after a cut, a
             # late copy): routine, and in the log file; the game pane keeps to the game
-        elif k == "refused" and (d.get("peer") or "") in self._watchers:
+        elif k == "refused" and self._a_guests(d):
             pass  # a watcher's datagram that a member does not take (its goodbye, say):
             # routine, and in the log file
         elif k == "refused" and d.get("what") == "join" and not self._member(d.get("peer")):
@@ -529,12 +564,28 @@ class LanSession(GameSession):
             self.lines.append(("bad", _("refused from {peer}: {reason}").format(
                 peer=d.get("peer") or d.get("addr"), reason=net_reason(d.get("reason")))))
         if self.node.lobby is not None:
+            self._guests_news()
             # (who drives each seat: the labels follow)
             self.seats = seats_of(self.node, self._gone)
             self._narrator.names, self._narrator.labels = self.names, self.labels
             if k != "away":  # (a goodbye's own line first, then the seat it opens)
                 self._open_seat_news()
         self.changed()
+
+    def _guests_news(self) -> None:
+        """Say at the table when its host changes who may watch, chat or sit in (the
+        host's own `guests WORD` answers on the host's screen)."""
+        guests = getattr(self.node.lobby, "guests", None)
+        if guests is None or guests == self._guests:
+            return
+        first, self._guests = self._guests is None, guests
+        if first or self.node.coordinator() == self.node.peer_id:
+            return
+        word, lb = guests_word(guests), self.node.lobby
+        who = next((x.name for x in lb.seats if x.owner == self.node.coordinator()
+                    and x.kind == "human"), _("the table's creator"))
+        self.lines.append(("info", _("{who} changed the table's guests: {meaning}").format(
+            who=who, meaning=_(GUEST_WORDS.get(word, word)))))
 
     def _presence_line(self, kind: str, d: dict) -> None:
         """A player who quit on purpose is one line, the goodbye's (`left`: for good, or
@@ -605,6 +656,21 @@ class LanSession(GameSession):
                      "moment").format(names=names)
         return _("Next tile waits for the value of {names}: drawn without it in {s} "
                  "s").format(names=names, s=math.ceil(left))
+
+    def _remember_guests(self) -> None:
+        watching = set(self._watchers)
+        if not watching:
+            return
+        self._guests_seen |= watching
+        transport = getattr(self.node, "transport", None)
+        links = getattr(transport, "links", None) or {}
+        self._guest_addrs |= {f"{lk.addr[0]}:{lk.addr[1]}" for peer, lk in links.items()
+                              if isinstance(peer, bytes) and peer.hex() in watching}
+
+    def _a_guests(self, d: dict) -> bool:
+        """Whether a refused datagram came from someone who watches or watched the table."""
+        return ((d.get("peer") or "") in self._guests_seen
+                or (d.get("addr") or "") in self._guest_addrs)
 
     def _member_address(self, addr: str | None) -> bool:
         """Whether `addr` ("host:port") is where a member of our game speaks from: after

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import shlex
-import textwrap
 import unicodedata
 
 from prompt_toolkit.application import Application
@@ -30,7 +29,7 @@ from tongiaki_lan.i18n import N_, _, ngettext
 from .lan import COLOUR_NAMES as COLOUR_NAMES  # (colour names as shown: lan.py has them)
 from .lan import find_colour, guests_word, is_watching, peer_label, table_moves
 from .lan import set_guests as _set_guests
-from .screen import CanvasControl
+from .screen import CanvasControl, wrap_words
 from .session import LEVEL_NAMES, kind_label
 from .theme import build_style, player_style
 from .words import net_reason
@@ -129,12 +128,19 @@ class LobbyScreen:
         self.yours: dict = {}  # game id -> Resumable: unfinished games this laptop played
         self._busy = 0  # commands under way (a create or a join takes a few seconds)
         self._yours_told: set = set()  # games of `yours` said to be resumable
+        # (game id, the table's people) as last seen: "Ben left." was said, but nobody was
+        # told that Ben sat down (the host waiting for friends had to watch the seats)
+        self._people: tuple[bytes | None, dict[bytes, str]] = (None, {})
         self._numbers: dict[bytes, int] = {}  # game id -> its number in the list
         self._next_number = 1
         self.lan_error: str | None = None
         self.lines: list[tuple[str, str]] = []
         self.message = ""
         self.log_scroll = 0  # lines scrolled back from the newest
+        # `help` at a table of 80x24 is longer than the messages' room: its first line (an
+        # index in `lines`) goes to the top at the next drawing, as in the game's log
+        # (the list showed its last lines, with no sign that the top was cut off)
+        self._log_anchor: int | None = None
         self._secret: tuple[str, object] | None = None  # (prompt, coroutine fn) of a passphrase
         # after `join N [COLOUR]` of a running game with an open seat: the seat to take once
         # the game screen follows it ("": the only one open); cli/lobby.py passes it on
@@ -206,14 +212,16 @@ class LobbyScreen:
         in the list: a record of a game that ended or broke up since (a table left for
         good, a crash after the others finished) is not offered at every start."""
         told = self._yours_told
-        for _n, g in self.numbered() if self.yours else ():
+        for number, g in self.numbered() if self.yours else ():
             r = self.yours.get(g.game_id)
             if r is None or g.game_id in told or g.phase == "over":
                 continue
             told.add(g.game_id)
+            # (the game's own number: "join N" sent a new player looking for what N is)
             self.lines.append(("info", _("You were playing {game} ({n} moves): it is marked "
-                                         "'yours' in the list; join N resumes your seat.").format(
-                game=getattr(r, "name", g.name), n=getattr(r, "moves", "?"))))
+                                         "'yours' in the list; join {number} resumes your "
+                                         "seat.").format(
+                game=getattr(r, "name", g.name), n=getattr(r, "moves", "?"), number=number)))
             self.app.invalidate()
 
     async def _watch_yours(self) -> None:
@@ -260,10 +268,29 @@ class LobbyScreen:
             else:
                 text = _("{name} is away.") if k == "away" else _("{name} is back.")
             self.lines.append(("info", text.format(name=peer_label(self.node, d))))
+        elif k == "lobby":
+            self._tell_arrivals()
         elif k == "game_start":
             if self.app.is_running and not self.app.future.done():
                 self.app.exit(result=("game", self.node, self.discovery))
         self.app.invalidate()
+
+    def _tell_arrivals(self) -> None:
+        """Say who sits down at our table (people, not bots: the table shows those)."""
+        node = self.node
+        lb = getattr(node, "lobby", None)
+        if lb is None:
+            self._people = (None, {})
+            return
+        people = {s.owner: s.name for s in lb.seats if s.kind == "human"}
+        game, before = self._people
+        self._people = (node.game_id, people)
+        if game != node.game_id:
+            return  # (just sat down ourselves: those already there are no news)
+        for owner, name in people.items():
+            if owner not in before and owner != node.peer_id:
+                self.lines.append(("info", _("{name} sat down at the table.").format(
+                    name=name)))
 
     def carried_lines(self) -> list[tuple[str, str]]:
         """The table's chat so far, for the game screen's log: a line said just before
@@ -437,15 +464,22 @@ class LobbyScreen:
         rows = []
         for style, text in self.lines:
             cls = f"class:log.{style}" if style else "class:log"
-            for part in textwrap.wrap(text, max(10, width - 2), subsequent_indent="   ") or [""]:
+            for part in wrap_words(text, max(10, width - 2), subsequent_indent="   ") or [""]:
                 rows.append([(cls, " " + part)])
         if not height:
             return []
+        if self._log_anchor is not None:
+            anchor, self._log_anchor = self._log_anchor, None
+            below = sum(len(wrap_words(text, max(10, width - 2), subsequent_indent="   ")
+                            or [""]) for _s, text in self.lines[anchor:])
+            self.log_scroll = max(0, below - height)
         self.log_scroll = min(self.log_scroll, max(0, len(rows) - height))
         end = len(rows) - self.log_scroll
         shown = rows[max(0, end - height):end]
         if self.log_scroll and shown:
-            shown[-1] = [("class:rule", f" ── {self.log_scroll} more line(s) below: PgDn ──")]
+            shown[-1] = [("class:rule", " " + ngettext(
+                "── {n} more line below: PgDn ──", "── {n} more lines below: PgDn ──",
+                self.log_scroll).format(n=self.log_scroll))]
         return shown
 
     def _status(self) -> tuple[str, str]:
@@ -458,9 +492,9 @@ class LobbyScreen:
             hint = _("watching: say TEXT · leave · help")
         elif self.node is not None and self.node.lobby is not None:
             if self.node.coordinator() == self.node.peer_id:
-                hint = _("say TEXT · ready · bot [KIND] · start · leave · help")
+                hint = _("say TEXT · ready · bot [LEVEL] · start · leave · help")
             else:  # only the host starts early: the others wait for a full, ready table
-                hint = _("say TEXT · ready · bot [KIND] · leave · help")
+                hint = _("say TEXT · ready · bot [LEVEL] · leave · help")
         else:
             hint = _("solo · create NAME [SEATS] [lock] · join N · watch N · help · quit")
         return "class:status", " " + hint
@@ -474,7 +508,7 @@ class LobbyScreen:
     def _status_rows(self) -> list[str]:
         """The status line, wrapped to the terminal's width: a refusal's explanation is
         usually at its end, so it gets a second (or third) row rather than being cut."""
-        return textwrap.wrap(self._status()[1], max(10, self._columns() - 1),
+        return wrap_words(self._status()[1], max(10, self._columns() - 1),
                              subsequent_indent="  ")[:4] or [""]
 
     def status(self):
@@ -598,6 +632,7 @@ class LobbyScreen:
         if verb in ("quit", "exit", "q"):
             self.app.exit(result=("quit",))
         elif verb == "help":
+            self._log_anchor = len(self.lines)
             self.lines.append(("info", _("Commands (PgUp/PgDn scroll this list):")))
             self.lines.extend(("info", "  " + _(h)) for h in COMMANDS.values())
         elif verb == "solo":

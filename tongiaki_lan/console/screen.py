@@ -121,11 +121,18 @@ class CanvasControl(UIControl):
         return NotImplemented
 
 
+def wrap_words(text: str, width: int, **kw) -> list[str]:
+    """textwrap.wrap, but a word is never broken at its hyphens: `tongiaki-lan` and the
+    record's `Reef-78ed60c9-….tgrec` were split across lines ("run tongiaki-" / "lan
+    again"); a word longer than the line is still broken, as before."""
+    return textwrap.wrap(text, width, break_on_hyphens=False, **kw)
+
+
 def wrap_fragments(lines, width: int) -> list[list[tuple[str, str]]]:
     out = []
     for style, text in lines:
         cls = f"class:log.{style}" if style else "class:log"
-        for part in textwrap.wrap(text, max(10, width), subsequent_indent="  ") or [""]:
+        for part in wrap_words(text, max(10, width), subsequent_indent="  ") or [""]:
             out.append([(cls, part)])
     return out
 
@@ -195,8 +202,18 @@ class MoveCompleter(Completer):
         if word == "follow":
             options = list(dict.fromkeys(s.names))
         elif word in ("take", "join"):
+            # an open seat's colour as the panel names it (`take verde`), or its English
+            # name when that is what is being typed (`take gr` in Italian: green)
+            from .lan import colour_name
+
             lb = s.node.lobby
-            options = [lb.seats[i].colour for i in s.open_seat_list()]
+            typed = rest.strip()
+            options = []
+            for i in s.open_seat_list():
+                colour = lb.seats[i].colour
+                shown = colour_name(colour).lower()
+                english = typed and not shown.startswith(typed) and colour.startswith(typed)
+                options.append(colour if english else shown)
         else:
             return
         for o in options:
@@ -280,7 +297,7 @@ class GameScreen:
             if len(row) <= width - 2:  # (a table row: its spaces are its columns)
                 out.append([(style, " " + row)])
                 continue
-            for part in textwrap.wrap(row, max(10, width - 2), subsequent_indent="  "):
+            for part in wrap_words(row, max(10, width - 2), subsequent_indent="  "):
                 out.append([(style, " " + part)])
         return out
 
@@ -302,6 +319,10 @@ class GameScreen:
         title = _("{title} · turn {n}").format(title=_(s.title), n=g.turn + 1)
         if hasattr(s, "position_text"):
             title = f"{_(s.title)} · {s.position_text()}"
+            if len(title) > width and " — " in title:
+                # a replay's next move is on the status line in full: at 80x24 the panel
+                # showed "Replay · move 0/132 — next: plac"
+                title = title.split(" — ")[0]
         lines.append([("class:panel.head", title[:width])])
         # Column heads: reserve, ships on the board, islands present on, points, Royal
         # Islands (kings) founded of the 2 allowed.
@@ -347,7 +368,7 @@ class GameScreen:
         for kind, who in kinds.items():
             text = ngettext("{names} — bot ({kind})", "{names} — bots ({kind})",
                             len(who)).format(names=", ".join(who), kind=kind_label(kind))
-            for part in textwrap.wrap(text, max(10, width), subsequent_indent="  "):
+            for part in wrap_words(text, max(10, width), subsequent_indent="  "):
                 lines.append([("class:panel.head", part)])
         away = [name for info, name in zip(s.seats, names, strict=True) if info.away]
         if away:
@@ -439,7 +460,9 @@ class GameScreen:
         end = max(0, len(lines) - self.log_scroll)
         shown = lines[max(0, end - height):end]
         if self.log_scroll and shown:
-            shown[-1] = [("class:rule", f"── {self.log_scroll} newer line(s): PgDn ──"[:width])]
+            marker = ngettext("── {n} newer line: PgDn ──", "── {n} newer lines: PgDn ──",
+                              self.log_scroll).format(n=self.log_scroll)
+            shown[-1] = [("class:rule", marker[:width])]
         return shown
 
     def scroll_log(self, pages: int) -> None:
@@ -479,7 +502,7 @@ class GameScreen:
         at most `most` (the last one then ends in `…`; no reason or status is that long
         at 80 columns, so this only guards the layout against a runaway text)."""
         width = max(10, self._size()[0] - 1)
-        rows = textwrap.wrap(text, width, subsequent_indent="  ") or [""]
+        rows = wrap_words(text, width, subsequent_indent="  ") or [""]
         if len(rows) > most:
             rows = rows[:most]
             rows[-1] = rows[-1][:width - 1] + "…"
@@ -529,7 +552,7 @@ class GameScreen:
         cols, rows = self._size()
         text = _("The terminal is {size}: Tongiaki needs at least {least}. Enlarge the window "
                  "(quit leaves).").format(size=f"{cols}×{rows}", least=f"{MIN_COLUMNS}×{MIN_ROWS}")
-        return [("class:message.error", "\n".join(textwrap.wrap(text, max(10, cols - 1))))]
+        return [("class:message.error", "\n".join(wrap_words(text, max(10, cols - 1))))]
 
     def _build_app(self, colour: bool) -> Application:
         buffer_empty = Condition(lambda: not self.buffer.text)
@@ -646,6 +669,13 @@ class GameScreen:
         typing over selected text does; Backspace, arrows and Enter keep the offer."""
         if len(event.data) != 1 or not event.data.isprintable():
             return  # a key with no binding of its own (F5…): nothing to type
+        if event.data == " ":
+            # no command starts with a space: it continues the offer. The leaving question
+            # says "type 'quit soon'" with `quit` on the line, and ` soon` typed after it
+            # became "soon: unknown command" (the question stays until Enter).
+            self.buffer.cursor_position = len(self.buffer.text)
+            self.buffer.insert_text(" ")
+            return
         self._setting = True
         try:
             self.buffer.set_document(self.buffer.document.__class__(""), True)

@@ -336,13 +336,14 @@ def parse_move(text: str) -> Move:
         return TakeNothing()
     if verb == "reveal":
         if len(rest) != 1:
-            raise ValueError("reveal: name one tile, e.g. 'reveal Samoa' or 'reveal S12'")
+            raise ValueError(Reason(N_("reveal: name one tile, e.g. 'reveal Samoa' or "
+                                       "'reveal S12'")))
         try:
             tile = tile_by_name(rest[0])
         except KeyError:
-            raise ValueError(f"no tile named {rest[0]!r}") from None
+            raise ValueError(Reason(N_("no tile named '{name}'"), name=rest[0])) from None
         if tile.id == TONGA:
-            raise ValueError("Tonga is never in the stack")
+            raise ValueError(Reason(N_("Tonga is never in the stack")))
         return Reveal(tile.id)
     if verb == "take":
         island, extra = _parse_island(rest)

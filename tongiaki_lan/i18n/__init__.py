@@ -144,7 +144,7 @@ def N_(message: str) -> str:
 
 
 # Values that are words of ours, not names: a console translates them inside a reason.
-_WORD_FIELDS = ("phase",)
+_WORD_FIELDS = ("phase", "colour")  # (a seat's colour: "rosso non è un posto…", not "red")
 
 
 @lru_cache(maxsize=256)
