@@ -117,3 +117,42 @@ async def test_a_late_arrival_takes_the_seat_of_a_player_who_left_and_finishes(t
     for f in finals:
         assert verify_record(f["record"]).hex() == f["digest"]
     verify_record(events(leaver, "left")[0]["record"])
+
+
+async def test_a_player_restarted_after_a_newcomer_took_a_seat_finds_the_newcomer(tmp_path):
+    """Two players; one leaves for good and a late arrival takes the seat; then the other
+    crashes and starts again from its resume data. Everyone it knew from the start is
+    gone: only if its resume data names the newcomer can the two meet again (the
+    playtest saw the table split in two and the next tile wait for ever)."""
+    with Lan(3) as lan:
+        players = [Proc(play_cmd(lan, i, tmp_path, "cove", 2, "--bot-delay", "0.15",
+                                 "--table-bot", "random", timeout=300), tmp_path)
+                   for i in range(2)]
+        procs = list(players)
+        stayer, leaver = players
+        try:
+            for p in players:
+                await p.start()
+            await leaver.wait(lambda: leaver.count("move") >= 8, 120)
+            leaver.kill(signal.SIGTERM)  # goodbye for good: a bot takes the seat
+            assert await leaver.finish(30) == 0
+            late = Proc(play_cmd(lan, 2, tmp_path, "cove", 2, "--bot-delay", "0.15",
+                                 timeout=300), tmp_path)
+            procs.append(late)
+            await late.start()
+            await stayer.wait(lambda: len(events(stayer, "seat_taken")) >= 1, 60)
+            stayer.kill(signal.SIGKILL)
+            await stayer.finish(20)
+            again = Proc(stayer.argv, tmp_path)
+            procs.append(again)
+            await again.start()
+            codes = [await p.finish(300) for p in (late, again)]
+        finally:
+            await kill_all(procs)
+    assert codes == [0, 0], [(p.events[-3:], p.stderr[-1500:]) for p in procs]
+    assert next(e for e in again.events if e["event"] == "game_start")["resumed"] is True
+    finals = [late.events[-1], again.events[-1]]
+    assert {f["event"] for f in finals} == {"game_over"}
+    assert len({f["digest"] for f in finals}) == 1
+    for f in finals:
+        assert verify_record(f["record"]).hex() == f["digest"]

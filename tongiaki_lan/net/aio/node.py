@@ -360,6 +360,11 @@ class Node:
         elif isinstance(ev, E.Joined):
             self.notify(E.Joined(ev.game, ev.game_id, ev.created, ev.invite or self.invite()))
         elif isinstance(ev, E.LobbyChanged):
+            if self.game is not None and self._writer is not None and not self.core.watching:
+                # who is at the table now (a newcomer in a seat, a handover, the draws'
+                # drops): a crash's resume must start from it, or a restarted laptop whose
+                # first companions have all gone knows nobody who is still playing
+                self._write_sidecar()
             self._advertise()
             self.notify(ev)
         elif isinstance(ev, E.SeatTaken) and ev.mine:
