@@ -204,6 +204,13 @@ def test_a_newcomer_takes_the_seat_of_a_player_who_left_for_good_and_plays_it():
     dan = watcher(net, nodes[2], autoplay="random")
     net.run_until(lambda: dan.game is not None
                   and seat in dan.core.lobby_json()["open_seats"], 10)
+    # while the host lets nobody take a seat, none is open (nor counted in the LAN listing)
+    net.act(nodes[0], nodes[0].core.set_guests, GUESTS_BY_WORD["watch"])
+    net.run_until(lambda: all(nd.core.lobby.guests == GUESTS_BY_WORD["watch"]
+                              for nd in (*rest, dan)), 5)
+    assert all(nd.core.lobby_json()["open_seats"] == [] for nd in (*rest, dan))
+    net.act(nodes[0], nodes[0].core.set_guests, GUESTS_BY_WORD["open"])
+    net.run_until(lambda: seat in dan.core.lobby_json()["open_seats"], 5)
     net.act(dan, dan.core.take_seat, seat)
     net.run_until(lambda: not dan.core.watching, 60)
     players = [*rest, dan]

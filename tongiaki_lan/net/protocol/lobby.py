@@ -376,7 +376,10 @@ def player_seats(lobby: Lobby, seat: int) -> list[int]:
 
 def open_seats(lobby: Lobby, left_for_good: Collection[bytes]) -> list[int]:
     """Seats a newcomer may take: a bot the table added, or a human seat a bot plays
-    because its player said goodbye for good (`left_for_good`: those players)."""
+    because its player said goodbye for good (`left_for_good`: those players); none when
+    the host's guests setting lets nobody take a seat (the LAN listing counts these)."""
+    if not lobby.guests & GUEST_SEATS:
+        return []
     return [i for i, s in enumerate(lobby.seats)
             if s.kind == "bot" or (s.kind == "human" and s.bot and s.owner in left_for_good)]
 
