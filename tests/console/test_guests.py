@@ -332,3 +332,45 @@ def test_a_gone_watchers_late_datagrams_stay_out_of_the_players_log():
     assert not any("refused" in t for t in texts(session)), texts(session)
     session._on_node_event(E.Refused(None, "", "10.77.5.99:5000", "bad signature"))
     assert "refused from 10.77.5.99:5000: bad signature" in texts(session)
+
+
+async def test_a_player_back_after_a_goodbye_whose_seat_was_taken_is_shown_the_way_out():
+    """Cat left for good, Ben took her seat, Cat started again and `join`ed the game still
+    marked hers: the table answers that Ben plays it now. Her screen stood at her record's
+    last move with her prompt, as if she were still to play; now it says whose the seat is,
+    offers her no decision, and `lobby` takes her to the list (where `watch N` follows the
+    game)."""
+    from types import SimpleNamespace
+
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.output import DummyOutput
+
+    from tongiaki_lan.console.screen import BACK_TO_LOBBY, GameScreen
+    from tongiaki_lan.engine import Game
+    from tongiaki_lan.net.protocol import events as E
+    from tongiaki_lan.net.protocol import lobby as L
+
+    cat, ana = bytes([1]) * 8, bytes([2]) * 8
+    lb = L.new_lobby("Secret", 2, False, ana, "Ana", "", 1)
+    lb = L.apply_request(lb, cat, ("10.0.0.9", 4000), L.Join("Cat", ""))
+    node = SimpleNamespace(
+        lobby=lb, peer_id=cat, game=Game(["blue", "red"]), game_id=b"g" * 8, name="Cat",
+        core=SimpleNamespace(watching=False, caught_up_with_table=lambda: True,
+                             table_moves=lambda: 0),
+        watchers=[], transport=SimpleNamespace(links={}),
+        lobby_json=lambda: {"watchers": [], "open_seats": [], "seats": []},
+        present=lambda: {ana, cat}, coordinator=lambda: ana, add_listener=lambda fn: None)
+    session = LanSession(node)
+    with create_app_session(output=DummyOutput()):
+        screen = GameScreen(session, colour=False)
+        assert session.local_seats()  # her seat, as her record has it
+        session._on_node_event(E.GuestRefused(L.SEAT_GIVEN.format(name="Ben")))
+        assert "Ben took your seat after you left for good: you may watch the game" \
+            in texts(session)
+        assert any("watch N follows this one" in t for t in texts(session))
+        assert not session.local_seats() and not session.my_decision()
+        assert "Someone else plays your seat now" in screen.status_text()
+        exits = []
+        screen.app.exit = lambda result=None: exits.append(result)
+        await screen.command("lobby")
+        assert exits == [BACK_TO_LOBBY]

@@ -158,6 +158,7 @@ def peer_label(node, data: dict) -> str:
 class LanSession(GameSession):
     title = N_("LAN")
     from_lobby = True  # a LAN game always starts from the lobby
+    seat_lost = False  # back after a goodbye for good, the seat was a newcomer's
 
     def __init__(self, node, discovery=None, carried: list | None = None,
                  take: str | None = None):
@@ -308,8 +309,16 @@ class LanSession(GameSession):
                 self.lines.append(("info", _("{name} takes {was}'s seat ({colours}).").format(
                     name=d["name"], was=d["was"], colours=colours)))
         elif k == "guest_refused":
+            from tongiaki_lan.net.protocol.lobby import is_seat_given
+
             self._taking = False
             self.lines.append(("bad", net_reason(d.get("reason"))))
+            if not self.watching and is_seat_given(d.get("reason") or ""):
+                # back after a goodbye for good, and a newcomer plays the seat: this game
+                # is theirs now, and this screen no longer follows it
+                self.seat_lost = True
+                self.lines.append(("info", _("Type lobby to go back to the list of games, "
+                                             "where watch N follows this one.")))
 
     def _open_seat_news(self) -> None:
         """While watching: say once when a seat opens (`take COLOUR` plays it), and take
@@ -708,7 +717,7 @@ class LanSession(GameSession):
         """Our seats — once our game is the table's: a newcomer's, or a laptop's back from
         a crash or a sleep, may still lack the last moves, and the decision it shows then
         is one a bot has played already."""
-        if not caught_up(self.node):
+        if not caught_up(self.node) or self.seat_lost:
             return set()
         return super().local_seats()
 

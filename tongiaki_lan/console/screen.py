@@ -472,6 +472,9 @@ class GameScreen:
 
     def _status(self) -> tuple[str, str]:
         s = self.session
+        if getattr(s, "seat_lost", False):  # the game goes on, but not with this screen
+            return "class:status.over", _("Someone else plays your seat now  (lobby: the "
+                                          "list, to watch · quit leaves)")
         waiting = getattr(s, "countdown_text", lambda: None)()
         if waiting:  # a LAN draw waits for someone's value: say whose, and for how long
             return "class:status", waiting
@@ -896,7 +899,7 @@ class GameScreen:
                 self._watcher_help()
                 return
         if word == "lobby" and getattr(s, "from_lobby", False):
-            if not s.game.is_over:
+            if not s.game.is_over and not getattr(s, "seat_lost", False):
                 self.message = ("error", _("lobby: after the game; to leave it now, quit"))
                 return
             self.app.exit(result=BACK_TO_LOBBY)
