@@ -276,3 +276,29 @@ def test_a_watcher_is_told_at_once_how_far_the_table_is_and_when_it_has_caught_u
     assert w.moves >= 30  # "running, N moves in", from the feeder's first word
     net.run_until(dan.core.caught_up_with_table, 10)
     assert dan.core.table_moves() == len(dan.game.moves) >= w.moves
+
+
+def test_a_watcher_hears_a_goodbye_for_good_after_the_same_players_back_soon():
+    """Cat said 'back soon' and came back; Dan started watching later; then Cat left for
+    good. Dan was told the old 'back soon' as news, and never the goodbye for good, so the
+    seat he could have taken stayed closed to him (found in a playtest)."""
+    net = SimNet(seed=149)
+    nodes = net.table(3)
+    cat = nodes[2]
+    seat = cat.core.my_seats()[0]
+    net.run_until(lambda: len(cat.game.moves) > 6)
+    net.act(cat, cat.core.say_farewell, False)
+    rest = nodes[:2]
+    net.run_until(lambda: all(nd.kinds("left") for nd in rest), 5)
+    cat = net.restart(cat)  # back soon, and back
+    net.run_until(lambda: all(nd.kinds("back", "restarted") for nd in rest)
+                  and len(cat.game.moves) >= len(nodes[0].game.moves), 30)
+    dan = watcher(net, nodes[0])
+    net.run_until(lambda: dan.game is not None
+                  and len(dan.game.moves) >= len(nodes[0].game.moves) > 12, 30)
+    assert not dan.kinds("left")  # Cat is at the table: her old 'back soon' is no news
+    leave_when_a_draw_waits(net, cat, after=len(cat.game.moves))
+    net.run_until(lambda: dan.kinds("left"), 10)
+    (left,) = dan.kinds("left")
+    assert left.for_good
+    net.run_until(lambda: seat in dan.core.lobby_json()["open_seats"], 10)

@@ -73,7 +73,7 @@ class _Watcher:
     lobby_version: int = -1  # the last lobby sent to it
     state_sent: bool = False
     beat: float = -1e9  # last heartbeat sent to it
-    farewells: set = dataclasses.field(default_factory=set)  # leavers whose goodbye it has
+    farewells: dict = dataclasses.field(default_factory=dict)  # leaver -> the goodbye it has
 
 
 class Spectators:
@@ -267,7 +267,7 @@ class Spectators:
             self._announce_watchers()
         else:  # asked again (our answer was lost, or it restarted): start it over
             w.lobby_version, w.state_sent, w.sent = -1, False, 0
-            w.farewells = set()
+            w.farewells = {}
         w.beat = self.now  # how far the table is, first: it says "N moves in" at once
         self.links.send(peer, w.addr, self._heartbeat())
         self._feed(peer, w)
@@ -287,9 +287,12 @@ class Spectators:
             self.links.send(peer, addr, WatchState(self.seed, tuple(self.contributors),
                                                    tuple(self.draw_book.commitments)))
         for leaver in sorted(self._farewells):  # signed: it checks them itself, and so
-            if leaver not in w.farewells:  # knows which seats a newcomer may take
-                w.farewells.add(leaver)
-                self.links.send(peer, addr, self._farewells[leaver])
+            fw = self._farewells[leaver]  # knows which seats a newcomer may take
+            if not fw.for_good and not self.presence.has_left(leaver):
+                continue  # a 'back soon' of a player who is back: old news
+            if w.farewells.get(leaver) != fw:  # (a 'back soon', then 'for good': both)
+                w.farewells[leaver] = fw
+                self.links.send(peer, addr, fw)
         n = len(g.moves)
         if w.sent < n:
             for chunk in log_chunks(self._entry, n, w.sent, FEED_CHUNKS):
