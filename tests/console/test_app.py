@@ -83,6 +83,7 @@ async def test_illegal_input_gives_one_line_reason_and_changes_nothing(tmp_path)
         cases = {
             "expand Atlantis": "no island named 'Atlantis'",
             "place Tonga 9": "beach numbers run from 1 to 6",
+            "place Tonga 2,9": "got '9'",  # a comma separates beaches, as people write them
             "sail Samoa 1 N": "S3: not now",  # parses; the engine refuses it in setup
             "frobnicate": "unknown command",
         }

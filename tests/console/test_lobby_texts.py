@@ -118,6 +118,39 @@ async def test_errors_name_their_command_once_and_read_whole():
         await asyncio.wait_for(task, 30)
 
 
+async def test_start_names_only_those_the_host_waits_for():
+    """The host's `start` was answered by the table "not ready yet: Ana, Ben": no command
+    named, and the host herself listed, though starting is saying she is ready."""
+    import dataclasses
+
+    from tongiaki_lan.net.protocol import lobby as L
+
+    ana, ben = b"a" * 8, b"b" * 8
+    table = L.apply_request(L.new_lobby("Reef", 2, False, ana, "Ana", "", 1), ben,
+                            ("10.0.0.9", 4000), L.Join("Ben", ""))
+    calls = []
+    node = SimpleNamespace(
+        lobby=table, game_id=b"g" * 8, peer_id=ana, name="Ana", coordinator=lambda: ana,
+        present=lambda: {ana, ben}, watchers=[], game=None,
+        lobby_json=lambda: {"watchers": [], "open_seats": [], "seats": []},
+        set_ready=lambda r: calls.append(("ready", r)),
+        start_game=lambda: calls.append(("start",)))
+    with create_pipe_input() as inp, create_app_session(input=inp, output=_output()):
+        lobby, task = await _lobby(inp, FakeLan())
+        lobby.node = node
+        inp.send_text("start\r")
+        await wait_until(lambda: lobby.message == "start: waiting for Ben to say ready",
+                         what=f"the refusal, got {lobby.message!r}")
+        assert calls == []
+        node.lobby = dataclasses.replace(table, seats=tuple(
+            dataclasses.replace(x, ready=x.owner == ben) for x in table.seats))
+        inp.send_text("start\r")
+        await wait_until(lambda: ("start",) in calls, what="the start")
+        assert calls == [("ready", True), ("start",)]
+        inp.send_text("\x03")
+        await asyncio.wait_for(task, 30)
+
+
 async def test_the_bottom_bar_offers_start_to_the_host_only():
     with create_pipe_input() as inp, create_app_session(input=inp, output=_output()):
         lobby, task = await _lobby(inp, FakeLan())

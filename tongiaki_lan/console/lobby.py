@@ -783,7 +783,16 @@ class LobbyScreen:
                            _("the table's creator"))
                 raise ValueError(_("{who} opened this table and starts it; a full table where "
                                    "everyone is ready starts by itself").format(who=who))
-            node.start_game()
+            others = [x.name for x in lb.seats
+                      if x.kind == "human" and not x.ready and x.owner != node.peer_id]
+            if others:  # (the table would refuse it, naming the host too, with no command)
+                raise ValueError(_("start: waiting for {names} to say ready").format(
+                    names=", ".join(others)))
+            if any(x.kind == "human" and not x.ready and x.owner == node.peer_id
+                   for x in lb.seats):
+                node.set_ready(True)  # the host who starts is ready, whether said or not
+            if node.lobby.phase == "lobby":  # (not started by itself on that ready)
+                node.start_game()
         elif verb == "doctor":
             await self.doctor()
         elif verb == "say":

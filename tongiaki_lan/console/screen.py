@@ -960,7 +960,10 @@ class GameScreen:
             self.message = ("error", _("{command}: a replay takes no moves (help lists "
                                        "commands)").format(command=typed_shortly(text)))
             return
-        move = parse_move(engine_text(text))  # (an island by the name the map shows)
+        typed = engine_text(text)  # (an island by the name the map shows)
+        if word in ("beaches", "place"):  # beach numbers as people list them: `beaches 4,6`
+            typed = typed.replace(",", " ")
+        move = parse_move(typed)
         colony = isinstance(move, Colony) and s.my_decision() and s.game.is_legal(move)
         if colony and not s.game.on_board(s.game.pending.seat):
             # Nothing goes home, so there is nothing to confirm: a question here read as
