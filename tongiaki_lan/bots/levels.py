@@ -54,11 +54,11 @@ _TABLE: dict[str, Level] = {
         "sometimes misses a better one; a newcomer can beat it"),
     "normal": _level(
         "normal", "search", {"think": 0.25}, {"iterations": 450},
-        "searches a quarter of a second on a typical decision, half a second at most "
-        "(departures into the unknown, New Colony tiles)"),
+        "searches a quarter of a second on a typical decision, three quarters of a "
+        "second at most (a close departure or New Colony tile, with time saved earlier)"),
     "hard": _level(
         "hard", "search", {"think": 0.5}, {"iterations": 900},
-        "searches half a second on a typical decision, a second at most"),
+        "searches half a second on a typical decision, a second and a half at most"),
 }
 
 

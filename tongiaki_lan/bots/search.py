@@ -18,11 +18,16 @@ is how it uses the time it is given (issue 20):
 - **UCB exploration 0.2** instead of 0.7: rewards are squashed utilities a few
   hundredths apart, and at 0.7 the visits spread almost evenly (measured: docs/bots.md);
 - a cheaper root step (its options are legal in every world: no checks); the rollout
-  policy, unchanged, lives in `rollout.py`.
+  policy, unchanged, lives in `rollout.py`;
+- **a time bank** (timed searches only): the time an early stop or a cheap decision
+  leaves unused is not lost but kept for the bot's later decisions in the same game, so
+  the close decisions, which do not stop early, get it. Without it the bot used about
+  0.7 x `think` a decision (docs/bots.md, Measured).
 
-Budget: `think` seconds per decision on average, 2 x `think` at most (wall clock, so
+Budget: `think` seconds per decision on average, 3 x `think` at most (wall clock, so
 results depend on the machine's speed), or `iterations` for a fixed, exactly repeatable
-amount of work (the same shares apply to it).
+amount of work (the same shares apply to it; the bank does not: a fixed search's move
+depends on the seed and the position alone).
 """
 
 from __future__ import annotations
@@ -63,6 +68,11 @@ SHARE: dict[str, float] = {
 }
 CHECK_EVERY = 8  # iterations between looks at the clock and at the leader's margin
 HELD_BACK = 0.92  # share of a time budget the iterations may use (the rest: bookkeeping)
+# The time bank (timed searches only): every decision adds `think` to the bank and takes
+# out what it used; a decision may draw on what was saved before (early stops, cheap
+# kinds), up to BANK_CAP x `think` in all. A decision of kind share s draws min(1, s/2)
+# of the bank: a departure or a colony tile all of it, an action half, a landing a quarter.
+BANK_CAP = 3.0
 
 
 class _Node:
@@ -83,7 +93,8 @@ class SearchBot:
     def __init__(self, seed: int = 0, think: float = 1.0, iterations: int | None = None,
                  rollout_turns: int = 4, explore: float = 0.2, temperature: float = 4.0,
                  prior_visits: float = 4.0, pace: bool = True, early_stop: bool = True,
-                 keen: bool = False, weights: Weights = DEFAULT):
+                 keen: bool = False, bank: bool = True, weights: Weights = DEFAULT,
+                 clock=time.perf_counter):
         if think <= 0 and iterations is None:
             raise ValueError("think must be positive")
         self.seed = seed
@@ -97,20 +108,45 @@ class SearchBot:
         self.early_stop = early_stop
         self.keen = keen
         self.weights = weights
+        self.bank = bank
+        self.clock = clock  # seconds, monotonic; tests hand in their own
+        self.saved = 0.0  # the time bank: seconds saved so far (negative: overspent)
         self.last_iterations = 0
+        self.last_budget = 0.0  # seconds the last timed decision was allowed
 
     # -- entry point --------------------------------------------------------------------
 
     def choose(self, view: PublicView) -> Move:
-        start = time.perf_counter()
+        clock = self.clock
+        start = clock()
         n = view.legal_move_count()
         if n == 1:
             self.last_iterations = 0
             return view.legal_move(0)
-        rng = self._decision_rng(view)
         pending = view.pending
         share = SHARE.get(pending.kind, 1.0) if self.pace else 1.0
-        deadline = start + self.think * share * HELD_BACK
+        if self.iterations is None:
+            move = self._search(view, share, start, self._allowance(share))
+            if self.bank:
+                self.saved += self.think - (clock() - start)
+            return move
+        return self._search(view, share, start, 0.0)
+
+    def _allowance(self, share: float) -> float:
+        """Seconds this decision may take: its share of `think`, plus (with the bank) its
+        part of what earlier decisions saved, or minus its part of what they overspent."""
+        own = self.think * share
+        if not self.bank:
+            return own
+        extra = self.saved * min(1.0, share / 2)
+        return min(BANK_CAP * self.think, max(own / 2, own + extra))
+
+    def _search(self, view: PublicView, share: float, start: float, budget: float) -> Move:
+        clock = self.clock
+        rng = self._decision_rng(view)
+        pending = view.pending
+        self.last_budget = budget
+        deadline = start + budget * HELD_BACK
         limit = None if self.iterations is None else max(1, round(self.iterations * share))
         seat = pending.seat
         candidates = candidate_moves(view, rng, 48)
@@ -120,13 +156,13 @@ class SearchBot:
                         None if limit is not None else deadline)
         base = view.game()
         done = 0
-        began = time.perf_counter()
+        began = clock()
         while True:
             if done % CHECK_EVERY == 0:
                 if limit is not None:
                     left = limit - done
                 else:
-                    now = time.perf_counter()
+                    now = clock()
                     if now >= deadline:
                         break
                     # iterations still to come at the pace so far (a guess; only the
@@ -159,7 +195,7 @@ class SearchBot:
         for move in candidates:
             child = _Node(move, seat)
             root.children[move] = child
-            if deadline is not None and time.perf_counter() >= deadline:
+            if deadline is not None and self.clock() >= deadline:
                 continue  # out of time: no prior for the rest
             q = greedy.move_value(base, worlds, move, seat)
             child.visits = self.prior_visits
