@@ -67,3 +67,15 @@ def test_a_fixed_budget_ignores_the_bank():
     bot.inner.saved = 100.0
     assert bot.choose(game) == first
     assert bot.inner.saved == 100.0  # iterations never touch it
+
+
+def test_a_levels_decision_stays_within_what_the_level_promises():
+    """Solo bots decide in at most half a second at `normal` (a second at `hard`): the
+    bank moves time to close decisions but never past twice `think`."""
+    from tongiaki_lan.bots.levels import level
+
+    for name, most in (("normal", 0.5), ("hard", 1.0)):
+        bot = make_bot("search", seed=4, clock=Ticking(0.001), **level(name).timed)
+        bot.inner.saved = 100.0
+        bot.choose(midgame(21))
+        assert bot.inner.last_budget == most

@@ -53,12 +53,12 @@ _TABLE: dict[str, Level] = {
         "one move ahead with a careless eye: it slips among moves that look alike and "
         "sometimes misses a better one; a newcomer can beat it"),
     "normal": _level(
-        "normal", "search", {"think": 0.25}, {"iterations": 450},
-        "searches a quarter of a second on a typical decision, three quarters of a "
-        "second at most (a close departure or New Colony tile, with time saved earlier)"),
+        "normal", "search", {"think": 0.25, "most": 2.0}, {"iterations": 450},
+        "searches a quarter of a second on a typical decision, half a second at most "
+        "(a close departure or New Colony tile, with time saved on obvious ones)"),
     "hard": _level(
-        "hard", "search", {"think": 0.5}, {"iterations": 900},
-        "searches half a second on a typical decision, a second and a half at most"),
+        "hard", "search", {"think": 0.5, "most": 2.0}, {"iterations": 900},
+        "searches half a second on a typical decision, a second at most"),
 }
 
 

@@ -70,7 +70,8 @@ CHECK_EVERY = 8  # iterations between looks at the clock and at the leader's mar
 HELD_BACK = 0.92  # share of a time budget the iterations may use (the rest: bookkeeping)
 # The time bank (timed searches only): every decision adds `think` to the bank and takes
 # out what it used; a decision may draw on what was saved before (early stops, cheap
-# kinds), up to BANK_CAP x `think` in all. A decision of kind share s draws min(1, s/2)
+# kinds), up to BANK_CAP x `think` in all (`most`; the levels keep 2, the most a share
+# gives, so a solo bot's slowest decision stays what levels.py promises). A decision of kind share s draws min(1, s/2)
 # of the bank: a departure or a colony tile all of it, an action half, a landing a quarter.
 BANK_CAP = 3.0
 
@@ -93,8 +94,8 @@ class SearchBot:
     def __init__(self, seed: int = 0, think: float = 1.0, iterations: int | None = None,
                  rollout_turns: int = 4, explore: float = 0.2, temperature: float = 4.0,
                  prior_visits: float = 4.0, pace: bool = True, early_stop: bool = True,
-                 keen: bool = False, bank: bool = True, weights: Weights = DEFAULT,
-                 clock=time.perf_counter):
+                 keen: bool = False, bank: bool = True, most: float = BANK_CAP,
+                 weights: Weights = DEFAULT, clock=time.perf_counter):
         if think <= 0 and iterations is None:
             raise ValueError("think must be positive")
         self.seed = seed
@@ -109,6 +110,7 @@ class SearchBot:
         self.keen = keen
         self.weights = weights
         self.bank = bank
+        self.most = most  # no decision is allowed more than `most` x `think`
         self.clock = clock  # seconds, monotonic; tests hand in their own
         self.saved = 0.0  # the time bank: seconds saved so far (negative: overspent)
         self.last_iterations = 0
@@ -139,7 +141,7 @@ class SearchBot:
         if not self.bank:
             return own
         extra = self.saved * min(1.0, share / 2)
-        return min(BANK_CAP * self.think, max(own / 2, own + extra))
+        return min(self.most * self.think, max(own / 2, own + extra))
 
     def _search(self, view: PublicView, share: float, start: float, budget: float) -> Move:
         clock = self.clock
