@@ -33,8 +33,16 @@ def tmux(*args: str) -> list[str]:
 class Pane:
     def __init__(self, name: str, command: str, width: int, height: int, env: dict):
         self.name = name
-        subprocess.run([*tmux("new-session"), "-d", "-s", name, "-x", str(width), "-y", str(height),
-                        "-c", str(REPO), command], check=True, env=env)
+        argv = [*tmux("new-session"), "-d", "-s", name, "-x", str(width), "-y", str(height),
+                "-c", str(REPO), command]
+        for _attempt in range(3):
+            done = subprocess.run(argv, env=env, capture_output=True, text=True)
+            # (the previous test's last session was just killed: its server may still be
+            # exiting when this one connects, and tmux then says so; a new server follows)
+            if done.returncode == 0 or "server exited unexpectedly" not in done.stderr:
+                break
+        if done.returncode != 0:
+            raise AssertionError(f"tmux new-session failed: {done.stderr.strip()}")
 
     def capture(self) -> str:
         out = subprocess.run([*tmux("capture-pane"), "-p", "-t", self.name],
