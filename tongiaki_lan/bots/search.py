@@ -71,8 +71,9 @@ HELD_BACK = 0.92  # share of a time budget the iterations may use (the rest: boo
 # The time bank (timed searches only): every decision adds `think` to the bank and takes
 # out what it used; a decision may draw on what was saved before (early stops, cheap
 # kinds), up to BANK_CAP x `think` in all (`most`; the levels keep 2, the most a share
-# gives, so a solo bot's slowest decision stays what levels.py promises). A decision of kind share s draws min(1, s/2)
-# of the bank: a departure or a colony tile all of it, an action half, a landing a quarter.
+# gives, so a solo bot's slowest decision stays what levels.py promises). A decision of
+# kind share s draws min(1, s/2) of the bank: a departure or a colony tile all of it, an
+# action half, a landing a quarter.
 BANK_CAP = 3.0
 
 
