@@ -361,15 +361,11 @@ class Node:
             self.notify(E.Joined(ev.game, ev.game_id, ev.created, ev.invite or self.invite()))
         elif isinstance(ev, E.LobbyChanged):
             if self.game is not None and self._writer is not None and not self.core.watching:
-                # who is at the table now (a newcomer in a seat, a handover, the draws'
-                # drops): a crash's resume must start from it, or a restarted laptop whose
-                # first companions have all gone knows nobody who is still playing
+                # who is at the table now (a newcomer in a seat — us too, a watcher just
+                # seated —, a handover, the draws' drops): a crash's resume must start
+                # from it, or a restarted laptop whose first companions have all gone
+                # knows nobody who is still playing
                 self._write_sidecar()
-            self._advertise()
-            self.notify(ev)
-        elif isinstance(ev, E.SeatTaken) and ev.mine:
-            # a player now: the resume data must name us a member of this lobby
-            self._write_sidecar()
             self._advertise()
             self.notify(ev)
         else:
