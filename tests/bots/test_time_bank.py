@@ -29,7 +29,8 @@ def _share(game) -> float:
 
 
 def test_a_decision_after_cheaper_ones_may_take_longer():
-    first, second = midgame(21), midgame(8)
+    # a choice of beaches (its share is half of `think`), then a departure
+    first, second = midgame(20), midgame(8)
     banked = make_bot("search", seed=3, think=1.0, clock=Ticking(0.05))
     banked.choose(first)
     assert banked.inner.last_budget == _share(first)  # nothing saved yet

@@ -21,6 +21,7 @@ result (its other colour is a partner, not a rival).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from tongiaki_lan.engine import Game
@@ -52,10 +53,12 @@ def progress(game: Game) -> float:
     return max(isl / 15, sea / 16)
 
 
-def seat_values(game: Game, w: Weights = DEFAULT) -> list[float]:
+def tallies(game: Game) -> tuple[list[float], list[int], list[int], list[float]]:
+    """Per seat: points held now (kings included), islands present on, ships on the board
+    (a king counts as one, E4) and the value of islands held only by fragile presence."""
     n = game.n_seats
     seat_of = {c: s for s, c in enumerate(game.colour_ids())}
-    points = [0] * n
+    points = [0.0] * n
     islands = [0] * n
     ships = [0] * n
     fragile = [0.0] * n
@@ -83,24 +86,36 @@ def seat_values(game: Game, w: Weights = DEFAULT) -> list[float]:
             islands[s] += 1
             if not safe and tid != TONGA:
                 fragile[s] += VALUE[tid]
+    return points, islands, ships, fragile
+
+
+def _colony_gain(game: Game) -> tuple[int, float] | None:
+    """(seat, points) of a New Colony under way: the island still to come is worth the mean
+    of the islands left in the stack; None when no colony is being placed."""
+    pending = game.pending
+    if pending is None or pending.kind not in (D.COLONY_TILE, D.COLONY_SHIP):
+        return None
+    if pending.kind == D.COLONY_SHIP:
+        return pending.seat, float(VALUE[pending.island])
+    tile = pending.tile
+    if tile is not None and tile < 16:
+        return pending.seat, float(VALUE[tile])
+    left_isl = [VALUE[t] for t in game.unrevealed_tiles() if t < 16]
+    return pending.seat, (sum(left_isl) / len(left_isl) if left_isl else 0.0)
+
+
+def seat_values(game: Game, w: Weights = DEFAULT) -> list[float]:
+    points, islands, ships, fragile = tallies(game)
     left = 1.0 - progress(game)
     out = []
-    for s in range(n):
+    for s in range(game.n_seats):
         v = points[s] + w.islands * islands[s]
         v += left * (w.on_board * ships[s] + w.reserve * game.reserve(s) - w.fragile * fragile[s])
         out.append(v)
-    pending = game.pending
-    if pending is not None and pending.kind in (D.COLONY_TILE, D.COLONY_SHIP):
-        if pending.kind == D.COLONY_SHIP:
-            gain = VALUE[pending.island]
-        else:
-            tile = pending.tile
-            if tile is not None and tile < 16:
-                gain = VALUE[tile]
-            else:
-                left_isl = [VALUE[t] for t in game.unrevealed_tiles() if t < 16]
-                gain = sum(left_isl) / len(left_isl) if left_isl else 0.0
-        out[pending.seat] += w.colony * (gain + w.islands)
+    colony = _colony_gain(game)
+    if colony is not None:
+        seat, gain = colony
+        out[seat] += w.colony * (gain + w.islands)
     return out
 
 
@@ -127,6 +142,54 @@ def _rival_gap(v: list[float], w: Weights) -> list[float]:
             u -= w.rival_mean * sum(rivals) / len(rivals)
         out.append(u)
     return out
+
+
+@dataclass(frozen=True)
+class WinModel:
+    """Each seat's chance of winning from here, as a conditional logit fitted to the
+    outcomes of bot games (tools/fit_win_model.py; figures in docs/bots.md): a seat's
+    strength is linear in what `tallies` counts, with weights that move with the game's
+    progress p (0 at the start, 1 at the end), and the chances are the softmax of the
+    strengths over the seats. The fit says what a player feels: early, the ships on the
+    board are what count and points barely do; towards the end, points are almost all."""
+
+    points: float = -0.0465
+    points_p: float = 0.3216  # per point, times progress
+    islands: float = -0.0525
+    islands_p: float = 0.0142
+    ships: float = 0.0714
+    ships_p: float = -0.0047
+    fragile: float = -0.0621
+    fragile_p: float = 0.0464
+    to_move: float = 0.1040  # the seat whose decision is pending
+
+
+WIN_MODEL = WinModel()
+
+
+def win_chances(game: Game, m: WinModel = WIN_MODEL) -> list[float]:
+    """Per seat, the model's chance of winning (they add up to 1). A New Colony under way
+    counts its island as held. Standard games only: under V1 a player wins on two colours'
+    combined score, which this per-colour model does not describe (use `utilities`)."""
+    points, islands, ships, fragile = tallies(game)
+    colony = _colony_gain(game)
+    if colony is not None:
+        seat, gain = colony
+        points[seat] += gain
+        islands[seat] += 1
+    p = progress(game)
+    a = m.points + m.points_p * p
+    b = m.islands + m.islands_p * p
+    c = m.ships + m.ships_p * p
+    d = m.fragile + m.fragile_p * p
+    v = [a * points[s] + b * islands[s] + c * ships[s] + d * fragile[s]
+         for s in range(game.n_seats)]
+    if game.pending is not None and game.pending.seat is not None:
+        v[game.pending.seat] += m.to_move
+    top = max(v)
+    e = [math.exp(x - top) for x in v]
+    total = sum(e)
+    return [x / total for x in e]
 
 
 def final_utilities(game: Game) -> list[float]:

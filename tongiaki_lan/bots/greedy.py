@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 
 from tongiaki_lan.engine import Game, Move, Reveal, deal_randomly
 from tongiaki_lan.engine import decisions as D
@@ -29,7 +30,8 @@ class GreedyBot:
     kind = "greedy"
 
     def __init__(self, seed: int = 0, chance_samples: int = 12, tile_samples: int = 48,
-                 weights: Weights = DEFAULT, temper: float = 0.0):
+                 weights: Weights = DEFAULT, temper: float = 0.0,
+                 value: Callable[[Game, int], float] | None = None):
         self._rng = random.Random(seed)
         self.chance_samples = chance_samples
         self.tile_samples = tile_samples
@@ -38,6 +40,10 @@ class GreedyBot:
         # points), so the bot slips among moves that look alike to it and now and then
         # misses a clearly better one: the `easy` level (bots/levels.py). 0: the best.
         self.temper = temper
+        # how a settled position is judged for a seat: the evaluation's utility unless told
+        # otherwise (the search's root priors use its win model, so that they are on the
+        # scale of its rewards)
+        self.value = value
 
     # -- entry point ------------------------------------------------------------------
 
@@ -109,6 +115,8 @@ class GreedyBot:
             game = game.copy(undo=False)
             game.apply(game.default_landing())
             deal_randomly(game, rng)
+        if self.value is not None:
+            return self.value(game, seat)
         return utilities(game, self.weights)[seat]
 
 

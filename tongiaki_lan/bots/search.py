@@ -3,7 +3,16 @@
 The search itself is the one `search1` made (determinised worlds, a shared tree keyed by
 moves, max^n selection with availability counts, progressive widening of big decisions,
 greedy's judgement as root priors, a short rollout scored by the evaluation). What is new
-is how it uses the time it is given (issue 20):
+is what it judges positions by and how it uses the time it is given (issue 20):
+
+- **chances of winning, not points gaps**: a rollout that stops before the end is scored
+  by the win model (`evaluation.win_chances`, fitted to how bot games end), so a reward
+  halfway is on the scale of a reward at the end (a share of a win); the root priors are
+  greedy's values under the same model. Rollouts are 2 turns (the model reads a position
+  well enough that the time goes further in more iterations; 4 before), and UCB
+  exploration is 0.4 (0.2 suited the squashed gaps, a few hundredths apart; chances
+  differ more). Measured in docs/bots.md. Under V1 (two colours each), which the model
+  does not describe, positions are judged by the squashed utilities as before;
 
 - **a budget per kind of decision** (`SHARE`): `think` is what a decision takes on
   average; a departure into the unknown or a New Colony tile gets twice that, an action
@@ -15,8 +24,6 @@ is how it uses the time it is given (issue 20):
   generator is drawn from the bot's seed and the position's canonical encoding, so two
   nodes of a LAN table, or a bot rebuilt from a position's text, pick the same move with
   the same `iterations`, whatever they decided before;
-- **UCB exploration 0.2** instead of 0.7: rewards are squashed utilities a few
-  hundredths apart, and at 0.7 the visits spread almost evenly (measured: docs/bots.md);
 - a cheaper root step (its options are legal in every world: no checks); the rollout
   policy, unchanged, lives in `rollout.py`;
 - **a time bank** (timed searches only): the time an early stop or a cheap decision
@@ -40,7 +47,15 @@ import time
 from tongiaki_lan.engine import Game, Move, deal_randomly
 from tongiaki_lan.engine import decisions as D
 
-from .evaluation import DEFAULT, Weights, final_utilities, utilities
+from .evaluation import (
+    DEFAULT,
+    WIN_MODEL,
+    Weights,
+    WinModel,
+    final_utilities,
+    utilities,
+    win_chances,
+)
 from .greedy import GreedyBot, candidate_moves
 from .rollout import rollout_move
 from .view import PublicView
@@ -93,10 +108,11 @@ class SearchBot:
     kind = "search"
 
     def __init__(self, seed: int = 0, think: float = 1.0, iterations: int | None = None,
-                 rollout_turns: int = 4, explore: float = 0.2, temperature: float = 4.0,
+                 rollout_turns: int = 2, explore: float = 0.4, temperature: float = 4.0,
                  prior_visits: float = 4.0, pace: bool = True, early_stop: bool = True,
                  keen: bool = False, bank: bool = True, most: float = BANK_CAP,
-                 weights: Weights = DEFAULT, clock=time.perf_counter):
+                 weights: Weights = DEFAULT, model: WinModel | None = WIN_MODEL,
+                 clock=time.perf_counter):
         if think <= 0 and iterations is None:
             raise ValueError("think must be positive")
         self.seed = seed
@@ -110,6 +126,7 @@ class SearchBot:
         self.early_stop = early_stop
         self.keen = keen
         self.weights = weights
+        self.model = model  # None: judge positions by squashed utilities, as search1 does
         self.bank = bank
         self.most = most  # no decision is allowed more than `most` x `think`
         self.clock = clock  # seconds, monotonic; tests hand in their own
@@ -154,9 +171,11 @@ class SearchBot:
         seat = pending.seat
         candidates = candidate_moves(view, rng, 48)
         root = _Node(None, -1)
-        greedy = GreedyBot(rng.getrandbits(32), weights=self.weights)
+        judged = self.model is not None and view.owners is None
+        greedy = GreedyBot(rng.getrandbits(32), weights=self.weights,
+                           value=self._chance if judged else None)
         self._seed_root(view, greedy, root, candidates, seat,
-                        None if limit is not None else deadline)
+                        None if limit is not None else deadline, judged)
         base = view.game()
         done = 0
         began = clock()
@@ -190,9 +209,11 @@ class SearchBot:
     # -- root knowledge -----------------------------------------------------------------
 
     def _seed_root(self, view: PublicView, greedy: GreedyBot, root: _Node,
-                   candidates: list[Move], seat: int, deadline: float | None) -> None:
+                   candidates: list[Move], seat: int, deadline: float | None,
+                   judged: bool) -> None:
         """Greedy's value of every option, as a few virtual visits: with no time at all
-        the search plays like greedy, and the real visits correct it."""
+        the search plays like greedy, and the real visits correct it. With the win model
+        (`judged`) greedy judges by it, and its values are already chances."""
         worlds = greedy._worlds(view)
         base = view.game()
         for move in candidates:
@@ -202,8 +223,15 @@ class SearchBot:
                 continue  # out of time: no prior for the rest
             q = greedy.move_value(base, worlds, move, seat)
             child.visits = self.prior_visits
-            child.wins = self.prior_visits * self._squash(q)
+            child.wins = self.prior_visits * (q if judged else self._squash(q))
         root.visits = sum(c.visits for c in root.children.values())
+
+    def _chance(self, game: Game, seat: int) -> float:
+        """`seat`'s chance of winning: the result once the game is over, the model's
+        estimate before."""
+        if game.is_over:
+            return final_utilities(game)[seat]
+        return win_chances(game, self.model)[seat]
 
     def _squash(self, u: float) -> float:
         return 1.0 / (1.0 + math.exp(-u / self.temperature))
@@ -295,6 +323,8 @@ class SearchBot:
             budget -= 1
         if world.is_over:
             return final_utilities(world)
+        if self.model is not None and world.owners is None:
+            return win_chances(world, self.model)
         return [self._squash(u) for u in utilities(world, self.weights)]
 
 

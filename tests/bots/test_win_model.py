@@ -1,0 +1,78 @@
+"""The search's win model: chances that add up, that read a table as a player does, and a
+fit that finds the weights the chances were drawn with."""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import astuple
+
+from tongiaki_lan.bots import make_bot
+from tongiaki_lan.bots.evaluation import WIN_MODEL, win_chances
+from tongiaki_lan.bots.winfit import features, fit
+from tongiaki_lan.engine import COLOURS, Dealer, Game
+from tongiaki_lan.engine import decisions as D
+
+
+def _greedy_positions(players: int, seed: int) -> list[Game]:
+    game = Game(COLOURS[:players], undo=False)
+    dealer = Dealer(seed.to_bytes(32, "big"))
+    bots = [make_bot("greedy", seed=seed + s) for s in range(players)]
+    out = []
+    while not game.is_over:
+        if game.pending.kind == D.ACTION:
+            out.append(game.copy(undo=False))
+        dealer.apply(game, bots[game.pending.seat].choose(game))
+    return out
+
+
+def test_the_chances_are_the_fitted_softmax_of_what_the_fit_was_given():
+    """The features the fit learns from are the ones the model weighs, in the same order:
+    a refit's weights mean the same in the bot."""
+    weights = astuple(WIN_MODEL)
+    for players in (2, 4, 6):
+        for game in _greedy_positions(players, players)[::5]:
+            chances = win_chances(game)
+            strengths = [sum(a * b for a, b in zip(x, weights, strict=True))
+                         for x in features(game)]
+            top = max(strengths)
+            expected = [math.exp(v - top) for v in strengths]
+            total = sum(expected)
+            assert len(chances) == players
+            assert abs(sum(chances) - 1.0) < 1e-9
+            for got, e in zip(chances, expected, strict=True):
+                assert abs(got - e / total) < 1e-9
+
+
+def test_late_in_the_game_the_leader_on_points_is_the_favourite():
+    positions = _greedy_positions(4, 11)
+    late = positions[-1]
+    scores = late.scores()
+    points = [scores[c] for c in late.colours]  # 24, 19, 22, 23 with a few tiles left
+    chances = win_chances(late)
+    assert max(range(4), key=chances.__getitem__) == points.index(max(points))
+    assert min(range(4), key=chances.__getitem__) == points.index(min(points))
+
+
+def test_at_the_start_nobody_is_far_ahead():
+    game = _greedy_positions(4, 11)[0]  # after the setup ships, before any turn
+    chances = win_chances(game)
+    assert max(chances) - min(chances) < 0.1
+
+
+def test_the_fit_finds_the_weights_outcomes_were_drawn_with():
+    rng = random.Random(5)
+    true = [0.3, -0.2, 0.5]
+    samples, outcomes = [], []
+    for _ in range(3000):
+        n = rng.choice([2, 4, 6])
+        xs = [[rng.uniform(-2, 2) for _ in true] for _ in range(n)]
+        v = [sum(a * b for a, b in zip(x, true, strict=True)) for x in xs]
+        top = max(v)
+        e = [math.exp(x - top) for x in v]
+        winner = rng.choices(range(n), e)[0]
+        samples.append(xs)
+        outcomes.append([1.0 if s == winner else 0.0 for s in range(n)])
+    w = fit(samples, outcomes)
+    for got, want in zip(w, true, strict=True):
+        assert abs(got - want) < 0.08
