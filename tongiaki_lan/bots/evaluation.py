@@ -13,6 +13,11 @@ Early in the game the means matter; as the stack runs out (E1) only points do, s
 "means" terms fade with the share of the stack already revealed. A seat's utility is
 its value minus the best rival's: a bot plays to win, not to score.
 
+`greedy` compares moves by that utility. `search` needs more than an order: its rewards
+at the end of a game are wins, and a reward halfway must be a share of a win too, so it
+reads the same tallies through `WinModel`, each seat's chance of winning, fitted to how
+bot games end (bots/winfit.py).
+
 Under a table variant (two colours each, rules digest V1) a seat plays for its owner:
 a player's value is the sum of their colours' values, and every seat of a player has
 that player's utility, so a bot deciding for one colour weighs its owner's combined
