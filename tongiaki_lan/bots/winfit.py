@@ -11,7 +11,7 @@ and reports the log-loss on the other quarter beside the evaluation `greedy` use
 seat values with one fitted scale). The weights it prints are what WinModel holds.
 
 Pure Python on purpose: no numerical library is a dependency, and nine weights need
-none. The whole run takes about ten minutes on two cores (docs/bots.md has the figures).
+none. Its 1600 games took about five minutes on two cores here (docs/bots.md has the figures).
 """
 
 from __future__ import annotations
