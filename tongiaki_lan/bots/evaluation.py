@@ -152,7 +152,7 @@ def _rival_gap(v: list[float], w: Weights) -> list[float]:
 @dataclass(frozen=True)
 class WinModel:
     """Each seat's chance of winning from here, as a conditional logit fitted to the
-    outcomes of bot games (tools/fit_win_model.py; figures in docs/bots.md): a seat's
+    outcomes of bot games (bots/winfit.py; figures in docs/bots.md): a seat's
     strength is linear in what `tallies` counts, with weights that move with the game's
     progress p (0 at the start, 1 at the end), and the chances are the softmax of the
     strengths over the seats. The fit says what a player feels: early, the ships on the
