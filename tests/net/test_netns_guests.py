@@ -82,6 +82,16 @@ async def test_watchers_follow_a_game_from_the_lan_listing_and_a_latecomer_is_to
     assert restarted.count("move") + restarted.count("reveal") == finals[0]["moves"]
 
 
+async def _start_then_leave_for_good(players, leaver, moves: int) -> None:
+    """Start the table; once `leaver` has seen `moves` moves it says goodbye for good
+    (SIGTERM) and exits cleanly, so a bot takes its seat."""
+    for p in players:
+        await p.start()
+    await leaver.wait(lambda: leaver.count("move") >= moves, 120)
+    leaver.kill(signal.SIGTERM)
+    assert await leaver.finish(30) == 0
+
+
 async def test_a_late_arrival_takes_the_seat_of_a_player_who_left_and_finishes(tmp_path):
     with Lan(4) as lan:
         players = [Proc(play_cmd(lan, i, tmp_path, "swap", 3, "--bot-delay", "0.05",
@@ -90,11 +100,7 @@ async def test_a_late_arrival_takes_the_seat_of_a_player_who_left_and_finishes(t
         procs = list(players)
         leaver = players[1]
         try:
-            for p in players:
-                await p.start()
-            await leaver.wait(lambda: leaver.count("move") >= 10, 120)
-            leaver.kill(signal.SIGTERM)  # goodbye for good: a bot takes the seat
-            assert await leaver.finish(30) == 0
+            await _start_then_leave_for_good(players, leaver, 10)
             await players[0].wait(lambda: players[0].count("handover") >= 1, 30)
             late = Proc(play_cmd(lan, 3, tmp_path, "swap", 3, "--bot-delay", "0.05",
                                  timeout=300), tmp_path)
@@ -131,11 +137,7 @@ async def test_a_player_restarted_after_a_newcomer_took_a_seat_finds_the_newcome
         procs = list(players)
         stayer, leaver = players
         try:
-            for p in players:
-                await p.start()
-            await leaver.wait(lambda: leaver.count("move") >= 8, 120)
-            leaver.kill(signal.SIGTERM)  # goodbye for good: a bot takes the seat
-            assert await leaver.finish(30) == 0
+            await _start_then_leave_for_good(players, leaver, 8)
             late = Proc(play_cmd(lan, 2, tmp_path, "cove", 2, "--bot-delay", "0.15",
                                  timeout=300), tmp_path)
             procs.append(late)
