@@ -86,6 +86,7 @@ async def test_illegal_input_gives_one_line_reason_and_changes_nothing(tmp_path)
             "place Tonga 2,9": "got '9'",  # a comma separates beaches, as people write them
             "sail Samoa 1 N": "S3: not now",  # parses; the engine refuses it in setup
             "frobnicate": "unknown command",
+            "reveal Samoa": "unknown command",  # the dealer's move, never a player's
         }
         for text, reason in cases.items():
             inp.send_text(text + "\r")
@@ -93,6 +94,8 @@ async def test_illegal_input_gives_one_line_reason_and_changes_nothing(tmp_path)
                              what=f"the reason for {text!r}")
             message = screen.message[1]
             assert reason in message and "\n" not in message and "Traceback" not in message
+            if reason == "unknown command":  # what to type instead, not the dealer's `reveal`
+                assert "help lists the commands" in message and "reveal)" not in message
             assert session.game.digest() == digest
         inp.send_text("\x04\x04")  # Ctrl-D on an empty line asks mid-game; again leaves
         assert await asyncio.wait_for(task, 30) == 0

@@ -277,23 +277,26 @@ def test_a_wrapped_message_keeps_tongiaki_lan_whole():
     assert not any(r.endswith("-") for r in rows), rows
 
 
-async def test_a_mistyped_reveal_is_refused_in_the_players_language():
-    """`reveal` is in the list of moves an unknown word gets; typed without its tile it was
-    answered in English on an Italian screen ("reveal: name one tile, e.g. …")."""
+async def test_a_typed_reveal_is_refused_in_the_players_language():
+    """`reveal` is the dealer's move, never a player's: typed, with or without a tile, it
+    is an unknown command, said in the screen's language (it was once answered in English
+    on an Italian screen, "reveal: name one tile, e.g. …")."""
     from tongiaki_lan import i18n
 
     game = _game_at(lambda g: g.pending is not None and g.pending.kind == "action")
+    digest = game.digest()
     with create_app_session(output=DummyOutput()):
         screen = _static_screen(game)
         i18n.use("it")
         try:
-            for typed, said in (("reveal", "indica una tessera"),
-                                ("reveal Atlantis", "nessuna tessera si chiama 'Atlantis'"),
-                                ("reveal Tonga", "Tonga non è mai nella pila")):
+            for typed in ("reveal", "reveal Atlantis", "reveal Tonga"):
                 await screen.command(typed)
-                assert said in screen.message[1], screen.message
+                said = screen.message[1]
+                assert said.startswith(typed + ": comando sconosciuto"), said
+                assert "unknown" not in said
         finally:
             i18n.use("en")
+    assert game.digest() == digest
 
 
 async def test_hint_on_someone_elses_decision_says_whose_it_is():
@@ -402,6 +405,10 @@ def test_the_final_table_and_the_panel_count_ships_alike():
     sentence = decided_by(game, ["Ana", "Ben", "Cy", "Di"])
     assert "ships and kings" in sentence and "(1 against 2)" in sentence
     assert keys  # the real game's keys were there to forge from
+    # won on points: the runner-up's score is "for" them, never "Bot 2 (hard)'s"
+    game.ranking_keys = lambda: {c: (10 - i, 3, -1) for i, c in enumerate(game.colours)}
+    sentence = decided_by(game, ["Ana", "Bot 2 (hard)", "Cy", "Di"])
+    assert sentence == "Ana wins on points (10 against 9 for Bot 2 (hard))."
 
 
 async def test_completing_a_clicked_hex_keeps_what_was_offered():

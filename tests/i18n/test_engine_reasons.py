@@ -91,7 +91,7 @@ async def test_an_italian_game_shows_typos_and_refusals_in_italian():
         task = asyncio.ensure_future(screen.app.run_async())
         await wait_until(session.my_decision, what="our setup decision")
         cases = {
-            "aiuto": "comando sconosciuto 'aiuto'",
+            "aiuto": "comando sconosciuto — help elenca i comandi",
             "place Tonga 9": "le spiagge vanno da 1 a 6, non '9'",
             "sail Samoa 1 N": "non ora: metti una barca su Tonga",
         }

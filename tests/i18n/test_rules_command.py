@@ -49,6 +49,15 @@ def test_one_clause_on_demand_and_a_clear_answer_for_an_unknown_one():
     assert "Z9" in answer and "X2a" in answer
 
 
+def test_the_heading_says_how_to_look_up_any_clause_and_the_way_it_says_works():
+    """A player has the program, not our docs/ folder: the heading points at `rules ID`."""
+    game = _play_until(D.SETUP)
+    heading = rules_lines(game)[0]
+    assert "docs/" not in heading
+    example = heading.split("as in rules ")[1].split(",")[0]
+    assert rules_lines(game, example) == [f"{example}  {CLAUSES[example]}"]
+
+
 def test_rules_in_the_players_language():
     game = _play_until(D.DEPARTURE)
     i18n.use("de")

@@ -42,9 +42,10 @@ def decided_by(game: Game, names: Sequence[str]) -> str:
     runner = names[order[len(winners)]]
     one = len(winners) == 1
     if best[0] != nxt[0]:
-        text = (_("{who} wins on points ({best} against {runner}'s {next})."
-                  ) if one else _("{who} share the win on points ({best} against {runner}'s "
-                                  "{next})."))
+        # (not "{runner}'s": a name may end in a bot's label, "Bot 2 (hard)'s" reads badly)
+        text = (_("{who} wins on points ({best} against {next} for {runner})."
+                  ) if one else _("{who} share the win on points ({best} against {next} for "
+                                  "{runner})."))
         return text.format(who=who, best=best[0], runner=runner, next=nxt[0])
     if best[1] != nxt[1]:
         text = (_("{who} wins: tied on {points} points with {runner}, present on more islands "

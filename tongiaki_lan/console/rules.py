@@ -114,7 +114,9 @@ def rules_lines(game: Game, topic: str = "") -> list[str]:
         what, ids = _BY_KIND.get(p.kind, (N_("this decision"), ()))
         if p.kind == D.ACTION and _needs_x1(game):
             ids = ("X1", "T0", "C1")
-    lines = [_("Rules for {what} (docs/rules.md has them in full):").format(what=_(what))]
+    # (a player has the program, not our docs/: the way to more is a command)
+    lines = [_("Rules for {what} (rules and a clause id, as in rules E4, shows any "
+               "other):").format(what=_(what))]
     lines += [f"{k}  {_(CLAUSES[k])}" for k in ids]
     return lines
 

@@ -82,6 +82,9 @@ BACK_TO_LOBBY = 3  # what the screen ends with when the player typed `lobby` aft
 # `join` are other words for `say` and `take`, `board` and `centre` only change the view
 WATCHER_WORDS = ("say", "follow", "take", "help", "quit")
 WATCHER_ALSO = ("chat", "join", "?", "exit", "q", "board", "centre", "center", "lobby")
+# the words a player's move begins with (`parse_move` knows `reveal` too: the dealer's)
+MOVE_WORDS = ("place", "expand", "royal", "colony", "beaches", "take", "sail", "land",
+              "tile")
 
 
 def watching(session) -> bool:
@@ -959,6 +962,13 @@ class GameScreen:
         if not s.can_play:
             self.message = ("error", _("{command}: a replay takes no moves (help lists "
                                        "commands)").format(command=typed_shortly(text)))
+            return
+        if word not in MOVE_WORDS:
+            # (the engine's own message lists `reveal` too, which is the dealer's, never
+            # a player's: the player hears what they can type instead)
+            self.message = ("error", _("{command}: unknown command — help lists the "
+                                       "commands, Tab the legal moves").format(
+                command=typed_shortly(text)))
             return
         typed = engine_text(text)  # (an island by the name the map shows)
         if word in ("beaches", "place"):  # beach numbers as people list them: `beaches 4,6`
