@@ -63,7 +63,7 @@ async def test_a_long_reason_is_wrapped_whole_and_the_map_stays_put():
         session, screen, task = await _solo(inp, term)
         tonga = _tonga_row(screen)
         assert rows_of(screen)[-2] == ""  # the message row is there, empty, from the start
-        for typed in ("foo", "place Tonga 9"):
+        for typed in ("tile 1 S", "place Tonga 9"):
             inp.send_text(typed + "\r")
             await wait_until(lambda t=typed: screen.message[1].startswith(t + ":"),
                              what=f"the reason for {typed}")

@@ -131,14 +131,16 @@ async def test_a_player_restarted_after_a_newcomer_took_a_seat_finds_the_newcome
     gone: only if its resume data names the newcomer can the two meet again (the
     playtest saw the table split in two and the next tile wait for ever)."""
     with Lan(3) as lan:
-        players = [Proc(play_cmd(lan, i, tmp_path, "cove", 2, "--bot-delay", "0.15",
+        # 0.4 s a move: the game must outlast the newcomer's start, discovery and seat
+        # taking (at 0.15 s the table's bot once finished the game first, in CI)
+        players = [Proc(play_cmd(lan, i, tmp_path, "cove", 2, "--bot-delay", "0.4",
                                  "--table-bot", "random", timeout=300), tmp_path)
                    for i in range(2)]
         procs = list(players)
         stayer, leaver = players
         try:
             await _start_then_leave_for_good(players, leaver, 8)
-            late = Proc(play_cmd(lan, 2, tmp_path, "cove", 2, "--bot-delay", "0.15",
+            late = Proc(play_cmd(lan, 2, tmp_path, "cove", 2, "--bot-delay", "0.4",
                                  timeout=300), tmp_path)
             procs.append(late)
             await late.start()
