@@ -70,7 +70,7 @@ from .rules import clause_text, rules_lines
 from .session import HUMAN_KINDS, GameSession, kind_label
 from .story import tile_label
 from .theme import build_style, player_style
-from .words import engine_reason, help_lines, pending_text, preview_text
+from .words import MOVE_HELP, engine_reason, help_lines, pending_text, preview_text
 
 COMPLETION_LIMIT = 24  # above this many matches, complete one word at a time
 META = ("help", "hint", "moves", "rules", "position", "centre", "board", "quit")
@@ -82,9 +82,6 @@ BACK_TO_LOBBY = 3  # what the screen ends with when the player typed `lobby` aft
 # `join` are other words for `say` and `take`, `board` and `centre` only change the view
 WATCHER_WORDS = ("say", "follow", "take", "help", "quit")
 WATCHER_ALSO = ("chat", "join", "?", "exit", "q", "board", "centre", "center", "lobby")
-# the words a player's move begins with (`parse_move` knows `reveal` too: the dealer's)
-MOVE_WORDS = ("place", "expand", "royal", "colony", "beaches", "take", "sail", "land",
-              "tile")
 
 
 def watching(session) -> bool:
@@ -963,7 +960,7 @@ class GameScreen:
             self.message = ("error", _("{command}: a replay takes no moves (help lists "
                                        "commands)").format(command=typed_shortly(text)))
             return
-        if word not in MOVE_WORDS:
+        if word not in MOVE_HELP:  # (its keys: the words a player's move begins with)
             # (the engine's own message lists `reveal` too, which is the dealer's, never
             # a player's: the player hears what they can type instead)
             self.message = ("error", _("{command}: unknown command — help lists the "
