@@ -62,3 +62,66 @@ def test_bad_seats_are_refused_with_a_message(capsys):
     assert main(["tournament", "--seats", "greedy,oracle", "--games", "1"]) == 2
     assert "oracle" in capsys.readouterr().err
     assert main(["tournament", "--seats", "greedy", "--games", "1"]) == 2
+
+
+# --log: a long run keeps each game as it ends, and the same command continues it
+
+RUN = ["tournament", "--seats", "greedy,random", "--seed", "lg", "--jobs", "1", "--quiet",
+       "--json"]
+TIMES = ("mean_ms", "p50_ms", "p95_ms", "max_ms")
+
+
+def _results(report: dict) -> list[dict]:
+    return [{k: v for k, v in b.items() if k not in TIMES} for b in report["bots"]]
+
+
+def _run(capsys, games: int, *extra: str) -> tuple[int, dict | None, str]:
+    code = main([*RUN, "--games", str(games), *extra])
+    out, err = capsys.readouterr()
+    return code, (json.loads(out) if code == 0 else None), err
+
+
+def test_a_logged_run_is_continued_by_the_same_command(tmp_path, capsys):
+    log = tmp_path / "h2h.jsonl"
+    code, first, _ = _run(capsys, 2, "--log", str(log))
+    assert code == 0 and first["from_log"] == 0
+    code, second, _ = _run(capsys, 4, "--log", str(log))
+    assert code == 0 and second["from_log"] == 2  # games 0 and 1 were not played again
+    _, fresh, _ = _run(capsys, 4)
+    assert _results(second) == _results(fresh) and second["games"] == 4
+    assert len(log.read_bytes().splitlines()) == 1 + 4
+
+
+def test_a_game_cut_short_at_the_end_of_the_log_is_played_again(tmp_path, capsys):
+    log = tmp_path / "h2h.jsonl"
+    _run(capsys, 3, "--log", str(log))
+    data = log.read_bytes()
+    log.write_bytes(data[:-40])  # the laptop died while the third game was being written
+    code, report, _ = _run(capsys, 3, "--log", str(log))
+    assert code == 0 and report["from_log"] == 2
+    _, fresh, _ = _run(capsys, 3)
+    assert _results(report) == _results(fresh)
+    assert log.read_bytes().count(b"\n") == 1 + 3
+
+
+def test_a_log_of_another_run_is_refused_and_left_as_it_is(tmp_path, capsys):
+    log = tmp_path / "h2h.jsonl"
+    _run(capsys, 1, "--log", str(log))
+    before = log.read_bytes()
+    code = main(["tournament", "--seats", "greedy,greedy", "--seed", "lg", "--games", "2",
+                 "--jobs", "1", "--quiet", "--log", str(log)])
+    err = capsys.readouterr().err
+    assert code == 2 and "another run" in err and "--seats greedy,random --seed lg" in err
+    assert log.read_bytes() == before
+
+
+def test_damage_inside_the_log_names_its_line_and_changes_nothing(tmp_path, capsys):
+    log = tmp_path / "h2h.jsonl"
+    _run(capsys, 2, "--log", str(log))
+    lines = log.read_bytes().splitlines(keepends=True)
+    lines[1] = b"\x00\xff garbage\n"
+    log.write_bytes(b"".join(lines))
+    before = log.read_bytes()
+    code, _, err = _run(capsys, 2, "--log", str(log))
+    assert code == 2 and "line 2" in err and "Traceback" not in err
+    assert log.read_bytes() == before

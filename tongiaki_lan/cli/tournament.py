@@ -17,10 +17,12 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import multiprocessing
 import os
+import signal
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tongiaki_lan.bots import bot_kinds, make_bot
@@ -52,6 +54,9 @@ def configure(p: argparse.ArgumentParser) -> None:
                         "LAN table plays)")
     p.add_argument("--jobs", type=int, default=None,
                    help="games played in parallel (default: number of CPUs, at most 2)")
+    p.add_argument("--log", default=None, metavar="FILE",
+                   help="append each game to FILE as it ends; the same command run again "
+                        "plays only the games FILE lacks (a long run survives a stop)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
@@ -190,8 +195,32 @@ def run(args) -> int:
     names = labels(kinds)
     tallies = [Tally(names[i], kinds[i]) for i in range(len(kinds))]
     by_kind = {k: Tally(k, k) for k in dict.fromkeys(kinds)}
+    log = None
+    if args.log:
+        from tongiaki_lan.cli.runlog import LogError, RunLog
+
+        log = RunLog(args.log, {"seats": kinds, "seed": str(args.seed), "think": args.think,
+                                "iterations": args.iterations, "fixed": args.fixed})
+        try:
+            log.open()
+        except (LogError, OSError) as exc:
+            print(f"tournament: {exc}", file=sys.stderr)
+            return 2
+        if log.dropped_tail and not args.quiet:
+            print(f"tournament: {args.log}: its last game was cut short and is played again",
+                  file=sys.stderr)
     started = time.perf_counter()
-    outcomes = _play_all(kinds, str(args.seed), args.games, options, jobs, args.quiet)
+    kept = {g: o for g, o in (log.games.items() if log else ()) if g < args.games}
+    todo = [(kinds, str(args.seed), g, options) for g in range(args.games) if g not in kept]
+    try:
+        played = play_games("tournament", todo, jobs, args.quiet, log.append if log else None,
+                            done=len(kept), total=args.games)
+    except KeyboardInterrupt:
+        if log:
+            print(f"\ntournament: stopped; {len(log.games)} games are in {args.log}, and the "
+                  "same command plays the rest", file=sys.stderr)
+        raise
+    outcomes = sorted([*kept.values(), *played], key=lambda o: o.index)
     for out in outcomes:
         for e in range(len(kinds)):
             its = out.iterations[e] if out.iterations else None
@@ -207,6 +236,7 @@ def run(args) -> int:
         "fixed": args.fixed,
         "jobs": jobs,
         "elapsed_s": round(elapsed, 2),
+        "from_log": len(kept),
         "mean_turns": round(sum(o.turns for o in outcomes) / len(outcomes), 2),
         "stuck_games": [o.index for o in outcomes if o.stuck],
         "bots": [t.summary() for t in tallies],
@@ -220,35 +250,54 @@ def run(args) -> int:
     return 0
 
 
-def _play_all(kinds, base, games, options, jobs, quiet) -> list[GameOutcome]:
-    return play_games("tournament", [(kinds, base, g, options) for g in range(games)], jobs,
-                      quiet)
-
-
-def play_games(label: str, calls: list[tuple], jobs: int, quiet: bool) -> list[GameOutcome]:
+def play_games(label: str, calls: list[tuple], jobs: int, quiet: bool,
+               ended: Callable[[GameOutcome], None] | None = None, *, done: int = 0,
+               total: int | None = None) -> list[GameOutcome]:
     """Each tuple of `calls` is one `play_one` game; they run in `jobs` processes (games are
     independent and seeded by their number, so the outcome does not depend on `jobs`),
-    with a progress line on stderr, and come back in game order."""
+    with a progress line on stderr (`done` of `total` already played elsewhere), and come
+    back in game order. `ended` sees each game as soon as it ends, in whatever order they
+    end, so what it keeps is kept even if the run is stopped."""
     outcomes: list[GameOutcome] = []
+    total = len(calls) + done if total is None else total
 
     def progress(out: GameOutcome) -> None:
         outcomes.append(out)
+        if ended:
+            ended(out)
         if not quiet:
-            print(f"\r{label}: {len(outcomes)}/{len(calls)} games", end="", file=sys.stderr,
-                  flush=True)
+            print(f"\r{label}: {done + len(outcomes)}/{total} games", end="",
+                  file=sys.stderr, flush=True)
 
-    if jobs <= 1 or len(calls) == 1:
+    if jobs <= 1 or len(calls) <= 1:
         for call in calls:
             progress(play_one(*call))
     else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(play_one, *call) for call in calls]
-            for f in futures:
-                progress(f.result())
-    if not quiet:
+        # multiprocessing's pool, not concurrent.futures': on Ctrl-C its workers (which
+        # ignore SIGINT, so they print no tracebacks) are terminated at once, where an
+        # executor would first finish the games they were playing, minutes at 1 s a move
+        pool = multiprocessing.Pool(min(jobs, len(calls)), initializer=_ignore_sigint)
+        try:
+            for out in pool.imap_unordered(_play_call, calls):
+                progress(out)
+            pool.close()
+        except BaseException:
+            pool.terminate()
+            raise
+        finally:
+            pool.join()
+    if not quiet and calls:
         print(file=sys.stderr)
     outcomes.sort(key=lambda o: o.index)
     return outcomes
+
+
+def _play_call(call: tuple) -> GameOutcome:
+    return play_one(*call)
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _print_table(report: dict) -> None:
