@@ -275,8 +275,11 @@ def play_games(label: str, calls: list[tuple], jobs: int, quiet: bool,
     else:
         # multiprocessing's pool, not concurrent.futures': on Ctrl-C its workers (which
         # ignore SIGINT, so they print no tracebacks) are terminated at once, where an
-        # executor would first finish the games they were playing, minutes at 1 s a move
-        pool = multiprocessing.Pool(min(jobs, len(calls)), initializer=_ignore_sigint)
+        # executor would first finish the games they were playing, minutes at 1 s a move.
+        # Spawned workers on every system: Windows and macOS can only spawn, so Linux
+        # (and its tests) start them the same way players' laptops do.
+        spawn = multiprocessing.get_context("spawn")
+        pool = spawn.Pool(min(jobs, len(calls)), initializer=_ignore_sigint)
         try:
             for out in pool.imap_unordered(_play_call, calls):
                 progress(out)
