@@ -171,11 +171,37 @@ class WinModel:
 
 WIN_MODEL = WinModel()
 
+# Two seats, fitted on 2-seat games alone (`winfit --seats 2`): a duel reads differently
+# from a crowded table. Islands count against a seat early (ships spread thin over them
+# are ships not sailing) and for it late, more than at bigger tables; points weigh less
+# at the end, since one rival is caught up with more easily than the best of five.
+WIN_MODEL_TWO = WinModel(
+    points=-0.0046, points_p=0.2033, islands=-0.4241, islands_p=0.6476, ships=0.0203,
+    ships_p=-0.0448, fragile=0.0281, fragile_p=-0.1370, to_move=0.0522)
 
-def win_chances(game: Game, m: WinModel = WIN_MODEL) -> list[float]:
-    """Per seat, the model's chance of winning (they add up to 1). A New Colony under way
-    counts its island as held. Standard games only: under V1 a player wins on two colours'
-    combined score, which this per-colour model does not describe (use `utilities`)."""
+
+@dataclass(frozen=True)
+class TableModels:
+    """The win model for each table size: a duel has its own fit, bigger tables share
+    one (docs/bots.md has the figures that chose this split)."""
+
+    two: WinModel = WIN_MODEL_TWO
+    more: WinModel = WIN_MODEL
+
+    def for_seats(self, n_seats: int) -> WinModel:
+        return self.two if n_seats == 2 else self.more
+
+
+TABLE_MODELS = TableModels()
+
+
+def win_chances(game: Game, m: WinModel | None = None) -> list[float]:
+    """Per seat, the model's chance of winning (they add up to 1); `m` by default is the
+    table size's model. A New Colony under way counts its island as held. Standard games
+    only: under V1 a player wins on two colours' combined score, which this per-colour
+    model does not describe (use `utilities`)."""
+    if m is None:
+        m = TABLE_MODELS.for_seats(game.n_seats)
     points, islands, ships, fragile = tallies(game)
     colony = _colony_gain(game)
     if colony is not None:

@@ -8,11 +8,13 @@ is what it judges positions by and how it uses the time it is given (issue 20):
 - **chances of winning, not points gaps**: a rollout that stops before the end is scored
   by the win model (`evaluation.win_chances`, fitted to how bot games end), so a reward
   halfway is on the scale of a reward at the end (a share of a win); the root priors are
-  greedy's values under the same model. Rollouts are 2 turns (the model reads a position
-  well enough that the time goes further in more iterations; 4 before), and UCB
-  exploration is 0.4 (0.2 suited the squashed gaps, a few hundredths apart; chances
-  differ more). Measured in docs/bots.md. Under V1 (two colours each), which the model
-  does not describe, positions are judged by the squashed utilities as before;
+  greedy's values under the same model. A duel has its own fit of the model (two seats
+  read differently from a crowded table: `evaluation.TABLE_MODELS`). Rollouts are 2
+  turns (the model reads a position well enough that the time goes further in more
+  iterations; 4 before), and UCB exploration is 0.4 (0.2 suited the squashed gaps, a
+  few hundredths apart; chances differ more). Measured in docs/bots.md. Under V1 (two
+  colours each), which the model does not describe, positions are judged by the
+  squashed utilities as before;
 
 - **a budget per kind of decision** (`SHARE`): `think` is what a decision takes on
   average; a departure into the unknown or a New Colony tile gets twice that, an action
@@ -49,7 +51,8 @@ from tongiaki_lan.engine import decisions as D
 
 from .evaluation import (
     DEFAULT,
-    WIN_MODEL,
+    TABLE_MODELS,
+    TableModels,
     Weights,
     WinModel,
     final_utilities,
@@ -111,7 +114,8 @@ class SearchBot:
                  rollout_turns: int = 2, explore: float = 0.4, temperature: float = 4.0,
                  prior_visits: float = 4.0, pace: bool = True, early_stop: bool = True,
                  keen: bool = False, bank: bool = True, most: float = BANK_CAP,
-                 weights: Weights = DEFAULT, model: WinModel | None = WIN_MODEL,
+                 weights: Weights = DEFAULT,
+                 model: WinModel | TableModels | None = TABLE_MODELS,
                  clock=time.perf_counter):
         if think <= 0 and iterations is None:
             raise ValueError("think must be positive")
@@ -126,7 +130,10 @@ class SearchBot:
         self.early_stop = early_stop
         self.keen = keen
         self.weights = weights
-        self.model = model  # None: judge positions by squashed utilities, as search1 does
+        # None: judge positions by squashed utilities, as search1 does; a WinModel: that
+        # one at every table; TableModels: the one for the table's size
+        self.model = model
+        self._judge: WinModel | None = None  # the model of the decision under way
         self.bank = bank
         self.most = most  # no decision is allowed more than `most` x `think`
         self.clock = clock  # seconds, monotonic; tests hand in their own
@@ -171,7 +178,11 @@ class SearchBot:
         seat = pending.seat
         candidates = candidate_moves(view, rng, 48)
         root = _Node(None, -1)
-        judged = self.model is not None and view.owners is None
+        model = self.model
+        if isinstance(model, TableModels):
+            model = model.for_seats(view.n_seats)
+        self._judge = model if view.owners is None else None
+        judged = self._judge is not None
         greedy = GreedyBot(rng.getrandbits(32), weights=self.weights,
                            value=self._chance if judged else None)
         self._seed_root(view, greedy, root, candidates, seat,
@@ -231,7 +242,7 @@ class SearchBot:
         estimate before."""
         if game.is_over:
             return final_utilities(game)[seat]
-        return win_chances(game, self.model)[seat]
+        return win_chances(game, self._judge)[seat]
 
     def _squash(self, u: float) -> float:
         return 1.0 / (1.0 + math.exp(-u / self.temperature))
@@ -323,8 +334,8 @@ class SearchBot:
             budget -= 1
         if world.is_over:
             return final_utilities(world)
-        if self.model is not None and world.owners is None:
-            return win_chances(world, self.model)
+        if self._judge is not None:
+            return win_chances(world, self._judge)
         return [self._squash(u) for u in utilities(world, self.weights)]
 
 

@@ -2,12 +2,13 @@
 
     python -m tongiaki_lan.bots.winfit --games 1600 --jobs 2
 
-plays games of 2 to 6 seats (4 seats most often, as at most tables) between `greedy`
-and `easy` bots, notes at every turn's start what `evaluation.tallies` counts for each
-seat and, at the end, who won; then fits a conditional logit (each seat's strength is
-linear in its tallies and in the tallies times the game's progress; the winner is drawn
-with the softmax of the strengths) by Newton's method, on three quarters of the games,
-and reports the log-loss on the other quarter beside the evaluation `greedy` uses (its
+plays games of 2 to 6 seats (4 seats most often, as at most tables; `--seats 2
+--games 800`: duels only, what WIN_MODEL_TWO holds) between `greedy` and `easy` bots,
+notes at every turn's start what `evaluation.tallies` counts for each seat and, at the
+end, who won; then fits a conditional logit (each seat's strength is linear in its
+tallies and in the tallies times the game's progress; the winner is drawn with the
+softmax of the strengths) by Newton's method, on three quarters of the games, and
+reports the log-loss on the other quarter beside the evaluation `greedy` uses (its
 seat values with one fitted scale). The weights it prints are what WinModel holds.
 
 Pure Python on purpose: no numerical library is a dependency, and nine weights need
@@ -21,12 +22,21 @@ import math
 import random
 import sys
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import fields
+from dataclasses import astuple, fields
+from functools import partial
 
 from tongiaki_lan.engine import COLOURS, Dealer, Game
 from tongiaki_lan.engine import decisions as D
 
-from .evaluation import DEFAULT, WinModel, progress, seat_values, tallies
+from .evaluation import (
+    DEFAULT,
+    TABLE_MODELS,
+    WIN_MODEL,
+    WinModel,
+    progress,
+    seat_values,
+    tallies,
+)
 
 NAMES = [f.name for f in fields(WinModel)]
 
@@ -45,14 +55,19 @@ def features(game: Game) -> list[list[float]]:
             for s in range(game.n_seats)]
 
 
-def play(index: int) -> tuple[int, list[Sample]]:
-    """Game `index` of the fitting set, as samples (none if it did not finish)."""
+def play(index: int, seats: int | None = None) -> tuple[int, list[Sample]]:
+    """Game `index` of the fitting set, as samples (none if it did not finish): of 2 to 6
+    seats, or of `seats` only (its own games: seeds of their own domain)."""
     from tongiaki_lan.bots import make_bot
     from tongiaki_lan.selfplay import bot_seed, game_seed
 
     rng = random.Random(index)
-    n = rng.choice([2, 3, 4, 4, 4, 5, 6])
-    seed = game_seed("evalfit", index)
+    if seats is None:
+        n = rng.choice([2, 3, 4, 4, 4, 5, 6])
+        seed = game_seed("evalfit", index)
+    else:
+        n = seats
+        seed = game_seed(f"evalfit{seats}", index)
     kinds = [rng.choice(["greedy", "greedy", "easy"]) for _ in range(n)]
     bots = [make_bot(k, seed=bot_seed(seed, s)) for s, k in enumerate(kinds)]
     game = Game(COLOURS[:n], undo=False)
@@ -147,10 +162,13 @@ def main(argv: list[str] | None = None) -> int:
                                 description="fit the search's win model to bot games")
     p.add_argument("--games", type=int, default=1600)
     p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--seats", type=int, default=None, choices=range(2, 7),
+                   help="fit tables of this size only (WIN_MODEL_TWO: --seats 2 --games 800)")
     args = p.parse_args(argv)
     train_x, train_v, train_y, test_x, test_v, test_y = [], [], [], [], [], []
     with ProcessPoolExecutor(args.jobs) as pool:
-        for index, rows in pool.map(play, range(args.games), chunksize=8):
+        for index, rows in pool.map(partial(play, seats=args.seats), range(args.games),
+                                    chunksize=8):
             for f, v, y in rows:
                 if index % 4 == 0:  # every fourth game is held out
                     test_x.append(f)
@@ -165,8 +183,10 @@ def main(argv: list[str] | None = None) -> int:
     scale = fit([[[v] for v in vs] for vs in train_v], train_y)
     held = log_loss(test_x, test_y, w)
     base = log_loss([[[v] for v in vs] for vs in test_v], test_y, scale)
+    now = log_loss(test_x, test_y,
+                   list(astuple(TABLE_MODELS.for_seats(args.seats) if args.seats else WIN_MODEL)))
     print(f"held-out log-loss: win model {held:.4f}, greedy's evaluation (scale "
-          f"{scale[0]:.4f}) {base:.4f}")
+          f"{scale[0]:.4f}) {base:.4f}, the weights in use now {now:.4f}")
     for name, x in zip(NAMES, w, strict=True):
         print(f"    {name}: float = {x:.4f}")
     return 0
