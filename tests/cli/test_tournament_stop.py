@@ -20,8 +20,11 @@ def test_ctrl_c_keeps_the_finished_games_for_the_next_run(tmp_path):
     log = tmp_path / "long.jsonl"
     cmd = [sys.executable, "-m", "tongiaki_lan", "tournament", "--seats", "greedy,random",
            "--seed", "stop", "--jobs", "2", "--log", str(log)]
+    # SIGINT as a terminal leaves it: a shell starts background jobs (a CI script run
+    # with `&`) with SIGINT ignored, and Python keeps an ignored SIGINT ignored
     proc = subprocess.Popen([*cmd, "--games", "400"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
+                            stderr=subprocess.PIPE,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         # the progress line on stderr says when a game has ended (and so is in the log)
         seen = b""
