@@ -37,69 +37,53 @@ class RunLog:
         self.dropped_tail = False
 
     def open(self) -> None:
-        """Read what an earlier run of the same command left, then keep the file open
-        for appending; a missing or empty file starts with the run's header line."""
+        """Read what an earlier run of the same command left; a missing or empty file
+        (or one whose header line never reached the disk) starts with the run's header."""
         data = self.path.read_bytes() if self.path.exists() else b""
-        if data.strip():
-            good = self._read(data)
-            if good < len(data):  # a last line cut short: keep what came before it
-                with open(self.path, "r+b") as f:
-                    f.truncate(good)
-                self.dropped_tail = True
-        else:
+        whole = data[: data.rfind(b"\n") + 1]  # a last line without its newline was cut short
+        if not whole.strip():
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            with open(self.path, "wb") as f:
-                f.write(_line(self.run))
-                f.flush()
-                os.fsync(f.fileno())
+            self._write("wb", self.run)
+            return
+        self._read(whole.split(b"\n")[:-1])
+        if len(whole) < len(data):  # keep what came before the cut
+            with open(self.path, "r+b") as f:
+                f.truncate(len(whole))
+            self.dropped_tail = True
 
-    def _read(self, data: bytes) -> int:
-        """Parse `data`; return how many of its bytes are whole, good lines."""
-        lines = data.split(b"\n")
-        ends_whole = data.endswith(b"\n")
-        if ends_whole:
-            lines.pop()  # the empty piece after the last newline
-        offset = 0
+    def _read(self, lines: list[bytes]) -> None:
         names = {f.name for f in fields(GameOutcome)}
         for number, raw in enumerate(lines, start=1):
-            last = number == len(lines)
             try:
                 item = json.loads(raw.decode("utf-8"))
                 if not isinstance(item, dict):
                     raise ValueError("not an object")
             except (UnicodeDecodeError, ValueError) as exc:
-                if last and not ends_whole:
-                    return offset
                 raise LogError(f"{self.path}: line {number} is not a line of a tournament "
                                f"log ({exc}); move the file away or give another --log"
                                ) from None
-            if last and not ends_whole:
-                return offset  # parsed, but its newline never reached the disk
             if number == 1:
                 if item != self.run:
                     raise LogError(f"{self.path} holds the games of another run "
                                    f"({_describe(item)}); give this run another --log, "
                                    "or the first run's --seats, --seed and budgets")
+            elif set(item) != names:
+                raise LogError(f"{self.path}: line {number} is not a game of this "
+                               "run; move the file away or give another --log")
             else:
-                if set(item) != names:
-                    raise LogError(f"{self.path}: line {number} is not a game of this "
-                                   "run; move the file away or give another --log")
                 out = GameOutcome(**item)
                 self.games.setdefault(out.index, out)
-            offset += len(raw) + 1
-        return offset
 
     def append(self, out: GameOutcome) -> None:
         """One finished game, on disk before the next one is reported."""
-        with open(self.path, "ab") as f:
-            f.write(_line(asdict(out)))
-            f.flush()
-            os.fsync(f.fileno())
+        self._write("ab", asdict(out))
         self.games[out.index] = out
 
-
-def _line(item: dict) -> bytes:
-    return (json.dumps(item, separators=(",", ":")) + "\n").encode("utf-8")
+    def _write(self, mode: str, item: dict) -> None:
+        with open(self.path, mode) as f:
+            f.write((json.dumps(item, separators=(",", ":")) + "\n").encode("utf-8"))
+            f.flush()
+            os.fsync(f.fileno())
 
 
 def _describe(header: object) -> str:
