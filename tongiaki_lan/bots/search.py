@@ -28,6 +28,12 @@ is what it judges positions by and how it uses the time it is given (issue 20):
   the same `iterations`, whatever they decided before;
 - a cheaper root step (its options are legal in every world: no checks); the rollout
   policy, unchanged, lives in `rollout.py`;
+- **finishing a decided game**: once the model gives the seat to move at least
+  `LEADING` or at most `TRAILING`, its reward also grows with the game's progress
+  (`HURRY`), so a bot far ahead (or hopelessly behind) reveals tiles and ends the game
+  instead of shuffling ships for hundreds of turns. Without it, two bots in a decided
+  duel could stall until X3's limit (the trailer loses ground with every tile revealed,
+  the leader gains too little to notice); a player facing such a bot waits for nothing;
 - **a time bank** (timed searches only): the time an early stop or a cheap decision
   leaves unused is not lost but kept for the bot's later decisions in the same game, so
   the close decisions, which do not stop early, get it. Without it the bot used about
@@ -56,6 +62,7 @@ from .evaluation import (
     Weights,
     WinModel,
     final_utilities,
+    progress,
     utilities,
     win_chances,
 )
@@ -93,6 +100,13 @@ HELD_BACK = 0.92  # share of a time budget the iterations may use (the rest: boo
 # kind share s draws min(1, s/2) of the bank: a departure or a colony tile all of it, an
 # action half, a landing a quarter.
 BANK_CAP = 3.0
+# A decided game (the model's chance for the seat to move at least LEADING or at most
+# TRAILING): that seat's reward gains HURRY x progress, so ending the game sooner is
+# worth a little (one island revealed: +0.02), never a real risk to its chance. The
+# trailing bound is low: behind, a real chance is not given up for speed.
+LEADING = 0.9
+TRAILING = 0.05
+HURRY = 0.3
 
 
 class _Node:
@@ -114,6 +128,7 @@ class SearchBot:
                  rollout_turns: int = 2, explore: float = 0.4, temperature: float = 4.0,
                  prior_visits: float = 4.0, pace: bool = True, early_stop: bool = True,
                  keen: bool = False, bank: bool = True, most: float = BANK_CAP,
+                 hurry: float = HURRY,
                  weights: Weights = DEFAULT,
                  model: WinModel | TableModels | None = TABLE_MODELS,
                  clock=time.perf_counter):
@@ -129,11 +144,14 @@ class SearchBot:
         self.pace = pace
         self.early_stop = early_stop
         self.keen = keen
+        self.hurry = hurry  # a decided game's reward for progress (0: none)
         self.weights = weights
         # None: judge positions by squashed utilities, as search1 does; a WinModel: that
         # one at every table; TableModels: the one for the table's size
         self.model = model
         self._judge: WinModel | None = None  # the model of the decision under way
+        self._hurry = 0.0  # HURRY when the decision under way is in a decided game
+        self._me = -1  # the seat deciding
         self.bank = bank
         self.most = most  # no decision is allowed more than `most` x `think`
         self.clock = clock  # seconds, monotonic; tests hand in their own
@@ -183,11 +201,17 @@ class SearchBot:
             model = model.for_seats(view.n_seats)
         self._judge = model if view.owners is None else None
         judged = self._judge is not None
+        base = view.game()
+        self._me = seat
+        self._hurry = 0.0
+        if judged:
+            chance = win_chances(base, self._judge)[seat]
+            if chance >= LEADING or chance <= TRAILING:
+                self._hurry = self.hurry
         greedy = GreedyBot(rng.getrandbits(32), weights=self.weights,
                            value=self._chance if judged else None)
         self._seed_root(view, greedy, root, candidates, seat,
                         None if limit is not None else deadline, judged)
-        base = view.game()
         done = 0
         began = clock()
         while True:
@@ -241,8 +265,12 @@ class SearchBot:
         """`seat`'s chance of winning: the result once the game is over, the model's
         estimate before."""
         if game.is_over:
-            return final_utilities(game)[seat]
-        return win_chances(game, self._judge)[seat]
+            value = final_utilities(game)[seat]
+        else:
+            value = win_chances(game, self._judge)[seat]
+        if self._hurry and seat == self._me:
+            value += self._hurry * progress(game)
+        return value
 
     def _squash(self, u: float) -> float:
         return 1.0 / (1.0 + math.exp(-u / self.temperature))
@@ -333,10 +361,14 @@ class SearchBot:
             deal_randomly(world, rng)
             budget -= 1
         if world.is_over:
-            return final_utilities(world)
-        if self._judge is not None:
-            return win_chances(world, self._judge)
-        return [self._squash(u) for u in utilities(world, self.weights)]
+            rewards = list(final_utilities(world))
+        elif self._judge is not None:
+            rewards = win_chances(world, self._judge)
+        else:
+            return [self._squash(u) for u in utilities(world, self.weights)]
+        if self._hurry:
+            rewards[self._me] += self._hurry * progress(world)
+        return rewards
 
 
 def _decided(root: _Node, left: float) -> bool:
