@@ -7,7 +7,9 @@ from __future__ import annotations
 from tongiaki_lan.net.lab.simnet import SimNet
 from tongiaki_lan.net.protocol import probe as P
 from tongiaki_lan.net.protocol.codec import (
+    MAGIC,
     NO_GAME,
+    PROTOCOL_VERSION,
     Envelope,
     Heartbeat,
     Probe,
@@ -123,7 +125,8 @@ def test_anything_else_outside_a_game_is_refused_without_an_answer():
                                         Probe(b"n" * 16)))
     heartbeat = P._frame(other, Heartbeat("lobby", 1, 0, b""))
     answer = P._frame(other, ProbeAnswer(b"n" * 16, 5, NO_GAME))
-    for data in (unsigned, heartbeat, answer, b"TK\x04\x00garbage", probe_truncated(other)):
+    garbage = MAGIC + bytes([PROTOCOL_VERSION, 0]) + b"garbage"  # this version's header
+    for data in (unsigned, heartbeat, answer, garbage, probe_truncated(other)):
         assert responder.answer(data, DOCTOR, 1.0) is None
     assert responder.refused == 5 and responder.answered == 0
 

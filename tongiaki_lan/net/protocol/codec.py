@@ -18,7 +18,7 @@ from tongiaki_lan.engine.variant import STANDARD, VARIANTS
 from tongiaki_lan.net.protocol.identity import peer_id_of, verify
 
 MAGIC = b"TK"
-PROTOCOL_VERSION = 4  # 3: fair draws; 4: this stop (protocol/wire.md, the version byte)
+PROTOCOL_VERSION = 5  # 4: incarnations, variant…; 5: bots that decide anew (protocol/wire.md)
 FLAG_MAC = 0x01
 FLAG_SIGNED = 0x02
 FLAG_LINK_MAC = 0x04
