@@ -29,7 +29,7 @@ is what it judges positions by and how it uses the time it is given (issue 20):
 - a cheaper root step (its options are legal in every world: no checks); the rollout
   policy, unchanged, lives in `rollout.py`;
 - **finishing a decided game**: once the model gives the seat to move at least
-  `LEADING` or at most `TRAILING`, its reward also grows with the game's progress
+  `LEADING` (or, in a duel, at most `TRAILING`), its reward also grows with the game's progress
   (`HURRY`), so a bot far ahead (or hopelessly behind) reveals tiles and ends the game
   instead of shuffling ships for hundreds of turns. Without it, two bots in a decided
   duel could stall until X3's limit (the trailer loses ground with every tile revealed,
@@ -100,10 +100,12 @@ HELD_BACK = 0.92  # share of a time budget the iterations may use (the rest: boo
 # kind share s draws min(1, s/2) of the bank: a departure or a colony tile all of it, an
 # action half, a landing a quarter.
 BANK_CAP = 3.0
-# A decided game (the model's chance for the seat to move at least LEADING or at most
-# TRAILING): that seat's reward gains HURRY x progress, so ending the game sooner is
-# worth a little (one island revealed: +0.02), never a real risk to its chance. The
-# trailing bound is low: behind, a real chance is not given up for speed.
+# A decided game (the model's chance for the seat to move at least LEADING, or in a
+# duel at most TRAILING): that seat's reward gains HURRY x progress, so ending the game
+# sooner is worth a little (one island revealed: +0.02), never a real risk to its
+# chance. The trailing bound is low, and only for duels: behind, a real chance is not
+# given up for speed, and at a bigger table 0.05 is not hopeless (a fair share of six
+# is 0.17), while the others reveal tiles anyway.
 LEADING = 0.9
 TRAILING = 0.05
 HURRY = 0.3
@@ -206,7 +208,7 @@ class SearchBot:
         self._hurry = 0.0
         if judged:
             chance = win_chances(base, self._judge)[seat]
-            if chance >= LEADING or chance <= TRAILING:
+            if chance >= LEADING or (chance <= TRAILING and view.n_seats == 2):
                 self._hurry = self.hurry
         greedy = GreedyBot(rng.getrandbits(32), weights=self.weights,
                            value=self._chance if judged else None)
