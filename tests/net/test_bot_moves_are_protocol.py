@@ -29,6 +29,8 @@ from ..bots.test_decided_games import DECIDED
 # that changes it: bump PROTOCOL_VERSION (net/protocol/codec.py, protocol/wire.md) and
 # record the new digest under the new version.
 MOVES = {5: "b31ad85dffdc9d19b27eceb5d92091c4"}
+# the kinds this package brings (other tests register kinds of their own)
+KINDS = ("random", "greedy", "search", "search1", "easy", "normal", "hard")
 
 
 def _positions() -> list[Game]:
@@ -53,7 +55,8 @@ def test_the_bots_of_a_lan_table_decide_as_this_protocol_version_says():
     seed = hashlib.sha256(b"lan bots").digest()
     h = hashlib.blake2b(digest_size=16)
     positions = _positions()
-    for kind in bot_kinds():
+    assert set(KINDS) <= set(bot_kinds())
+    for kind in KINDS:
         for i, game in enumerate(positions):
             seat = game.pending.seat
             bot = make_bot(kind, seed=bot_seed(seed, seat, i), **net_bot_options(kind))
