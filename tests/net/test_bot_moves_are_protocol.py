@@ -23,7 +23,7 @@ from tongiaki_lan.net.protocol.codec import PROTOCOL_VERSION
 from tongiaki_lan.net.protocol.movesync import bot_seed
 from tongiaki_lan.net.protocol.settings import net_bot_options
 
-from ..bots.test_decided_games import DECIDED
+from ..bots.helpers import DECIDED
 
 # The digest of the LAN bots' moves below, by protocol version. A change of bot code
 # that changes it: bump PROTOCOL_VERSION (net/protocol/codec.py, protocol/wire.md) and

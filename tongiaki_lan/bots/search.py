@@ -264,15 +264,16 @@ class SearchBot:
         root.visits = sum(c.visits for c in root.children.values())
 
     def _chance(self, game: Game, seat: int) -> float:
-        """`seat`'s chance of winning: the result once the game is over, the model's
-        estimate before."""
-        if game.is_over:
-            value = final_utilities(game)[seat]
-        else:
-            value = win_chances(game, self._judge)[seat]
-        if self._hurry and seat == self._me:
-            value += self._hurry * progress(game)
-        return value
+        """`seat`'s reward by the win model (greedy's value for the root priors)."""
+        return self._rewards(game)[seat]
+
+    def _rewards(self, game: Game) -> list[float]:
+        """Every seat's chance of winning (the result once the game is over, the model's
+        estimate before), and in a decided game the deciding seat's reward for progress."""
+        rewards = final_utilities(game) if game.is_over else win_chances(game, self._judge)
+        if self._hurry:
+            rewards[self._me] += self._hurry * progress(game)
+        return rewards
 
     def _squash(self, u: float) -> float:
         return 1.0 / (1.0 + math.exp(-u / self.temperature))
@@ -362,15 +363,9 @@ class SearchBot:
             world.apply(rollout_move(world, rng, self.keen))
             deal_randomly(world, rng)
             budget -= 1
-        if world.is_over:
-            rewards = list(final_utilities(world))
-        elif self._judge is not None:
-            rewards = win_chances(world, self._judge)
-        else:
-            return [self._squash(u) for u in utilities(world, self.weights)]
-        if self._hurry:
-            rewards[self._me] += self._hurry * progress(world)
-        return rewards
+        if world.is_over or self._judge is not None:
+            return self._rewards(world)
+        return [self._squash(u) for u in utilities(world, self.weights)]
 
 
 def _decided(root: _Node, left: float) -> bool:
