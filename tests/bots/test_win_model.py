@@ -99,3 +99,28 @@ def test_the_search_judges_a_duel_by_the_two_seat_model_and_a_bigger_table_by_th
         chosen = [by_table.choose(g) for g in positions]
         assert chosen == [pinned.choose(g) for g in positions]
         assert chosen != [other.choose(g) for g in positions]  # the choice of model shows
+
+
+def test_the_fit_can_be_checked_on_the_positions_of_other_bots(capsys):
+    """`winfit --bots` plays the entries given, each at every seat in turn, and says how
+    often each won beside the fit (how WIN_MODEL_TWO was checked on strong play)."""
+    from tongiaki_lan.bots.winfit import main
+
+    assert main(["--seats", "2", "--games", "4", "--jobs", "1", "--bots", "greedy,random"]) == 0
+    out = capsys.readouterr().out
+    wins = {line.split(":")[0]: float(line.split()[1])
+            for line in out.splitlines() if " wins of 4 games" in line}
+    assert set(wins) == {"greedy", "random"}
+    assert sum(wins.values()) == 4
+    assert wins["greedy"] > wins["random"]
+    assert "held-out log-loss" in out
+
+
+def test_bots_without_a_table_size_is_refused(capsys):
+    import pytest
+
+    from tongiaki_lan.bots.winfit import main
+
+    with pytest.raises(SystemExit):
+        main(["--games", "4", "--bots", "greedy,random"])
+    assert "--bots needs --seats" in capsys.readouterr().err

@@ -55,21 +55,35 @@ def features(game: Game) -> list[list[float]]:
             for s in range(game.n_seats)]
 
 
-def play(index: int, seats: int | None = None) -> tuple[int, list[Sample]]:
+def play(index: int, seats: int | None = None,
+         entries: tuple[str, ...] = ()) -> tuple[int, list[Sample]]:
     """Game `index` of the fitting set, as samples (none if it did not finish): of 2 to 6
-    seats, or of `seats` only (its own games: seeds of their own domain)."""
+    seats, or of `seats` only (its own games: seeds of their own domain). With `entries`
+    (tournament entries such as `search@200i`; `seats` required) seat s of game i is
+    entry (s + i) mod len(entries), so every entry sits in every place as often: the
+    positions of stronger play, to check that the model reads those too."""
     from tongiaki_lan.bots import make_bot
     from tongiaki_lan.selfplay import bot_seed, game_seed
+
+    from .entries import parse_entry
 
     rng = random.Random(index)
     if seats is None:
         n = rng.choice([2, 3, 4, 4, 4, 5, 6])
         seed = game_seed("evalfit", index)
+    elif entries:
+        n = seats
+        seed = game_seed(f"evalfit{seats}:{','.join(entries)}", index)
     else:
         n = seats
         seed = game_seed(f"evalfit{seats}", index)
-    kinds = [rng.choice(["greedy", "greedy", "easy"]) for _ in range(n)]
-    bots = [make_bot(k, seed=bot_seed(seed, s)) for s, k in enumerate(kinds)]
+    if entries:
+        chosen = [parse_entry(entries[(s + index) % len(entries)]) for s in range(n)]
+        bots = [make_bot(e.kind, seed=bot_seed(seed, s), **e.options)
+                for s, e in enumerate(chosen)]
+    else:
+        kinds = [rng.choice(["greedy", "greedy", "easy"]) for _ in range(n)]
+        bots = [make_bot(k, seed=bot_seed(seed, s)) for s, k in enumerate(kinds)]
     game = Game(COLOURS[:n], undo=False)
     dealer = Dealer(seed)
     rows = []
@@ -164,11 +178,22 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--seats", type=int, default=None, choices=range(2, 7),
                    help="fit tables of this size only (WIN_MODEL_TWO: --seats 2 --games 800)")
+    p.add_argument("--bots", default="",
+                   help="comma-separated tournament entries to play instead of greedy and "
+                        "easy, in turn at every seat (e.g. search@200i,search1@200i); "
+                        "needs --seats")
     args = p.parse_args(argv)
+    entries = tuple(e for e in args.bots.split(",") if e)
+    if entries and args.seats is None:
+        p.error("--bots needs --seats")
+    wins = dict.fromkeys(entries, 0.0)
     train_x, train_v, train_y, test_x, test_v, test_y = [], [], [], [], [], []
     with ProcessPoolExecutor(args.jobs) as pool:
-        for index, rows in pool.map(partial(play, seats=args.seats), range(args.games),
-                                    chunksize=8):
+        for index, rows in pool.map(partial(play, seats=args.seats, entries=entries),
+                                    range(args.games), chunksize=8):
+            if entries and rows:
+                for s, share in enumerate(rows[-1][2]):
+                    wins[entries[(s + index) % len(entries)]] += share
             for f, v, y in rows:
                 if index % 4 == 0:  # every fourth game is held out
                     test_x.append(f)
@@ -179,6 +204,8 @@ def main(argv: list[str] | None = None) -> int:
                     train_v.append(v)
                     train_y.append(y)
     print(f"{len(train_x) + len(test_x)} positions from {args.games} games", file=sys.stderr)
+    for entry, won in wins.items():
+        print(f"{entry}: {won:g} wins of {args.games} games")
     w = fit(train_x, train_y)
     scale = fit([[[v] for v in vs] for vs in train_v], train_y)
     held = log_loss(test_x, test_y, w)
