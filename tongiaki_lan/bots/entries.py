@@ -51,6 +51,17 @@ def parse_entry(spec: str, think: float | None = None, iterations: int | None = 
     return Entry(spec, kind, options)
 
 
+def checked_entry(spec: str, think: float | None = None, iterations: int | None = None,
+                  deterministic: bool = False) -> Entry:
+    """`parse_entry` against the kinds that exist, with its options tried on a bot once:
+    commands refuse a bad entry before any game, not in a worker halfway through."""
+    from . import bot_kinds, make_bot
+
+    entry = parse_entry(spec, think, iterations, deterministic, bot_kinds())
+    make_bot(entry.kind, 0, **entry.options)
+    return entry
+
+
 def _budget(spec: str, text: str) -> dict[str, Any]:
     try:
         if text.endswith("s"):

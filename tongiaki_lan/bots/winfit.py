@@ -28,6 +28,7 @@ from functools import partial
 from tongiaki_lan.engine import COLOURS, Dealer, Game
 from tongiaki_lan.engine import decisions as D
 
+from .entries import Entry, checked_entry
 from .evaluation import (
     DEFAULT,
     TABLE_MODELS,
@@ -56,31 +57,28 @@ def features(game: Game) -> list[list[float]]:
 
 
 def play(index: int, seats: int | None = None,
-         entries: tuple[str, ...] = ()) -> tuple[int, list[Sample]]:
+         entries: tuple[Entry, ...] = ()) -> tuple[int, list[Sample]]:
     """Game `index` of the fitting set, as samples (none if it did not finish): of 2 to 6
     seats, or of `seats` only (its own games: seeds of their own domain). With `entries`
-    (tournament entries such as `search@200i`; `seats` required) seat s of game i is
-    entry (s + i) mod len(entries), so every entry sits in every place as often: the
-    positions of stronger play, to check that the model reads those too."""
+    (tournament entries such as `search@200i`; `seats` required) the seats are played by
+    them in turn (`seated`): the positions of stronger play, to check that the model
+    reads those too."""
     from tongiaki_lan.bots import make_bot
     from tongiaki_lan.selfplay import bot_seed, game_seed
-
-    from .entries import parse_entry
 
     rng = random.Random(index)
     if seats is None:
         n = rng.choice([2, 3, 4, 4, 4, 5, 6])
         seed = game_seed("evalfit", index)
-    elif entries:
-        n = seats
-        seed = game_seed(f"evalfit{seats}:{','.join(entries)}", index)
     else:
         n = seats
-        seed = game_seed(f"evalfit{seats}", index)
+        domain = f"evalfit{seats}"
+        if entries:
+            domain += ":" + ",".join(e.spec for e in entries)
+        seed = game_seed(domain, index)
     if entries:
-        chosen = [parse_entry(entries[(s + index) % len(entries)]) for s in range(n)]
         bots = [make_bot(e.kind, seed=bot_seed(seed, s), **e.options)
-                for s, e in enumerate(chosen)]
+                for s, e in enumerate(seated(entries, index, n))]
     else:
         kinds = [rng.choice(["greedy", "greedy", "easy"]) for _ in range(n)]
         bots = [make_bot(k, seed=bot_seed(seed, s)) for s, k in enumerate(kinds)]
@@ -98,6 +96,12 @@ def play(index: int, seats: int | None = None,
     winners = game.winners()
     y = [1.0 / len(winners) if c in winners else 0.0 for c in game.colours]
     return index, [(f, v, y) for f, v in rows]
+
+
+def seated(entries: tuple[Entry, ...], index: int, n: int) -> list[Entry]:
+    """Who plays each of the `n` seats of game `index`: entry (seat + index) mod
+    len(entries), so every entry sits in every place as often."""
+    return [entries[(s + index) % len(entries)] for s in range(n)]
 
 
 def _softmax(v: list[float]) -> list[float]:
@@ -183,17 +187,22 @@ def main(argv: list[str] | None = None) -> int:
                         "easy, in turn at every seat (e.g. search@200i,search1@200i); "
                         "needs --seats")
     args = p.parse_args(argv)
-    entries = tuple(e for e in args.bots.split(",") if e)
-    if entries and args.seats is None:
+    specs = [e for e in args.bots.split(",") if e]
+    if specs and args.seats is None:
         p.error("--bots needs --seats")
-    wins = dict.fromkeys(entries, 0.0)
+    try:
+        entries = tuple(checked_entry(e) for e in specs)
+    except ValueError as exc:
+        p.error(str(exc))
+    wins = dict.fromkeys(specs, 0.0)
     train_x, train_v, train_y, test_x, test_v, test_y = [], [], [], [], [], []
     with ProcessPoolExecutor(args.jobs) as pool:
         for index, rows in pool.map(partial(play, seats=args.seats, entries=entries),
                                     range(args.games), chunksize=8):
             if entries and rows:
-                for s, share in enumerate(rows[-1][2]):
-                    wins[entries[(s + index) % len(entries)]] += share
+                for entry, share in zip(seated(entries, index, args.seats), rows[-1][2],
+                                        strict=True):
+                    wins[entry.spec] += share
             for f, v, y in rows:
                 if index % 4 == 0:  # every fourth game is held out
                     test_x.append(f)

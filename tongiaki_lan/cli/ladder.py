@@ -26,8 +26,7 @@ import random
 import sys
 import time
 
-from tongiaki_lan.bots import bot_kinds, make_bot
-from tongiaki_lan.bots.entries import parse_entry
+from tongiaki_lan.bots.entries import checked_entry
 from tongiaki_lan.bots.levels import fixed_options
 from tongiaki_lan.cli.tournament import GameOutcome, Tally, play_games
 
@@ -128,10 +127,8 @@ def run(args) -> int:
             # fixed unless --timed: levels their fixed form, a bare search the normal
             # level's iterations (an entry's own @budget stands)
             fixed = None if args.timed else fixed_options("search")["iterations"]
-            entry = parse_entry(e, iterations=fixed, deterministic=not args.timed,
-                                known=bot_kinds())
-            make_bot(entry.kind, 0, **entry.options)
-            options[e] = entry.options
+            options[e] = checked_entry(e, iterations=fixed,
+                                       deterministic=not args.timed).options
     except ValueError as exc:
         print(f"ladder: {exc}", file=sys.stderr)
         return 2

@@ -25,8 +25,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from tongiaki_lan.bots import bot_kinds, make_bot
-from tongiaki_lan.bots.entries import labels, parse_entry
+from tongiaki_lan.bots import make_bot
+from tongiaki_lan.bots.entries import checked_entry, labels
 from tongiaki_lan.engine import COLOURS, Dealer, Game
 from tongiaki_lan.measure import percentile
 from tongiaki_lan.selfplay import bot_seed, game_seed
@@ -185,9 +185,7 @@ def run(args) -> int:
     options: dict[str, dict] = {}
     try:
         for k in dict.fromkeys(kinds):  # refuse bad seats and options before any game
-            entry = parse_entry(k, args.think, args.iterations, args.fixed, bot_kinds())
-            make_bot(entry.kind, 0, **entry.options)
-            options[k] = entry.options
+            options[k] = checked_entry(k, args.think, args.iterations, args.fixed).options
     except ValueError as exc:
         print(f"tournament: {exc}", file=sys.stderr)
         return 2
