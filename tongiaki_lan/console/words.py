@@ -35,8 +35,9 @@ def pending_text(game: Game, names: list[str], local: set[int],
         text = {
             D.SETUP: _("put a ship on Tonga — place Tonga BEACH"),
             D.ACTION: _action_text(game, p.seat),
-            D.EXPAND_BEACHES: ngettext("{n} new ship on {island} — beaches B…",
-                                       "{n} new ships on {island} — beaches B…", p.count or 0),
+            D.EXPAND_BEACHES: ngettext("{n} new ship on {island} — beaches B (a beach number)",
+                                       "{n} new ships on {island} — beaches B… ({n} beach "
+                                       "numbers)", p.count or 0),
             D.T1A_SOURCE: _("reserve empty: bring a ship to {island} — take ISLAND B"),
             D.DEPARTURE: _("a beach is full: sail ISLAND B PIER — Tab shows where each goes"),
             D.LANDING: _("{ships} reach {island}: Enter takes the offer"),
