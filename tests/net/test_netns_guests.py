@@ -140,6 +140,9 @@ async def test_a_player_restarted_after_a_newcomer_took_a_seat_finds_the_newcome
         stayer, leaver = players
         try:
             await _start_then_leave_for_good(players, leaver, 8)
+            # the seat is open once the table's bot has it: a newcomer found before that
+            # is told the game runs with no seat for it, and leaves (CI saw it once)
+            await stayer.wait(lambda: stayer.count("handover") >= 1, 30)
             late = Proc(play_cmd(lan, 2, tmp_path, "cove", 2, "--bot-delay", "0.4",
                                  timeout=300), tmp_path)
             procs.append(late)
