@@ -7,6 +7,7 @@ import pytest
 from tongiaki_lan.net.aio.node import Node
 from tongiaki_lan.net.lab.faults import FaultRule, FaultySocket
 from tongiaki_lan.net.lab.loopback import close_all, make_table, play_to_end
+from tongiaki_lan.net.protocol.invite import GameRef, JoinRefused
 
 from .helpers import clean_replay_digest, verify_record
 
@@ -170,3 +171,25 @@ async def test_a_lan_record_proves_every_draw_and_a_tampered_value_is_named(tmp_
     res = subprocess.run([*run, str(bad)], capture_output=True, text=True)
     assert res.returncode == 1
     assert "contributor 1's value for draw 2 does not hash" in json.loads(res.stdout)["error"]
+
+
+async def test_a_newcomer_asking_for_a_seat_when_the_game_has_ended_is_told_so(tmp_path):
+    """The table's nodes may be gone once the game ends (headless ones leave): a watcher
+    asking then for the seat a bot played hears at once that the game ended, not, after
+    35 s, that nobody answered (CI saw a fast table end while a newcomer asked)."""
+    nodes = await make_table(2, tmp_path, bots=1)
+    dan = Node("Dan", host="127.0.0.1", record_dir=tmp_path / "Dan")
+    try:
+        await dan.start()
+        host = nodes[0]
+        await host.wait_for(lambda: host.game is not None, 30)
+        await dan.watch_game(GameRef(host.game_id, host.peer_id, "127.0.0.1", host.address[1],
+                                     False))
+        await play_to_end(nodes)
+        await dan.wait_for(lambda: dan.game is not None and dan.game.is_over, 30)
+        await close_all(nodes)
+        (bot_seat,) = [i for i, s in enumerate(dan.lobby.seats) if s.kind != "human"]
+        with pytest.raises(JoinRefused, match="the game ended before the seat was yours"):
+            await dan.take_seat(bot_seat)
+    finally:
+        await close_all([*nodes, dan])

@@ -94,7 +94,9 @@ async def _start_then_leave_for_good(players, leaver, moves: int) -> None:
 
 async def test_a_late_arrival_takes_the_seat_of_a_player_who_left_and_finishes(tmp_path):
     with Lan(4) as lan:
-        players = [Proc(play_cmd(lan, i, tmp_path, "swap", 3, "--bot-delay", "0.05",
+        # 0.3 s a move: the game must outlast the newcomer's start, discovery and seat
+        # taking (at 0.05 s a table of bots once finished first, in CI: about 6 s)
+        players = [Proc(play_cmd(lan, i, tmp_path, "swap", 3, "--bot-delay", "0.3",
                                  "--table-bot", "random", timeout=300), tmp_path)
                    for i in range(3)]
         procs = list(players)
@@ -102,7 +104,7 @@ async def test_a_late_arrival_takes_the_seat_of_a_player_who_left_and_finishes(t
         try:
             await _start_then_leave_for_good(players, leaver, 10)
             await players[0].wait(lambda: players[0].count("handover") >= 1, 30)
-            late = Proc(play_cmd(lan, 3, tmp_path, "swap", 3, "--bot-delay", "0.05",
+            late = Proc(play_cmd(lan, 3, tmp_path, "swap", 3, "--bot-delay", "0.3",
                                  timeout=300), tmp_path)
             procs.append(late)
             await late.start()

@@ -587,15 +587,26 @@ class Node:
     async def take_seat(self, seat: int, timeout: float = 35.0) -> None:
         """While watching: play seat `seat` (a bot plays it); returns once seated, raises
         JoinRefused with the table's reason otherwise. The table hands the seat over
-        between two of its decisions, so this may wait for the seat's turn to pass."""
+        between two of its decisions, so this may wait for the seat's turn to pass. A game
+        that ends meanwhile is said at once: its table may already be gone and answer
+        nothing (a headless node leaves at the end)."""
         core = self.core
+
+        def ended() -> bool:
+            return core.watching and self.game is not None and self.game.is_over
+
+        if ended():
+            raise JoinRefused(L.GAME_ENDED)
         core.join_refusal = None
         core.take_seat(seat, self._now())
         self._step()
-        ok = await self.wait_for(lambda: not core.watching or core.join_refusal is not None,
-                                 timeout, raise_on_timeout=False)
+        ok = await self.wait_for(
+            lambda: not core.watching or core.join_refusal is not None or ended(), timeout,
+            raise_on_timeout=False)
         if not core.watching:
             return
+        if ended():
+            raise JoinRefused(L.GAME_ENDED)
         raise JoinRefused(core.join_refusal if ok else L.NO_ANSWER_WITHIN.format(
             seconds=f"{timeout:.0f}"))
 

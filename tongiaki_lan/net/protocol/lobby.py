@@ -80,12 +80,15 @@ NO_ANSWER_PASSPHRASE = N_("no answer from the game (wrong passphrase?)")
 NO_ANSWER_WITHIN = N_("no answer from the game within {seconds} s")
 NO_ANSWER_WITHIN_PASSPHRASE = N_("no answer from the game within {seconds} s (wrong or "
                                  "missing passphrase?)")
+# A newcomer asking for a seat when the game ends first: the table may be gone by then
+# (a headless node leaves at the end), so the watcher's own copy of the game says it.
+GAME_ENDED = N_("the game ended before the seat was yours")
 REFUSALS = (*GUEST_REFUSALS, ALREADY_STARTED, FULL, UNKNOWN_COLOUR, NO_COLOUR_LEFT, NO_SEAT,
             NOT_MEMBER,
             ALREADY_PHASE, YOU_HAVE_NO_SEAT, COLOUR_TAKEN, NO_SEAT_FOR_BOT, NO_SUCH_BOT,
             TOO_FEW_SEATS, NOT_READY, NOT_HOST, NAME_TAKEN, TWO_PLAYERS, NO_ANSWER,
             NO_ANSWER_PASSPHRASE,
-            NO_ANSWER_WITHIN, NO_ANSWER_WITHIN_PASSPHRASE)
+            NO_ANSWER_WITHIN, NO_ANSWER_WITHIN_PASSPHRASE, GAME_ENDED)
 
 
 def new_lobby(name: str, total: int, passphrase: bool, creator: bytes, player: str,
