@@ -302,3 +302,33 @@ def test_a_watcher_hears_a_goodbye_for_good_after_the_same_players_back_soon():
     (left,) = dan.kinds("left")
     assert left.for_good
     net.run_until(lambda: seat in dan.core.lobby_json()["open_seats"], 10)
+
+
+def test_a_newcomer_gets_the_seat_of_the_coordinator_who_left_for_good():
+    """The player who left was the table's coordinator, which answers seat requests:
+    its last datagrams, arriving after its goodbye, must not make it the coordinator
+    again, nor may a request asked of the table be lost when the coordinator changes
+    (CI: a newcomer's request went unanswered until the game ended). Bots take 0.3 s
+    a decision, as `play --bot-delay 0.3`, so the game outlasts the coordinator's few
+    seconds of seeming back."""
+    net = SimNet(seed=139, think=0.3)
+    nodes = net.table(3)
+    leaver = nodes[0]
+    assert leaver.core.coordinator() == leaver.core.peer_id
+    seat = leaver.core.my_seats()[0]
+    net.run_until(lambda: len(leaver.game.moves) > 10 and leaver.game.awaiting_reveal)
+    net.act(leaver, leaver.core.say_farewell, True)
+    net.act(leaver, leaver.core.chat, "bye")  # a datagram that comes after the goodbye
+    net.kill(leaver)
+    rest = nodes[1:]
+    net.run_until(lambda: all(nd.core.lobby.seats[seat].bot for nd in rest), 10)
+    dan = watcher(net, nodes[2], autoplay="random")
+    net.run_until(lambda: dan.game is not None
+                  and seat in dan.core.lobby_json()["open_seats"], 10)
+    net.act(dan, dan.core.take_seat, seat)
+    net.run_until(lambda: not dan.core.watching, 60)
+    players = [*rest, dan]
+    net.run_until(lambda: all(nd.core.lobby.seats[seat].owner == dan.core.peer_id
+                              for nd in players), 10)
+    net.play_to_end(players)
+    one_digest(players)

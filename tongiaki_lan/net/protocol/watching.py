@@ -411,15 +411,22 @@ class Spectators:
     # ------------------------------------------------------------------ taking a seat
 
     def _on_take_seat(self, peer: bytes, addr: tuple, msg: TakeSeat) -> None:
-        """Only the coordinator answers; it waits while the seat's decision is pending (a
-        bot may be deciding it right now: the seat changes hands between its turns)."""
-        if self.lobby is None or self.coordinator() != self.peer_id:
+        """Every member keeps the request; only the coordinator answers, and it waits
+        while the seat's decision is pending (a bot may be deciding it right now: the
+        seat changes hands between its turns). Kept by all, a request outlives a change
+        of coordinator: one that is gone (or thought here for a moment by a datagram that
+        came after its goodbye) would otherwise leave the newcomer unanswered."""
+        if self.lobby is None:
             return
         self._take_requests[peer] = (msg.seat, msg.name, tuple(addr[:2]), self.now)
         self._answer_take_requests()
 
     def _answer_take_requests(self) -> None:
         lb, g = self.lobby, self.game
+        for peer in [p for p in self._take_requests if L.is_member(lb, p)]:
+            del self._take_requests[peer]  # seated meanwhile (by a coordinator before us)
+        if self.coordinator() != self.peer_id:
+            return
         for peer in sorted(self._take_requests):
             seat, name, addr, since = self._take_requests[peer]
             left = [p for p in self._farewells if self.left_for_good(p)]
