@@ -332,3 +332,25 @@ def test_a_newcomer_gets_the_seat_of_the_coordinator_who_left_for_good():
                               for nd in players), 10)
     net.play_to_end(players)
     one_digest(players)
+
+
+def test_a_refused_seat_request_is_not_granted_later_by_the_next_coordinator():
+    """Every member keeps a seat request in case the coordinator changes; one the
+    coordinator refused must not come back: when, long after, the seat opens and the
+    coordinator leaves, the next one seats nobody who did not ask again."""
+    net = SimNet(seed=149, think=1.0)  # a game of minutes: time to leave in
+    nodes = net.table(3)
+    dan = watcher(net, nodes[2])
+    net.run_until(lambda: dan.game is not None, 10)
+    net.act(dan, dan.core.take_seat, 1)  # p1 still plays it: refused
+    net.run_until(lambda: dan.kinds("guest_refused"), 10)
+    asked = net.now
+    net.run_until(lambda: net.now > asked + 40, 60)  # the newcomer's own wait is over
+    leave_when_a_draw_waits(net, nodes[1], after=len(nodes[0].game.moves) + 2)
+    net.run_until(lambda: nodes[2].core.lobby.seats[1].bot, 10)
+    leave_when_a_draw_waits(net, nodes[0], after=len(nodes[2].game.moves) + 2)
+    net.run_until(lambda: nodes[2].core.coordinator() == nodes[2].core.peer_id, 20)
+    now = net.now
+    net.run_until(lambda: nodes[2].game.is_over or net.now > now + 20, 30)
+    assert dan.core.watching
+    assert not nodes[2].kinds("seat_taken")

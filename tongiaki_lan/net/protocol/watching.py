@@ -423,9 +423,14 @@ class Spectators:
 
     def _answer_take_requests(self) -> None:
         lb, g = self.lobby, self.game
-        for peer in [p for p in self._take_requests if L.is_member(lb, p)]:
-            del self._take_requests[peer]  # seated meanwhile (by a coordinator before us)
-        if self.coordinator() != self.peer_id:
+        coordinating = self.coordinator() == self.peer_id
+        for peer, (*_, since) in list(self._take_requests.items()):
+            # seated meanwhile (by a coordinator before us); or, kept here in case the
+            # coordinator changes, answered by now (it waits TAKE_WAIT_S at most): a
+            # later coordinator must not answer it again, or seat a guest who gave up
+            if L.is_member(lb, peer) or (not coordinating and self.now - since > TAKE_WAIT_S):
+                del self._take_requests[peer]
+        if not coordinating:
             return
         for peer in sorted(self._take_requests):
             seat, name, addr, since = self._take_requests[peer]
