@@ -260,6 +260,33 @@ def test_a_leaver_for_good_who_starts_again_gets_the_seat_back_but_not_the_draws
     assert all(j != i for p in proofs[k:] for j, _ in p)
 
 
+def test_a_datagram_sent_after_a_goodbye_for_good_does_not_bring_the_leaver_back():
+    """The last datagrams of a player who said goodbye for good (a chat line it typed as
+    it quit, a heartbeat already on its way) arrive after the goodbye: the table must not
+    show it back, for a few seconds, nor take it for the coordinator (who answers seat
+    requests and hands seats to bots) in that time. Only a new run of it comes back."""
+    net = SimNet(seed=83)
+    nodes = net.table(3)
+    leaver = nodes[0]
+    assert leaver.core.coordinator() == leaver.core.peer_id
+    net.run_until(lambda: len(leaver.game.moves) > 8 and leaver.game.awaiting_reveal)
+    net.act(leaver, leaver.core.say_farewell, True)
+    net.act(leaver, leaver.core.chat, "bye all")  # sent after the goodbye
+    net.kill(leaver)
+    rest = nodes[1:]
+    net.run_until(lambda: all(nd.kinds("chat") for nd in rest), 5)  # the late datagram came
+    seen = []
+    for _ in range(20):  # 10 virtual seconds, looked at every half second
+        net.run_for(0.5)
+        seen += [nd.core.coordinator() == leaver.core.peer_id for nd in rest]
+    assert not any(seen), "a node took the player who left for good as its coordinator"
+    for nd in rest:
+        assert not nd.kinds("back"), f"{nd.core.name} showed the leaver back"
+        assert nd.core.presence.has_left(leaver.core.peer_id)
+    net.play_to_end(rest)
+    one_digest(rest)
+
+
 def test_the_draw_wait_is_a_lobby_setting_and_the_countdown_shows_it():
     from tongiaki_lan.net.protocol.codec import Draw
 

@@ -563,7 +563,12 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
                 self._refuse_msg(peer, type(msg).__name__, f"internal error: {exc}")
             return
         if self.lobby is not None and L.is_member(self.lobby, peer):
-            if self.presence.heard(peer, self.now):
+            if self.left_for_good(peer):
+                # a datagram its run sent before it ended, arriving after the goodbye: it
+                # stays gone (only a new run of it, `_on_restart`, comes back), or for a
+                # few seconds it would count as present, coordinator and drawer again
+                pass
+            elif self.presence.heard(peer, self.now):
                 self._back_at[peer] = self.now
                 self._emit(E.Back(peer.hex(), self.peer_name(peer)))
                 self._member_back(peer)
