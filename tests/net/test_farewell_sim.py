@@ -199,6 +199,25 @@ def test_a_node_asleep_longer_than_the_handover_follows_the_table_on_waking():
     assert not sleeper.kinds("table_gone")
 
 
+def test_the_tables_creator_asleep_past_the_handover_gets_its_seat_back_on_waking():
+    """The creator is the table's coordinator, which gave seats back: waking after its
+    seat was handed over, it was the coordinator again and nobody gave it back, so its
+    player watched a bot play for them to the end. The bot's driver gives it back."""
+    net = SimNet(seed=67)
+    nodes = net.table(4, handover_after=10.0)
+    sleeper = nodes[0]
+    seat = sleeper.core.my_seats()[0]
+    net.run_until(lambda: len(sleeper.game.moves) > 10)
+    net.suspend(sleeper)
+    net.run_for(90)
+    assert all(nd.core.lobby.seats[seat].bot for nd in nodes[1:])
+    net.wake(sleeper)
+    net.run_until(lambda: all(nd.kinds("reclaimed") and not nd.core.lobby.seats[seat].bot
+                              for nd in nodes), 30)
+    net.play_to_end(nodes)
+    one_digest(nodes)
+
+
 def test_a_node_that_slept_through_the_end_of_the_game_says_the_table_is_gone():
     net = SimNet(seed=71)
     nodes = net.table(3, handover_after=5.0)
@@ -236,15 +255,17 @@ def test_a_node_that_slept_through_the_end_follows_a_table_still_there_to_its_re
     assert over.digest == others[0].game.digest().hex()
 
 
-def test_a_leaver_for_good_who_starts_again_gets_the_seat_back_but_not_the_draws():
+@pytest.mark.parametrize("who", [2, 0])  # another player, or the table's creator
+def test_a_leaver_for_good_who_starts_again_gets_the_seat_back_but_not_the_draws(who):
     """A goodbye for good, then the same player starts the game again from its record: a
     late datagram of the run that left gives nothing back, a new run gets the seat (a bot
-    still played it), never its part in the draws."""
+    still played it), never its part in the draws. The creator too, who is the
+    coordinator again once back (only the coordinator gave seats back: nobody did)."""
     net = SimNet(seed=79)
     nodes = net.table(3)
-    leaver = nodes[2]
+    leaver = nodes[who]
     leave_when_a_draw_waits(net, leaver, after=8)
-    rest = nodes[:2]
+    rest = [nd for nd in nodes if nd is not leaver]
     net.run_until(lambda: all(nd.kinds("handover") for nd in rest), 5)
     net.run_for(5)
     seat = leaver.core.my_seats()[0]
@@ -285,6 +306,30 @@ def test_a_datagram_sent_after_a_goodbye_for_good_does_not_bring_the_leaver_back
         assert nd.core.presence.has_left(leaver.core.peer_id)
     net.play_to_end(rest)
     one_digest(rest)
+
+
+def test_a_leaver_back_in_a_new_run_is_back_for_a_node_that_started_again_meanwhile():
+    """A node that started again after a goodbye for good (it crashed, say) learns of the
+    goodbye from the others and never saw the leaver's earlier run, so the leaver's new
+    run is no restart to it; still it must see the leaver back once the old run's late
+    datagrams are over, or the table splits on who its coordinator is (the leaver first
+    in join order: back for one node, gone for good for the other)."""
+    net = SimNet(seed=89)
+    nodes = net.table(3)
+    leaver = nodes[0]
+    seat = leaver.core.my_seats()[0]
+    leave_when_a_draw_waits(net, leaver, after=8)
+    net.run_until(lambda: all(nd.kinds("handover") for nd in nodes[1:]), 5)
+    crashed = net.restart(nodes[1])
+    net.run_until(lambda: crashed.core.left_for_good(leaver.core.peer_id), 10)
+    back = net.restart(leaver)
+    table = [back, crashed, nodes[2]]
+    me = back.core.peer_id
+    net.run_until(lambda: all(nd.core.coordinator() == me for nd in table), 30)
+    net.run_until(lambda: all(not nd.core.lobby.seats[seat].bot for nd in table), 30)
+    assert crashed.kinds("back")  # shown back to its player too
+    net.play_to_end(table)
+    one_digest(table)
 
 
 def test_the_draw_wait_is_a_lobby_setting_and_the_countdown_shows_it():

@@ -296,6 +296,7 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
         self._yield_checked = -1
         self.seed: bytes | None = None
         self._farewells: dict[bytes, Farewell] = {}  # leaver -> its goodbye (`Farewells`)
+        self._farewell_at: dict[bytes, float] = {}  # leaver -> when we took its goodbye
         self._returned: set[bytes] = set()  # leavers for good that started again since
         self._waking: tuple | None = None  # holding after a sleep or restart (`Waking`)
         self._last_call: float | None = None  # the `now` of the last call (`Waking`)
@@ -563,11 +564,8 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
                 self._refuse_msg(peer, type(msg).__name__, f"internal error: {exc}")
             return
         if self.lobby is not None and L.is_member(self.lobby, peer):
-            if self.left_for_good(peer):
-                # a datagram its run sent before it ended, arriving after the goodbye: it
-                # stays gone (only a new run of it, `_on_restart`, comes back), or for a
-                # few seconds it would count as present, coordinator and drawer again
-                pass
+            if self._late_after_goodbye(peer):
+                pass  # it stays gone: not shown back, nor present, nor coordinator
             elif self.presence.heard(peer, self.now):
                 self._back_at[peer] = self.now
                 self._emit(E.Back(peer.hex(), self.peer_name(peer)))

@@ -22,6 +22,7 @@ from tongiaki_lan.net.protocol import events as E
 from tongiaki_lan.net.protocol import lobby as L
 from tongiaki_lan.net.protocol.codec import MAX_DRAW, Farewell, Leave, farewell_bytes
 from tongiaki_lan.net.protocol.identity import peer_id_of, verify
+from tongiaki_lan.net.protocol.settings import LATE_AFTER_GOODBYE_S
 
 log = logging.getLogger("tongiaki_lan.net.protocol.farewell")
 
@@ -78,6 +79,7 @@ class Farewells:
         if known == msg or (known is not None and known.for_good):
             return  # seen (a for-good goodbye stays for good)
         self._farewells[leaver] = msg
+        self._farewell_at[leaver] = self.now
         for other in self._recipients():  # passed on once: a lost datagram of a leaver
             if other not in (peer, leaver):  # that exits a moment later costs nothing
                 self.links.send(other, self._addr_of(other), msg)
@@ -186,6 +188,22 @@ class Farewells:
         comes back, `draws.md`)."""
         if self.left_for_good(peer):
             self._returned.add(peer)
+
+    def _late_after_goodbye(self, peer: bytes) -> bool:
+        """Whether a message of `peer`, a member, is a late datagram of the run that said
+        goodbye for good (sent before it ended, arriving after the goodbye): it must not
+        count as hearing from it, or for a few seconds the leaver would be shown back and
+        count as present, coordinator and drawer. Long after the goodbye the run has ended
+        (`LATE_AFTER_GOODBYE_S`), so a message is a new run's: one we did not see start,
+        because we started again ourselves since, or learnt the goodbye from the others
+        after it started; it comes back as a restart does (`_farewell_restart`)."""
+        if not self.left_for_good(peer):
+            return False
+        if self.now - self._farewell_at.get(peer, self.now) < LATE_AFTER_GOODBYE_S:
+            return True
+        log.info("%s is running again after its goodbye", self.peer_name(peer))
+        self._farewell_restart(peer)
+        return False
 
     def _farewells_to(self, peer: bytes) -> None:
         """A member back after being away: the goodbyes it may have missed."""

@@ -131,13 +131,16 @@ class Handover:
         self._after_state_change()
 
     def _give_back(self, peer: bytes) -> None:
-        """The coordinator gives a member back the seats a bot played for it — between two
-        of their decisions: while one is pending the bot may be deciding it right now, and
-        its move and the player's would compete for one move index (`_give_back_due`
-        tries again each tick)."""
+        """The node that drives the bot in a member's seat gives it back — between two of
+        its decisions: while one is pending the bot may be deciding it right now, and its
+        move and the player's would compete for one move index (`_give_back_due` tries
+        again each tick). The driver, not the coordinator: when the member is the
+        coordinator itself (the table's creator, back from a goodbye or a sleep), nobody
+        else would, and only the driver knows the bot is between two decisions."""
         lb, g = self.lobby, self.game
         self._give_back_due.discard(peer)
-        if (g is None or self.coordinator() != self.peer_id
+        mine = [i for i, s in enumerate(lb.seats) if handed(s) and s.owner == peer]
+        if (g is None or not mine or self._driver(mine[0]) != self.peer_id
                 or self.left_for_good(peer)):  # (a goodbye for good stays one)
             return
         d = g.pending

@@ -27,3 +27,6 @@ MAX_EVENTS = 10_000
 DRAW_FANOUT_S = 0.1
 DRAW_RESEND_S = 1.0  # a draw still waiting: send the values we hold again this often
 FORK_GRACE_S = 5.0  # after being cut off: a differing state may still be rewound
+# after a goodbye for good the leaver's run ends within about 2 s (`AioNode.leave`): a
+# datagram of it this long after we took the goodbye comes from a new run of it
+LATE_AFTER_GOODBYE_S = 10.0
