@@ -228,6 +228,23 @@ def test_a_newcomer_takes_the_seat_of_a_player_who_left_for_good_and_plays_it():
     assert verify_record(dan) == len(nodes[0].game.moves)
 
 
+def test_a_watcher_hears_a_goodbye_for_good_before_the_seat_goes_to_a_bot():
+    """Someone watching when a player leaves for good learns of the goodbye first, as the
+    players do, and then of the bot in the seat and the draws without the leaver: their
+    screen says "left for good" and has no "played by a bot until they are back" nor
+    "sent no draw value in time" to say (it said all three, goodbye last)."""
+    net = SimNet(seed=151)
+    nodes = net.table(3)
+    dan = watcher(net, nodes[0])
+    net.run_until(lambda: dan.game is not None and len(dan.game.moves) > 6, 10)
+    leaver = nodes[2]
+    seat = leaver.core.my_seats()[0]
+    leave_when_a_draw_waits(net, leaver, after=8)
+    net.run_until(lambda: dan.core.lobby.seats[seat].bot and dan.kinds("draw_dropped"), 10)
+    kinds = [e.kind for e in dan.events if e.kind in ("left", "handover", "draw_dropped")]
+    assert kinds[0] == "left", kinds
+
+
 def test_a_seat_a_player_still_plays_is_not_taken_and_a_name_at_the_table_is_refused():
     net = SimNet(seed=149)
     nodes = net.table(3)

@@ -276,6 +276,10 @@ class Spectators:
         """Send a watcher what it lacks: the lobby, the game's start, new moves."""
         lb = self.lobby
         addr = w.addr
+        if w.state_sent:
+            # a goodbye before the lobby it changed: the watcher's screen says "left for
+            # good" and then has no "played by a bot until they are back" to say
+            self._feed_farewells(peer, w)
         if w.lobby_version != lb.version:
             w.lobby_version = lb.version
             self.links.send(peer, addr, lb)
@@ -286,18 +290,21 @@ class Spectators:
             w.state_sent = True
             self.links.send(peer, addr, WatchState(self.seed, tuple(self.contributors),
                                                    tuple(self.draw_book.commitments)))
+            self._feed_farewells(peer, w)
+        n = len(g.moves)
+        if w.sent < n:
+            for chunk in log_chunks(self._entry, n, w.sent, FEED_CHUNKS):
+                self.links.send(peer, addr, chunk)
+                w.sent = chunk.start + len(chunk.entries)
+
+    def _feed_farewells(self, peer: bytes, w: _Watcher) -> None:
         for leaver in sorted(self._farewells):  # signed: it checks them itself, and so
             fw = self._farewells[leaver]  # knows which seats a newcomer may take
             if not fw.for_good and not self.presence.has_left(leaver):
                 continue  # a 'back soon' of a player who is back: old news
             if w.farewells.get(leaver) != fw:  # (a 'back soon', then 'for good': both)
                 w.farewells[leaver] = fw
-                self.links.send(peer, addr, fw)
-        n = len(g.moves)
-        if w.sent < n:
-            for chunk in log_chunks(self._entry, n, w.sent, FEED_CHUNKS):
-                self.links.send(peer, addr, chunk)
-                w.sent = chunk.start + len(chunk.entries)
+                self.links.send(peer, w.addr, fw)
 
     def _feeder_tick(self) -> None:
         """Each tick: heartbeats and new moves to our watchers; silent ones are dropped;
