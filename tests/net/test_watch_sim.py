@@ -245,6 +245,26 @@ def test_a_watcher_hears_a_goodbye_for_good_before_the_seat_goes_to_a_bot():
     assert kinds[0] == "left", kinds
 
 
+def test_nobody_is_sent_the_goodbye_of_a_player_whose_seat_a_newcomer_took():
+    """Once a newcomer has the seat, its old player is no member: a watcher (or a member
+    back from a sleep) sent that player's goodbye refused it, and its screen said
+    "refused from …: farewell of node …, which is not a member" to someone who did
+    nothing. Neither the newcomer's own watchers nor anyone else gets it any more."""
+    net = SimNet(seed=157, think=0.3)
+    nodes = net.table(3)
+    leaver = nodes[1]
+    seat = leaver.core.my_seats()[0]
+    leave_when_a_draw_waits(net, leaver, after=8)
+    dan = watcher(net, nodes[2], autoplay="random")
+    net.run_until(lambda: dan.game is not None
+                  and seat in dan.core.lobby_json()["open_seats"], 10)
+    net.act(dan, dan.core.take_seat, seat)
+    net.run_until(lambda: not dan.core.watching, 60)
+    eve = watcher(net, dan, "Eve", host="10.0.0.51")  # fed by the newcomer
+    net.run_until(lambda: eve.game is not None and len(eve.game.moves) > 30, 60)
+    assert not eve.kinds("refused"), [e.reason for e in eve.kinds("refused")]
+
+
 def test_a_seat_a_player_still_plays_is_not_taken_and_a_name_at_the_table_is_refused():
     net = SimNet(seed=149)
     nodes = net.table(3)

@@ -208,5 +208,6 @@ class Farewells:
     def _farewells_to(self, peer: bytes) -> None:
         """A member back after being away: the goodbyes it may have missed."""
         for leaver in sorted(self._farewells):
-            if leaver != peer:
+            if leaver != peer and L.is_member(self.lobby, leaver):  # (not one whose seat
+                # a newcomer took: it would refuse a goodbye of a non-member)
                 self.links.send(peer, self._addr_of(peer), self._farewells[leaver])

@@ -302,6 +302,8 @@ class Spectators:
             fw = self._farewells[leaver]  # knows which seats a newcomer may take
             if not fw.for_good and not self.presence.has_left(leaver):
                 continue  # a 'back soon' of a player who is back: old news
+            if not L.is_member(self.lobby, leaver):
+                continue  # a newcomer has its seat: refused as "not a member", and shown
             if w.farewells.get(leaver) != fw:  # (a 'back soon', then 'for good': both)
                 w.farewells[leaver] = fw
                 self.links.send(peer, w.addr, fw)
