@@ -332,6 +332,25 @@ def test_a_leaver_back_in_a_new_run_is_back_for_a_node_that_started_again_meanwh
     one_digest(table)
 
 
+def test_a_whole_table_started_again_gives_a_returning_leaver_its_seat_back():
+    """A player left for good, then everyone's program was started again (a power cut,
+    or the party moved to another room), the leaver's too. Nobody remembers the goodbye
+    (a goodbye is news, not a record) and nobody saw anyone come back, since for each
+    new run the others were simply there from the start; the lobby still says a bot
+    plays the seat. Its driver gives it back to the player it hears."""
+    net = SimNet(seed=97, think=1.0)  # a game of minutes: it is on when they return
+    nodes = net.table(3)
+    leaver = nodes[2]
+    seat = leaver.core.my_seats()[0]
+    leave_when_a_draw_waits(net, leaver, after=8)
+    net.run_until(lambda: all(nd.kinds("handover") for nd in nodes[:2]), 5)
+    net.run_for(3)
+    table = [net.restart(nd) for nd in nodes]
+    net.run_until(lambda: all(not nd.core.lobby.seats[seat].bot for nd in table), 30)
+    net.play_to_end(table)
+    one_digest(table)
+
+
 def test_the_draw_wait_is_a_lobby_setting_and_the_countdown_shows_it():
     from tongiaki_lan.net.protocol.codec import Draw
 

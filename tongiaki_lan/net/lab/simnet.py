@@ -185,6 +185,12 @@ class SimNet:
                                 "heads": core.draw_book.commitments,
                                 "chain_secret": core.chain_secret}
                 node.events.append(ev)
+            elif (isinstance(ev, E.LobbyChanged) and node.sidecar is not None
+                  and core.game is not None and not core.watching):
+                # as the real node rewrites `<record>.net`: a resume starts from the lobby
+                # as it is now (handovers, the draws' drops, a newcomer in a seat)
+                node.sidecar = {**node.sidecar, "lobby": core.lobby}
+                node.events.append(ev)
             elif isinstance(ev, E.BotTurn):
                 move = make_bot(ev.bot, seed=ev.seed, **self.bot_options(ev.bot)).choose(
                     core.game.copy())

@@ -728,6 +728,8 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
             for peer in sorted(self._give_back_due):
                 if not self.presence.is_absent(peer):
                     self._give_back(peer)
+            if not g.is_over:
+                self._give_back_to_the_running()
             self._draw_tick()
             self._fork_tick()
 

@@ -154,6 +154,21 @@ class Handover:
             self._install_lobby(dataclasses.replace(lb, version=lb.version + 1, seats=seats),
                                 broadcast=True)
 
+    def _give_back_to_the_running(self) -> None:
+        """Each tick: a seat a bot plays for a member that runs is given back by its driver
+        (`_give_back`), whether or not anyone saw the member come back. Nobody does when
+        the whole table started again (everyone quit, the party moved rooms): to each new
+        run the others were there from the start, never away and back, and a goodbye for
+        good is news that no record keeps; the lobby, which is kept, still says a bot plays
+        the seat of a player who is here."""
+        if self._waking is not None:
+            return  # (not before the table has told us how things stand)
+        for s in self.lobby.seats:
+            owner = s.owner
+            if (handed(s) and owner != self.peer_id and owner not in self._give_back_due
+                    and self.presence.is_running(owner) and not self.left_for_good(owner)):
+                self._give_back(owner)
+
     def _fork_tick(self) -> None:
         held = self._fork_suspect
         if held is not None and not self._may_have_forked(held[0]):

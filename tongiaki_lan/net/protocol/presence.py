@@ -20,10 +20,12 @@ class Presence:
         self._last: dict[bytes, float] = {}
         self._absent_since: dict[bytes, float] = {}
         self._left: set[bytes] = set()
+        self._heard: set[bytes] = set()  # peers heard at all since we started
 
     def heard(self, peer: bytes, now: float) -> bool:
         """An accepted message from `peer`; True if it was away or gone until now."""
         self._last[peer] = now
+        self._heard.add(peer)
         self._left.discard(peer)
         return self._absent_since.pop(peer, None) is not None
 
@@ -38,6 +40,11 @@ class Presence:
 
     def has_left(self, peer: bytes) -> bool:
         return peer in self._left
+
+    def is_running(self, peer: bytes) -> bool:
+        """Heard from since we started, and not away or gone since: a node that runs (a
+        member merely not yet silent long enough to count as away is not)."""
+        return peer in self._heard and peer not in self._absent_since
 
     def away_for(self, peer: bytes, now: float) -> float | None:
         """Seconds since `peer` went away or left, None when it is here."""
