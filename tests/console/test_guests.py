@@ -374,3 +374,21 @@ async def test_a_player_back_after_a_goodbye_whose_seat_was_taken_is_shown_the_w
         screen.app.exit = lambda result=None: exits.append(result)
         await screen.command("lobby")
         assert exits == [BACK_TO_LOBBY]
+
+
+async def test_after_the_game_a_player_whose_program_ended_left_the_table_not_is_away(
+        tmp_path):
+    """After the game a laptop that goes silent has quit (a headless player ends with the
+    game, a friend closes the window): the log said "p1 is away", a worry about a game
+    that waits for nobody. It says "p1 left the table." once."""
+    nodes, players = await table(tmp_path)
+    try:
+        await play(players, lambda: False)
+        assert players[0].game.is_over
+        await nodes[1].close()  # (no goodbye: its program simply ended)
+        await wait_until(lambda: "p1 left the table." in texts(players[0]),
+                         what="the line for the silent laptop")
+        assert "p1 is away." not in texts(players[0])
+        assert texts(players[0]).count("p1 left the table.") == 1
+    finally:
+        await close_all(nodes)

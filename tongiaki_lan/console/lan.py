@@ -612,6 +612,14 @@ class LanSession(GameSession):
             return
         if peer in self._left:
             return
+        g = self.node.game
+        if g is not None and g.is_over:
+            # after the game a silent laptop has quit (a headless node ends with the game,
+            # a player closes the window): nothing waits for it, "away" read as a worry
+            if kind == "away":
+                self._left.add(peer)
+                self.lines.append(("info", _("{name} left the table.").format(name=name)))
+            return
         text = _("{name} is away.") if kind == "away" else _("{name} is back.")
         self.lines.append(("info", text.format(name=name)))
 
