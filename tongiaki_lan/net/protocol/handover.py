@@ -140,7 +140,7 @@ class Handover:
         lb, g = self.lobby, self.game
         self._give_back_due.discard(peer)
         mine = [i for i, s in enumerate(lb.seats) if handed(s) and s.owner == peer]
-        if (g is None or not mine or self._driver(mine[0]) != self.peer_id
+        if (g is None or not mine or self.watching or self._driver(mine[0]) != self.peer_id
                 or self.left_for_good(peer)):  # (a goodbye for good stays one)
             return
         d = g.pending
@@ -161,8 +161,9 @@ class Handover:
         run the others were there from the start, never away and back, and a goodbye for
         good is news that no record keeps; the lobby, which is kept, still says a bot plays
         the seat of a player who is here."""
-        if self._waking is not None:
-            return  # (not before the table has told us how things stand)
+        if self._waking is not None or self.watching:
+            return  # (not before the table has told us how things stand; a watcher,
+            # who hears few of the members, drives nothing and gives nothing back)
         for s in self.lobby.seats:
             owner = s.owner
             if (handed(s) and owner != self.peer_id and owner not in self._give_back_due
