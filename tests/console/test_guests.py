@@ -392,3 +392,20 @@ async def test_after_the_game_a_player_whose_program_ended_left_the_table_not_is
         assert texts(players[0]).count("p1 left the table.") == 1
     finally:
         await close_all(nodes)
+
+
+async def test_a_player_whose_seat_comes_back_is_told_in_the_second_person(tmp_path):
+    """The table's line for a seat given back names its player ("p1 is back and plays
+    their seat again"); on that player's own screen it read as if about someone else."""
+    from tongiaki_lan.net.protocol import events as E
+
+    nodes, players = await table(tmp_path)
+    try:
+        seat = nodes[1].core.my_seats()[0]
+        for s in players:  # as each node reports the lobby that gives the seat back
+            s._on_node_event(E.SeatReclaimed(seat, "p1"))
+        assert texts(players[0])[-1] == "p1 is back and plays their seat again."
+        assert texts(players[1])[-1] == ("Your seat is yours again: the bot that played it "
+                                         "while you were away stops.")
+    finally:
+        await close_all(nodes)

@@ -514,9 +514,16 @@ class LanSession(GameSession):
         elif k == "reclaimed":
             # (a newcomer taking a seat a bot played is told so too: `seat_taken`, which
             # follows, takes this line back)
-            self._reclaimed = (len(self.lines), d["name"])
-            self.lines.append(("info", _("{name} is back and plays their seat again.").format(
-                name=d["name"])))
+            lb, seat = self.node.lobby, d.get("seat")
+            if (lb is not None and isinstance(seat, int) and 0 <= seat < len(lb.seats)
+                    and lb.seats[seat].owner == self.node.peer_id):
+                # (our own seat: "Dee is back" read as if about someone else)
+                self.lines.append(("good", _("Your seat is yours again: the bot that played "
+                                             "it while you were away stops.")))
+            else:
+                self._reclaimed = (len(self.lines), d["name"])
+                self.lines.append(("info", _("{name} is back and plays their seat "
+                                             "again.").format(name=d["name"])))
         elif k == "restarted":
             self._left.discard(d.get("peer") or "")  # (really back: told from now on)
             self._gone.discard(d.get("peer") or "")
