@@ -409,3 +409,38 @@ async def test_a_player_whose_seat_comes_back_is_told_in_the_second_person(tmp_p
                                          "while you were away stops.")
     finally:
         await close_all(nodes)
+
+
+async def test_take_while_catching_up_says_it_waits_and_then_takes_the_seat(tmp_path):
+    """`take red` typed before the watcher's laptop has the game as it is now is kept
+    and asked for once it has (a seat taken while catching up would show decisions long
+    played); the screen said nothing, and the command seemed lost."""
+    nodes, players = await table(tmp_path)
+    dan = Node("Dan", host="127.0.0.1", record_dir=tmp_path / "Dan")
+    driver = None
+    try:
+        await play(players, lambda: len(players[0].game.moves) >= 10)
+        red = nodes[1].lobby.seats[nodes[1].my_seats()[0]].colour
+        await nodes[1].leave(for_good=True)
+        await wait_until(lambda: any("p1 left for good" in t for t in texts(players[0])))
+        await play(players[:1], lambda: players[0].my_decision())
+        await dan.start()
+        await dan.watch_game(GameRef(nodes[0].game_id, nodes[0].peer_id, "127.0.0.1",
+                                     nodes[0].address[1], False))
+        await dan.wait_for(lambda: dan.game is not None, 30)
+        session = LanSession(dan)
+        await session.start()
+        await wait_until(lambda: f"The {red} seat is open: take {red} plays it."
+                         in texts(session), what="the open seat told")
+        dan.core.caught_up_with_table = lambda: False  # (as while moves still come in)
+        assert session.take(red) == (f"take: this laptop is catching up with the table; "
+                                     f"it asks for the {red} seat as soon as it has")
+        del dan.core.caught_up_with_table  # caught up: the next news takes the seat
+        driver = asyncio.ensure_future(play(players[:1], lambda: not dan.core.watching))
+        await wait_until(lambda: f"You take p1's seat ({red}): its decisions are yours "
+                         "from now on." in texts(session), what="the seat taken")
+        await session.close()
+    finally:
+        if driver is not None:
+            driver.cancel()
+        await close_all([*nodes, dan])

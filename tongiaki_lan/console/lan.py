@@ -407,8 +407,11 @@ class LanSession(GameSession):
         if self._taking:
             return _("take: already asked; the table answers between two decisions")
         if not caught_up(self.node):  # (taken once this laptop has caught up)
-            self.want_seat = self.node.lobby.seats[seat].colour
-            return None
+            self.want_seat = colour = self.node.lobby.seats[seat].colour
+            # (said: with nothing on the screen the command seemed lost)
+            return _("take: this laptop is catching up with the table; it asks for the "
+                     "{colour} seat as soon as it has").format(
+                colour=colour_name(colour).lower())
         return self._take(seat)
 
     def follow(self, who: str):
