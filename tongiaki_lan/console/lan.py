@@ -517,9 +517,8 @@ class LanSession(GameSession):
         elif k == "reclaimed":
             # (a newcomer taking a seat a bot played is told so too: `seat_taken`, which
             # follows, takes this line back)
-            lb, seat = self.node.lobby, d.get("seat")
-            if (lb is not None and isinstance(seat, int) and 0 <= seat < len(lb.seats)
-                    and lb.seats[seat].owner == self.node.peer_id):
+            lb = self.node.lobby
+            if lb is not None and lb.seats[d["seat"]].owner == self.node.peer_id:
                 # (our own seat: "Dee is back" read as if about someone else)
                 self.lines.append(("good", _("Your seat is yours again: the bot that played "
                                              "it while you were away stops.")))

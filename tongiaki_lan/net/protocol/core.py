@@ -313,7 +313,6 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
         self._take_requests: dict[bytes, tuple] = {}
         self._former: dict[bytes, str] = {}  # players whose seat a newcomer took -> its name
         self._former_told: dict[bytes, float] = {}
-        self._give_back_due: set[bytes] = set()  # players back whose seat waits a turn
         self.stopped: str | None = None  # reason the game stopped on this node
         self._round: SeedRound | None = None
         self._early: list[tuple[bytes, Message]] = []
@@ -725,9 +724,6 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
             if self.handover_after is not None and not g.is_over and self._waking is None:
                 self._auto_handover()
             self._apply_farewells()
-            for peer in sorted(self._give_back_due):
-                if not self.presence.is_absent(peer):
-                    self._give_back(peer)
             if not g.is_over:
                 self._give_back_to_the_running()
             self._draw_tick()

@@ -133,12 +133,11 @@ class Handover:
     def _give_back(self, peer: bytes) -> None:
         """The node that drives the bot in a member's seat gives it back — between two of
         its decisions: while one is pending the bot may be deciding it right now, and its
-        move and the player's would compete for one move index (`_give_back_due` tries
-        again each tick). The driver, not the coordinator: when the member is the
+        move and the player's would compete for one move index (`_give_back_to_the_running`
+        tries again each tick). The driver, not the coordinator: when the member is the
         coordinator itself (the table's creator, back from a goodbye or a sleep), nobody
         else would, and only the driver knows the bot is between two decisions."""
         lb, g = self.lobby, self.game
-        self._give_back_due.discard(peer)
         mine = [i for i, s in enumerate(lb.seats) if handed(s) and s.owner == peer]
         if (g is None or not mine or self.watching or self._driver(mine[0]) != self.peer_id
                 or self.left_for_good(peer)):  # (a goodbye for good stays one)
@@ -146,7 +145,6 @@ class Handover:
         d = g.pending
         if (d is not None and d.seat is not None and lb.seats[d.seat].owner == peer
                 and handed(lb.seats[d.seat])):
-            self._give_back_due.add(peer)
             return
         seats = tuple(dataclasses.replace(s, bot="") if handed(s) and s.owner == peer else s
                       for s in lb.seats)
@@ -156,18 +154,19 @@ class Handover:
 
     def _give_back_to_the_running(self) -> None:
         """Each tick: a seat a bot plays for a member that runs is given back by its driver
-        (`_give_back`), whether or not anyone saw the member come back. Nobody does when
-        the whole table started again (everyone quit, the party moved rooms): to each new
-        run the others were there from the start, never away and back, and a goodbye for
-        good is news that no record keeps; the lobby, which is kept, still says a bot plays
-        the seat of a player who is here."""
+        (`_give_back`), whether or not anyone saw the member come back, and again when a
+        decision of that seat was pending as it came back. Nobody saw it when the whole
+        table started again (everyone quit, the party moved rooms): to each new run the
+        others were there from the start, never away and back, and a goodbye for good is
+        news that no record keeps; the lobby, which is kept, still says a bot plays the
+        seat of a player who is here."""
         if self._waking is not None or self.watching:
             return  # (not before the table has told us how things stand; a watcher,
             # who hears few of the members, drives nothing and gives nothing back)
         for s in self.lobby.seats:
             owner = s.owner
-            if (handed(s) and owner != self.peer_id and owner not in self._give_back_due
-                    and self.presence.is_running(owner) and not self.left_for_good(owner)):
+            if (handed(s) and owner != self.peer_id and self.presence.is_running(owner)
+                    and not self.left_for_good(owner)):
                 self._give_back(owner)
 
     def _fork_tick(self) -> None:
