@@ -190,20 +190,27 @@ async def test_watchers_chat_is_marked_and_the_host_can_quiet_it(tmp_path):
         await close_all([*nodes, *([dan] if dan else [])])
 
 
+async def p1_goes_home(nodes, players) -> str:
+    """Ten moves in, p1 leaves for good (a bot plays its seat, which is open to a
+    newcomer); returns its colour once p0 has the decision. The table plays on (the bot
+    plays p1's seat on p0's laptop) until p0 decides: p0 thinks while a newcomer comes (a
+    table of bots alone moves faster than any newcomer catches up: net/ is asked to hold
+    a newcomer's decisions until it has caught up)."""
+    await play(players, lambda: len(players[0].game.moves) >= 10)
+    red = nodes[1].lobby.seats[nodes[1].my_seats()[0]].colour
+    await nodes[1].leave(for_good=True)
+    await wait_until(lambda: any("p1 left for good" in t for t in texts(players[0])))
+    await play(players[:1], lambda: players[0].my_decision())
+    return red
+
+
 @pytest.mark.parametrize("how", ["join from the lobby", "take on the watcher's screen"])
 async def test_a_newcomer_takes_the_seat_of_a_player_who_left_for_good(tmp_path, how):
     nodes, players = await table(tmp_path)
     dan = Node("Dan", host="127.0.0.1", record_dir=tmp_path / "Dan")
     driver = None
     try:
-        await play(players, lambda: len(players[0].game.moves) >= 10)
-        red = nodes[1].lobby.seats[nodes[1].my_seats()[0]].colour
-        await nodes[1].leave(for_good=True)  # p1 goes home: a bot plays the seat
-        await wait_until(lambda: any("p1 left for good" in t for t in texts(players[0])))
-        # the table plays on (the bot plays p1's seat on p0's laptop) until p0 decides:
-        # p0 thinks while Dan comes (a table of bots alone moves faster than any newcomer
-        # catches up: net/ is asked to hold a newcomer's decisions until it has caught up)
-        await play(players[:1], lambda: players[0].my_decision())
+        red = await p1_goes_home(nodes, players)
         await dan.start()
         with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
             if how == "join from the lobby":  # `join 1` offers the seat and takes it
@@ -417,13 +424,8 @@ async def test_take_while_catching_up_says_it_waits_and_then_takes_the_seat(tmp_
     played); the screen said nothing, and the command seemed lost."""
     nodes, players = await table(tmp_path)
     dan = Node("Dan", host="127.0.0.1", record_dir=tmp_path / "Dan")
-    driver = None
     try:
-        await play(players, lambda: len(players[0].game.moves) >= 10)
-        red = nodes[1].lobby.seats[nodes[1].my_seats()[0]].colour
-        await nodes[1].leave(for_good=True)
-        await wait_until(lambda: any("p1 left for good" in t for t in texts(players[0])))
-        await play(players[:1], lambda: players[0].my_decision())
+        red = await p1_goes_home(nodes, players)
         await dan.start()
         await dan.watch_game(GameRef(nodes[0].game_id, nodes[0].peer_id, "127.0.0.1",
                                      nodes[0].address[1], False))
@@ -436,11 +438,9 @@ async def test_take_while_catching_up_says_it_waits_and_then_takes_the_seat(tmp_
         assert session.take(red) == (f"take: this laptop is catching up with the table; "
                                      f"it asks for the {red} seat as soon as it has")
         del dan.core.caught_up_with_table  # caught up: the next news takes the seat
-        driver = asyncio.ensure_future(play(players[:1], lambda: not dan.core.watching))
+        players[0].commands()["say"][1]("welcome")  # (news, while p0 thinks)
         await wait_until(lambda: f"You take p1's seat ({red}): its decisions are yours "
                          "from now on." in texts(session), what="the seat taken")
         await session.close()
     finally:
-        if driver is not None:
-            driver.cancel()
         await close_all([*nodes, dan])
