@@ -20,7 +20,12 @@ from tongiaki_lan.engine import Game, Reveal
 from tongiaki_lan.net.protocol import events as E
 from tongiaki_lan.net.protocol import lobby as L
 from tongiaki_lan.net.protocol.codec import Draw, Fetch, Lobby
-from tongiaki_lan.net.protocol.settings import DRAW_FANOUT_S, DRAW_RESEND_S, HANDOVER_AFTER_S
+from tongiaki_lan.net.protocol.settings import (
+    DRAW_ASK_S,
+    DRAW_FANOUT_S,
+    DRAW_RESEND_S,
+    HANDOVER_AFTER_S,
+)
 
 log = logging.getLogger("tongiaki_lan.net.protocol.drawsync")
 
@@ -192,12 +197,34 @@ class DrawSync:
             return
         if self.stopped or g.is_over:
             return
+        if msg.draw < g.draws():
+            self._fill_in(peer, msg)
+            return
         why = self._take_values(peer, msg.draw, msg.values)
         if why:
             self._refuse_msg(peer, f"draw {msg.draw}", why)
             return
         if msg.draw == g.draws() and self._deal():
             self._after_reveals()
+
+    def _fill_in(self, peer: bytes, msg: Draw) -> None:
+        """Values of a draw we dealt already: when they are part of the values we dealt it
+        with, the sender still waits for it (a node sends part of a draw only before
+        dealing it), so it gets the whole draw back. This is how a value reaches a node
+        that cannot hear its contributor while others can (a one-way fault: a firewall, a
+        Wi-Fi link bad in one direction). Without it that node, waiting alone, would leave
+        the contributor out of a draw the others dealt with its value: the table forked."""
+        dealt = self._dealt().get(msg.draw)
+        if dealt is None or self.watching:
+            return
+        values = dealt[1]
+        if not {i for i, _ in msg.values} < {i for i, _ in values}:
+            # the whole draw (passed on: the sender has it), or a value we dealt without
+            # (a forked game's draw: nothing of ours belongs in it, and a reply would
+            # only bring that draw back, for ever)
+            return
+        self.links.send(peer, self._addr_of(peer),
+                        Draw(msg.draw, tuple((i, v) for i, v in values)))
 
     def _reveal_entry(self, peer: bytes, wire: list, digest: bytes, values) -> str | None:
         """A reveal that came in a LOG or in a MOVE's `prev`: its values join ours and we
@@ -274,7 +301,8 @@ class DrawSync:
             self._draw_resent = self.now
             self._broadcast(Draw(k, tuple(sorted(pool.items()))))
         self._check_deferred()
-        if waited < self.drop_after() or len(missing) == len(active) or self._waking:
+        if (waited < self.drop_after() or self.now - since < DRAW_ASK_S
+                or len(missing) == len(active) or self._waking):
             return
         gone = {self.contributors[i] for i in missing}
         here = self.present() - gone

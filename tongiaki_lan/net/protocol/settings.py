@@ -26,6 +26,10 @@ MAX_EVENTS = 10_000
 # a draw not dealt this long after we sent our value to its gatherer: send it to everyone
 DRAW_FANOUT_S = 0.1
 DRAW_RESEND_S = 1.0  # a draw still waiting: send the values we hold again this often
+# a draw waits at least this long itself before a silent contributor is left out of it,
+# however long that node has been away: time for a resend of what we hold to bring back
+# the whole draw from a node that dealt it (a value we cannot hear may reach the others)
+DRAW_ASK_S = 2 * DRAW_RESEND_S
 FORK_GRACE_S = 5.0  # after being cut off: a differing state may still be rewound
 # after a goodbye for good the leaver's run ends within about 2 s (`AioNode.leave`): a
 # datagram of it this long after we took the goodbye comes from a new run of it
