@@ -1,8 +1,9 @@
 """A one-way fault on a real LAN (network namespaces, real zeroconf and UDP): the table's
 creator stops hearing one laptop (iptables drops what that laptop sends it; everything
 else flows) in the middle of a game. The others pass on that laptop's draw values, so the
-three play one game to its end; before, the creator left it out of a draw the others had
-dealt with its value, and every laptop stopped with "the game forked"."""
+three play one game to its end, and the unheard player keeps their seat; before, the
+creator left it out of a draw the others had dealt with its value, and every laptop
+stopped with "the game forked"."""
 
 from __future__ import annotations
 
@@ -47,3 +48,6 @@ async def test_the_creator_deaf_to_one_laptop_still_plays_one_game_with_it(tmp_p
         assert len({f["digest"] for f in finals}) == 1
         for f in finals:
             assert verify_record(f["record"]).hex() == f["digest"]
+        # the creator did not give the unheard player's seat to a bot: their moves and
+        # draw values reached it through the third laptop
+        assert not [e for p in procs for e in p.events if e["event"] == "handover"]

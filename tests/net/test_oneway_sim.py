@@ -1,8 +1,9 @@
 """A link that loses everything one way only, on the simulated LAN (virtual clock, no
 sockets): a laptop whose firewall or Wi-Fi drops what one other laptop sends it, while
 the rest of the table hears both. The others pass on what it cannot hear, so the table
-plays one game to its end; before, the node that could not hear a player left that
-player out of a draw the others had dealt with its value, and the table forked."""
+plays one game to its end, and nobody's seat goes to a bot; before, the node that could
+not hear a player left that player out of a draw the others had dealt with its value, and
+the table forked."""
 
 from __future__ import annotations
 
@@ -29,4 +30,26 @@ def test_a_one_way_fault_between_two_laptops_does_not_fork_the_game(deaf, mute, 
     one_digest(nodes)  # one game, over, on every laptop, and nobody stopped
     for nd in nodes:
         assert not nd.kinds("mismatch")
+        # nobody's seat went to a bot: the unheard player's moves and draw values reached
+        # the deaf laptop through the third, so to it they were playing, not away
+        assert not nd.kinds("handover")
         verify_record(nd)
+
+
+def test_replace_refuses_the_seat_of_a_player_heard_only_through_the_others():
+    net = SimNet(seed=5)
+    nodes = net.table(3)
+    net.run_until(lambda: len(nodes[0].game.moves) > 20, 120)
+    deaf, mute = nodes[0], nodes[2]
+    net.lose = lambda data, src, dest: (src, dest) == (mute.addr, deaf.addr)
+    net.run_until(lambda: deaf.core.presence.is_absent(mute.core.peer_id), 30)
+    net.run_for(5.0)
+    assert not deaf.game.is_over
+    with pytest.raises(ValueError, match="p2 still plays: their moves and draws reach this "
+                                         "laptop through the others"):
+        net.act(deaf, deaf.core.replace, "p2")
+    # a player whose laptop is gone (nothing of theirs reaches anyone) is away as before
+    net.kill(mute)
+    net.run_for(10.0)
+    with pytest.raises(ValueError, match="has been away"):
+        net.act(deaf, deaf.core.replace, "p2")

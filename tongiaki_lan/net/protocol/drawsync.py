@@ -187,6 +187,8 @@ class DrawSync:
                 return (f"draw {k}: the value given for contributor {i} ({who}) does not hash "
                         "to the value it committed to")
             pool[i] = v
+            if self.contributors[i] != peer:  # (proof that it reached draw k: it plays)
+                self._seen_through_others(self.contributors[i])
         return None
 
     def _on_draw(self, peer: bytes, msg: Draw) -> None:

@@ -36,8 +36,10 @@ IS_HERE = N_("{name} is here: only an absent player's seat can be replaced")
 TOO_SOON = N_("{name} has been away {away} s; a seat can be replaced after {limit} s")
 NOBODY_PLAYS = N_("no player plays {colour}")
 IS_HERE_SHORT = N_("{name} is here")
+HEARD_THROUGH = N_("{name} still plays: their moves and draws reach this laptop through the "
+                   "others, though it does not hear their laptop itself")
 REFUSALS = (NO_GAME, NO_PLAYER, ALREADY_HANDED, OWN_SEAT, IS_HERE, TOO_SOON, NOBODY_PLAYS,
-            IS_HERE_SHORT)
+            IS_HERE_SHORT, HEARD_THROUGH)
 
 
 def handed(seat) -> bool:
@@ -67,12 +69,33 @@ class Handover:
         limit = self.handover_after if self.handover_after is not None else HANDOVER_AFTER_S
         if away is None:
             raise ValueError(IS_HERE.format(name=s.name))
+        away = self.unheard_for(s.owner)
+        if away is None:
+            raise ValueError(HEARD_THROUGH.format(name=s.name))
         if away < limit:
             raise ValueError(TOO_SOON.format(name=s.name, away=int(away),  # (59.6 is not 60)
                                              limit=f"{limit:.0f}"))
         for i, other in enumerate(self.lobby.seats):  # two colours each (V1): both of theirs
             if other.owner == s.owner and other.kind == "human" and not handed(other):
                 self._ask_handover(i, bot or self.handover_bot)
+
+    def unheard_for(self, peer: bytes) -> float | None:
+        """Seconds since anything of `peer` reached us: its own datagrams, or its moves and
+        draw values passed on by the others; None while something did lately. A laptop
+        that cannot hear one other (a one-way fault: a firewall, a Wi-Fi link bad in one
+        direction) counts it as away, yet that player still plays through the others;
+        their seat is not for a bot."""
+        away = self.presence.away_for(peer, self.now)
+        seen = self._seen_through.get(peer)
+        if away is None or seen is None:
+            return away
+        since = self.now - seen
+        return None if since <= self.presence.away_after else min(away, since)
+
+    def _seen_through_others(self, peer: bytes) -> None:
+        """Something `peer` made (a move of its seat, its value of a draw) reached us."""
+        if self.presence.is_absent(peer):
+            self._seen_through[peer] = self.now
 
     def _ask_handover(self, seat: int, bot: str) -> None:
         colour = self.lobby.seats[seat].colour
@@ -98,6 +121,8 @@ class Handover:
             return  # already done (two nodes asked)
         elif lb.seats[seat].owner == peer or not self.presence.is_absent(lb.seats[seat].owner):
             why = IS_HERE_SHORT.format(name=lb.seats[seat].name)
+        elif self.unheard_for(lb.seats[seat].owner) is None:
+            why = HEARD_THROUGH.format(name=lb.seats[seat].name)
         if why:
             if peer == self.peer_id:
                 self._emit(E.RequestRefused(peer.hex(), why))
@@ -226,7 +251,7 @@ class Handover:
         for i, s in enumerate(self.lobby.seats):
             if s.kind != "human" or handed(s) or s.owner == self.peer_id:
                 continue
-            away = self.presence.away_for(s.owner, self.now)
+            away = self.unheard_for(s.owner)
             if away is None or away < self.handover_after:
                 continue
             if self.now - self._handover_asked.get(i, -1e9) < max(1.0, self.handover_after):

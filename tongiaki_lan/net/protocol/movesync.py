@@ -206,6 +206,8 @@ class MoveSync:
     def _applied(self, idx: int, seat: int, move: Move, by: bytes) -> None:
         s = self.lobby.seats[seat]
         self._gatherer = by  # (the draws this move calls for: see DrawSync._send_value)
+        if s.kind == "human" and not handed(s) and by != s.owner:
+            self._seen_through_others(s.owner)  # (its own move, passed on by `by`)
         self._emit(E.MoveApplied(idx, seat, s.colour, s.name, str(move), by.hex()))
         self._deal()
         if self.game.is_over:
