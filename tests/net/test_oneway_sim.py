@@ -34,6 +34,10 @@ def test_a_one_way_fault_between_two_laptops_does_not_fork_the_game(deaf, mute, 
         # the deaf laptop through the third, so to it they were playing, not away
         assert not nd.kinds("handover")
         verify_record(nd)
+    # while the unheard player played on, the deaf laptop did not tell its player that the
+    # game waits for them to come back, bar the first few seconds before any of their
+    # moves or draw values came through
+    assert len(nodes[deaf].kinds("waiting")) <= 1
 
 
 def test_replace_refuses_the_seat_of_a_player_heard_only_through_the_others():
@@ -48,8 +52,12 @@ def test_replace_refuses_the_seat_of_a_player_heard_only_through_the_others():
     with pytest.raises(ValueError, match="p2 still plays: their moves and draws reach this "
                                          "laptop through the others"):
         net.act(deaf, deaf.core.replace, "p2")
-    # a player whose laptop is gone (nothing of theirs reaches anyone) is away as before
+    # once nothing of theirs comes through for the handover time (their laptop is gone),
+    # they are away as anyone else: the seat goes to a bot
     net.kill(mute)
-    net.run_for(10.0)
-    with pytest.raises(ValueError, match="has been away"):
+    net.run_for(30.0)
+    with pytest.raises(ValueError, match="p2 still plays"):
         net.act(deaf, deaf.core.replace, "p2")
+    net.run_for(31.0)
+    net.act(deaf, deaf.core.replace, "p2")
+    net.run_until(lambda: deaf.kinds("handover"), 10)

@@ -336,7 +336,7 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
         self._start_seen = 0.0
         self._handover_asked: dict[int, float] = {}
         # member -> when its moves or draw values last reached us through others
-        # (`Handover.unheard_for`: a one-way fault is not an absence)
+        # (`Handover.heard_through`: a one-way fault is not an absence)
         self._seen_through: dict[bytes, float] = {}
         # when this node applied / sent each move index (the core's clock): for `bench`
         self.move_times: dict[int, float] = {}

@@ -66,11 +66,10 @@ class Handover:
         if s.owner == self.peer_id:
             raise ValueError(OWN_SEAT)
         away = self.presence.away_for(s.owner, now)
-        limit = self.handover_after if self.handover_after is not None else HANDOVER_AFTER_S
+        limit = self._handover_limit()
         if away is None:
             raise ValueError(IS_HERE.format(name=s.name))
-        away = self.unheard_for(s.owner)
-        if away is None:
+        if self.plays_through_others(s.owner):
             raise ValueError(HEARD_THROUGH.format(name=s.name))
         if away < limit:
             raise ValueError(TOO_SOON.format(name=s.name, away=int(away),  # (59.6 is not 60)
@@ -79,18 +78,25 @@ class Handover:
             if other.owner == s.owner and other.kind == "human" and not handed(other):
                 self._ask_handover(i, bot or self.handover_bot)
 
-    def unheard_for(self, peer: bytes) -> float | None:
-        """Seconds since anything of `peer` reached us: its own datagrams, or its moves and
-        draw values passed on by the others; None while something did lately. A laptop
-        that cannot hear one other (a one-way fault: a firewall, a Wi-Fi link bad in one
-        direction) counts it as away, yet that player still plays through the others;
-        their seat is not for a bot."""
+    def _handover_limit(self) -> float:
+        return self.handover_after if self.handover_after is not None else HANDOVER_AFTER_S
+
+    def heard_through(self, peer: bytes) -> float | None:
+        """Seconds since something `peer` made (a move of its seat, its value of a draw)
+        reached us through the others while we do not hear it; None if nothing did since
+        it went away (or it is here). A laptop that cannot hear one other (a one-way fault:
+        a firewall, a Wi-Fi link bad in one direction) counts it as away, yet that player
+        still plays through the others; within the handover time of such news their seat
+        is not for a bot, and nothing waits for them to come back."""
         away = self.presence.away_for(peer, self.now)
         seen = self._seen_through.get(peer)
-        if away is None or seen is None:
-            return away
-        since = self.now - seen
-        return None if since <= self.presence.away_after else min(away, since)
+        if away is None or seen is None or self.now - seen > away:
+            return None
+        return self.now - seen
+
+    def plays_through_others(self, peer: bytes) -> bool:
+        heard = self.heard_through(peer)
+        return heard is not None and heard < self._handover_limit()
 
     def _seen_through_others(self, peer: bytes) -> None:
         """Something `peer` made (a move of its seat, its value of a draw) reached us."""
@@ -121,7 +127,7 @@ class Handover:
             return  # already done (two nodes asked)
         elif lb.seats[seat].owner == peer or not self.presence.is_absent(lb.seats[seat].owner):
             why = IS_HERE_SHORT.format(name=lb.seats[seat].name)
-        elif self.unheard_for(lb.seats[seat].owner) is None:
+        elif self.plays_through_others(lb.seats[seat].owner):
             why = HEARD_THROUGH.format(name=lb.seats[seat].name)
         if why:
             if peer == self.peer_id:
@@ -251,8 +257,9 @@ class Handover:
         for i, s in enumerate(self.lobby.seats):
             if s.kind != "human" or handed(s) or s.owner == self.peer_id:
                 continue
-            away = self.unheard_for(s.owner)
-            if away is None or away < self.handover_after:
+            away = self.presence.away_for(s.owner, self.now)
+            heard = self.heard_through(s.owner)
+            if away is None or (heard if heard is not None else away) < self.handover_after:
                 continue
             if self.now - self._handover_asked.get(i, -1e9) < max(1.0, self.handover_after):
                 continue

@@ -169,7 +169,9 @@ class MoveSync:
 
     def _note_waiting(self, seat: int) -> None:
         s = self.lobby.seats[seat]
-        if s.kind == "human" and not handed(s) and self.presence.is_absent(s.owner):
+        if (s.kind == "human" and not handed(s) and self.presence.is_absent(s.owner)
+                and not self.plays_through_others(s.owner)):
+            # (one heard through the others plays: nothing waits for them to come back)
             idx = len(self.game.moves)
             if self._waiting_noted != idx:
                 self._waiting_noted = idx
