@@ -536,3 +536,14 @@ def test_a_laptop_cut_off_alone_takes_back_what_it_played_and_follows_the_table(
         assert sum(r.undone for r in rewinds) >= 1
     assert len({nd.game.digest() for nd in nodes}) == 1
     assert {record_digest(nd) for nd in nodes} == {a.game.digest()}
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_jittery_wi_fi_shows_no_refusal_when_players_join(seed):
+    """Datagrams 0.3 s late, give or take 1.5 s: a newcomer's first heartbeat overtakes
+    the lobby that makes it a member. Nobody's screen may say it was refused."""
+    net = SimNet(seed=seed, latency=0.3, jitter=1.5)
+    nodes = net.table(4, passphrase="kava")
+    net.play_to_end(nodes, 7200)
+    one_digest(nodes)
+    assert [e for nd in nodes for e in nd.kinds("refused")] == []
