@@ -444,3 +444,26 @@ async def test_take_while_catching_up_says_it_waits_and_then_takes_the_seat(tmp_
         await session.close()
     finally:
         await close_all([*nodes, dan])
+
+
+async def test_a_laptop_that_hears_nobody_at_the_table_says_it_may_be_cut_off(tmp_path):
+    """Every other player's laptop goes quiet at once: each "is away" line read as their
+    trouble, while most likely this laptop is the one cut off (its Wi-Fi, a firewall that
+    blocks what comes in). The screen says so, once."""
+    nodes = await make_table(3, tmp_path / "players", autoplay=None)
+    await nodes[0].wait_for(lambda: all(nd.game is not None for nd in nodes), 30)
+    players = [LanSession(nd) for nd in nodes]
+    for s in players:
+        await s.start()
+    line = ("This laptop hears nobody at the table: it may be cut off (its Wi-Fi, a "
+            "firewall). The game goes on here once it hears the others again.")
+    try:
+        await nodes[1].close()  # (no goodbye: as far as p0 can tell, a silence)
+        await wait_until(lambda: "p1 is away." in texts(players[0]), what="p1 away")
+        assert line not in texts(players[0])  # (p2 still talks: not us)
+        await nodes[2].close()
+        await wait_until(lambda: line in texts(players[0]), what="the cut-off line")
+        assert texts(players[0]).count(line) == 1
+        assert texts(players[0]).index("p1 is away.") < texts(players[0]).index(line)
+    finally:
+        await close_all(nodes)

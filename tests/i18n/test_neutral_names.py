@@ -57,7 +57,8 @@ def _node():
     lb = L.new_lobby("Reef", 4, False, A, "Ana", "", 1)
     lb = L.apply_request(lb, B, ("10.0.0.9", 4000), Join("Bea", ""))
     return SimpleNamespace(lobby=lb, peer_id=A, game=Game(["blue", "red"]),
-                           present=lambda: {A}, add_listener=lambda fn: None)
+                           present=lambda: {A}, hears_nobody=lambda: False,
+                           add_listener=lambda fn: None)
 
 
 @pytest.mark.parametrize("lang, away, back, rejoined, reclaimed, left", [

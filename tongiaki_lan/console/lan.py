@@ -186,6 +186,7 @@ class LanSession(GameSession):
         # peer -> index in `lines` of its "left the table" line, which the goodbye that
         # follows (for good / back soon) replaces rather than contradicts
         self._left_line: dict[str, int] = {}
+        self._nobody_said = False  # "This laptop hears nobody" said since the last "back"
         # peers that left for good (until they start again): a bot plays their seats, so
         # the table's routine lines about them (waiting, handover, left out of the draws)
         # would only contradict "left for good" — that one line says it all
@@ -631,6 +632,15 @@ class LanSession(GameSession):
             return
         text = _("{name} is away.") if kind == "away" else _("{name} is back.")
         self.lines.append(("info", text.format(name=name)))
+        if kind == "back":
+            self._nobody_said = False
+        elif not self._nobody_said and self.node.hears_nobody():
+            # (each "away" alone reads as the others' trouble; when it is everyone's, it
+            # is most likely ours, and the player can do something about it)
+            self._nobody_said = True
+            self.lines.append(("bad", _("This laptop hears nobody at the table: it may be "
+                                        "cut off (its Wi-Fi, a firewall). The game goes on "
+                                        "here once it hears the others again.")))
 
     def _said_left(self, d: dict, text: str) -> None:
         """A goodbye (for good, or back soon): it replaces the "left the table" line the

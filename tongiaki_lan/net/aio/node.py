@@ -726,6 +726,9 @@ class Node:
     def present(self) -> set[bytes]:
         return self.core.present()
 
+    def hears_nobody(self) -> bool:
+        return self.core.hears_nobody()
+
     def coordinator(self) -> bytes:
         return self.core.coordinator()
 

@@ -411,6 +411,12 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
         return [m.peer for m in self.lobby.members
                 if m.peer == self.peer_id or not self.presence.has_left(m.peer)]
 
+    def hears_nobody(self) -> bool:
+        """Every other member still at a table of three or more is away: more likely this
+        laptop is cut off (its Wi-Fi, a firewall) than all the others gone at once."""
+        others = [p for p in self.staying() if p != self.peer_id]
+        return len(others) >= 2 and all(self.presence.is_absent(p) for p in others)
+
     def present(self) -> set[bytes]:
         if self.lobby is None:
             return {self.peer_id}
