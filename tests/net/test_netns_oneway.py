@@ -51,31 +51,3 @@ async def test_the_creator_deaf_to_one_laptop_still_plays_one_game_with_it(tmp_p
         # the creator did not give the unheard player's seat to a bot: their moves and
         # draw values reached it through the third laptop
         assert not [e for p in procs for e in p.events if e["event"] == "handover"]
-
-
-async def test_a_laptop_whose_firewall_blocks_everything_inbound_does_not_stall_the_table(
-        tmp_path):
-    """Host 2 starts dropping every datagram that comes in (what a firewall that lets a
-    program send but not receive does) in the middle of the game. Its heartbeats still
-    reach the others, which used to wait for it for ever; now it is away, a bot takes its
-    seat after `--handover`, and the two others finish."""
-    with Lan(3) as lan:
-        procs = [Proc(play_cmd(lan, i, tmp_path, "deaf", 3, "--handover", "5",
-                               "--bot-delay", "0.05", "--table-bot", "random"), tmp_path)
-                 for i in range(3)]
-        try:
-            for p in procs:
-                await p.start()
-            deaf = procs[2]
-            await deaf.wait(lambda: deaf.count("move") >= 10, 120)
-            subprocess.run(lan.cmd(2, "iptables", "-A", "INPUT", "-p", "udp", "-j", "DROP"),
-                           check=True, capture_output=True, timeout=20)
-            codes = [await p.finish(240) for p in procs[:2]]
-            assert codes == [0, 0], [p.stderr[-1500:] for p in procs]
-        finally:
-            await kill_all(procs)
-        finals = [p.events[-1] for p in procs[:2]]
-        assert all(f["event"] == "game_over" for f in finals), finals
-        assert len({f["digest"] for f in finals}) == 1
-        for p in procs[:2]:
-            assert [e["name"] for e in p.events if e["event"] == "handover"] == ["host2"]

@@ -559,14 +559,6 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
             self._farewell_restart(peer)
             self._member_back(peer)
 
-    def _deaf(self, peer: bytes) -> bool:
-        """A member whose datagrams arrive but which has acknowledged nothing we sent it for
-        longer than it takes to count as away: it does not hear us (a firewall that blocks
-        what comes in, Wi-Fi that loses one direction). It is away like a silent one, so
-        the table can leave it out of the draws and give its seat to a bot instead of
-        waiting for it for ever; it is back once it acknowledges again."""
-        return self.links.unacked_for(peer, self.now) > self.presence.away_after
-
     def _on_message(self, peer: bytes, addr: tuple, msg: Message, early: bool = False) -> None:
         if self.closing:
             return
@@ -582,8 +574,6 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
         if self.lobby is not None and L.is_member(self.lobby, peer):
             if self._late_after_goodbye(peer):
                 pass  # it stays gone: not shown back, nor present, nor coordinator
-            elif self._deaf(peer):
-                pass  # it sends, but does not hear us: away still (`_deaf`)
             elif self.presence.heard(peer, self.now):
                 self._back_at[peer] = self.now
                 self._emit(E.Back(peer.hex(), self.peer_name(peer)))
@@ -711,8 +701,7 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
             self._broadcast(self._heartbeat())
         others = [m.peer for m in lb.members if m.peer != self.peer_id]
         changed = False
-        for peer, away in self.presence.update(others, now,
-                                               [p for p in others if self._deaf(p)]):
+        for peer, away in self.presence.update(others, now):
             changed = True
             if away:
                 self._withholders.discard(peer)  # gone quiet: a differing game is a fork

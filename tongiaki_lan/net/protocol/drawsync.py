@@ -261,13 +261,9 @@ class DrawSync:
     def _waited_for(self, i: int, since: float) -> float:
         """How long the table has waited for contributor i: since the draw began, or since
         its node went away if that was earlier (a crashed laptop's minute counts once)."""
-        peer = self.contributors[i]
-        away = self.presence.away_for(peer, self.now)
-        if away is not None:
-            return self.now - min(since, self.now - away)
-        # back lately: its value is on its way (or, if we were the one cut off, the
-        # table's lobby that leaves ours out is); wait for it afresh
-        return self.now - max(since, self._back_at.get(peer, -1e9))
+        away = self.presence.away_for(self.contributors[i], self.now)
+        start = since if away is None else min(since, self.now - away)
+        return self.now - start
 
     def drop_after(self) -> float:
         """The table's wait for a missing value (the lobby's `draw_wait`); a headless node

@@ -537,15 +537,6 @@ class Links:
             self.stats.retransmissions += 1
             self._emit(lk, ack + 1, head.message)
 
-    def unacked_for(self, peer: bytes, now: float) -> float:
-        """Seconds the oldest message to `peer` still unacknowledged has waited (0 when
-        none waits): a peer whose datagrams arrive while none of ours is acknowledged for
-        long does not hear us (a firewall that lets it send but blocks what comes in)."""
-        lk = self.links.get(peer)
-        if lk is None or not lk.unacked:
-            return 0.0
-        return now - min(p.first_sent for p in lk.unacked.values())
-
     def idle(self) -> bool:
         """True when nothing is waiting for an acknowledgement."""
         return all(not lk.unacked for lk in self.links.values())

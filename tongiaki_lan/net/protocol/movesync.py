@@ -307,8 +307,6 @@ class MoveSync:
         have left a draw value of ours out while we dealt with it, and its lobby, on its
         way, takes our moves back: a differing state is held for FORK_GRACE_S rather than
         taken for a fork that stops the game."""
-        if self.presence.is_absent(peer):
-            return True  # (cut off still: only its datagrams reach us, `_deaf`)
         since = max(self._back_at.get(peer, -1e9),
                     self._resumed_at if self._resumed_at is not None else -1e9)
         return self.now - since <= FORK_GRACE_S
