@@ -37,6 +37,14 @@ def iptables_unavailable() -> str | None:
     return None
 
 
+def needs_netns_and_iptables():
+    """A mark that skips a test, saying why, where namespaces or iptables are missing."""
+    import pytest
+
+    why = netns_unavailable() or iptables_unavailable()
+    return pytest.mark.skipif(why is not None, reason=why or "")
+
+
 def _ip(*args: str) -> None:
     subprocess.run(["ip", *args], check=True, capture_output=True, timeout=20)
 
@@ -100,6 +108,11 @@ class Lan:
     def cmd(self, i: int, *argv: str) -> list[str]:
         """A command line that runs `argv` on host i."""
         return ["ip", "netns", "exec", self.names[i], *argv]
+
+    def iptables(self, i: int, *rule: str) -> None:
+        """Add (or delete, ...) an iptables rule on host i: a fault of that laptop's own."""
+        subprocess.run(self.cmd(i, "iptables", *rule), check=True, capture_output=True,
+                       timeout=20)
 
 
 def play_cmd(lan: Lan, i: int, tmp, game: str, players: int, *extra: str,

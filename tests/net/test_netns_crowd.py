@@ -12,19 +12,12 @@ import pytest
 from tongiaki_lan.net.lab.crowd import table_name
 
 from .crowd import list_games, party
-from .netns import Lan, iptables_unavailable, netns_unavailable
+from .netns import Lan, needs_netns_and_iptables
 from .procs import kill_all
 
-pytestmark = [pytest.mark.netns, pytest.mark.slow]
+pytestmark = [pytest.mark.netns, pytest.mark.slow, needs_netns_and_iptables()]
 
 LAPTOPS, TABLES, PROCESSES = 30, 10, 5
-
-
-@pytest.fixture(autouse=True)
-def _need_netns_and_iptables():
-    why = netns_unavailable() or iptables_unavailable()
-    if why:
-        pytest.skip(why)
 
 
 async def test_a_fresh_games_lists_all_ten_tables_of_thirty_laptops_in_its_second(tmp_path):

@@ -11,24 +11,17 @@ import sys
 import pytest
 
 from .helpers import verify_record
-from .netns import Lan, iptables_unavailable, netns_unavailable
+from .netns import Lan, needs_netns_and_iptables
 from .netns import play_cmd as _play_cmd
 from .procs import Proc, kill_all
 
-pytestmark = [pytest.mark.netns, pytest.mark.slow]
+pytestmark = [pytest.mark.netns, pytest.mark.slow, needs_netns_and_iptables()]
 
 LOSS = 0.4
 
 
 def play_cmd(*args, **kw):
     return _play_cmd(*args, timeout=240, **kw)
-
-
-@pytest.fixture(autouse=True)
-def _need_netns_and_iptables():
-    why = netns_unavailable() or iptables_unavailable()
-    if why:
-        pytest.skip(why)
 
 
 

@@ -5,26 +5,14 @@ blocks the program. Each verdict is its own test."""
 
 from __future__ import annotations
 
-import subprocess
 import sys
 
 import pytest
 
-from .netns import Lan, iptables_unavailable, netns_unavailable, play_cmd
+from .netns import Lan, needs_netns_and_iptables, play_cmd
 from .procs import Proc, kill_all
 
-pytestmark = [pytest.mark.netns, pytest.mark.slow]
-
-
-@pytest.fixture(autouse=True)
-def _need_netns_and_iptables():
-    why = netns_unavailable() or iptables_unavailable()
-    if why:
-        pytest.skip(why)
-
-
-def _iptables(lan: Lan, i: int, *rule: str) -> None:
-    subprocess.run(lan.cmd(i, "iptables", *rule), check=True, capture_output=True, timeout=20)
+pytestmark = [pytest.mark.netns, pytest.mark.slow, needs_netns_and_iptables()]
 
 
 async def _doctor(lan: Lan, tmp_path, *rules_on_doctor: tuple[str, ...]) -> dict:
@@ -34,7 +22,7 @@ async def _doctor(lan: Lan, tmp_path, *rules_on_doctor: tuple[str, ...]) -> dict
         await host.start()
         await host.wait(lambda: host.count("advertised") >= 1, 60)
         for rule in rules_on_doctor:
-            _iptables(lan, 1, *rule)
+            lan.iptables(1, *rule)
         doctor = Proc(lan.cmd(1, sys.executable, "-m", "tongiaki_lan", "doctor", "--json"),
                       tmp_path)
         await doctor.start()

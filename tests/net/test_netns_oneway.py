@@ -7,22 +7,13 @@ stopped with "the game forked"."""
 
 from __future__ import annotations
 
-import subprocess
-
 import pytest
 
 from .helpers import verify_record
-from .netns import Lan, iptables_unavailable, netns_unavailable, play_cmd
+from .netns import Lan, needs_netns_and_iptables, play_cmd
 from .procs import Proc, kill_all
 
-pytestmark = [pytest.mark.netns, pytest.mark.slow]
-
-
-@pytest.fixture(autouse=True)
-def _need_netns_and_iptables():
-    why = netns_unavailable() or iptables_unavailable()
-    if why:
-        pytest.skip(why)
+pytestmark = [pytest.mark.netns, pytest.mark.slow, needs_netns_and_iptables()]
 
 
 async def test_the_creator_deaf_to_one_laptop_still_plays_one_game_with_it(tmp_path):
@@ -37,8 +28,7 @@ async def test_the_creator_deaf_to_one_laptop_still_plays_one_game_with_it(tmp_p
             for p in procs[1:]:
                 await p.start()
             await creator.wait(lambda: creator.count("move") >= 10, 120)
-            subprocess.run(lan.cmd(0, "iptables", "-A", "INPUT", "-s", lan.ips[2], "-p", "udp",
-                                   "-j", "DROP"), check=True, capture_output=True, timeout=20)
+            lan.iptables(0, "-A", "INPUT", "-s", lan.ips[2], "-p", "udp", "-j", "DROP")
             codes = [await p.finish(240) for p in procs]
             assert codes == [0, 0, 0], [p.stderr[-1500:] for p in procs]
         finally:

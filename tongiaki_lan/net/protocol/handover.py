@@ -251,15 +251,14 @@ class Handover:
         player away for S seconds (again every S seconds until it is done). Never while
         every other member of a larger table is away: then we are the one cut off (or
         asleep), and the seats are not ours to give."""
-        others = [p for p in self.staying() if p != self.peer_id]  # (goodbyes aside)
-        if len(others) > 1 and all(self.presence.is_absent(p) for p in others):
+        if self.hears_nobody():  # (goodbyes aside)
             return
         for i, s in enumerate(self.lobby.seats):
             if s.kind != "human" or handed(s) or s.owner == self.peer_id:
                 continue
             away = self.presence.away_for(s.owner, self.now)
-            heard = self.heard_through(s.owner)
-            if away is None or (heard if heard is not None else away) < self.handover_after:
+            if (away is None or away < self.handover_after
+                    or self.plays_through_others(s.owner)):
                 continue
             if self.now - self._handover_asked.get(i, -1e9) < max(1.0, self.handover_after):
                 continue

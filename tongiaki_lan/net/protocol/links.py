@@ -418,16 +418,16 @@ class Links:
             why = self.admit(peer, msg)
             if why is None and len(self.links) >= MAX_LINKS and not self._evict_stranger():
                 why = "too many peers"
-            if why is not None and not msg.RELIABLE:
-                # a heartbeat or an ack asks for nothing and changes nothing; on a jittery
-                # Wi-Fi a newcomer's first heartbeat often overtakes the lobby that makes
-                # it a member, and players read "refused … not a member" at every join
-                self.stats.refused += 1
-                log.info("dropped %s from %s at %s:%s: %s", type(msg).__name__,
-                         peer.hex(), addr[0], addr[1], why)
-                return
             if why is not None:
-                self._refuse(peer, addr, why)
+                if msg.RELIABLE:
+                    self._refuse(peer, addr, why)
+                else:
+                    # a heartbeat or an ack asks for nothing and changes nothing; on a
+                    # jittery Wi-Fi a newcomer's first heartbeat often overtakes the lobby
+                    # that makes it a member, and players read "refused … not a member"
+                    self.stats.refused += 1
+                    log.info("dropped %s from %s at %s:%s: %s", type(msg).__name__,
+                             peer.hex(), addr[0], addr[1], why)
                 return
             lk = self.link(peer, addr)
         if lk.their_inc == 0:
