@@ -1,9 +1,14 @@
-"""A one-way fault on a real LAN (network namespaces, real zeroconf and UDP): the table's
-creator stops hearing one laptop (iptables drops what that laptop sends it; everything
-else flows) in the middle of a game. The others pass on that laptop's draw values, so the
-three play one game to its end, and the unheard player keeps their seat; before, the
-creator left it out of a draw the others had dealt with its value, and every laptop
-stopped with "the game forked"."""
+"""One-way faults on a real LAN (network namespaces, real zeroconf and UDP).
+
+The table's creator stops hearing one laptop (iptables drops what that laptop sends it;
+everything else flows) in the middle of a game. The others pass on that laptop's draw
+values, so the three play one game to its end, and the unheard player keeps their seat;
+before, the creator left it out of a draw the others had dealt with its value, and every
+laptop stopped with "the game forked".
+
+A laptop hears nobody (everything that comes in is dropped) but is heard: its heartbeats
+say it does not follow the game, so it is away, its seat goes to a bot, and the others
+finish; before, they waited for it for as long as the fault lasted."""
 
 from __future__ import annotations
 
@@ -41,3 +46,28 @@ async def test_the_creator_deaf_to_one_laptop_still_plays_one_game_with_it(tmp_p
         # the creator did not give the unheard player's seat to a bot: their moves and
         # draw values reached it through the third laptop
         assert not [e for p in procs for e in p.events if e["event"] == "handover"]
+
+
+async def test_a_laptop_whose_firewall_blocks_everything_inbound_does_not_stall_the_table(
+        tmp_path):
+    with Lan(3) as lan:
+        procs = [Proc(play_cmd(lan, i, tmp_path, "deaf", 3, "--handover", "5",
+                               "--bot-delay", "0.05", "--table-bot", "random"), tmp_path)
+                 for i in range(3)]
+        try:
+            for p in procs:
+                await p.start()
+            deaf = procs[2]
+            await deaf.wait(lambda: deaf.count("move") >= 10, 120)
+            lan.iptables(2, "-A", "INPUT", "-p", "udp", "-j", "DROP")
+            codes = [await p.finish(240) for p in procs[:2]]
+            assert codes == [0, 0], [p.stderr[-1500:] for p in procs]
+        finally:
+            await kill_all(procs)
+        finals = [p.events[-1] for p in procs[:2]]
+        assert all(f["event"] == "game_over" for f in finals), finals
+        assert len({f["digest"] for f in finals}) == 1
+        for p in procs[:2]:
+            assert [e["name"] for e in p.events if e["event"] == "handover"] == ["host2"], " ".join(
+                f'{e["event"]}:{e.get("name")}' for e in p.events
+                if e["event"] not in ("move", "tile", "your_turn", "draw", "lobby"))

@@ -63,3 +63,44 @@ def test_replace_refuses_the_seat_of_a_player_heard_only_through_the_others():
     net.run_for(31.0)
     net.act(deaf, deaf.core.replace, "p2")
     net.run_until(lambda: deaf.kinds("handover"), 10)
+
+
+def test_a_laptop_that_hears_nobody_does_not_hold_the_table_up_for_ever():
+    """Everything sent to one laptop is lost (a firewall that lets it send but blocks what
+    comes in): its heartbeats still arrive, so it looked present, and the table waited for
+    it for ever, with no word on any screen. Its heartbeats say it is stuck moves behind
+    the table, so now it is away: its seat goes to a bot and the game ends."""
+    net = SimNet(seed=5)
+    nodes = net.table(3, handover_after=5.0)
+    net.run_until(lambda: len(nodes[0].game.moves) > 20, 120)
+    deaf = nodes[2]
+    net.lose = lambda data, src, dest: dest == deaf.addr
+    rest = nodes[:2]
+    net.play_to_end(rest, 600)
+    one_digest(rest)
+    for nd in rest:
+        (away,) = nd.kinds("away")
+        assert away.peer == deaf.core.peer_id.hex()
+        (handed,) = nd.kinds("handover")
+        assert handed.seat == 2
+        assert not nd.kinds("reclaimed")  # (not given back while it is behind)
+
+
+@pytest.mark.parametrize(("players", "who", "seed"), [
+    (3, 2, 0), (3, 0, 3), (3, 0, 4), (4, 1, 2), (4, 0, 7), (4, 3, 9), (5, 2, 4),
+])
+def test_a_laptop_deaf_for_a_while_follows_the_table_again(players, who, seed):
+    """Deaf for 20 s, longer than the handover time: the others went on without it; once
+    it hears them again it follows the table, and everyone ends with one game."""
+    net = SimNet(seed=seed, think=0.05)
+    nodes = net.table(players, handover_after=5.0)
+    net.run_until(lambda: len(nodes[0].game.moves) > 20, 120)
+    deaf = nodes[who]
+    net.lose = lambda data, src, dest: dest == deaf.addr
+    net.run_for(20.0)
+    net.lose = None
+    net.play_to_end(nodes, 900)
+    one_digest(nodes)
+    for nd in nodes:
+        assert not nd.kinds("mismatch")
+        verify_record(nd)

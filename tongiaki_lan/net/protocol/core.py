@@ -76,6 +76,7 @@ from tongiaki_lan.net.protocol.settings import (
     HEARTBEAT_S,
     MAX_EVENTS,
     START_TIMEOUT_S,
+    STUCK_AFTER_S,
     TICK_S,
 )
 from tongiaki_lan.net.protocol.wake import Waking
@@ -323,6 +324,8 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
         self._answered_join: set[bytes] = set()
         self.presence = Presence()
         self._progress: dict[bytes, int] = {}
+        # member -> (when, our move count then) since its heartbeats say it is behind
+        self._behind: dict[bytes, tuple[float, int]] = {}
         self._buffer: dict[int, list[tuple[bytes, MoveMsg]]] = {}
         self._digest_list: list[bytes] = []
         self._fetch_at = -1e9
@@ -553,11 +556,38 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
         # what we served its earlier run went to an incarnation that no longer listens
         self._served = {k: t for k, t in self._served.items() if k[0] != peer}
         if self.lobby is not None and L.is_member(self.lobby, peer):
-            self.presence.heard(peer, self.now)
+            if self.presence.heard(peer, self.now):
+                # back from away: what it played alone may still be taken back (the
+                # table's lobby is on its way), so a differing state gets the grace
+                self._back_at[peer] = self.now
             self._emit(E.Restarted(peer.hex(), self.peer_name(peer)))
             self._lobby_sent.pop(peer, None)
             self._farewell_restart(peer)
             self._member_back(peer)
+
+    def _note_behind(self, peer: bytes, n_moves: int) -> None:
+        """Keep, for a member whose heartbeat says it has fewer moves than we do, when that
+        was first seen and how many we had then; forget it once it has that many (or we
+        have fewer, taken back after a partition)."""
+        g = self.game
+        mark = self._behind.get(peer)
+        if mark is not None and (n_moves >= mark[1] or g is None or len(g.moves) < mark[1]):
+            del self._behind[peer]
+            mark = None
+        if (mark is None and g is not None and not g.is_over and not self.stopped
+                and n_moves < len(g.moves)):
+            self._behind[peer] = (self.now, len(g.moves))
+
+    def _stuck(self, peer: bytes) -> bool:
+        """A member whose heartbeats keep coming but whose game has not reached, within
+        STUCK_AFTER_S, the moves we had when we saw it behind: it does not hear the table
+        (a firewall that lets it send but blocks what comes in, a Wi-Fi deaf one way), so
+        the table cannot play with it. It is away like a silent one: its seat can go to a
+        bot instead of the table waiting for it for ever; back once it has caught up. A
+        laptop deaf to one player only is not stuck: it gets that player's moves from the
+        others."""
+        mark = self._behind.get(peer)
+        return mark is not None and self.now - mark[0] > STUCK_AFTER_S
 
     def _on_message(self, peer: bytes, addr: tuple, msg: Message, early: bool = False) -> None:
         if self.closing:
@@ -572,8 +602,12 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
                 self._refuse_msg(peer, type(msg).__name__, f"internal error: {exc}")
             return
         if self.lobby is not None and L.is_member(self.lobby, peer):
+            if isinstance(msg, Heartbeat):
+                self._note_behind(peer, msg.n_moves)
             if self._late_after_goodbye(peer):
                 pass  # it stays gone: not shown back, nor present, nor coordinator
+            elif self._stuck(peer):
+                pass  # it sends, but does not follow the game: away still (`_stuck`)
             elif self.presence.heard(peer, self.now):
                 self._back_at[peer] = self.now
                 self._emit(E.Back(peer.hex(), self.peer_name(peer)))
@@ -701,7 +735,8 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
             self._broadcast(self._heartbeat())
         others = [m.peer for m in lb.members if m.peer != self.peer_id]
         changed = False
-        for peer, away in self.presence.update(others, now):
+        for peer, away in self.presence.update(others, now,
+                                               [p for p in others if self._stuck(p)]):
             changed = True
             if away:
                 self._withholders.discard(peer)  # gone quiet: a differing game is a fork

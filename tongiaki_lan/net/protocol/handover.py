@@ -190,14 +190,17 @@ class Handover:
         table started again (everyone quit, the party moved rooms): to each new run the
         others were there from the start, never away and back, and a goodbye for good is
         news that no record keeps; the lobby, which is kept, still says a bot plays the
-        seat of a player who is here."""
+        seat of a player who is here. Not while the member's heartbeats say it is behind
+        the game (`_behind`): it could not play the seat yet, and one that hears nobody
+        (a draw left its value out and gave its seat to a bot) would have it back, then
+        lose it again once it counts as away."""
         if self._waking is not None or self.watching:
             return  # (not before the table has told us how things stand; a watcher,
             # who hears few of the members, drives nothing and gives nothing back)
         for s in self.lobby.seats:
             owner = s.owner
             if (handed(s) and owner != self.peer_id and self.presence.is_running(owner)
-                    and not self.left_for_good(owner)):
+                    and not self.left_for_good(owner) and owner not in self._behind):
                 self._give_back(owner)
 
     def _fork_tick(self) -> None:

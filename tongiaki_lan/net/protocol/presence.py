@@ -9,7 +9,7 @@ times passed in by the caller.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 AWAY_AFTER_S = 3.0
 
@@ -51,15 +51,18 @@ class Presence:
         since = self._absent_since.get(peer)
         return None if since is None else now - since
 
-    def update(self, members: Iterable[bytes], now: float) -> list[tuple[bytes, bool]]:
-        """Re-check silence; returns the (peer, away) transitions, in member order."""
+    def update(self, members: Iterable[bytes], now: float,
+               stuck: Collection[bytes] = ()) -> list[tuple[bytes, bool]]:
+        """Re-check silence; returns the (peer, away) transitions, in member order. A peer
+        in `stuck` (heard, but it does not follow the game: the caller's judgement) is
+        away as if silent."""
         out = []
         for peer in members:
             if peer in self._left:
                 continue
             last = self._last.setdefault(peer, now)
             silent = now - last > self.away_after
-            if silent and peer not in self._absent_since:
-                self._absent_since[peer] = last + self.away_after
+            if (silent or peer in stuck) and peer not in self._absent_since:
+                self._absent_since[peer] = last + self.away_after if silent else now
                 out.append((peer, True))
         return out

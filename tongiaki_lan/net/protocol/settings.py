@@ -30,6 +30,9 @@ DRAW_RESEND_S = 1.0  # a draw still waiting: send the values we hold again this 
 # however long that node has been away: time for a resend of what we hold to bring back
 # the whole draw from a node that dealt it (a value we cannot hear may reach the others)
 DRAW_ASK_S = 2 * DRAW_RESEND_S
+# a member whose heartbeats say it has not reached, this long after, the move count we had
+# then (it sends, but hears nobody: a firewall that blocks what comes in) counts as away
+STUCK_AFTER_S = 10.0
 FORK_GRACE_S = 5.0  # after being cut off: a differing state may still be rewound
 # after a goodbye for good the leaver's run ends within about 2 s (`AioNode.leave`): a
 # datagram of it this long after we took the goodbye comes from a new run of it
