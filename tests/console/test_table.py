@@ -461,3 +461,29 @@ def test_help_explains_the_panels_heads_in_their_own_words(lang):
         assert "▶" in legend and "*" in legend
     finally:
         i18n.use("en")
+
+
+def test_a_refusal_names_the_island_as_the_map_does():
+    """The engine keeps the printed (German) name `Fidschi`; a refusal said it so on an
+    English or French screen whose map says Fiji or Fidji ("expand Fiji: T1: Fidschi is
+    not on the board"). Founding a Royal Island on an island not yet revealed is refused
+    under K1, the rule of Royal Islands, not T1 (expansion)."""
+    from tongiaki_lan import i18n
+    from tongiaki_lan.console.screen import refusal_text
+    from tongiaki_lan.engine import IllegalMove, parse_move
+    from tongiaki_lan.i18n.islands import engine_text
+
+    fiji = next(t.id for t in TILES if t.name == "Fidschi")
+    game = _game_at(lambda g: g.pending is not None and g.pending.kind == "action"
+                    and fiji not in g.islands())
+    try:
+        for lang, name in (("en", "Fiji"), ("fr", "Fidji")):
+            i18n.use(lang)
+            for typed, clause in ((f"expand {name}", "T1"), (f"royal {name}", "K1")):
+                with pytest.raises(IllegalMove) as refused:
+                    game.apply(parse_move(engine_text(typed)))
+                said = refusal_text(typed, refused.value)
+                assert "Fidschi" not in said, said
+                assert name in said and clause in said, said
+    finally:
+        i18n.use("en")

@@ -1128,7 +1128,7 @@ def refusal_text(command: str, exc: IllegalMove) -> str:
     """
     summary = clause_text(exc.clause)
     if current_language() == "en" or not summary:
-        return f"{command}: {exc}"
+        return f"{command}: {exc.clause}: {engine_reason(exc.reason)}"
     return _("{command}: not allowed by rule {clause} ({reason}) — rules {clause}").format(
         command=command, clause=exc.clause, reason=engine_reason(exc.reason))
 

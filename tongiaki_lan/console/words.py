@@ -5,7 +5,7 @@ from __future__ import annotations
 from tongiaki_lan.engine import LETTERS, Game, Sail
 from tongiaki_lan.engine import decisions as D
 from tongiaki_lan.i18n import N_, _, ngettext
-from tongiaki_lan.i18n.islands import island_name
+from tongiaki_lan.i18n.islands import island_name, shown_island
 
 from .story import final_words, ships_text, tile_label
 
@@ -186,6 +186,8 @@ def engine_reason(reason: object) -> str:
         # a value is what was typed (`no island named '…'`): a pasted page is cut short
         values = {k: (v if not isinstance(v, str) or len(v) <= 24 else v[:23] + "…")
                   for k, v in reason.values.items()}
+        if isinstance(values.get("island"), str):  # as printed (`Fidschi`): as the map says
+            values["island"] = shown_island(values["island"])
         return _(reason.template).format(**values)
     text = str(reason)
     return text if len(text) <= 200 else text[:199] + "…"

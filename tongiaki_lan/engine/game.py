@@ -1328,8 +1328,9 @@ class Game:
             if not has_ships and isinstance(move, (Expand, Royal)):
                 return IllegalMove("X1", R(N_("you have no ships on the board: place ships or "
                                               "colony")))
-            if move.island not in self._ships:
-                return IllegalMove("T1", R(N_("{island} is not on the board"), island=name))
+            if move.island not in self._ships:  # (a Royal Island is founded under K1)
+                return IllegalMove("T1" if isinstance(move, Expand) else "K1",
+                                   R(N_("{island} is not on the board"), island=name))
             if isinstance(move, Expand):
                 if move.island in self._kings:
                     return IllegalMove("K3", R(N_("{island} is a Royal Island"), island=name))

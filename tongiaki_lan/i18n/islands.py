@@ -36,6 +36,13 @@ def island_name(tid: int, language: str | None = None) -> str:
     return OWN_NAMES.get(name, {}).get(language or current(), name)
 
 
+def shown_island(printed: str, language: str | None = None) -> str:
+    """A printed name (`Fidschi`, as the engine's reasons carry it) as `island_name`
+    shows it; any other text unchanged."""
+    tid = _BY_PRINTED.get(printed)
+    return printed if tid is None else island_name(tid, language)
+
+
 def island_token(tid: int, language: str | None = None) -> str:
     """The name as one typed word (`RapaNui`, `Fiji`): what completion offers."""
     return island_name(tid, language).replace(" ", "")
