@@ -71,6 +71,11 @@ async def test_replay_steps_forwards_and_backwards(tmp_path):
         await wait_until(lambda: session.index <= 40)
         assert not isinstance(session.record.moves[session.index], Reveal)
         assert render_text(session.game) == positions[session.index]
+        inp.send_text("help\r")  # the replay's own commands come first, in sight
+        await wait_until(lambda: any("next [N]" in t for _k, t in session.lines))
+        texts = [t for _k, t in session.lines]
+        first_own = next(i for i, t in enumerate(texts) if "next [N]" in t)
+        assert first_own < next(i for i, t in enumerate(texts) if t.startswith("Type a move"))
         inp.send_text("place Tonga 1\r")  # a replay takes no moves: a reason, not a crash
         await wait_until(lambda: "replay takes no moves" in screen.message[1])
         inp.send_text("hint\r")  # nobody decides in a replay: no suggestion to play

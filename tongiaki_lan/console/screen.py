@@ -906,14 +906,19 @@ class GameScreen:
             return
         if word in ("help", "?"):
             anchor = len(s.lines)
+            own = [("info", "  " + _(help_text)) for help_text, _handler
+                   in s.commands().values()] if not rest else []
+            if own and not s.can_play:
+                # a replay's own commands first: after the game's help they were the
+                # last lines of fifty, out of sight (and PgDn steps the replay there)
+                s.lines.extend(own)
+                own = []
             for line in help_lines(rest):
                 s.lines.append(("info", line))
-            if not rest:
-                for help_text, _handler in s.commands().values():
-                    s.lines.append(("info", "  " + _(help_text)))
-                if getattr(s, "from_lobby", False):
-                    s.lines.append(("info", "  " + _("lobby — after the game, back to the "
-                                                     "lobby for the next one")))
+            s.lines.extend(own)
+            if not rest and getattr(s, "from_lobby", False):
+                s.lines.append(("info", "  " + _("lobby — after the game, back to the "
+                                                 "lobby for the next one")))
             s.changed()
             self._log_anchor = anchor  # (after changed(), which scrolls to the newest)
             return
