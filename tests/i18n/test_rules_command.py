@@ -45,8 +45,9 @@ def test_rules_name_the_clauses_of_the_pending_decision(kind, expected):
 def test_one_clause_on_demand_and_a_clear_answer_for_an_unknown_one():
     game = _play_until(D.SETUP)
     assert rules_lines(game, "m3") == [f"M3  {CLAUSES['M3']}"]
-    (answer,) = rules_lines(game, "Z9")
+    answer, more = rules_lines(game, "Z9")
     assert "Z9" in answer and "X2a" in answer
+    assert "rules all" in more
 
 
 def test_the_heading_says_how_to_look_up_any_clause_and_the_way_it_says_works():
@@ -64,3 +65,18 @@ def test_rules_in_the_players_language():
     lines = rules_lines(game)
     assert lines[0].startswith("Regeln für die Wahl der nächsten Abfahrt")
     assert lines[1].startswith("M1  Jeder volle Strand muss ablegen.")
+
+
+def test_a_newcomer_finds_how_the_game_is_scored():
+    """`rules scoring`, `rules all` and `rules E` answered "no rule"; the way to learn what
+    earns points was to guess `rules E3`. And K2 pointed at K4, a clause it did not have."""
+    def _topic(game, topic):
+        return [line.split()[0] for line in rules_lines(game, topic)]
+
+    game = _play_until(D.SETUP)
+    assert _topic(game, "scoring") == ["E1", "E3", "E4", "K4"]
+    assert _topic(game, "E") == ["E1", "E2", "E3", "E4"]
+    assert _topic(game, "all") == list(CLAUSES)
+    assert "K4" in CLAUSES and "(K4)" in CLAUSES["K2"]
+    lines = rules_lines(game, "Z9")
+    assert "rules all" in lines[-1]

@@ -32,6 +32,8 @@ CLAUSES: dict[str, str] = {
              "island for you until the end (K4). Your turn ends."),
     "K3": N_("Nobody expands on, lands on or sails through a Royal Island: a group whose route "
              "runs into one turns back to the island it left and lands there."),
+    "K4": N_("The king stays until the end of the game and scores its island for its owner "
+             "(E3); in a tie-break it counts as one ship on the board (E4)."),
     "C1": N_("New Colony: instead of a normal turn you may always take all your ships off the "
              "beaches back into your reserve (kings stay where they are)."),
     "C2": N_("Then tiles are revealed one by one and you place each on any empty hex next to "
@@ -98,15 +100,36 @@ def _needs_x1(game: Game) -> bool:
     return not any(str(m).startswith("expand") for m in game.legal_moves())
 
 
+# what a newcomer types to learn how the game is won: the end and the score
+SCORING_WORDS = ("score", "scoring", "points", "goal", "win", "end")
+
+
+def _topic_clauses(topic: str) -> list[str]:
+    """The clauses `rules TOPIC` shows: one by its id (`M3`), a family by its letter or
+    prefix (`E`, `X2`), every one (`all`), or the end and the score (`scoring`, or the
+    player's word for it)."""
+    word = topic.casefold()
+    if word == "all" or word == _("all").casefold():
+        return list(CLAUSES)
+    if word in SCORING_WORDS or word == _("scoring").casefold():
+        return ["E1", "E3", "E4", "K4"]
+    exact = [k for k in CLAUSES if k.casefold() == word]
+    if exact:
+        return exact
+    family = [k for k in CLAUSES if k.casefold().startswith(word)]
+    return sorted(family) if word[:1].isalpha() and family and len(word) <= 2 else []
+
+
 def rules_lines(game: Game, topic: str = "") -> list[str]:
     """The rules behind the pending decision (or one clause: `rules M3`), one per line."""
     topic = topic.strip()
     if topic:
-        key = next((k for k in CLAUSES if k.lower() == topic.lower()), None)
-        if key is None:
+        keys = _topic_clauses(topic)
+        if not keys:
             return [_("no rule {topic}; the clauses are: {ids}").format(
-                topic=repr(topic), ids=" ".join(CLAUSES))]
-        return [f"{key}  {_(CLAUSES[key])}"]
+                topic=repr(topic), ids=" ".join(CLAUSES)),
+                _("rules all shows every clause; rules E the end of the game and the score")]
+        return [f"{key}  {_(CLAUSES[key])}" for key in keys]
     p = game.pending
     if p is None:
         what, ids = N_("the end of the game"), ("E1", "E3", "E4")

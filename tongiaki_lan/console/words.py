@@ -98,6 +98,8 @@ def _action_text(game: Game, seat: int) -> str:
 
 
 GENERAL_HELP = [
+    N_("Goal: most points at the end; an island scores for each player with a ship or king "
+       "on it (rules scoring)."),
     N_("Type a move in its short form; Tab lists exactly the legal ones. Other commands:"),
     N_("  hint — a bot's suggestion (put on the line: Enter plays it) · moves — list legal "
        "moves"),
