@@ -43,6 +43,26 @@ def solo_record_path(directory: Path, seed: bytes) -> Path:
     return directory / f"solo-{stamp}-{seed.hex()[:8]}{SUFFIX}"
 
 
+def unfinished_solo_records(directory: Path, newest: int = 20) -> list[tuple[Path, int]]:
+    """The solo games in `directory` left before their end (path, moves played), newest
+    first, among its `newest` latest solo records; damaged or unreadable ones are left
+    out (`solo --resume FILE` says what is wrong with one)."""
+    try:
+        files = [p for p in directory.glob(f"solo-*{SUFFIX}") if p.is_file()]
+        files.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+    except OSError:
+        return []
+    found = []
+    for path in files[:newest]:
+        try:
+            record = read_record(path)
+            if record.moves and not replay_record(record).is_over:
+                found.append((path, len(record.moves)))
+        except (OSError, ValueError):
+            continue
+    return found
+
+
 def record_file_name(*parts: str) -> str:
     """A file name from free text (game and player names): safe on every file system."""
     return re.sub(r"[^A-Za-z0-9_-]+", "_", "-".join(parts)) + SUFFIX

@@ -6,6 +6,8 @@ import argparse
 import asyncio
 from pathlib import Path
 
+LATEST = "-"  # `--resume` without a file: the latest unfinished solo game
+
 
 def configure(p: argparse.ArgumentParser) -> None:
     from tongiaki_lan.bots import DEFAULT_LEVEL, LEVELS, bot_kinds
@@ -25,6 +27,9 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="your seat, 1 = first to play (default 1)")
     p.add_argument("--record", type=Path, default=None, metavar="FILE",
                    help="write the game record to this file (default: a new file in --records)")
+    p.add_argument("--resume", nargs="?", const=LATEST, default=None, metavar="FILE",
+                   help="play on an unfinished solo game: its record FILE, or without FILE "
+                        "the latest one in --records")
     records_option(p)
     lang_option(p)
     p.add_argument("--no-record", action="store_true", help="do not write a record")
@@ -52,11 +57,15 @@ def _saved_or_os_name(given: str | None) -> str:
 
 def run(args) -> int:
     from tongiaki_lan.bots import DEFAULT_LEVEL
-    from tongiaki_lan.cli import say_at_exit, use_language
+    from tongiaki_lan.cli import use_language
     from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
     from tongiaki_lan.engine.variant import STANDARD, TWO_COLOURS
     from tongiaki_lan.i18n import _
-    from tongiaki_lan.records import default_record_dir, solo_record_path
+    from tongiaki_lan.records import (
+        default_record_dir,
+        solo_record_path,
+        unfinished_solo_records,
+    )
 
     if not use_language(args):
         return 2
@@ -72,23 +81,72 @@ def run(args) -> int:
     if args.bot and args.level:
         print("solo: give --level or --bot, not both")
         return 2
+    options = {"think": args.think} if args.think is not None else {}
+    records = args.records or default_record_dir()
+    if args.resume is not None:
+        session = _resumed(args, records, options)
+        if session is None:
+            return 2
+        return _run(session, args)
     kind = args.bot or args.level or DEFAULT_LEVEL
     seed = seed_from_text(args.seed)
     seats = solo_seats(args.bots, _saved_or_os_name(args.name), kind, seat=args.seat - 1,
                        two_colours=args.two_colours)
     record = None
     if not args.no_record:
-        record = args.record or solo_record_path(args.records or default_record_dir(), seed)
-    options = {"think": args.think} if args.think is not None else {}
+        record = args.record or solo_record_path(records, seed)
+        if record.exists():
+            print(_("solo: {path} exists; tongiaki-lan solo --resume {path} plays on its "
+                    "game").format(path=record))
+            return 2
     session = SoloSession(seed, seats, record_path=record, pace=args.pace,
                           hint_kind=args.hint_bot, bot_options=options,
                           variant=TWO_COLOURS if args.two_colours else STANDARD)
+    if record is not None and args.record is None:
+        unfinished = unfinished_solo_records(records)
+        if unfinished:  # (a game left before its end is not lost: say how to go on)
+            session.notes.append(_(
+                "Your last solo game stopped after move {n}: tongiaki-lan solo --resume "
+                "plays on it.").format(n=unfinished[0][1]))
+    return _run(session, args)
+
+
+def _resumed(args, records: Path, options: dict):
+    """The session of `--resume [FILE]`, or None after saying why there is none."""
+    from tongiaki_lan.console.session import SoloSession
+    from tongiaki_lan.i18n import _
+    from tongiaki_lan.records import RecordError, unfinished_solo_records
+
+    if args.resume == LATEST:
+        unfinished = unfinished_solo_records(records)
+        if not unfinished:
+            print(_("solo: no unfinished solo game in {dir}; tongiaki-lan solo starts a new "
+                    "one").format(dir=records))
+            return None
+        path = unfinished[0][0]
+    else:
+        path = Path(args.resume)
+    try:
+        return SoloSession.resume(path, pace=args.pace, hint_kind=args.hint_bot,
+                                  bot_options=options)
+    except (OSError, RecordError) as exc:
+        print(_("solo: cannot play on {path}: {error}").format(path=path, error=exc))
+        return None
+
+
+def _run(session, args) -> int:
+    from tongiaki_lan.cli import say_at_exit
+    from tongiaki_lan.i18n import _
+
     try:
         code = asyncio.run(_play(session, args.colour))
     except EOFError:  # the input ended (a pipe): the game was closed and is recorded
         code = 0
     if session.record_path is not None:
         say_at_exit(_("Record saved: {path}").format(path=session.record_path))
+        if not session.game.is_over:
+            say_at_exit(_("Play on with: {command}").format(
+                command=f"tongiaki-lan solo --resume {session.record_path}"))
         say_at_exit(_("Replay it with: {command}").format(
             command=f"tongiaki-lan replay {session.record_path}"))
     return code

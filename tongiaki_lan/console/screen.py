@@ -1004,14 +1004,17 @@ class GameScreen:
         s.changed()
 
     def _ask_quit(self, key: str | None = None) -> None:
-        """Leaving mid-game ends a solo game for good: ask once, and say what is kept.
+        """Leaving mid-game: ask once, and say what is kept (a solo game can be resumed).
         `key`: asked because of that key (Ctrl-C), which then confirms too."""
         s = self.session
         path = getattr(s, "record_path", None)
         node = getattr(s, "node", None)
         if path is None and node is not None:
             path = getattr(node, "record_path", None)
-        if path is not None:
+        if path is not None and getattr(s, "resumed", None) is not None:  # (solo)
+            what = _("the record keeps the game ({path}; tongiaki-lan solo --resume plays on "
+                     "it)").format(path=path)
+        elif path is not None:
             what = _("the record keeps the game ({path}; tongiaki-lan replay shows it)").format(
                 path=path)
         else:

@@ -286,9 +286,17 @@ class SoloSession(GameSession):
         hint_kind: str | None = None,
         bot_options: dict | None = None,
         variant: str = STANDARD,
+        game: Game | None = None,
     ):
-        game = with_variant(Game([s.colour for s in seats]), variant)
+        """`game`: a game resumed from `record_path` (`resume`), which is appended to."""
+        resumed = game is not None
+        if game is None:
+            game = with_variant(Game([s.colour for s in seats]), variant)
         super().__init__(game, seats, hint_kind)
+        self.resumed = resumed
+        self.notes: list[str] = []  # said after the opening line (`solo`: a game to resume)
+        if resumed:  # its story so far is on the board; the log starts from here
+            self._seen_events = len(game.events)
         self.seed = seed
         self.dealer = Dealer(seed)
         self.pace = pace
@@ -301,7 +309,34 @@ class SoloSession(GameSession):
         }
         self._driver: asyncio.Task | None = None
 
+    @classmethod
+    def resume(cls, path: Path, pace: float = 0.4, hint_kind: str | None = None,
+               bot_options: dict | None = None) -> SoloSession:
+        """The unfinished solo game of record `path`, to play on and append to. Raises
+        RecordError (or OSError) saying what is wrong with the file."""
+        from tongiaki_lan.records import RecordError, read_record, replay_record
+
+        record = read_record(path)
+        header = record.header
+        if header.game_name != "solo" or not any(s.kind == "human" for s in header.seats):
+            raise RecordError(_("it is not a solo game (replay shows it)"))
+        game = replay_record(record)  # every move checked again: a damaged file says where
+        if game.is_over:
+            raise RecordError(_("that game is over (replay shows it)"))
+        seats = [Seat(s.name, s.colour, s.kind, local=s.kind == "human") for s in header.seats]
+        return cls(header.seed, seats, record_path=Path(path), pace=pace, hint_kind=hint_kind,
+                   bot_options=bot_options, game=game)
+
     async def start(self) -> None:
+        if self.resumed:
+            self._reopen_record()
+            self.lines.append(("info", _(
+                "Game resumed after move {n}, seed {seed}… (the record keeps it). help lists "
+                "the commands, rules the rule behind your decision.").format(
+                    n=len(self.game.moves), seed=self.seed.hex()[:12])))
+            await GameSession.start(self)
+            self._kick()
+            return
         if self.record_path is not None:
             self._open_record()
         if self.record_path is not None:
@@ -311,6 +346,7 @@ class SoloSession(GameSession):
             text = _("New game, seed {seed}… (not recorded). help lists the commands, rules the "
                      "rule behind your decision.")
         self.lines.append(("info", text.format(seed=self.seed.hex()[:12])))
+        self.lines.extend(("info", note) for note in self.notes)
         await super().start()
         self._kick()
 
@@ -335,6 +371,16 @@ class SoloSession(GameSession):
             self.record_path = None
             return
         self.lines.append(("info", _("Recording to {path}").format(path=self.record_path)))
+
+    def _reopen_record(self) -> None:
+        from tongiaki_lan.records import RecordError, RecordWriter
+
+        try:
+            self._writer = RecordWriter.open_append(self.record_path)
+        except (OSError, RecordError) as exc:
+            self.lines.append(("bad", _("cannot write the record {path}: {error}").format(
+                path=self.record_path, error=exc)))
+            self.record_path = None
 
     def _apply(self, move: Move) -> None:
         # raises IllegalMove, state untouched; then the seeded dealer reveals tiles
@@ -396,8 +442,15 @@ class SoloSession(GameSession):
     async def close(self) -> None:
         await super().close()
         if self._writer is not None:
+            empty = self._writer.next_index == 0
             self._writer.close()
             self._writer = None
+            if empty and not self.resumed:  # left before the first move: nothing to keep
+                try:
+                    self.record_path.unlink()
+                except OSError:
+                    pass
+                self.record_path = None
 
 
 class ReplaySession(GameSession):

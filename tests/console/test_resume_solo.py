@@ -1,0 +1,74 @@
+"""A solo game left before its end is played on later (`solo --resume`): the quit message
+said "the record keeps the game", yet starting `solo` again began a fresh game, and
+`--record` on that file refused to write and played an unrecorded one."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
+from tongiaki_lan.records import read_record, replay_record, unfinished_solo_records
+
+
+async def _play_until(session: SoloSession, moves: int) -> None:
+    """Our decisions by the hint bot, the bots' by their driver, until `moves` are played
+    (or the game ends)."""
+    while len(session.game.moves) < moves and not session.game.is_over:
+        if session.my_decision():
+            await session.submit(await session.hint())
+        else:
+            await session._driver  # the bots move until our decision comes back
+
+
+async def test_a_solo_game_left_halfway_is_played_on_to_its_end(tmp_path):
+    record = tmp_path / "solo-20261127-120000-abcdef12.tgrec"
+    first = SoloSession(seed_from_text("resume"), solo_seats(2, "Tester", "random"),
+                        record_path=record, pace=0, hint_kind="random")
+    await first.start()
+    await _play_until(first, 60)
+    left_at, digest = len(first.game.moves), first.game.digest()
+    await first.close()  # the laptop's lid, `quit`, a crash: the record has every move
+    assert unfinished_solo_records(tmp_path) == [(record, left_at)]
+
+    again = SoloSession.resume(record, pace=0, hint_kind="random")
+    assert again.game.digest() == digest
+    assert [s.name for s in again.seats] == ["Tester", "Hina", "Maui"]
+    assert again.local_seats() == {0}
+    await again.start()
+    assert f"Game resumed after move {left_at}" in again.lines[0][1]
+    await _play_until(again, 10_000)
+    assert again.game.is_over
+    await again.close()
+    game = replay_record(read_record(record))  # one record, every move checked again
+    assert game.is_over and game.digest() == again.game.digest()
+    assert unfinished_solo_records(tmp_path) == []
+
+
+async def test_a_game_left_before_its_first_move_leaves_no_record(tmp_path):
+    record = tmp_path / "solo-empty.tgrec"
+    session = SoloSession(seed_from_text("empty"), solo_seats(1, "Tester", "random"),
+                          record_path=record, pace=0)
+    await session.start()
+    assert record.exists() and not session.game.moves
+    await session.close()
+    assert not record.exists() and session.record_path is None
+
+
+def _solo(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "tongiaki_lan", "solo", *args],
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_resume_says_what_is_wrong_instead_of_starting_a_game(tmp_path):
+    done = _solo("--resume", "--records", str(tmp_path), "--lang", "en")
+    assert done.returncode == 2
+    assert "no unfinished solo game in" in done.stdout and "Traceback" not in done.stderr
+    damaged = tmp_path / "solo-x.tgrec"
+    damaged.write_bytes(b"\x93not a record")
+    done = _solo("--resume", str(damaged), "--lang", "en")
+    assert done.returncode == 2
+    assert f"cannot play on {damaged}" in done.stdout and "Traceback" not in done.stderr
+    done = _solo("--record", str(damaged), "--lang", "en")  # never written over
+    assert done.returncode == 2 and "--resume" in done.stdout
+    assert damaged.read_bytes() == b"\x93not a record"
