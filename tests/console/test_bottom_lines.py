@@ -147,6 +147,15 @@ async def test_the_final_screen_at_80x24_shows_who_won_and_why():
         text = readable([r[:47] for r in rows_of(screen)])  # the map area
         assert " ".join(decided_by(game, names).split()) in text
         assert "board — show the map" in text
+        # the island rows below the fold are reached with the arrow keys (they could not
+        # be: the points that decided the game were out of sight at 80x24)
+        from tongiaki_lan.console.final import final_table
+
+        last = final_table(game, names)[-1].strip()
+        assert "more rows: ↓" in text and last not in text
+        inp.send_text("\x1b[B" * 10)  # Down
+        await wait_until(lambda: last in readable([r[:47] for r in rows_of(screen)]),
+                         what="the last island row")
         inp.send_text("\x03")
         assert await asyncio.wait_for(task, 30) == 0
 

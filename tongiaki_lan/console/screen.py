@@ -238,6 +238,7 @@ class GameScreen:
         self._for_this_decision: tuple[str, str] | None = None  # a message cleared with it
         self._small_note: tuple[str, str] | None = None  # "Enlarge the window first", as said
         self.show_board = False  # at the end: the map instead of the final table
+        self.final_scroll = 0  # the first row of the final table shown (Up/Down)
         self._legal_cache: tuple[int, list[Move], dict[str, Move]] = (-1, [], {})
         self._prefill: str | None = None  # an offer on the line that typing replaces
         self._confirm: tuple[int, str] | None = None  # (version, text) awaiting a 2nd Enter
@@ -280,10 +281,26 @@ class GameScreen:
         g = self.session.game
         p = g.pending
         if g.is_over and not self.show_board:
-            return self.final_lines(width)
+            return self._clipped_final(self.final_lines(width), height)
         frontier = p is not None and p.kind == D.COLONY_TILE
         focus = p.island if p is not None else None
         return self.view.render(g, width, height, frontier=frontier, focus=focus).fragment_lines()
+
+    def _clipped_final(self, lines: list, height: int) -> list:
+        """The final table from `final_scroll` on, as many rows as `height` holds: at 80x24
+        the island rows of a 4-player table did not fit and could not be reached, so the
+        points that decided the game were out of sight. Up/Down scroll it (`pan`); the
+        last row says how many are below."""
+        if height <= 0 or len(lines) <= height:
+            self.final_scroll = 0
+            return lines
+        self.final_scroll = max(0, min(self.final_scroll, len(lines) - height + 1))
+        shown = lines[self.final_scroll:self.final_scroll + height - 1]
+        below = len(lines) - self.final_scroll - len(shown)
+        if below:
+            shown.append([("class:panel.head", " " + _("── {n} more rows: ↓ ──").format(
+                n=below))])
+        return shown
 
     def final_lines(self, width: int) -> list[list[tuple[str, str]]]:
         # Who won and why come first, then how to get the map back: on an 80x24 screen
@@ -565,6 +582,9 @@ class GameScreen:
 
         def pan(dx, dy):
             def handler(event):
+                if dy and self.session.game.is_over and not self.show_board:
+                    self.final_scroll = max(0, self.final_scroll + 3 * dy)  # (the table)
+                    return
                 self.view.pan(dx, dy)
             return handler
 
