@@ -488,3 +488,30 @@ def test_a_refusal_names_the_island_as_the_map_does():
                 assert name in said and clause in said, said
     finally:
         i18n.use("en")
+
+
+def test_the_status_line_names_the_full_beaches_that_must_sail():
+    """It said "a beach is full: sail ISLAND B PIER", even with two full, and the log did
+    not name them either: a newcomer pressed Tab to learn which beach had to go."""
+    from tongiaki_lan.console.words import pending_text
+    from tongiaki_lan.i18n.islands import island_name
+
+    def full(g: Game) -> list[tuple[int, int]]:
+        return sorted({(m.island, m.beach) for m in g.legal_moves() if isinstance(m, Sail)})
+
+    seen = set()
+    for n in range(40):
+        game = Game(["blue", "red", "green", "yellow"])
+        dealer = Dealer(hashlib.blake2b(f"full-{n}".encode(), digest_size=32).digest())
+        bot = make_bot("greedy", seed=n)
+        while not game.is_over and len(seen) < 2:
+            if game.pending.kind == "departure":
+                beaches = full(game)
+                text = pending_text(game, ["A", "B", "C", "D"], {game.pending.seat})[1]
+                for tid, beach in beaches:
+                    assert island_name(tid) in text and str(beach + 1) in text, text
+                seen.add(min(len(beaches), 2))
+            dealer.apply(game, bot.choose(game))
+        if len(seen) == 2:
+            break
+    assert seen == {1, 2}  # one full beach, and several at once

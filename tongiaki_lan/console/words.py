@@ -39,11 +39,12 @@ def pending_text(game: Game, names: list[str], local: set[int],
                                        "{n} new ships on {island} — beaches B… ({n} beach "
                                        "numbers)", p.count or 0),
             D.T1A_SOURCE: _("reserve empty: bring a ship to {island} — take ISLAND B"),
-            D.DEPARTURE: _("a beach is full: sail ISLAND B PIER — Tab shows where each goes"),
+            D.DEPARTURE: "{departure}",
             D.LANDING: _("{ships} reach {island}: Enter takes the offer"),
             D.COLONY_TILE: _("New Colony: place {tile} — tile Q,R DIR (its red mark)"),
             D.COLONY_SHIP: _("New Colony: a ship on {island} — place {island} BEACH"),
-        }[p.kind].format(island=island, n=p.count, ships=ships_text(p.group), tile=tile)
+        }[p.kind].format(island=island, n=p.count, ships=ships_text(p.group), tile=tile,
+                         departure=_departure_text(game) if p.kind == D.DEPARTURE else "")
         if game.owners is not None:  # two colours each (V1): which of your two colours
             return "class:status.mine", _("Your decision ({letter}): {text}").format(
                 letter=LETTERS[game.colour_ids()[p.seat]], text=text)
@@ -95,6 +96,26 @@ def _action_text(game: Game, seat: int) -> str:
     if "expand" in kinds:
         return _("your turn — expand ISLAND, royal ISLAND or colony")
     return _("your turn, no ships out — place ISLAND B [B] (X1) or colony")
+
+
+def _departure_text(game: Game) -> str:
+    """Which beaches are full (`Nauru 1`), so the player need not look for them: the
+    status line said only "a beach is full", and two full beaches still "a beach"."""
+    full = []
+    for m in game.legal_moves():
+        if isinstance(m, Sail) and (m.island, m.beach) not in full:
+            full.append((m.island, m.beach))
+    islands: dict[int, list[str]] = {}
+    for t, b in full:
+        islands.setdefault(t, []).append(str(b + 1))
+    parts = [f"{island_name(t)} {', '.join(bs)}" for t, bs in islands.items()]
+    while len(parts) > 1 and len(", ".join(parts)) > 28:  # (an 80-column status line)
+        parts[-2:] = [parts[-2] + " …"]
+    where = ", ".join(parts)
+    if len(full) == 1:
+        return _("{beach} is full: sail ISLAND B PIER (Tab: where it goes)").format(
+            beach=where)
+    return _("full: {beaches} — sail ISLAND B PIER").format(beaches=where)
 
 
 GENERAL_HELP = [
