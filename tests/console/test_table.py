@@ -515,3 +515,20 @@ def test_the_status_line_names_the_full_beaches_that_must_sail():
         if len(seen) == 2:
             break
     assert seen == {1, 2}  # one full beach, and several at once
+
+
+def test_tab_on_the_landing_offer_lists_the_other_landings():
+    """Tab on the untouched offer (`land 1:B 2:G 3:G`) showed nothing: the player had to
+    clear it and type `land ` to see what else was allowed."""
+    game = _game_at(lambda g: g.pending is not None and g.pending.kind == "landing"
+                    and g.legal_move_count() > 2)
+    with create_app_session(output=DummyOutput()):
+        screen = _static_screen(game)
+        offer = str(game.default_landing())
+        screen.offer(offer)
+        assert screen.buffer.text == offer
+        completions = list(MoveCompleter(screen).get_completions(
+            Document(offer), CompleteEvent(completion_requested=True)))
+        shown = {c.text.strip() for c in completions}
+        assert len(shown) > 1 and all(t.startswith("land ") for t in shown), shown
+        assert all(c.start_position == -len(offer) for c in completions)  # replaces the line
