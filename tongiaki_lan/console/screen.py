@@ -151,18 +151,19 @@ class MoveCompleter(Completer):
     def get_completions(self, document, complete_event):
         before = document.text_before_cursor
         typed = before.lstrip()
-        offer = self.screen._prefill
-        if (offer and document.text == offer and complete_event.completion_requested
-                and " " in offer):
-            # Tab on the untouched offer (`land 1:B 2:G 3:G`) lists the other ways, as on
-            # `land `: it showed nothing, and the offer had to be cleared by hand first
-            typed = offer.split(" ", 1)[0] + " "
         low = typed.lower()
         if not typed and not complete_event.completion_requested:
             return  # an empty line shows no menu until Tab asks for one
         if watching(self.screen.session):
             yield from self._watcher_completions(before, low)
             return
+        offer = self.screen._prefill
+        if (offer and document.text == offer and complete_event.completion_requested
+                and offer in self.screen.legal_by_text()):  # (a whole move, not `tile 1,2 `)
+            # Tab on the untouched offer (`land 1:B 2:G 3:G`) lists the other ways, as on
+            # `land `: it showed nothing, and the offer had to be cleared by hand first
+            typed = offer.split(" ", 1)[0] + " "
+            low = typed.lower()
         moves = self.screen.legal_texts()
         matches = [m for m in moves if m.lower().startswith(low)]
         if len(matches) > COMPLETION_LIMIT:

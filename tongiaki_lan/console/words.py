@@ -137,6 +137,7 @@ GENERAL_HELP = [
     N_("Map: a beach is its number, ships as colour letters, · a free berth, then its piers"),
     N_("  (N NE SE S SW NW). Sea: 'N-S 4' is a route from N to S with danger 4 (needs 4"),
     N_("  colours in the group); no number = any group crosses."),
+    N_("  On Tonga a beach starts with its pier: SW2B·· is beach 2, pier SW, a blue ship."),
     # (the panel's heads are four-letter words: nothing said what `brd` or `K/2` were, nor
     # the `*` against the player whose turn it is while another decides)
     N_("Panel: ▶ decides now, * has the turn; res ships in reserve, brd ships on beaches,"),
