@@ -72,3 +72,40 @@ def test_resume_says_what_is_wrong_instead_of_starting_a_game(tmp_path):
     done = _solo("--record", str(damaged), "--lang", "en")  # never written over
     assert done.returncode == 2 and "--resume" in done.stdout
     assert damaged.read_bytes() == b"\x93not a record"
+
+
+async def test_undo_takes_back_an_island_chosen_by_mistake_but_not_a_revealed_tile(tmp_path):
+    """After `expand ISLAND` the next question was which beaches; a newcomer who picked the
+    wrong island had no way back (`undo`, `back`, `cancel`: unknown command)."""
+    from tongiaki_lan.engine import Reveal
+
+    record = tmp_path / "solo-undo.tgrec"
+    session = SoloSession(seed_from_text("undo"), solo_seats(2, "Tester", "random"),
+                          record_path=record, pace=0, hint_kind="random")
+    await session.start()
+    took_back = refused_after_reveal = False
+    while not session.game.is_over and not (took_back and refused_after_reveal):
+        if not session.my_decision():
+            await session._driver
+            continue
+        game = session.game
+        if game.moves and isinstance(game.moves[-1], Reveal):
+            digest = game.digest()
+            assert "nothing of yours to take back" in session.undo()
+            assert game.digest() == digest
+            refused_after_reveal = True
+        kind = game.pending.kind
+        before, n = game.digest(), len(game.moves)
+        await session.submit(await session.hint())
+        if (not took_back and kind == "action" and session.my_decision()
+                and not isinstance(session.game.moves[-1], Reveal)):
+            assert session.undo() is None  # back at the choice of action
+            assert session.game.digest() == before and len(session.game.moves) == n
+            assert session.lines[-1][1].startswith("Taken back: ")
+            took_back = True
+    assert took_back and refused_after_reveal
+    moves = len(session.game.moves)
+    await session.close()
+    kept = read_record(record)  # the record lost the move taken back, and only that
+    assert len(kept.moves) == moves
+    assert replay_record(kept).digest() == session.game.digest()

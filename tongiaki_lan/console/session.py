@@ -439,6 +439,39 @@ class SoloSession(GameSession):
                                                                    move=move, error=exc)))
                 self._apply(self.game.legal_move(0))
 
+    def commands(self):
+        return {"undo": (N_("undo — take back your last decision of this turn, before a tile "
+                            "is revealed"), lambda _arg: self.undo())}
+
+    def undo(self) -> str | None:
+        """Take back this keyboard's last decision (an island chosen by mistake), the
+        record with it; None, or why not. Only within the player's own turn and before a
+        tile is revealed: what was revealed, or what a bot did after, stays."""
+        g = self.game
+        refused = _("undo: nothing of yours to take back (only your own decisions of this "
+                    "turn, before a tile is revealed)")
+        if not g.moves or not self.my_decision() or isinstance(g.moves[-1], Reveal):
+            return refused
+        before = g.copy()
+        try:
+            before.pop()
+        except IndexError:  # (a game rebuilt without its history)
+            return refused
+        if before.pending is None or before.pending.seat not in self.local_seats():
+            return refused
+        move = g.pop()
+        if self._writer is not None:
+            try:
+                self._writer.rewind(len(g.moves))
+            except OSError as exc:
+                self.lines.append(("bad", _("record write failed: {error}").format(error=exc)))
+                self._writer = None
+        self._seen_events = min(self._seen_events, len(g.events))
+        self.lines.append(("info", _("Taken back: {move}").format(
+            move=shown_move(str(move), spaced=True))))
+        self.changed()
+        return None
+
     async def close(self) -> None:
         await super().close()
         if self._writer is not None:
