@@ -105,7 +105,28 @@ async def test_lobby_without_network_says_so_and_offers_solo():
         inp.send_text("solo 9\r")
         await wait_until(lambda: "from 1 to 5" in lobby.message)
         inp.send_text("solo 2\r")
-        assert await asyncio.wait_for(task, 30) == ("solo", 2)
+        assert await asyncio.wait_for(task, 30) == ("solo", 2, "")
+
+
+async def test_solo_from_the_lobby_takes_a_level_in_the_players_words():
+    """The lobby's `solo` took a number of bots only, so a newcomer's first game from the
+    lobby was against the normal level whatever the README advised."""
+    from tongiaki_lan import i18n
+
+    for lang, typed, expected in (("en", "solo 2 easy", ("solo", 2, "easy")),
+                                  ("en", "solo hard", ("solo", 3, "hard")),
+                                  ("it", "solo facile 1", ("solo", 1, "easy"))):
+        i18n.use(lang)
+        try:
+            with create_pipe_input() as inp, create_app_session(input=inp,
+                                                                output=DummyOutput()):
+                lobby = LobbyScreen("Tester", lan=False, colour_output=False)
+                task = asyncio.ensure_future(lobby.run())
+                await wait_until(lambda lb=lobby: lb.app.is_running)
+                inp.send_text(typed + "\r")
+                assert await asyncio.wait_for(task, 30) == expected
+        finally:
+            i18n.use("en")
 
 
 async def test_a_passphrase_is_typed_unseen_and_kept_out_of_the_history():

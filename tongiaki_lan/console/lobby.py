@@ -37,7 +37,7 @@ from .words import net_reason
 # `help` shows these lines, in this order; a few lines name two commands, so that the
 # whole list fits the message area of an 80x24 lobby (tests/console/test_tmux.py)
 COMMANDS = {
-    "solo": N_("solo [BOTS] — play against bots on this machine"),
+    "solo": N_("solo [BOTS] [LEVEL] — play against bots on this machine (solo 2 easy)"),
     "create": N_("create NAME [SEATS] [lock] [--two-colours] — open a game (2–6 seats, default "
                  "4; lock: a passphrase; --two-colours: 2 players, two colours each)"),
     "join": N_("join N — sit at game N (or its name), resume yours, or take an open seat"),
@@ -636,11 +636,17 @@ class LobbyScreen:
             self.lines.append(("info", _("Commands (PgUp/PgDn scroll this list):")))
             self.lines.extend(("info", "  " + _(h)) for h in COMMANDS.values())
         elif verb == "solo":
-            bots = (_count(args[0], _("solo: the number of bots"), 1, 5, "solo 3")
-                    if args else 3)
+            from tongiaki_lan.bots.levels import LEVELS
+
+            # `solo 2 easy`, `solo easy`: a newcomer's first game is against easy bots
+            # (the README says so), and the lobby's solo took no level
+            levels = [level_key(a) for a in args if level_key(a) in LEVELS]
+            counts = [a for a in args if level_key(a) not in LEVELS]
+            bots = (_count(counts[0], _("solo: the number of bots"), 1, 5, "solo 3")
+                    if counts else 3)
             if self.node is not None and self.node.lobby is not None:
                 await self.node.leave_game()
-            self.app.exit(result=("solo", bots))
+            self.app.exit(result=("solo", bots, levels[0] if levels else ""))
         elif verb == "create":
             node = self._need_lan()
             variant = "standard"
