@@ -532,3 +532,20 @@ def test_tab_on_the_landing_offer_lists_the_other_landings():
         shown = {c.text.strip() for c in completions}
         assert len(shown) > 1 and all(t.startswith("land ") for t in shown), shown
         assert all(c.start_position == -len(offer) for c in completions)  # replaces the line
+
+
+def test_the_game_over_line_says_which_kind_of_tile_ran_out():
+    """E1 ends the game with the last island or the last sea tile; the line said "the
+    last island or the last sea tile has been revealed", leaving a newcomer to guess."""
+    from tongiaki_lan.console.story import Narrator
+
+    said = set()
+    for n in range(12):
+        game = _game_at(lambda g: g.is_over, seed=f"over-{n}".encode(), players=2)
+        (over,) = [e for e in game.events if e.kind == "game_over"]
+        text = Narrator(game, ["A", "B"], ["A", "B"]).tell(over, game)[1]
+        left = game.unrevealed_tiles()
+        kind = "sea" if not any(TILES[t].is_sea for t in left) else "island"
+        assert f"the last {kind} tile has been revealed" in text, (text, left)
+        said.add(kind)
+    assert said == {"sea", "island"}

@@ -182,6 +182,12 @@ class Narrator:
                 tile=tile_label(tid), hex=f"{q},{r}", dir=DIRECTION_NAMES[rot]))
         if k == "game_over":
             reason = _(END_REASONS[d[0]]) if d[0] in END_REASONS else d[0]
+            if d[0] == "E1" and game is not None:  # which of the two ran out (E1)
+                left = game.unrevealed_tiles()
+                if not any(TILES[t].is_sea for t in left):
+                    reason = _("the last sea tile has been revealed")
+                elif all(TILES[t].is_sea for t in left):
+                    reason = _("the last island tile has been revealed")
             text = _("Game over: {reason}.").format(reason=reason)
             if game is not None:
                 text += " " + final_words(game, self.labels)
