@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import shlex
 import unicodedata
 
@@ -33,6 +34,8 @@ from .screen import CanvasControl, wrap_words
 from .session import LEVEL_NAMES, kind_label
 from .theme import build_style, player_style
 from .words import net_reason
+
+log = logging.getLogger("tongiaki_lan.console.lobby")
 
 # `help` shows these lines, in this order; a few lines name two commands, so that the
 # whole list fits the message area of an 80x24 lobby (tests/console/test_tmux.py)
@@ -169,8 +172,15 @@ class LobbyScreen:
             disc = Discovery(self.interfaces) if self.interfaces else Discovery()
             await disc.start()
         except Exception as exc:  # no multicast, no interface, port in use…
-            self.lan_error = _("LAN not available: zeroconf could not start ({error})").format(
-                error=exc)
+            log.info("zeroconf could not start: %r", exc)
+            if "No interfaces" in str(exc):  # (python-zeroconf's words for it)
+                # Wi-Fi off, a train, a cabin: say so plainly, not zeroconf's sentence cut
+                # at the edge of the header
+                self.lan_error = _("LAN not available: this laptop is on no network (Wi-Fi "
+                                   "off?); solo play works without one")
+            else:
+                self.lan_error = _("LAN not available: zeroconf could not start ({error})"
+                                   ).format(error=exc)
             return
         try:
             from tongiaki_lan.net.aio.identity_file import player_identity_path
