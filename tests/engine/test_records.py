@@ -159,3 +159,21 @@ def test_a_rewound_record_keeps_its_first_moves_and_goes_on_from_there(tmp_path)
     record = read_record(path)
     assert record.moves[:3] == kept and record.moves[3] == m and not record.truncated
     assert replay_record(record).digest() == again.digest()
+
+
+def test_verify_names_the_players_with_their_colours(tmp_path):
+    """`verify` said "scores blue 30, red 10 / winners blue": colours only, while the
+    player knows the game by names."""
+    path = tmp_path / "r.tgrec"
+    header = RecordHeader(bytes(32), (SeatInfo("Ana", "blue"), SeatInfo("Ben", "red", "random")))
+    game = header.new_game()
+    dealer = header.dealer()
+    with RecordWriter.create(path, header) as w:
+        while not game.is_over:
+            dealer.apply(game, game.legal_moves()[0], lambda mv: w.append(mv, game.digest()))
+    out = cli("verify", str(path))
+    assert out.returncode == 0, out.stdout
+    scores = game.scores()
+    assert f"scores Ana (blue) {scores['blue']}, Ben (red) {scores['red']}" in out.stdout
+    named = {"blue": "Ana (blue)", "red": "Ben (red)"}
+    assert "winners " + " & ".join(named[c] for c in game.winners()) in out.stdout

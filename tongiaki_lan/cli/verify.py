@@ -55,9 +55,11 @@ def run(args) -> int:
             print(f"variant {out['variant']}: " + ", ".join(
                 f"{p['name']} ({'+'.join(p['colours'])}) {p['score']}" for p in out["players"]))
             print("winners " + " & ".join(out["winners"]))
-        elif game.is_over:
-            print("scores " + ", ".join(f"{c} {s}" for c, s in game.scores().items()))
-            print("winners " + " & ".join(game.winners()))
+        elif game.is_over:  # (by name as well: a colour alone says little to a player)
+            named = {seat.colour: f"{seat.name} ({seat.colour})" for seat in record.header.seats}
+            print("scores " + ", ".join(f"{named.get(c, c)} {s}"
+                                        for c, s in game.scores().items()))
+            print("winners " + " & ".join(named.get(c, c) for c in game.winners()))
         if record.truncated:
             print("note: a partial last entry was ignored (the writer stopped mid-move)")
     return 0
