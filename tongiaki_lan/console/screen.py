@@ -18,6 +18,7 @@ draws again and never needs its own bookkeeping.
 from __future__ import annotations
 
 import asyncio
+import difflib
 import math
 import textwrap
 
@@ -960,6 +961,10 @@ class GameScreen:
             self.view.recentre()
             return
         if word == "board":
+            if not s.game.is_over:  # (it did nothing, silently)
+                self.message = ("", _("board: the map is on screen; at the end of the game "
+                                      "board switches between it and the final table"))
+                return
             self.show_board = not self.show_board
             return
         if word == "moves":
@@ -995,6 +1000,13 @@ class GameScreen:
         if word not in MOVE_HELP:  # (its keys: the words a player's move begins with)
             # (the engine's own message lists `reveal` too, which is the dealer's, never
             # a player's: the player hears what they can type instead)
+            near = difflib.get_close_matches(word, [*MOVE_HELP, *META, *extra],
+                                             n=1, cutoff=0.75)
+            if near:  # `beach 5 6`, `expnad Fiji`: the word meant
+                self.message = ("error", _("{command}: unknown command — did you mean "
+                                           "{word}?").format(command=typed_shortly(text),
+                                                             word=near[0]))
+                return
             self.message = ("error", _("{command}: unknown command — help lists the "
                                        "commands, Tab the legal moves").format(
                 command=typed_shortly(text)))
