@@ -132,3 +132,26 @@ def test_replay_verify_and_export_read_a_record_under_any_name(tmp_path):
         assert cli("verify", str(other), env=env).returncode == 0
         assert cli("export", str(other), "--svg", str(tmp_path / f"{name}.svg"),
                    env=env).returncode == 0
+
+
+@pytest.mark.tmux
+@pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install tmux)")
+def test_replay_without_a_record_opens_the_latest_game(tmp_path):
+    """`replay` with no argument was a usage error; a newcomer who just played wants to
+    see that game, and record names are only times and seeds."""
+    env = {**os.environ, "TERM": "xterm-256color", "PYTHONPATH": str(REPO)}
+    empty = cli("replay", "--records", str(tmp_path / "none"), "--lang", "en", env=env)
+    assert empty.returncode == 2 and "no recorded game in" in empty.stdout
+    for seed, players in (("older", 2), ("latest", 3)):
+        out = cli("selfplay", "--players", str(players), "--games", "1", "--seed", seed,
+                  "--records", str(tmp_path), "--json", env=env)
+        assert out.returncode == 0, out.stderr
+        latest = read_record(max(tmp_path.glob(f"*{SUFFIX}"), key=lambda p: p.stat().st_mtime))
+    command = f"{sys.executable} -m tongiaki_lan replay --records {tmp_path} --lang en"
+    term = Terminal("replay", command, env, str(tmp_path))
+    try:
+        screen = term.wait_for(lambda s: "Replay" in s and "move 0/" in s, "the replay")
+    finally:
+        term.close()
+    assert f"move 0/{len(latest.moves)}" in screen
+    assert len(latest.header.seats) == 3

@@ -1,4 +1,5 @@
-"""`tongiaki-lan replay RECORD`: step through a recorded game on the game screen."""
+"""`tongiaki-lan replay [RECORD]`: step through a recorded game on the game screen (the
+latest one recorded here when no record is named)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,27 @@ from pathlib import Path
 def configure(p: argparse.ArgumentParser) -> None:
     from tongiaki_lan.cli import lang_option
 
-    p.add_argument("record", type=Path,
-                   help="a game record (any path; solo, lobby and play write .tgrec files)")
+    p.add_argument("record", type=Path, nargs="?", default=None,
+                   help="a game record (any path; solo, lobby and play write .tgrec files); "
+                        "without it, the latest game recorded in --records")
+    p.add_argument("--records", type=Path, default=None, metavar="DIR",
+                   help="where to look for the latest game (default: this system's place "
+                        "for records, `tongiaki-lan --help` prints it)")
     p.add_argument("--at", type=int, default=0, help="start after this many moves")
     p.add_argument("--no-colour", "--no-color", dest="colour", action="store_false",
                    help="draw without colours")
     lang_option(p)
+
+
+def latest_record(directory: Path) -> Path | None:
+    """The record in `directory` written to last (a game under way counts too)."""
+    from tongiaki_lan.records import SUFFIX
+
+    try:
+        files = [p for p in directory.glob(f"*{SUFFIX}") if p.is_file()]
+        return max(files, key=lambda p: p.stat().st_mtime, default=None)
+    except OSError:
+        return None
 
 
 def run(args) -> int:
@@ -25,8 +41,15 @@ def run(args) -> int:
         return 2
     from tongiaki_lan.console.screen import run_game_screen
     from tongiaki_lan.console.session import ReplaySession
-    from tongiaki_lan.records import RecordError, read_record
+    from tongiaki_lan.i18n import _
+    from tongiaki_lan.records import RecordError, default_record_dir, read_record
 
+    if args.record is None:  # (a newcomer who just played wants that game)
+        args.record = latest_record(args.records or default_record_dir())
+        if args.record is None:
+            print(_("replay: no recorded game in {dir}; give a record's path").format(
+                dir=args.records or default_record_dir()))
+            return 2
     try:
         record = read_record(args.record)
     except RecordError as exc:
