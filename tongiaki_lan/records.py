@@ -43,24 +43,34 @@ def solo_record_path(directory: Path, seed: bytes) -> Path:
     return directory / f"solo-{stamp}-{seed.hex()[:8]}{SUFFIX}"
 
 
-def unfinished_solo_records(directory: Path, newest: int = 20) -> list[tuple[Path, int]]:
-    """The solo games in `directory` left before their end (path, moves played), newest
-    first, among its `newest` latest solo records; damaged or unreadable ones are left
-    out (`solo --resume FILE` says what is wrong with one)."""
+def newest_records(directory: Path, prefix: str = "") -> list[Path]:
+    """The records in `directory` whose names start with `prefix`, the one written to last
+    first; none where the directory cannot be read."""
     try:
-        files = [p for p in directory.glob(f"solo-*{SUFFIX}") if p.is_file()]
+        files = [p for p in directory.glob(f"{prefix}*{SUFFIX}") if p.is_file()]
         files.sort(key=lambda p: p.stat().st_mtime, reverse=True)
     except OSError:
         return []
-    found = []
-    for path in files[:newest]:
+    return files
+
+
+def iter_unfinished_solo_records(directory: Path, newest: int = 20):
+    """(path, moves played) of each solo game in `directory` left before its end, newest
+    first, among its `newest` latest solo records, replayed one at a time as asked for
+    (a caller wanting the latest stops there); damaged or unreadable ones are left out
+    (`solo --resume FILE` says what is wrong with one)."""
+    for path in newest_records(directory, "solo-")[:newest]:
         try:
             record = read_record(path)
             if record.moves and not replay_record(record).is_over:
-                found.append((path, len(record.moves)))
+                yield path, len(record.moves)
         except (OSError, ValueError):
             continue
-    return found
+
+
+def unfinished_solo_records(directory: Path, newest: int = 20) -> list[tuple[Path, int]]:
+    """Every one of `iter_unfinished_solo_records`."""
+    return list(iter_unfinished_solo_records(directory, newest))
 
 
 def record_file_name(*parts: str) -> str:

@@ -115,6 +115,14 @@ class Lan:
                        timeout=20)
 
 
+def handover_table_cmds(lan: Lan, tmp, game: str, bot_delay: str) -> list[list[str]]:
+    """`play_cmd` on every host of `lan`, one table: a seat whose player is away goes to a
+    random bot after 5 s (`--handover 5`), bots move every `bot_delay` seconds."""
+    n = len(lan.names)
+    return [play_cmd(lan, i, tmp, game, n, "--handover", "5", "--bot-delay", bot_delay,
+                     "--table-bot", "random") for i in range(n)]
+
+
 def play_cmd(lan: Lan, i: int, tmp, game: str, players: int, *extra: str,
              timeout: int = 150) -> list[str]:
     """`play --headless` for host i of `lan`, recording to `tmp/host{i}.tgrec`."""

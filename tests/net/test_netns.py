@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from .helpers import verify_record
-from .netns import Lan, iptables_unavailable, netns_unavailable, play_cmd
+from .netns import Lan, handover_table_cmds, iptables_unavailable, netns_unavailable, play_cmd
 from .procs import Proc, kill_all
 
 pytestmark = [pytest.mark.netns, pytest.mark.slow]
@@ -183,9 +183,8 @@ async def test_every_node_of_a_four_player_game_killed_once_two_at_once_finishes
 async def test_a_seat_whose_node_is_gone_for_good_goes_to_a_bot_and_the_game_finishes(
         tmp_path):
     with Lan(3) as lan:
-        procs = [Proc(play_cmd(lan, i, tmp_path, "drift", 3, "--handover", "5",
-                               "--bot-delay", "0.01", "--table-bot", "random"), tmp_path)
-                 for i in range(3)]
+        procs = [Proc(cmd, tmp_path)
+                 for cmd in handover_table_cmds(lan, tmp_path, "drift", "0.01")]
         try:
             for p in procs:
                 await p.start()

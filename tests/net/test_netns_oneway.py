@@ -15,7 +15,7 @@ from __future__ import annotations
 import pytest
 
 from .helpers import verify_record
-from .netns import Lan, needs_netns_and_iptables, play_cmd
+from .netns import Lan, handover_table_cmds, needs_netns_and_iptables
 from .procs import Proc, kill_all
 
 pytestmark = [pytest.mark.netns, pytest.mark.slow, needs_netns_and_iptables()]
@@ -23,9 +23,8 @@ pytestmark = [pytest.mark.netns, pytest.mark.slow, needs_netns_and_iptables()]
 
 async def test_the_creator_deaf_to_one_laptop_still_plays_one_game_with_it(tmp_path):
     with Lan(3) as lan:
-        procs = [Proc(play_cmd(lan, i, tmp_path, "oneway", 3, "--handover", "5",
-                               "--bot-delay", "0.05", "--table-bot", "random"), tmp_path)
-                 for i in range(3)]
+        procs = [Proc(cmd, tmp_path)
+                 for cmd in handover_table_cmds(lan, tmp_path, "oneway", "0.05")]
         try:
             creator = procs[0]
             await creator.start()  # first, so it creates the table and coordinates it
@@ -51,9 +50,8 @@ async def test_the_creator_deaf_to_one_laptop_still_plays_one_game_with_it(tmp_p
 async def test_a_laptop_whose_firewall_blocks_everything_inbound_does_not_stall_the_table(
         tmp_path):
     with Lan(3) as lan:
-        procs = [Proc(play_cmd(lan, i, tmp_path, "deaf", 3, "--handover", "5",
-                               "--bot-delay", "0.05", "--table-bot", "random"), tmp_path)
-                 for i in range(3)]
+        procs = [Proc(cmd, tmp_path)
+                 for cmd in handover_table_cmds(lan, tmp_path, "deaf", "0.05")]
         try:
             for p in procs:
                 await p.start()

@@ -23,17 +23,6 @@ def configure(p: argparse.ArgumentParser) -> None:
     lang_option(p)
 
 
-def latest_record(directory: Path) -> Path | None:
-    """The record in `directory` written to last (a game under way counts too)."""
-    from tongiaki_lan.records import SUFFIX
-
-    try:
-        files = [p for p in directory.glob(f"*{SUFFIX}") if p.is_file()]
-        return max(files, key=lambda p: p.stat().st_mtime, default=None)
-    except OSError:
-        return None
-
-
 def run(args) -> int:
     from tongiaki_lan.cli import use_language
 
@@ -42,10 +31,16 @@ def run(args) -> int:
     from tongiaki_lan.console.screen import run_game_screen
     from tongiaki_lan.console.session import ReplaySession
     from tongiaki_lan.i18n import _
-    from tongiaki_lan.records import RecordError, default_record_dir, read_record
+    from tongiaki_lan.records import (
+        RecordError,
+        default_record_dir,
+        newest_records,
+        read_record,
+    )
 
     if args.record is None:  # (a newcomer who just played wants that game)
-        args.record = latest_record(args.records or default_record_dir())
+        newest = newest_records(args.records or default_record_dir())
+        args.record = newest[0] if newest else None  # (a game under way counts too)
         if args.record is None:
             print(_("replay: no recorded game in {dir}; give a record's path").format(
                 dir=args.records or default_record_dir()))

@@ -63,8 +63,8 @@ def run(args) -> int:
     from tongiaki_lan.i18n import _
     from tongiaki_lan.records import (
         default_record_dir,
+        iter_unfinished_solo_records,
         solo_record_path,
-        unfinished_solo_records,
     )
 
     if not use_language(args):
@@ -103,11 +103,11 @@ def run(args) -> int:
                           hint_kind=args.hint_bot, bot_options=options,
                           variant=TWO_COLOURS if args.two_colours else STANDARD)
     if record is not None and args.record is None:
-        unfinished = unfinished_solo_records(records)
+        unfinished = next(iter_unfinished_solo_records(records), None)
         if unfinished:  # (a game left before its end is not lost: say how to go on)
             session.notes.append(_(
                 "Your last solo game stopped after move {n}: tongiaki-lan solo --resume "
-                "plays on it.").format(n=unfinished[0][1]))
+                "plays on it.").format(n=unfinished[1]))
     return _run(session, args)
 
 
@@ -115,15 +115,15 @@ def _resumed(args, records: Path, options: dict):
     """The session of `--resume [FILE]`, or None after saying why there is none."""
     from tongiaki_lan.console.session import SoloSession
     from tongiaki_lan.i18n import _
-    from tongiaki_lan.records import RecordError, unfinished_solo_records
+    from tongiaki_lan.records import RecordError, iter_unfinished_solo_records
 
     if args.resume == LATEST:
-        unfinished = unfinished_solo_records(records)
-        if not unfinished:
+        unfinished = next(iter_unfinished_solo_records(records), None)
+        if unfinished is None:
             print(_("solo: no unfinished solo game in {dir}; tongiaki-lan solo starts a new "
                     "one").format(dir=records))
             return None
-        path = unfinished[0][0]
+        path = unfinished[0]
     else:
         path = Path(args.resume)
     try:

@@ -650,8 +650,9 @@ class LobbyScreen:
 
             # `solo 2 easy`, `solo easy`: a newcomer's first game is against easy bots
             # (the README says so), and the lobby's solo took no level
-            levels = [level_key(a) for a in args if level_key(a) in LEVELS]
-            counts = [a for a in args if level_key(a) not in LEVELS]
+            keys = [level_key(a) for a in args]
+            levels = [k for k in keys if k in LEVELS]
+            counts = [a for a, k in zip(args, keys, strict=True) if k not in LEVELS]
             bots = (_count(counts[0], _("solo: the number of bots"), 1, 5, "solo 3")
                     if counts else 3)
             if self.node is not None and self.node.lobby is not None:

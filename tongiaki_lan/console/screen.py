@@ -68,7 +68,7 @@ from .board import TOP as TOP_EDGE
 from .board import BoardView, Canvas, tile_face
 from .final import final_rows, short_name
 from .rules import clause_text, rules_lines
-from .session import HUMAN_KINDS, GameSession, kind_label
+from .session import HUMAN_KINDS, GameSession, SoloSession, kind_label
 from .story import tile_label
 from .theme import build_style, player_style
 from .words import MOVE_HELP, engine_reason, help_lines, pending_text, preview_text
@@ -1050,7 +1050,7 @@ class GameScreen:
         node = getattr(s, "node", None)
         if path is None and node is not None:
             path = getattr(node, "record_path", None)
-        if path is not None and getattr(s, "resumed", None) is not None:  # (solo)
+        if path is not None and isinstance(s, SoloSession):
             what = _("the record keeps the game ({path}; tongiaki-lan solo --resume plays on "
                      "it)").format(path=path)
         elif path is not None:

@@ -330,22 +330,19 @@ class SoloSession(GameSession):
     async def start(self) -> None:
         if self.resumed:
             self._reopen_record()
-            self.lines.append(("info", _(
-                "Game resumed after move {n}, seed {seed}… (the record keeps it). help lists "
-                "the commands, rules the rule behind your decision.").format(
-                    n=len(self.game.moves), seed=self.seed.hex()[:12])))
-            await GameSession.start(self)
-            self._kick()
-            return
-        if self.record_path is not None:
-            self._open_record()
-        if self.record_path is not None:
-            text = _("New game, seed {seed}… (the record keeps it). help lists the commands, "
-                     "rules the rule behind your decision.")
-        else:  # --no-record, or the record could not be written
-            text = _("New game, seed {seed}… (not recorded). help lists the commands, rules the "
-                     "rule behind your decision.")
-        self.lines.append(("info", text.format(seed=self.seed.hex()[:12])))
+            text = _("Game resumed after move {n}, seed {seed}… (the record keeps it). help "
+                     "lists the commands, rules the rule behind your decision.")
+        else:
+            if self.record_path is not None:
+                self._open_record()
+            if self.record_path is not None:
+                text = _("New game, seed {seed}… (the record keeps it). help lists the "
+                         "commands, rules the rule behind your decision.")
+            else:  # --no-record, or the record could not be written
+                text = _("New game, seed {seed}… (not recorded). help lists the commands, "
+                         "rules the rule behind your decision.")
+        self.lines.append(("info", text.format(n=len(self.game.moves),
+                                               seed=self.seed.hex()[:12])))
         self.lines.extend(("info", note) for note in self.notes)
         await super().start()
         self._kick()

@@ -101,18 +101,17 @@ def _action_text(game: Game, seat: int) -> str:
 def _departure_text(game: Game) -> str:
     """Which beaches are full (`Nauru 1`), so the player need not look for them: the
     status line said only "a beach is full", and two full beaches still "a beach"."""
-    full = []
+    islands: dict[int, list[str]] = {}  # island -> its full beaches, in the moves' order
     for m in game.legal_moves():
-        if isinstance(m, Sail) and (m.island, m.beach) not in full:
-            full.append((m.island, m.beach))
-    islands: dict[int, list[str]] = {}
-    for t, b in full:
-        islands.setdefault(t, []).append(str(b + 1))
+        if isinstance(m, Sail):
+            beaches = islands.setdefault(m.island, [])
+            if str(m.beach + 1) not in beaches:
+                beaches.append(str(m.beach + 1))
     parts = [f"{island_name(t)} {', '.join(bs)}" for t, bs in islands.items()]
     while len(parts) > 1 and len(", ".join(parts)) > 28:  # (an 80-column status line)
         parts[-2:] = [parts[-2] + " …"]
     where = ", ".join(parts)
-    if len(full) == 1:
+    if sum(len(bs) for bs in islands.values()) == 1:
         return _("{beach} is full: sail ISLAND B PIER (Tab: where it goes)").format(
             beach=where)
     return _("full: {beaches} — sail ISLAND B PIER").format(beaches=where)
