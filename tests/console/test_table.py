@@ -278,6 +278,29 @@ def test_a_wrapped_message_keeps_tongiaki_lan_whole():
     assert not any(r.endswith("-") for r in rows), rows
 
 
+def test_a_records_path_in_the_log_breaks_at_its_separators_not_mid_word():
+    """The log panel is about 30 columns; a record's path is longer, and was cut wherever
+    the line ran out ("…/rec" / "ords/so" / "lo-2026…"). Now a line ends after a `/` (or
+    a Windows `\\`), or a hyphen before a digit, and the path reads back whole."""
+    game = _game_at(lambda g: g.pending is not None and g.pending.kind == "action")
+    for path in ("/home/ana/.local/share/tongiaki-lan/records/solo-20261127-120000-"
+                 "abcdef12.tgrec",
+                 "C:\\Users\\Ana\\AppData\\Local\\tongiaki-lan\\records\\solo-20261127-"
+                 "120000-abcdef12.tgrec"):
+        with create_app_session(output=DummyOutput()):
+            screen = _static_screen(game)
+            screen.session.lines.append(("info", f"Record saved: {path}"))
+            rows = ["".join(t for _s, t in row).rstrip()
+                    for row in screen.draw_log(30, 40)]
+        start = max(i for i, r in enumerate(rows) if r.startswith("Record saved:"))
+        rows = rows[start:start + 6]
+        shown = "".join(r.strip() for r in rows)
+        assert shown.startswith("Record saved: " + path), rows
+        ends = [r[-1] for r in rows[:-1] if r.strip()]
+        assert ends and all(c in "/\\-:" for c in ends), rows
+        assert "tongiaki-lan" in shown and not any(r.endswith("tongiaki-") for r in rows)
+
+
 async def test_a_typed_reveal_is_refused_in_the_players_language():
     """`reveal` is the dealer's move, never a player's: typed, with or without a tile, it
     is an unknown command, said in the screen's language (it was once answered in English

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import difflib
 import math
+import re
 import textwrap
 
 from prompt_toolkit.application import Application
@@ -122,11 +123,22 @@ class CanvasControl(UIControl):
         return NotImplemented
 
 
+class _PathWrapper(textwrap.TextWrapper):
+    """Lines may also end after a path's separator, or a hyphen before a digit: a
+    record's path is longer than the log panel, and was cut wherever the line ran out
+    (`…/tongiaki-lan/rec` / `ords/so` / `lo-2026…`); `tongiaki-lan` stays whole.
+    (`wordsep_simple_re` is the pattern textwrap splits on without hyphens; a test
+    checks that textwrap still reads it.)"""
+
+    wordsep_simple_re = re.compile(r"(\s+|(?<=[/\\])(?=[^\s/\\])|(?<=\w-)(?=\d))")
+
+
 def wrap_words(text: str, width: int, **kw) -> list[str]:
     """textwrap.wrap, but a word is never broken at its hyphens: `tongiaki-lan` and the
     record's `Reef-78ed60c9-….tgrec` were split across lines ("run tongiaki-" / "lan
-    again"); a word longer than the line is still broken, as before."""
-    return textwrap.wrap(text, width, break_on_hyphens=False, **kw)
+    again"); a path is broken after a `/` or `\\`; another word longer than the line
+    is still broken, as before."""
+    return _PathWrapper(width, break_on_hyphens=False, **kw).wrap(text)
 
 
 def wrap_fragments(lines, width: int) -> list[list[tuple[str, str]]]:
