@@ -92,6 +92,74 @@ async def test_after_a_game_from_the_lobby_lobby_goes_back_there():
         assert await asyncio.wait_for(task, 30) == BACK_TO_LOBBY
 
 
+async def test_lobby_mid_solo_game_asks_then_goes_back_there_and_solo_resume_plays_on(
+        monkeypatch, tmp_path):
+    """A solo game started from the lobby: `quit` mid-game left the program, and the lobby
+    had no way to go on with the game. Now `lobby` asks once and goes back, the lobby
+    names the unfinished game, and `solo resume` there plays on it (real screens)."""
+    import argparse
+
+    from tongiaki_lan.cli import lobby as cli_lobby
+    from tongiaki_lan.console import screen as screen_module
+    from tongiaki_lan.console.lobby import LobbyScreen
+
+    monkeypatch.setattr("tongiaki_lan.bots.best_bot_kind", lambda: "random")
+    lobbies, games = [], []
+    real_run, real_screen = LobbyScreen.run, screen_module.GameScreen
+
+    async def run(self):
+        lobbies.append(self)
+        return await real_run(self)
+
+    def game_screen(session, **kw):
+        games.append(real_screen(session, **kw))
+        return games[-1]
+
+    monkeypatch.setattr(LobbyScreen, "run", run)
+    monkeypatch.setattr(screen_module, "GameScreen", game_screen)
+    args = argparse.Namespace(name="Tester", colour="", records=tmp_path, host="0.0.0.0",
+                              port=0, no_lan=True, hint_bot="random", pace=0.0,
+                              colour_output=False)
+    out = Vt100_Output(io.StringIO(), lambda: Size(rows=24, columns=80), term="xterm")
+    with create_pipe_input() as inp, create_app_session(input=inp, output=out):
+        main = asyncio.ensure_future(cli_lobby._main(args))
+        await wait_until(lambda: lobbies and lobbies[0].app.is_running, what="the lobby")
+        inp.send_text("solo resume\r")  # nothing to resume yet: said, and no game starts
+        await wait_until(lambda: "no unfinished solo game" in lobbies[0].message)
+        inp.send_text("solo 1 easy\r")
+        await wait_until(lambda: games and games[0].app.is_running
+                         and games[0].session.my_decision(), what="our first decision")
+        first = games[0]
+        inp.send_text("hint\r")
+        await wait_until(lambda: first.buffer.text and first._prefill, what="the hint")
+        inp.send_text("\r")  # the hinted move is played: the record has a move now
+        await wait_until(lambda: first.session.game.moves and first.session.my_decision(),
+                         what="our next decision")
+        played = len(first.session.game.moves)
+        inp.send_text("\x15help\r")
+        await wait_until(lambda: any("lobby — back to the lobby (this game is kept" in t
+                                     for _s, t in first.session.lines), what="help")
+        inp.send_text("\x15lobby\r")
+        await wait_until(lambda: "Enter again to go back to the lobby" in first.message[1],
+                         what="the question")
+        assert first.app.is_running and len(lobbies) == 1 and first.buffer.text == "lobby"
+        inp.send_text("\r")
+        await wait_until(lambda: len(lobbies) == 2 and lobbies[1].app.is_running,
+                         what="the lobby again")
+        lines = " ".join(t for _s, t in lobbies[1].lines)
+        assert f"Your last solo game stopped after move {played}: solo resume" in lines
+        inp.send_text("solo resume\r")
+        await wait_until(lambda: len(games) == 2 and games[1].app.is_running,
+                         what="the resumed game")
+        again = games[1].session
+        assert again.record_path == first.session.record_path
+        assert f"Game resumed after move {played}" in again.lines[0][1]
+        inp.send_text("quit\r")
+        await wait_until(lambda: "Enter again to leave" in games[1].message[1])
+        inp.send_text("\r")
+        assert await asyncio.wait_for(main, 30) == 0
+
+
 async def test_the_lobby_opens_again_after_a_game(monkeypatch, tmp_path):
     """The command's loop: lobby → a game that ends with `lobby` → the lobby again (with
     the record's place in its log) → quit."""

@@ -160,6 +160,9 @@ class SearchBot:
         self.saved = 0.0  # the time bank: seconds saved so far (negative: overspent)
         self.last_iterations = 0
         self.last_budget = 0.0  # seconds the last timed decision was allowed
+        # the last decision's best options, (move, estimated chance to win), best first;
+        # empty when it was forced or judged without the win model (no chances to say)
+        self.last_options: tuple[tuple[Move, float], ...] = ()
 
     # -- entry point --------------------------------------------------------------------
 
@@ -169,6 +172,7 @@ class SearchBot:
         n = view.legal_move_count()
         if n == 1:
             self.last_iterations = 0
+            self.last_options = ()
             return view.legal_move(0)
         pending = view.pending
         share = SHARE.get(pending.kind, 1.0) if self.pace else 1.0
@@ -232,8 +236,13 @@ class SearchBot:
             self._iterate(base.copy(undo=False), root, seat, rng)
             done += 1
         self.last_iterations = done
-        best = max(root.children.values(), key=lambda c: (c.visits, c.wins))
-        return best.move
+        ranked = sorted(root.children.values(), key=lambda c: (c.visits, c.wins),
+                        reverse=True)
+        # what a `hint` can tell the player: the best options with their chances
+        # (sorted() is stable, and max() took the first of equals too: the same move)
+        self.last_options = tuple((c.move, c.wins / c.visits) for c in ranked[:3]
+                                  if c.visits > 0) if judged else ()
+        return ranked[0].move
 
     def _decision_rng(self, view: PublicView) -> random.Random:
         """This decision's generator: from the bot's seed and the position alone."""

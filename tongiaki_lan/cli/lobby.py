@@ -62,6 +62,7 @@ async def _lobby_loop(args, name, colour, records, remember, stop) -> int:
     from tongiaki_lan.records import solo_record_path
 
     saved = None  # the record of the game just played, said in the lobby or when leaving
+    problem = None  # why the last choice of the lobby could not be played, said there
     while not stop.asked:  # after a game, `lobby` comes back here for the next one
         lobby = LobbyScreen(name, colour, record_dir=records, host=args.host, port=args.port,
                             lan=not args.no_lan, colour_output=args.colour_output,
@@ -70,6 +71,9 @@ async def _lobby_loop(args, name, colour, records, remember, stop) -> int:
         stop.results[lobby.app] = ("quit",)
         if saved is not None:
             lobby.lines.append(("info", _("Record saved: {path}").format(path=saved)))
+        if problem is not None:
+            lobby.lines.append(("bad", problem))
+            problem = None
         result = await lobby.run()
         name, colour = lobby.name, lobby.colour  # as changed in the lobby
         if result[0] == "game":
@@ -81,14 +85,24 @@ async def _lobby_loop(args, name, colour, records, remember, stop) -> int:
             code = await run_game_screen(session, colour=args.colour_output,
                                          typed=lobby.buffer.text)
             saved = node.record_path
-        elif result[0] == "solo":
+        elif result[0] in ("solo", "resume"):
             await lobby.close_network()
-            seed = seed_from_text(None)
-            # ("solo", bots[, level]): the lobby may name a level (bots/levels.py)
-            level = result[2] if len(result) > 2 and result[2] else DEFAULT_LEVEL
-            session = SoloSession(seed, solo_seats(result[1], name, level),
-                                  record_path=solo_record_path(records, seed),
-                                  pace=args.pace, hint_kind=args.hint_bot)
+            if result[0] == "resume":  # ("resume", path): the lobby's `solo resume`
+                try:
+                    session = SoloSession.resume(result[1], pace=args.pace,
+                                                 hint_kind=args.hint_bot)
+                except (OSError, ValueError) as error:  # (RecordError is a ValueError)
+                    saved = None
+                    problem = _("solo resume: {path} cannot be played on: {reason}").format(
+                        path=result[1], reason=error)
+                    continue
+            else:
+                seed = seed_from_text(None)
+                # ("solo", bots[, level]): the lobby may name a level (bots/levels.py)
+                level = result[2] if len(result) > 2 and result[2] else DEFAULT_LEVEL
+                session = SoloSession(seed, solo_seats(result[1], name, level),
+                                      record_path=solo_record_path(records, seed),
+                                      pace=args.pace, hint_kind=args.hint_bot)
             session.from_lobby = True
             code = await run_game_screen(session, colour=args.colour_output)
             saved = session.record_path

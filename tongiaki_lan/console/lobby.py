@@ -13,6 +13,7 @@ import contextlib
 import logging
 import shlex
 import unicodedata
+from pathlib import Path
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
@@ -40,7 +41,8 @@ log = logging.getLogger("tongiaki_lan.console.lobby")
 # `help` shows these lines, in this order; a few lines name two commands, so that the
 # whole list fits the message area of an 80x24 lobby (tests/console/test_tmux.py)
 COMMANDS = {
-    "solo": N_("solo [BOTS] [LEVEL] — play against bots on this machine (solo 2 easy)"),
+    "solo": N_("solo [BOTS] [LEVEL] — play against bots on this machine (solo 2 easy; solo "
+               "resume: your unfinished one)"),
     "create": N_("create NAME [SEATS] [lock] [--two-colours] — open a game (2–6 seats, default "
                  "4; lock: a passphrase; --two-colours: 2 players, two colours each)"),
     "join": N_("join N — sit at game N (or its name), resume yours, or take an open seat"),
@@ -645,6 +647,16 @@ class LobbyScreen:
             self._log_anchor = len(self.lines)
             self.lines.append(("info", _("Commands (PgUp/PgDn scroll this list):")))
             self.lines.extend(("info", "  " + _(h)) for h in COMMANDS.values())
+        elif verb == "solo" and [a.lower() for a in args] in (["resume"], [_("resume")]):
+            # the lobby's way to `solo --resume`: a game left mid-way is kept, and the
+            # player who left it from here should not need the command line to go on
+            unfinished = self._unfinished_solo()
+            if unfinished is None:
+                raise ValueError(_("solo resume: no unfinished solo game here; solo starts "
+                                   "a new one"))
+            if self.node is not None and self.node.lobby is not None:
+                await self.node.leave_game()
+            self.app.exit(result=("resume", unfinished[0]))
         elif verb == "solo":
             from tongiaki_lan.bots.levels import LEVELS
 
@@ -955,12 +967,24 @@ class LobbyScreen:
                 self.app.invalidate()
                 return
 
+    def _unfinished_solo(self):
+        """(path, moves) of the latest solo game here left before its end, or None."""
+        from tongiaki_lan.records import iter_unfinished_solo_records
+
+        if self.record_dir is None:
+            return None
+        return next(iter_unfinished_solo_records(Path(self.record_dir)), None)
+
     async def run(self):
         await self.start_network()
         if self.lan_error:
             self.lines.append(("bad", self.lan_error))
         else:
             self.lines.append(("info", _("help lists the commands.")))
+        unfinished = self._unfinished_solo()
+        if unfinished is not None:  # (left mid-way, from here or `solo`: not lost)
+            self.lines.append(("info", _("Your last solo game stopped after move {n}: solo "
+                                         "resume plays on it.").format(n=unfinished[1])))
         for job in (self._suggest_doctor(), self._watch_yours()):
             task = asyncio.ensure_future(job)
             self._tasks.add(task)

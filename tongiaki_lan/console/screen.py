@@ -264,7 +264,8 @@ class GameScreen:
         self._confirm: tuple[int, str] | None = None  # (version, text) awaiting a 2nd Enter
         self._decision_key: tuple | None = None
         self._hinting = False
-        self._quit_asked = False  # `quit` mid-game was typed once: Enter again leaves
+        # `quit` (or `lobby`) mid-game was typed once: Enter again leaves; the word, or False
+        self._quit_asked: str | bool = False
         self._ticker: asyncio.Task | None = None  # redraws a countdown on the status line
         self._spinner: asyncio.Task | None = None  # turns while a bot thinks
         self._spin = 0
@@ -873,13 +874,15 @@ class GameScreen:
                                        "while it cannot be shown (quit leaves)."))
             self._small_note = self.message
             return False
-        quitting = text.lower() in ("quit", "exit", "q")
-        if self._quit_asked and not quitting:
+        leaving = ("quit" if text.lower() in ("quit", "exit", "q")
+                   else "lobby" if text.lower() == "lobby" and self._lobby_leaves_game()
+                   else None)
+        if self._quit_asked and self._quit_asked != leaving:
             self._quit_asked = False  # anything else typed: staying after all
-        if quitting and not self._quit_asked and self._quit_needs_asking():
+        if leaving and not self._quit_asked and self._quit_needs_asking():
             # Asked here, not in the command task, so that an Enter typed right after
             # finds the question already asked (and `quit` still on the line).
-            self._ask_quit()
+            self._ask_quit(word=leaving)
             self._prefill = buffer.text
             return True
         if text:
@@ -938,6 +941,13 @@ class GameScreen:
             if word in ("help", "?"):
                 self._watcher_help()
                 return
+        if word == "lobby" and self._lobby_leaves_game():
+            if not asked and self._quit_needs_asking():
+                self._ask_quit(word="lobby")
+                self.offer("lobby")
+                return
+            self.app.exit(result=BACK_TO_LOBBY)
+            return
         if word == "lobby" and getattr(s, "from_lobby", False):
             if not s.game.is_over and not getattr(s, "seat_lost", False):
                 self.message = ("error", _("lobby: after the game; to leave it now, quit"))
@@ -956,7 +966,10 @@ class GameScreen:
             for line in help_lines(rest):
                 s.lines.append(("info", line))
             s.lines.extend(own)
-            if not rest and getattr(s, "from_lobby", False):
+            if not rest and self._lobby_leaves_game():
+                s.lines.append(("info", "  " + _("lobby — back to the lobby (this game is "
+                                                 "kept: solo resume there plays on it)")))
+            elif not rest and getattr(s, "from_lobby", False):
                 s.lines.append(("info", "  " + _("lobby — after the game, back to the "
                                                  "lobby for the next one")))
             s.changed()
@@ -1054,9 +1067,18 @@ class GameScreen:
                                   "completes.")))
         s.changed()
 
-    def _ask_quit(self, key: str | None = None) -> None:
+    def _lobby_leaves_game(self) -> bool:
+        """`lobby` in a solo game the lobby started, before its end: back there, the game
+        kept for `solo resume` (a player who came from the lobby expects to return to it;
+        `quit` left the program). A LAN seat is not left this way: others wait on it."""
+        s = self.session
+        return (isinstance(s, SoloSession) and getattr(s, "from_lobby", False)
+                and not s.game.is_over)
+
+    def _ask_quit(self, key: str | None = None, word: str = "quit") -> None:
         """Leaving mid-game: ask once, and say what is kept (a solo game can be resumed).
-        `key`: asked because of that key (Ctrl-C), which then confirms too."""
+        `key`: asked because of that key (Ctrl-C), which then confirms too; `word`: quit,
+        or lobby (back to the lobby, which can resume a solo game)."""
         s = self.session
         path = getattr(s, "record_path", None)
         node = getattr(s, "node", None)
@@ -1073,12 +1095,15 @@ class GameScreen:
         note = getattr(s, "leave_note", None)
         if note is not None:  # a LAN seat: for good or back soon, and how to come back
             what = note()  # (the record's path would push the way back off an 80x24 screen)
-        if key is None:
+        if word == "lobby":
+            text = _("lobby: the game is not over — Enter again to go back to the lobby; "
+                     "solo resume there plays on it")
+        elif key is None:
             text = _("quit: the game is not over — Enter again to leave; {what}")
         else:
             text = _("{key}: the game is not over — {key} again (or Enter) leaves; {what}")
         self.message = ("", text.format(what=what, key=_(key) if key else ""))
-        self._quit_asked = True
+        self._quit_asked = word
 
     def leave_key(self, key: str) -> None:
         """Ctrl-C (or Ctrl-D on an empty line) is `quit` by another name: mid-game it asks
@@ -1157,7 +1182,37 @@ class GameScreen:
                 "Hint: colony (Enter plays it: your {n} ships on the board go home)",
                 ships).format(n=ships))
             self._confirm = (len(s.game.moves), "colony")
+        self.message = (self.message[0], self.message[1] + hint_reason(s.game, move,
+                                                                        s.hint_options))
         self.offer(text)
+
+
+CLOSE_CHANCES = 0.03  # a hint's next best option this near is "much the same"
+
+
+def hint_reason(game, move, options) -> str:
+    """Why a hint, as far as it can be said: a newcomer told only "place Tonga 2" learns
+    nothing, and cannot tell a choice that matters from one that hardly does. Where a
+    departure goes; the hint bot's chances with it and with the next best option
+    (`options`: (move, chance) best first, from its look-ahead; empty if none). (The
+    engine plays a decision with one option itself: none is ever forced here.)"""
+    where = " " + preview_text(game, move) if isinstance(move, Sail) else ""  # (→ …)
+    parts = []
+    if options and options[0][0] == move:
+        best = round(options[0][1] * 100)
+        if len(options) == 1:
+            parts.append(_("the bot's look-ahead: about {best} % to win with it").format(
+                best=best))
+        elif options[0][1] - options[1][1] < CLOSE_CHANCES:
+            parts.append(_("the bot's look-ahead: about {best} % to win with it, much the "
+                           "same with {other}").format(
+                best=best, other=shown_move(str(options[1][0]))))
+        else:
+            parts.append(_("the bot's look-ahead: about {best} % to win with it, {second} % "
+                           "with {other}").format(
+                best=best, second=round(options[1][1] * 100),
+                other=shown_move(str(options[1][0]))))
+    return where + "".join(" — " + part for part in parts)
 
 
 TYPED_SHOWN = 32  # of a refused line, the characters repeated in its message

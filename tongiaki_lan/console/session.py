@@ -104,6 +104,7 @@ class GameSession:
         self._narrator = Narrator(game, self.names, self.labels)
         self._seen_events = 0
         self._hint_count = 0
+        self.hint_options: tuple = ()  # (move, chance) of the last hint, best first
         self._tasks: set[asyncio.Task] = set()
         self._snap: Game | None = None  # the game at this keyboard's last decision
         self._snap_moves = 0
@@ -262,7 +263,11 @@ class GameSession:
                                                                                          "big")))
         snapshot = self.game.copy()
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(None, bot.choose, snapshot)
+        move = await loop.run_in_executor(None, bot.choose, snapshot)
+        # why, as far as the bot can say: its best options with their chances (a
+        # searching bot judged by the win model; empty for the others)
+        self.hint_options = tuple(getattr(bot.inner, "last_options", ()))
+        return move
 
     # ---------------------------------------------------------------- extra commands
 
