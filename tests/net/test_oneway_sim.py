@@ -104,3 +104,26 @@ def test_a_laptop_deaf_for_a_while_follows_the_table_again(players, who, seed):
     for nd in nodes:
         assert not nd.kinds("mismatch")
         verify_record(nd)
+
+
+def test_a_deaf_creator_gives_no_seat_away_as_it_hears_the_table_again():
+    """The creator of a 5-player table (the coordinator) deaf for 14 s heard three of the
+    others again a moment before the fourth, and gave the fourth's seat to a bot at once:
+    to it that one had been away for 14 s. Its lobby then differed from the table's at the
+    same version, it never followed the table again and the game hung (a sweep of 54
+    deaf tables found it). Time spent hearing nobody no longer counts as anyone's absence."""
+    net = SimNet(seed=0, think=0.05)
+    nodes = net.table(5, handover_after=5.0)
+    net.run_until(lambda: len(nodes[0].game.moves) > 20, 120)
+    deaf = nodes[0]
+    net.lose = lambda data, src, dest: dest == deaf.addr
+    net.run_for(14.0)
+    net.lose = None
+    net.play_to_end(nodes, 900)
+    one_digest(nodes)
+    # it gave no seat to a bot of its own (the table gave it its seat back when it was back)
+    mine = deaf.core.peer_id.hex()
+    assert not [e for nd in nodes for e in nd.kinds("handover") if e.driver == mine]
+    for nd in nodes:
+        assert not nd.kinds("mismatch")
+        verify_record(nd)

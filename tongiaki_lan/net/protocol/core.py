@@ -293,6 +293,11 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
         # the first move this node may have played or dealt alone, cut off from everyone
         # (moves since then never counted for the table if it went on without us)
         self._alone_from: int | None = None
+        # when this node last began to hear the table again after hearing nobody: how long
+        # the others were away, measured while it was deaf, says nothing about them (the
+        # first of them it heard again is seconds ahead of the last)
+        self._heard_again_at = -1e9
+        self._deaf = False
         self._yield_to: bytes | None = None  # the member whose log we asked to catch up
         self._yield_checked = -1
         self.seed: bytes | None = None
@@ -419,6 +424,14 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
         laptop is cut off (its Wi-Fi, a firewall) than all the others gone at once."""
         others = [p for p in self.staying() if p != self.peer_id]
         return len(others) >= 2 and all(self.presence.is_absent(p) for p in others)
+
+    def away_heard(self, peer: bytes) -> float | None:
+        """Seconds `peer` has been away as far as this node can tell (None: here): not
+        counting the time this node heard nobody. A laptop deaf for 14 s that heard three
+        of four again a moment before the fourth took that one's seat at once, though
+        only it had been away, and the table had gone on without it (docs/network.md)."""
+        away = self.presence.away_for(peer, self.now)
+        return None if away is None else min(away, self.now - self._heard_again_at)
 
     def present(self) -> set[bytes]:
         if self.lobby is None:
@@ -743,6 +756,10 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
                 self._emit(E.Away(peer.hex(), self.peer_name(peer), False))
             else:
                 self._emit(E.Back(peer.hex(), self.peer_name(peer)))
+        deaf = self.hears_nobody()
+        if self._deaf and not deaf:
+            self._heard_again_at = now
+        self._deaf = deaf
         staying = [p for p in self.staying() if p != self.peer_id]
         if (self.game is not None and self._alone_from is None and staying
                 and all(self.presence.is_absent(p) for p in staying)):

@@ -260,10 +260,11 @@ class DrawSync:
 
     def _waited_for(self, i: int, since: float) -> float:
         """How long the table has waited for contributor i: since the draw began, or since
-        its node went away if that was earlier (a crashed laptop's minute counts once)."""
+        its node went away if that was earlier (a crashed laptop's minute counts once);
+        not while this node heard nobody (`away_heard`)."""
         away = self.presence.away_for(self.contributors[i], self.now)
         start = since if away is None else min(since, self.now - away)
-        return self.now - start
+        return self.now - max(start, self._heard_again_at)
 
     def drop_after(self) -> float:
         """The table's wait for a missing value (the lobby's `draw_wait`); a headless node

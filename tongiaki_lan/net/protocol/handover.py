@@ -259,7 +259,7 @@ class Handover:
         for i, s in enumerate(self.lobby.seats):
             if s.kind != "human" or handed(s) or s.owner == self.peer_id:
                 continue
-            away = self.presence.away_for(s.owner, self.now)
+            away = self.away_heard(s.owner)
             if (away is None or away < self.handover_after
                     or self.plays_through_others(s.owner)):
                 continue
