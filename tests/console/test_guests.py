@@ -381,6 +381,9 @@ async def test_a_player_back_after_a_goodbye_whose_seat_was_taken_is_shown_the_w
         screen.app.exit = lambda result=None: exits.append(result)
         await screen.command("lobby")
         assert exits == [BACK_TO_LOBBY]
+        # nothing is lost by leaving: `quit` does not ask "for good: a bot takes your seat"
+        await screen.command("quit")
+        assert exits == [BACK_TO_LOBBY, 0]
 
 
 async def test_after_the_game_a_player_whose_program_ended_left_the_table_not_is_away(
@@ -467,3 +470,26 @@ async def test_a_laptop_that_hears_nobody_at_the_table_says_it_may_be_cut_off(tm
         assert texts(players[0]).index("p1 is away.") < texts(players[0]).index(line)
     finally:
         await close_all(nodes)
+
+
+def test_a_game_whose_seat_a_newcomer_took_is_no_longer_offered_as_yours(tmp_path):
+    """After the table answered "Ben took your seat after you left for good", the lobby
+    (even after a restart) still marked the game "yours: join resumes your seat", and
+    `join` led back to the same refusal. The resume data goes; the record stays."""
+    from tongiaki_lan.net.aio.node import Node
+    from tongiaki_lan.net.aio.sidecar import sidecar_path
+    from tongiaki_lan.net.protocol import events as E
+    from tongiaki_lan.net.protocol import lobby as L
+
+    record = tmp_path / "Reef.tgrec"
+    record.write_bytes(b"kept")
+    sidecar_path(record).write_bytes(b"resume data")
+    cat = Node("Cat", host="127.0.0.1", record_dir=tmp_path)
+    cat.record_path = record
+    told = []
+    cat.add_listener(told.append)
+    cat._handle(E.GuestRefused("bad passphrase"))  # (another refusal: nothing goes)
+    assert sidecar_path(record).exists()
+    cat._handle(E.GuestRefused(L.SEAT_GIVEN.format(name="Ben")))
+    assert not sidecar_path(record).exists() and record.read_bytes() == b"kept"
+    assert [e.kind for e in told] == ["guest_refused", "guest_refused"]

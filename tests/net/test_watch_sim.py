@@ -303,6 +303,34 @@ def test_a_player_back_after_a_newcomer_took_the_seat_is_told_and_the_table_goes
     assert all(nd.core.lobby.seats[seat].owner == dan.core.peer_id for nd in (*rest, dan))
 
 
+def test_a_player_whose_seat_a_newcomer_took_can_watch_the_game_it_drew_for():
+    """Back after a goodbye for good, its seat a newcomer's, the player watched the game
+    instead: its node, still one of the draws' contributors, tried to add its own value
+    to the early draws of the game it was fed, with no chain to draw from, and refused
+    every LOG chunk with "internal error" (a LAN-party playtest: the screen froze)."""
+    net = SimNet(seed=151)
+    nodes = net.table(3)
+    leaver = nodes[2]
+    seat = leaver.core.my_seats()[0]
+    leave_when_a_draw_waits(net, leaver, after=8)
+    rest = nodes[:2]
+    dan = watcher(net, nodes[0], autoplay="random")
+    net.run_until(lambda: dan.game is not None
+                  and seat in dan.core.lobby_json()["open_seats"], 20)
+    net.act(dan, dan.core.take_seat, seat)
+    net.run_until(lambda: not dan.core.watching, 60)
+    net.kill(leaver)
+    again = net.add(leaver.core.name, leaver.addr[0], leaver.addr[1],
+                    identity=leaver.core.identity)  # (the same player, a new run)
+    net.act(again, again.core.watch_game, nodes[0].core.game_id, nodes[0].core.peer_id,
+            nodes[0].addr, None)
+    net.play_to_end([*rest, dan])
+    net.run_until(lambda: again.game is not None and again.game.is_over, 60)
+    one_digest([*rest, dan, again])
+    assert not [e for nd in (*rest, dan, again) for e in nd.kinds("refused")
+                if "internal" in e.reason]
+
+
 def test_a_watcher_is_told_at_once_how_far_the_table_is_and_when_it_has_caught_up():
     net = SimNet(seed=157)
     nodes = net.table(3)

@@ -1120,8 +1120,9 @@ class GameScreen:
 
     def _quit_needs_asking(self) -> bool:
         s = self.session
-        return s.can_play and not s.game.is_over and not watching(s)  # (a watcher loses
-        # nothing by leaving: no seat waits, no bot takes over)
+        return (s.can_play and not s.game.is_over and not watching(s)
+                and not getattr(s, "seat_lost", False))  # (a watcher, or a player whose
+        # seat a newcomer took, loses nothing by leaving: no seat waits, no bot takes over)
 
     def _ask_colony(self) -> None:
         """C1 takes every ship home: a slip of the keyboard must not cost a whole board."""

@@ -25,7 +25,7 @@ from tongiaki_lan.net.aio.identity_file import load_identity, save_identity
 from tongiaki_lan.net.aio.incarnation import next_incarnation, runs_path
 from tongiaki_lan.net.aio.pump import DatagramPump
 from tongiaki_lan.net.aio.pump import clock as pump_clock
-from tongiaki_lan.net.aio.sidecar import has_sidecar, read_sidecar, write_sidecar
+from tongiaki_lan.net.aio.sidecar import has_sidecar, read_sidecar, sidecar_path, write_sidecar
 from tongiaki_lan.net.protocol import events as E
 from tongiaki_lan.net.protocol import lobby as L
 from tongiaki_lan.net.protocol.codec import GUEST_WATCH, NO_GAME, Message, encode_datagram
@@ -357,6 +357,14 @@ class Node:
             self._finish(ev)
         elif isinstance(ev, E.Mismatch):
             self.notify(E.Mismatch(ev.reason, str(self.record_path), str(self._dump())))
+        elif (isinstance(ev, E.GuestRefused) and not self.core.watching
+              and L.is_seat_given(ev.reason) and self.record_path is not None):
+            # back after a goodbye for good, and a newcomer plays the seat: the game is
+            # no longer ours to resume, and the lobby must stop offering it as "yours"
+            # (the record itself stays, for replay)
+            with contextlib.suppress(OSError):
+                sidecar_path(self.record_path).unlink()
+            self.notify(ev)
         elif isinstance(ev, E.Joined):
             self.notify(E.Joined(ev.game, ev.game_id, ev.created, ev.invite or self.invite()))
         elif isinstance(ev, E.LobbyChanged):

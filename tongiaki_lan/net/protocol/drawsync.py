@@ -82,7 +82,9 @@ class DrawSync:
             pool = self._draw_pool.setdefault(k, {})
             me = self.my_contributor
             active = self._active(k)
-            if me is not None and me in active and me not in pool:
+            if me is not None and self._chain is not None and me in active and me not in pool:
+                # (no chain: a former player watching the game it drew for; its values
+                # come with the reveals it is fed, as any watcher's do)
                 pool[me] = self._chain.preimage(k)
                 self._send_value(k, me, pool[me])
             if any(i not in pool for i in active):
