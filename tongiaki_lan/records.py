@@ -25,6 +25,7 @@ from tongiaki_lan.files import create_binary, open_binary_rw
 MAGIC = "tongiaki-lan record"
 FORMAT_VERSION = 1
 MAX_RECORD_BYTES = 16 * 1024 * 1024
+MAX_NAME = 64  # a player's name in a seat-change entry (the wire allows 24)
 SUFFIX = ".tgrec"  # every record this program writes; any path is read
 
 
@@ -180,13 +181,31 @@ class Record:
     truncated: bool = False  # a partial last entry was dropped (writer died mid-write)
     # per entry: the contributors' values of a fair draw, [(contributor, value)], or None
     proofs: list[list[tuple[int, bytes]] | None] = field(default_factory=list)
+    # (move index, every seat's player from that move on): a LAN seat that changed hands
+    # (a newcomer in a bot's seat or in the seat of one who left for good)
+    names: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)
+
+    def seat_names(self, upto: int | None = None) -> tuple[str, ...]:
+        """Who played each seat after the first `upto` moves (default: at the end): the
+        header's names, as changed by the entries that say so."""
+        names = tuple(s.name for s in self.header.seats)
+        for index, changed in self.names:
+            if upto is not None and index >= upto:
+                break
+            names = changed
+        return names
+
 
 
 def encode_entry(index: int, move: Move, digest: bytes,
-                 proof: list[tuple[int, bytes]] | None = None) -> bytes:
+                 proof: list[tuple[int, bytes]] | None = None,
+                 names: tuple[str, ...] | None = None) -> bytes:
     entry = [index, move.to_wire(), digest]
-    if proof is not None:
-        entry.append([[i, v] for i, v in proof])
+    values = None if proof is None else [[i, v] for i, v in proof]
+    if names is not None:  # every seat's player from this move on (protocol/record.md)
+        entry += [values, list(names)]
+    elif values is not None:
+        entry.append(values)
     return msgpack.packb(entry, use_bin_type=True)
 
 
@@ -228,8 +247,10 @@ class RecordWriter:
         return cls(path, fh, len(record.moves), fsync)
 
     def append(self, move: Move, digest: bytes,
-               proof: list[tuple[int, bytes]] | None = None) -> None:
-        self._write(encode_entry(self.next_index, move, digest, proof))
+               proof: list[tuple[int, bytes]] | None = None,
+               names: tuple[str, ...] | None = None) -> None:
+        """`names`: every seat's player from this move on, when a seat changed hands."""
+        self._write(encode_entry(self.next_index, move, digest, proof, names))
         self.next_index += 1
 
     def rewind(self, keep: int) -> None:
@@ -307,10 +328,16 @@ def _read(path: Path) -> tuple[Record, int]:
         except (ValueError, TypeError, msgpack.UnpackException) as exc:
             raise RecordError(f"move {len(record.moves)}: not valid msgpack ({exc})") from None
         i = len(record.moves)
-        if not isinstance(entry, list) or len(entry) not in (3, 4):
+        if not isinstance(entry, list) or len(entry) not in (3, 4, 5):
             raise RecordError(f"move {i}: an entry is [index, move, digest], got {entry!r:.60}")
         proof = None
-        if len(entry) == 4:
+        if len(entry) == 5:
+            names = entry[4]
+            if not (isinstance(names, list) and len(names) == len(header.seats) and all(
+                    isinstance(n, str) and 0 < len(n) <= MAX_NAME for n in names)):
+                raise RecordError(f"move {i}: the players' names are one short string a seat")
+            record.names.append((i, tuple(names)))
+        if len(entry) >= 4 and entry[3] is not None:
             raw = entry[3]
             ok = isinstance(raw, list) and len(raw) <= 6 and all(
                 isinstance(x, list) and len(x) == 2 and isinstance(x[0], int)

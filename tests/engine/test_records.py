@@ -177,3 +177,36 @@ def test_verify_names_the_players_with_their_colours(tmp_path):
     assert f"scores Ana (blue) {scores['blue']}, Ben (red) {scores['red']}" in out.stdout
     named = {"blue": "Ana (blue)", "red": "Ben (red)"}
     assert "winners " + " & ".join(named[c] for c in game.winners()) in out.stdout
+
+
+def test_a_seat_that_changes_hands_is_named_from_that_move_on(tmp_path):
+    """A LAN seat a newcomer took: the record says so with the move (protocol/record.md),
+    replay and verify name the newcomer from then on, and a damaged list is refused."""
+    from tongiaki_lan.console.session import ReplaySession
+
+    path = tmp_path / "r.tgrec"
+    header = RecordHeader(bytes(32), (SeatInfo("Ana", "blue"),
+                                      SeatInfo("Maui (normal)", "red", "normal")))
+    game = header.new_game()
+    dealer = header.dealer()
+    with RecordWriter.create(path, header) as w:
+        while not game.is_over:
+            names = ("Ana", "Dee") if len(game.moves) == 10 else None
+            dealer.apply(game, game.legal_moves()[0],
+                         lambda mv, names=names: w.append(mv, game.digest(), names=names))
+    record = read_record(path)
+    assert record.names == [(10, ("Ana", "Dee"))]
+    assert record.seat_names(10) == ("Ana", "Maui (normal)")
+    assert record.seat_names(11) == record.seat_names() == ("Ana", "Dee")
+    assert replay_record(record).digest() == game.digest()
+    out = cli("verify", str(path))
+    assert f"Dee (red) {game.scores()['red']}" in out.stdout and "Maui" not in out.stdout
+    replay = ReplaySession(record)
+    assert replay.names == ["Ana", "Maui"]  # (before the change)
+    replay._rebuild(replay.total)
+    assert replay.names == ["Ana", "Dee"] and replay.seats[1].kind == "human"
+
+    data = path.read_bytes().replace(msgpack.packb(["Ana", "Dee"]), msgpack.packb(["Ana", 7]))
+    path.write_bytes(data)
+    with pytest.raises(RecordError, match="move 10: the players' names"):
+        read_record(path)

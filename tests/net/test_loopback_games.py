@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from tongiaki_lan.net.aio.node import Node
@@ -191,5 +194,43 @@ async def test_a_newcomer_asking_for_a_seat_when_the_game_has_ended_is_told_so(t
         (bot_seat,) = [i for i, s in enumerate(dan.lobby.seats) if s.kind != "human"]
         with pytest.raises(JoinRefused, match="the game ended before the seat was yours"):
             await dan.take_seat(bot_seat)
+    finally:
+        await close_all([*nodes, dan])
+
+
+async def test_a_record_names_the_newcomer_who_took_a_seat_not_the_bot_it_replaced(tmp_path):
+    """A newcomer took a bot's seat and won, and every record still named the bot:
+    `verify` and `replay` credited the game to the names of its start (a LAN-party
+    playtest). The record now says when a seat changes hands, and who plays it."""
+    from tongiaki_lan.records import read_record
+
+    nodes = await make_table(2, tmp_path, bots=1)
+    for nd in nodes:
+        nd.bot_delay = 0.05  # (time for the newcomer to sit down before the end)
+    dan = Node("Dan", host="127.0.0.1", record_dir=tmp_path / "Dan", autoplay="random")
+    try:
+        await dan.start()
+        host = nodes[0]
+        await host.wait_for(lambda: host.game is not None, 30)
+        (bot_seat,) = [i for i, s in enumerate(host.lobby.seats) if s.kind != "human"]
+        bot_name = host.lobby.seats[bot_seat].name
+        await dan.watch_game(GameRef(host.game_id, host.peer_id, "127.0.0.1",
+                                     host.address[1], False))
+        await dan.wait_for(lambda: dan.game is not None, 30)
+        await dan.take_seat(bot_seat)
+        taken_at = len(host.game.moves)
+        await play_to_end([*nodes, dan])
+        for nd in (*nodes, dan):
+            record = read_record(nd.record_path)
+            assert record.header.seats[bot_seat].name == bot_name  # (as the game began)
+            assert record.seat_names()[bot_seat] == "Dan"
+            at = next(i for i, names in record.names if names[bot_seat] == "Dan")
+            assert at <= taken_at + 5 and record.seat_names(at)[bot_seat] == bot_name
+            assert verify_record(nd.record_path) == host.game.digest()
+        colour = host.lobby.seats[bot_seat].colour
+        said = subprocess.run([sys.executable, "-m", "tongiaki_lan", "verify",
+                               str(host.record_path)], capture_output=True, text=True,
+                              timeout=60).stdout
+        assert f"Dan ({colour})" in said and bot_name not in said, said
     finally:
         await close_all([*nodes, dan])

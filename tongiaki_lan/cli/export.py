@@ -32,7 +32,8 @@ def run(args) -> int:
         return loaded
     record, game, at = loaded
     total = len(record.moves)
-    names = {s.colour: s.name for s in record.header.seats}
+    names = {s.colour: name for s, name
+             in zip(record.header.seats, record.seat_names(at), strict=True)}
     if game.is_over:
         state = _("final position")
     else:

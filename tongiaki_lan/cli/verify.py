@@ -38,7 +38,7 @@ def run(args) -> int:
     if record.header.variant != V.STANDARD:  # V1: players of two colours each
         out["variant"] = record.header.variant
         out["players"] = [
-            {"name": record.header.seats[V.seats_of(game, p)[0]].name, **entry}
+            {"name": record.seat_names()[V.seats_of(game, p)[0]], **entry}
             for p, entry in enumerate(V.players_json(game))]
         if game.is_over:
             out["winners"] = V.winner_labels(game)
@@ -56,7 +56,9 @@ def run(args) -> int:
                 f"{p['name']} ({'+'.join(p['colours'])}) {p['score']}" for p in out["players"]))
             print("winners " + " & ".join(out["winners"]))
         elif game.is_over:  # (by name as well: a colour alone says little to a player)
-            named = {seat.colour: f"{seat.name} ({seat.colour})" for seat in record.header.seats}
+            # (who played each seat at the end: a newcomer may have taken one)
+            named = {seat.colour: f"{name} ({seat.colour})" for seat, name
+                     in zip(record.header.seats, record.seat_names(), strict=True)}
             print("scores " + ", ".join(f"{named.get(c, c)} {s}"
                                         for c, s in game.scores().items()))
             print("winners " + " & ".join(named.get(c, c) for c in game.winners()))

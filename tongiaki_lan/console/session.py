@@ -530,6 +530,13 @@ class ReplaySession(GameSession):
                 self.error = _("move {i} ({move}): the state differs from the record's "
                                "digest").format(i=i, move=move)
         self.index = len(game.moves)
+        header = self.record.header.seats
+        for seat, was, name in zip(self.seats, header, self.record.seat_names(self.index),
+                                   strict=True):
+            # a seat that changed hands (a newcomer at a LAN table) is theirs from then on;
+            # the story told up to here names the players of this moment
+            seat.name = name
+            seat.kind = was.kind if name == was.name else "human"
         self.lines = tell_all(game, self.names, game.events, self.labels)
         self.lines.insert(0, ("info", _("Replay of {path}: {n} moves. PgDn/Enter = next, PgUp = "
                                         "back.").format(path=self.path or _("a record"),

@@ -150,6 +150,7 @@ class Node:
         self.events: asyncio.Queue[E.NodeEvent] = asyncio.Queue(maxsize=MAX_QUEUED_EVENTS)
         self._listeners: list[Callable[[E.NodeEvent], None]] = []
         self._writer: RecordWriter | None = None
+        self._names_written: tuple[str, ...] | None = None  # as the record says them now
         self._sync_pending = False
         # move index -> when this node had applied it (the glue's clock: `bench net`)
         self.applied_at: dict[int, float] = {}
@@ -338,6 +339,8 @@ class Node:
         elif isinstance(ev, E.Rewound):
             if self._writer is not None:
                 self._writer.rewind(ev.index)
+                self._names_written = None  # (said again with the next move: the names
+                # entry may have been among those cut off)
             for i in [i for i in self.applied_at if i >= ev.index]:
                 del self.applied_at[i]
             self.notify(ev)
@@ -439,6 +442,7 @@ class Node:
         try:
             self._save_identity()
             self._writer = RecordWriter.create(path, header, fsync=False)
+            self._names_written = tuple(seat.name for seat in header.seats)
             self._writer.sync()
             if not self.core.watching:  # (a watcher has nothing to resume: it watches anew)
                 self._write_sidecar()
@@ -472,8 +476,16 @@ class Node:
         writer = self._writer
         if writer is None:
             return
+        # who plays each seat now, when it changed (a newcomer in a seat): the record would
+        # otherwise credit the game to the names of its start (a LAN-party playtest:
+        # `verify` named the player who had left, not the newcomer who won)
+        names = tuple(seat.name for seat in self.lobby.seats) if self.lobby else None
+        if names == self._names_written:
+            names = None
         try:
-            writer.append(move, digest, proof)  # in the OS's hands now: survives a crash
+            writer.append(move, digest, proof, names)  # in the OS's hands now: survives a crash
+            if names is not None:
+                self._names_written = names
         except Exception as exc:  # disk full, removed directory...
             log.error("cannot write record %s: %s", writer.path, exc)
             self.notify(E.Error(f"cannot write record {writer.path}: {exc}"))
@@ -651,6 +663,7 @@ class Node:
         record = read_record(record_path)
         game = replay_record(record)
         self._writer = RecordWriter.open_append(record_path, fsync=False)
+        self._names_written = record.seat_names()
         self.core.resume(side["game_id"], passphrase, side["lobby"], record.header.seed, game,
                          list(record.digests), self._now(), contributors=side["contributors"],
                          heads=record.header.commitments, chain_secret=side["chain_secret"],
