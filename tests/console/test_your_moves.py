@@ -60,3 +60,38 @@ async def test_typed_moves_are_never_listed_as_a_bots(tmp_path):
             await s.close()
     finally:
         await close_all(nodes)
+
+
+def test_the_summary_names_who_made_each_move_when_a_seat_changed_hands():
+    """"Since your last move: Dee: expand Tahiti, sail Tahiti 2 NE" — but the bot in Ben's
+    seat made those moves before Dee sat down (a LAN-party playtest). Each move is now
+    named by who played the seat when it was made."""
+    from tongiaki_lan.console.session import GameSession, Seat
+    from tongiaki_lan.engine import Dealer, Game
+
+    game = Game(["blue", "red"])
+    session = GameSession(game, [Seat("Ana", "blue", local=True), Seat("Ben", "red")])
+    dealer = Dealer(bytes(32))
+    bot = make_bot("random", seed=5)
+    ours = 0
+    while ours < 3:  # to our third decision: the first summaries are then behind us
+        if session.my_decision():
+            ours += 1
+            session.changed()  # (the summary's snapshot is taken at our decision)
+            if ours == 3:
+                break
+        dealer.apply(game, bot.choose(game))
+    # our move, then the red seat moves: some while Ben's bot has it, then Dee sits down
+    red = []
+    while not red or game.pending.seat != 0 or len(red) < 4:
+        if game.pending.seat == 1:
+            red.append(len(game.moves))
+        if len(red) == 2 and not session.names_from:
+            session.names_from = [(0, ["Ana", "Ben"]), (len(game.moves), ["Ana", "Dee"])]
+            session.seats[1].name = "Dee"
+        dealer.apply(game, bot.choose(game))
+        if game.pending.seat == 0 and len(red) >= 4:
+            break
+    session.changed()
+    summary = [t for style, t in session.lines if style == "summary"]
+    assert summary[-1].startswith("  Dee: ") and summary[-2].startswith("  Ben: "), summary

@@ -585,8 +585,13 @@ class LanSession(GameSession):
         if self.node.lobby is not None:
             self._guests_news()
             # (who drives each seat: the labels follow)
+            before = self.names
             self.seats = seats_of(self.node, self._gone)
             self._narrator.names, self._narrator.labels = self.names, self.labels
+            if self.names != before and self.game is not None:
+                if not self.names_from:  # (the names of the moves before any change)
+                    self.names_from.append((0, before))
+                self.names_from.append((len(self.game.moves), self.names))
             if k != "away":  # (a goodbye's own line first, then the seat it opens)
                 self._open_seat_news()
         self.changed()

@@ -105,6 +105,9 @@ class GameSession:
         self._seen_events = 0
         self._hint_count = 0
         self.hint_options: tuple = ()  # (move, chance) of the last hint, best first
+        # (move count, names) each time a seat changed hands (a newcomer at a LAN table):
+        # the summary of the moves since ours names who made each one
+        self.names_from: list[tuple[int, list[str]]] = []
         self._tasks: set[asyncio.Task] = set()
         self._snap: Game | None = None  # the game at this keyboard's last decision
         self._snap_moves = 0
@@ -193,10 +196,11 @@ class GameSession:
             if p.seat in local and not self.played_for_us(p.seat, i):
                 continue
             text = shown_move(str(move), spaced=True)  # `sail Rapa Nui 1 SW`
-            if turns and turns[-1][0] == p.seat:
+            who = self._name_at(p.seat, i)
+            if turns and turns[-1][0] == p.seat and turns[-1][2] == who:
                 turns[-1][1].append(text)
             else:
-                turns.append((p.seat, [text]))
+                turns.append((p.seat, [text], who))
         self._snap, self._snap_moves = g.copy(), n
         if turns:
             # after the story of those moves, before the header of the turn now begun
@@ -206,12 +210,21 @@ class GameSession:
             followed = self.followed_name()
             block = [("summary", _("Since your last move:") if followed is None
                       else _("Since {name}'s last move:").format(name=followed))]
-            for seat, texts in turns:
-                name = self.names[seat]  # (a LAN bot seat's `Maui (search)` as `Maui`)
+            for seat, texts, name in turns:  # (a LAN bot seat's `Maui (search)` as `Maui`)
                 if seat in local:  # (played for us while we were away)
                     name = _("{name} (a bot's moves)").format(name=name)
                 block.append(("summary", f"  {name}: {', '.join(texts)}"))
             self.lines[at:at] = block
+
+    def _name_at(self, seat: int, index: int) -> str:
+        """Who played `seat` when move `index` was made: "Dee: expand Tahiti" was said of
+        moves the bot in Ben's seat made before Dee sat down (a LAN-party playtest)."""
+        name = self.names[seat]
+        for at, names in self.names_from:
+            if at > index:
+                break
+            name = names[seat]
+        return name
 
     def say(self, text: str, style: str = "info") -> None:
         self.lines.append((style, text))
