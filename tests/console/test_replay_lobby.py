@@ -76,6 +76,13 @@ async def test_replay_steps_forwards_and_backwards(tmp_path):
         texts = [t for _k, t in session.lines]
         first_own = next(i for i, t in enumerate(texts) if "next [N]" in t)
         assert first_own < next(i for i, t in enumerate(texts) if t.startswith("Type a move"))
+        # the help's first line is at the top, "── N newer lines: PgDn ──" at the foot:
+        # PgDn reads on (it stepped a move, and the help was gone)
+        await wait_until(lambda: screen.log_scroll > 0, what="the help scrolled to its top")
+        at, scrolled = session.index, screen.log_scroll
+        inp.send_text(PAGE_DOWN)
+        await wait_until(lambda: screen.log_scroll < scrolled, what="the help read on")
+        assert session.index == at and any("next [N]" in t for _k, t in session.lines)
         inp.send_text("place Tonga 1\r")  # a replay takes no moves: a reason, not a crash
         await wait_until(lambda: "replay takes no moves" in screen.message[1])
         inp.send_text("hint\r")  # nobody decides in a replay: no suggestion to play

@@ -623,9 +623,11 @@ class GameScreen:
 
         @kb.add("pagedown")
         def _(event):
-            if hasattr(self.session, "step"):
+            if hasattr(self.session, "step") and not self.log_scroll:
                 self.session.step(1)
-            else:
+            else:  # (in a replay too while the log is scrolled back, e.g. to `help`'s
+                # first line: its "── 53 newer lines: PgDn ──" stepped a move instead,
+                # and the help was gone)
                 self.scroll_log(1)
 
         untouched_offer = Condition(lambda: self._prefill is not None

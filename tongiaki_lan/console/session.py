@@ -575,7 +575,7 @@ class ReplaySession(GameSession):
 
     def position_text(self) -> str:
         if self.index < self.total:
-            move = shown_move(str(self.record.moves[self.index]))
+            move = shown_move(str(self.record.moves[self.index]), spaced=True)  # (HivaOa)
             return _("move {i}/{n} — next: {move}").format(i=self.index, n=self.total,
                                                           move=move)
         return _("move {i}/{n}").format(i=self.index, n=self.total)
