@@ -417,6 +417,22 @@ async def test_a_player_whose_seat_comes_back_is_told_in_the_second_person(tmp_p
         assert texts(players[0])[-1] == "p1 is back and plays their seat again."
         assert texts(players[1])[-1] == ("Your seat is yours again: the bot that played it "
                                          "while you were away stops.")
+        # "p1 is back." just before it: one line says both (a playtest saw the two)
+        p1 = nodes[1].peer_id.hex()
+        players[0]._on_node_event(E.Back(p1, "p1"))
+        players[0]._on_node_event(E.SeatReclaimed(seat, "p1"))
+        said = texts(players[0])
+        assert said[-1] == "p1 is back and plays their seat again." and "p1 is back." not in said
+        # their own laptop hears of its seat and its draws in the second person too
+        p0 = nodes[0].peer_id.hex()
+        players[1]._on_node_event(E.SeatHandedOver(seat, "p1", "normal", p0, "p0"))
+        assert texts(players[1])[-1].startswith("While you were away your seat was played by "
+                                                "a bot (normal, on p0")
+        players[1]._on_node_event(E.ContributorDropped(1, p1, "p1", 4))
+        assert texts(players[1])[-1].startswith("While this laptop was away the table drew "
+                                                "tile 5 without its value")
+        players[0]._on_node_event(E.ContributorDropped(1, p1, "p1", 4))
+        assert texts(players[0])[-1].startswith("p1 sent no draw value in time")
     finally:
         await close_all(nodes)
 

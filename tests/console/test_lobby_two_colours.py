@@ -54,13 +54,15 @@ async def test_the_table_line_says_a_changed_tile_wait():
         table = SimpleNamespace(seats=(seat,), name="Reef", total=3, passphrase=False,
                                 phase="lobby", variant="standard", members=(), draw_wait=15)
         lobby.node = SimpleNamespace(lobby=table, game_id=b"g", peer_id=b"me",
-                                     coordinator=lambda: b"me", present=lambda: {b"me"})
+                                     coordinator=lambda: b"me", present=lambda: {b"me"},
+                                     set_draw_wait=lambda s: setattr(table, "draw_wait", s))
         lobby.app.invalidate()
         await wait_until(lambda: any("Your table: Reef (lobby, 1/3 seats)" in r
                                      for r in rows_of(lobby)), what="the table line")
         assert not any("tiles wait" in r for r in rows_of(lobby))
-        table.draw_wait = 30
-        lobby.app.invalidate()
+        inp.send_text("wait 30\r")  # (the one who typed it is told in words, too)
+        await wait_until(lambda: any("a tile now waits 30 s for a player who vanished" in t
+                                     for _s, t in lobby.lines), what="the wait told")
         await wait_until(lambda: any("Reef (lobby, 1/3 seats, tiles wait 30 s)" in r
                                      for r in rows_of(lobby)), what="the wait said")
         inp.send_text("\x03")

@@ -186,6 +186,7 @@ class LanSession(GameSession):
         # peer -> index in `lines` of its "left the table" line, which the goodbye that
         # follows (for good / back soon) replaces rather than contradicts
         self._left_line: dict[str, int] = {}
+        self._back_line: dict[str, int] = {}  # peer -> its "is back." line, for `reclaimed`
         self._nobody_said = False  # "This laptop hears nobody" said since the last "back"
         # peers that left for good (until they start again): a bot plays their seats, so
         # the table's routine lines about them (waiting, handover, left out of the draws)
@@ -491,6 +492,13 @@ class LanSession(GameSession):
             self.lines.append(("info", _("Waiting for {name} to come back… (replace {who} gives "
                                          "the seat to a bot after a minute)").format(
                 name=d.get("name", "?"), who=d.get("name", "NAME"))))
+        elif k == "handover" and self._is_mine(d.get("seat")):
+            # (on our own screen: "Ben's seat is played by a bot" read as about someone else)
+            self.lines.append(("info", _("While you were away your seat was played by a bot "
+                                         "({bot}, on {driver}'s laptop): it is yours again "
+                                         "as soon as this laptop has caught up.").format(
+                bot=kind_label(d["bot"]),
+                driver=peer_label(self.node, {"peer": d["driver"], "name": d["driver_name"]}))))
         elif k == "handover":
             self.lines.append(("info", _("{name}'s seat is played by a bot ({bot}, on {driver}'s "
                                          "laptop) until they are back.").format(
@@ -524,9 +532,16 @@ class LanSession(GameSession):
                 self.lines.append(("good", _("Your seat is yours again: the bot that played "
                                              "it while you were away stops.")))
             else:
-                self._reclaimed = (len(self.lines), d["name"])
-                self.lines.append(("info", _("{name} is back and plays their seat "
-                                             "again.").format(name=d["name"])))
+                text = _("{name} is back and plays their seat again.").format(name=d["name"])
+                owner = lb.seats[d["seat"]].owner.hex() if lb is not None else ""
+                at = self._back_line.pop(owner, None)
+                if at is not None and at == len(self.lines) - 1:
+                    # (one line: "Ben is back." came just before, and both were shown)
+                    self.lines[at] = ("info", text)
+                    self._reclaimed = (at, d["name"])
+                else:
+                    self._reclaimed = (len(self.lines), d["name"])
+                    self.lines.append(("info", text))
         elif k == "restarted":
             self._left.discard(d.get("peer") or "")  # (really back: told from now on)
             self._gone.discard(d.get("peer") or "")
@@ -552,6 +567,11 @@ class LanSession(GameSession):
         elif k == "draw_dropped" and (d.get("peer") or "") in self._left:
             pass  # a player who said goodbye: their leaving was told, and that they no
             # longer draw goes with it
+        elif k == "draw_dropped" and (d.get("peer") or "") == self.node.peer_id.hex():
+            self.lines.append(("info", _("While this laptop was away the table drew tile {n} "
+                                         "without its value: from then on the others draw "
+                                         "the tiles (your moves count as before).").format(
+                n=d["draw"] + 1)))
         elif k == "draw_dropped":
             self.lines.append(("bad", _("{name} sent no draw value in time and no longer takes "
                                         "part in the draws (from tile {n} on).").format(
@@ -636,6 +656,8 @@ class LanSession(GameSession):
                 self.lines.append(("info", _("{name} left the table.").format(name=name)))
             return
         text = _("{name} is away.") if kind == "away" else _("{name} is back.")
+        if kind == "back":  # (the seat given back next says it again: one line, `reclaimed`)
+            self._back_line[peer] = len(self.lines)
         self.lines.append(("info", text.format(name=name)))
         if kind == "back":
             self._nobody_said = False
@@ -656,6 +678,11 @@ class LanSession(GameSession):
             self.lines[at] = ("info", text)
         else:
             self.lines.append(("info", text))
+
+    def _is_mine(self, seat) -> bool:
+        lb = self.node.lobby
+        return (lb is not None and isinstance(seat, int) and 0 <= seat < len(lb.seats)
+                and lb.seats[seat].owner == self.node.peer_id)
 
     def _seat_gone(self, seat) -> bool:
         """Whether seat index `seat` belongs to a player who left for good."""

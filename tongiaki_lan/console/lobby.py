@@ -803,6 +803,10 @@ class LobbyScreen:
             if not args or not args[0].isdigit() or not 2 <= int(args[0]) <= 600:
                 raise ValueError(_("wait: a number of seconds from 2 to 600"))
             self._need_table().set_draw_wait(int(args[0]))
+            # (the table line changed, but nothing said so: the player wondered)
+            self.lines.append(("info", _("At this table a tile now waits {s} s for a player "
+                                         "who vanished, then is drawn without them.").format(
+                s=int(args[0]))))
         elif verb == "start":
             node = self._need_table()
             lb = node.lobby
