@@ -429,10 +429,15 @@ async def test_a_player_whose_seat_comes_back_is_told_in_the_second_person(tmp_p
         assert texts(players[1])[-1].startswith("While you were away your seat was played by "
                                                 "a bot (normal, on p0")
         players[1]._on_node_event(E.ContributorDropped(1, p1, "p1", 4))
-        assert texts(players[1])[-1].startswith("While this laptop was away the table drew "
+        assert texts(players[1])[-2].startswith("While this laptop was away the table drew "
                                                 "tile 5 without its value")
         players[0]._on_node_event(E.ContributorDropped(1, p1, "p1", 4))
-        assert texts(players[0])[-1].startswith("p1 sent no draw value in time")
+        assert texts(players[0])[-2].startswith("p1 sent no draw value in time")
+        # one laptop is left drawing the tiles: said once, on every screen, in its words
+        assert texts(players[0])[-1].startswith("Only this laptop still draws the tiles")
+        assert texts(players[1])[-1].startswith("Only p0's laptop still draws the tiles")
+        players[0]._on_node_event(E.ContributorDropped(1, p1, "p1", 5))
+        assert sum("still draws the tiles" in t for t in texts(players[0])) == 1
     finally:
         await close_all(nodes)
 

@@ -187,6 +187,7 @@ class LanSession(GameSession):
         # follows (for good / back soon) replaces rather than contradicts
         self._left_line: dict[str, int] = {}
         self._back_line: dict[str, int] = {}  # peer -> its "is back." line, for `reclaimed`
+        self._last_drawer_said = False  # "Only Ana's laptop still draws the tiles" told
         self._nobody_said = False  # "This laptop hears nobody" said since the last "back"
         # peers that left for good (until they start again): a bot plays their seats, so
         # the table's routine lines about them (waiting, handover, left out of the draws)
@@ -602,6 +603,8 @@ class LanSession(GameSession):
         elif k == "refused":
             self.lines.append(("bad", _("refused from {peer}: {reason}").format(
                 peer=d.get("peer") or d.get("addr"), reason=net_reason(d.get("reason")))))
+        if k == "draw_dropped":  # (after the line that says who left the draws)
+            self._last_drawer_news(d)
         if self.node.lobby is not None:
             self._guests_news()
             # (who drives each seat: the labels follow)
@@ -678,6 +681,28 @@ class LanSession(GameSession):
             self.lines[at] = ("info", text)
         else:
             self.lines.append(("info", text))
+
+    def _last_drawer_news(self, d: dict) -> None:
+        """Once a single laptop is left drawing the tiles, say so, once: the draws stay
+        fair (its values were fixed by the chain it committed to at the start), but the
+        game now stops whenever that laptop sleeps, and nobody knew why it might (a
+        LAN-party playtest: a lid closed on the one laptop that still drew)."""
+        core, lb = self.node.core, self.node.lobby
+        if lb is None or self._last_drawer_said:
+            return
+        out = {i for i, _ in lb.dropped} | {d.get("contributor")}
+        left = [p for i, p in enumerate(core.contributors) if i not in out]
+        if len(left) != 1 or len(core.contributors) < 2:
+            return
+        self._last_drawer_said = True
+        if left[0] == self.node.peer_id:
+            text = _("Only this laptop still draws the tiles: if it sleeps or goes, the game "
+                     "waits for it to come back.")
+        else:
+            text = _("Only {name}'s laptop still draws the tiles: if it sleeps or goes, the "
+                     "game waits for it to come back.").format(
+                name=peer_label(self.node, {"peer": left[0].hex()}))
+        self.lines.append(("info", text))
 
     def _is_mine(self, seat) -> bool:
         lb = self.node.lobby
