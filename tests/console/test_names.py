@@ -260,3 +260,21 @@ def test_the_summary_names_a_lan_bot_seat_as_the_story_does():
         session.changed()
     assert session.lines[-2:] == [("summary", "Since your last move:"),
                                   ("summary", f"  Maui: {game.moves[-1]}")]
+
+
+def test_the_status_line_says_the_game_waits_for_an_away_player_to_come_back():
+    """The panel said "Away: Ben" while the status line said "Waiting for Ben (R):
+    choosing an action…", as if Ben were thinking (a LAN-party playtest)."""
+    from tongiaki_lan.engine import Dealer
+
+    game = Game(["blue", "red"])
+    dealer = Dealer(bytes(32))
+    while game.pending.seat != 1:
+        dealer.apply(game, game.legal_moves()[0])
+    seats = [Seat("Ana", "blue", local=True), Seat("Ben", "red", kind="remote")]
+    with create_app_session(output=DummyOutput()):
+        screen = GameScreen(GameSession(game, seats), colour=False)
+        assert screen.status_text().startswith("Waiting for Ben (R): ")
+        seats[1].away = True
+        assert screen.status_text() == ("Waiting for Ben to come back — replace Ben gives the "
+                                        "seat to a bot")

@@ -687,12 +687,13 @@ class LanSession(GameSession):
         fair (its values were fixed by the chain it committed to at the start), but the
         game now stops whenever that laptop sleeps, and nobody knew why it might (a
         LAN-party playtest: a lid closed on the one laptop that still drew)."""
-        core, lb = self.node.core, self.node.lobby
-        if lb is None or self._last_drawer_said:
+        contributors = getattr(getattr(self.node, "core", None), "contributors", None)
+        lb = self.node.lobby
+        if lb is None or not contributors or self._last_drawer_said:
             return
         out = {i for i, _ in lb.dropped} | {d.get("contributor")}
-        left = [p for i, p in enumerate(core.contributors) if i not in out]
-        if len(left) != 1 or len(core.contributors) < 2:
+        left = [p for i, p in enumerate(contributors) if i not in out]
+        if len(left) != 1 or len(contributors) < 2:
             return
         self._last_drawer_said = True
         if left[0] == self.node.peer_id:

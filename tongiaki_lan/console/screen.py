@@ -519,6 +519,13 @@ class GameScreen:
         style, text = pending_text(s.game, s.names, s.local_seats() if s.can_play else set(),
                                    lobby=getattr(s, "from_lobby", False), labels=s.labels,
                                    replay=hasattr(s, "position_text"))
+        p = s.game.pending
+        if (p is not None and p.seat is not None and s.seats[p.seat].away
+                and s.labels[p.seat] == s.names[p.seat] and not watching(s)):
+            # (the panel said "Away: Ben" while this line waited for him as if he were
+            # thinking: say that the game waits for his return, and the way out)
+            text = _("Waiting for {name} to come back — replace {name} gives the seat to a "
+                     "bot").format(name=s.names[p.seat])
         if watching(s) and not s.game.is_over:  # no seat: whose decision it is, no prompt
             followed = s.followed_name()
             if followed is not None:
