@@ -81,7 +81,9 @@ async def test_errors_name_their_command_once_and_read_whole():
     with create_pipe_input() as inp, create_app_session(input=inp, output=_output()):
         lobby, task = await _lobby(inp, lan)
         expect = {
-            "join 7": "join: there is no game 7 in the list (listed: 1, 2)",
+            "join 7": "join: there is no game 7 here (listed: 1 Over, 2 Secret Reef of the "
+                      "Long Name); each laptop numbers its own list, a game's name works on "
+                      "all",
             "name": "name: what name?",
             "create": "create: give the game a name, e.g. create Friday 4",
             "join 1": "join: Over is over; create a new game or join another",
@@ -311,7 +313,7 @@ async def test_help_at_a_table_shows_its_first_line_first():
 
 async def test_who_sits_down_at_our_table_is_told():
     """"Ben left." was said in the lobby, but not that Ben sat down: the host waiting for
-    friends had to watch the seats. People are told (bots show in the table)."""
+    friends had to watch the seats. People and bots are told."""
     def seat(name, owner, kind="human"):
         return SimpleNamespace(kind=kind, name=name, colour="blue", owner=owner, ready=False,
                                bot="easy" if kind == "bot" else "")
@@ -329,7 +331,9 @@ async def test_who_sits_down_at_our_table_is_told():
         table.seats += (seat("Ben", b"ben"), seat("Maui", b"ana", "bot"))
         lobby._on_node_event(event)
         lobby._on_node_event(event)
+        # (a bot too: the host's `bot` showed in the seats with no word, and the others
+        # wondered who Maui was — a LAN-party playtest)
         assert [t for _s, t in lobby.lines if "sat down" in t] == [
-            "Ben sat down at the table."]
+            "Ben sat down at the table.", "A bot sat down at the table: Maui (easy)."]
         inp.send_text("\x03")
         await asyncio.wait_for(task, 30)

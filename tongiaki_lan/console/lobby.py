@@ -288,21 +288,30 @@ class LobbyScreen:
         self.app.invalidate()
 
     def _tell_arrivals(self) -> None:
-        """Say who sits down at our table (people, not bots: the table shows those)."""
+        """Say who sits down at our table: people, and bots (a bot added by the host
+        appeared in the seats with no word, and the others wondered who Maui was)."""
         node = self.node
         lb = getattr(node, "lobby", None)
         if lb is None:
             self._people = (None, {})
             return
-        people = {s.owner: s.name for s in lb.seats if s.kind == "human"}
+        people = {(s.owner if s.kind == "human" else (i, s.name)): s
+                  for i, s in enumerate(lb.seats) if s.kind in ("human", "bot")}
         game, before = self._people
         self._people = (node.game_id, people)
         if game != node.game_id:
             return  # (just sat down ourselves: those already there are no news)
-        for owner, name in people.items():
-            if owner not in before and owner != node.peer_id:
+        for key, seat in people.items():
+            if key in before or key == node.peer_id:
+                continue
+            if seat.kind == "human":
                 self.lines.append(("info", _("{name} sat down at the table.").format(
-                    name=name)))
+                    name=seat.name)))
+            else:
+                name = seat.name.removesuffix(f" ({seat.bot})")  # (`Maui (normal)`)
+                self.lines.append(("info", _("A bot sat down at the table: {name} "
+                                             "({level}).").format(
+                    name=name, level=kind_label(seat.bot))))
 
     def carried_lines(self) -> list[tuple[str, str]]:
         """The table's chat so far, for the game screen's log: a line said just before
@@ -343,11 +352,14 @@ class LobbyScreen:
             for number, game in listed:
                 if number == int(words[0]):
                     return game, words[1:]
-            if listed:  # (numbers stay with their games: the one left may be 2, not 1)
-                raise ValueError(_("{command}: there is no game {n} in the list (listed: "
-                                   "{numbers})").format(command=command, n=words[0],
-                                                        numbers=", ".join(
-                                                            str(n) for n, _g in listed)))
+            if listed:  # (numbers stay with their games: the one left may be 2, not 1;
+                # and each laptop numbers games as it hears them: "join 2" said across the
+                # room failed on a laptop where that game was 1)
+                raise ValueError(_("{command}: there is no game {n} here (listed: {numbers}); "
+                                   "each laptop numbers its own list, a game's name works on "
+                                   "all").format(command=command, n=words[0],
+                                                 numbers=", ".join(f"{n} {g.name}"
+                                                                   for n, g in listed)))
             raise ValueError(_("{command}: there is no game {n} in the list").format(
                 command=command, n=words[0]))
         # a name may have spaces: the longest run of words that names a game wins, and a
