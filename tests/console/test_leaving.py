@@ -88,6 +88,9 @@ async def test_after_a_game_from_the_lobby_lobby_goes_back_there():
         screen = GameScreen(session, colour=False)
         task = await _run(screen, session)
         assert "(lobby: the next game · quit leaves)" in screen.status_text()
+        # one piece at 80 columns: it wrapped as "(lobby: the next game" / "· quit leaves)"
+        rows = [r.replace("\u00a0", " ") for r in screen._status_rows()]
+        assert any("(lobby: the next game · quit leaves)" in r for r in rows), rows
         inp.send_text("lobby\r")
         assert await asyncio.wait_for(task, 30) == BACK_TO_LOBBY
 

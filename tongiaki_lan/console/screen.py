@@ -128,9 +128,10 @@ class _PathWrapper(textwrap.TextWrapper):
     record's path is longer than the log panel, and was cut wherever the line ran out
     (`…/tongiaki-lan/rec` / `ords/so` / `lo-2026…`); `tongiaki-lan` stays whole.
     (`wordsep_simple_re` is the pattern textwrap splits on without hyphens; a test
-    checks that textwrap still reads it.)"""
+    checks that textwrap still reads it. Its spaces are textwrap's own, ASCII: a
+    no-break space holds words together, as in the game-over line's hint.)"""
 
-    wordsep_simple_re = re.compile(r"(\s+|(?<=[/\\])(?=[^\s/\\])|(?<=\w-)(?=\d))")
+    wordsep_simple_re = re.compile(r"([\t\n\x0b\x0c\r ]+|(?<=[/\\])(?=[^\s/\\])|(?<=\w-)(?=\d))")
 
 
 def wrap_words(text: str, width: int, **kw) -> list[str]:
@@ -578,7 +579,7 @@ class GameScreen:
         return "\n".join("".join(t for _, t in line) for line in self.panel_lines(width))
 
     def status_text(self) -> str:
-        return self._status()[1].strip()
+        return self._status()[1].replace("\u00a0", " ").strip()  # (as it reads)
 
     # ---------------------------------------------------------------- layout
 

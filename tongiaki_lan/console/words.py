@@ -10,6 +10,13 @@ from tongiaki_lan.i18n.islands import island_name, shown_island
 from .story import final_words, ships_text, tile_label
 
 
+def _unbroken_tail(text: str) -> str:
+    """The closing "(lobby: the next game · quit leaves)" held together with no-break
+    spaces: at 80 columns it wrapped as "(lobby: the next game" / "· quit leaves)"."""
+    head, sep, tail = text.rpartition(" (")
+    return head + sep + tail.replace(" ", "\u00a0") if sep else text
+
+
 def pending_text(game: Game, names: list[str], local: set[int],
                  lobby: bool = False, labels: list[str] | None = None,
                  replay: bool = False) -> tuple[str, str]:
@@ -21,10 +28,11 @@ def pending_text(game: Game, names: list[str], local: set[int],
     if p is None:
         result = final_words(game, labels or names)
         if lobby:
-            return "class:status.over", _("Game over. {result}  (lobby: the next game · quit "
-                                          "leaves)").format(result=result)
-        return "class:status.over", _("Game over. {result}  (quit to leave)").format(
-            result=result)
+            text = _("Game over. {result}  (lobby: the next game · quit leaves)").format(
+                result=result)
+        else:
+            text = _("Game over. {result}  (quit to leave)").format(result=result)
+        return "class:status.over", _unbroken_tail(text)
     if p.seat is None:  # a tile reveal: chance's decision, dealt in a moment
         return "class:status", _("A tile is being revealed…")
     mine = p.seat in local
