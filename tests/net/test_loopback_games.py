@@ -47,11 +47,17 @@ async def test_game_with_bot_seats_and_passphrase_through_lossy_sockets(tmp_path
         await close_all(nodes)
 
 
-async def test_crashed_node_bot_seat_taken_over_and_node_rejoins_from_its_record(tmp_path):
+@pytest.mark.parametrize("passphrase", [None, "reef at night"])
+async def test_crashed_node_bot_seat_taken_over_and_node_rejoins_from_its_record(
+        tmp_path, passphrase):
     """The node that added a bot crashes (no goodbye): another node drives the bot while
     the crashed node is away, the game waits at the crashed player's own seat, and the
-    restarted node (same profile: its record) catches up from the peers and plays on."""
-    nodes = await make_table(3, tmp_path, bots=1)
+    restarted node (same profile: its record) catches up from the peers and plays on.
+    A locked game's key is kept in the resume data: the restarted node is not asked for
+    the passphrase (typing it cost a player the table's draw wait, in a playtest)."""
+    from tongiaki_lan.net.aio.sidecar import read_sidecar
+
+    nodes = await make_table(3, tmp_path, bots=1, passphrase=passphrase)
     victim = nodes[0]
     bot_seat = next(i for i, s in enumerate(victim.lobby.seats) if s.kind == "bot")
     assert bot_seat == 3
@@ -91,7 +97,9 @@ async def test_crashed_node_bot_seat_taken_over_and_node_rejoins_from_its_record
 
         restarted = Node("p0", host="127.0.0.1", record_dir=tmp_path, autoplay="random")
         await restarted.start()
-        await restarted.resume(victim.record_path)
+        side = read_sidecar(victim.record_path)
+        assert (side["key"] is not None) == side["passphrase"] == bool(passphrase)
+        await restarted.resume(victim.record_path)  # no passphrase given, none needed
         assert restarted.peer_id == victim.peer_id
         assert len(restarted.game.moves) == crashed_at
         everyone = [restarted, *nodes[1:]]

@@ -738,7 +738,9 @@ class LobbyScreen:
                         game=info.name, record=mine.record)))
                     await node.resume(mine.record, secret)  # game_start opens the game
 
-                if mine.passphrase and not passphrase:
+                if mine.passphrase and not passphrase and not mine.key_kept:
+                    # (with its key kept, not asked: typing it again cost a player back
+                    # after a crash the table's draw wait, and his part in the draws)
                     self.ask_secret(_("Passphrase for {game}:").format(game=info.name), resume)
                     return
                 await resume(passphrase)

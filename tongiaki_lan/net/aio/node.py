@@ -455,9 +455,9 @@ class Node:
             return
         try:
             write_sidecar(self.record_path, peer=self.peer_id, game_id=self.game_id,
-                          lobby=self.lobby, passphrase=bool(self.passphrase),
+                          lobby=self.lobby, passphrase=bool(self.core.game_key),
                           port=self.address[1], contributors=self.core.contributors,
-                          chain_secret=self.core.chain_secret)
+                          chain_secret=self.core.chain_secret, key=self.core.game_key)
         except OSError as exc:
             log.error("cannot write %s's resume data: %s", self.record_path, exc)
             self.notify(E.Error(f"cannot write resume data for {self.record_path}: {exc}"))
@@ -667,7 +667,8 @@ class Node:
         self.core.resume(side["game_id"], passphrase, side["lobby"], record.header.seed, game,
                          list(record.digests), self._now(), contributors=side["contributors"],
                          heads=record.header.commitments, chain_secret=side["chain_secret"],
-                         proofs=record.proofs)
+                         proofs=record.proofs,
+                         key=None if passphrase else side["key"])
         self._step()
         if self.discovery is not None:
             self._learn_from_adverts()
@@ -773,8 +774,9 @@ def _resolve(fut: asyncio.Future) -> None:
 
 def write_node_sidecar(record_path: Path, node: Node) -> None:
     write_sidecar(record_path, peer=node.peer_id, game_id=node.game_id, lobby=node.lobby,
-                  passphrase=bool(node.passphrase), port=node.address[1],
-                  contributors=node.core.contributors, chain_secret=node.core.chain_secret)
+                  passphrase=bool(node.core.game_key), port=node.address[1],
+                  contributors=node.core.contributors, chain_secret=node.core.chain_secret,
+                  key=node.core.game_key)
 
 
 __all__ = ["GameRef", "JoinRefused", "Node", "bot_seed", "encode_datagram", "has_sidecar",

@@ -26,6 +26,7 @@ class Resumable:
     moves: int
     passphrase: bool
     peer: bytes = b""  # the peer id that played it (its identity resumes it)
+    key_kept: bool = False  # its passphrase game's key is in the resume data: not asked
 
 
 def unfinished_games(record_dir: str | os.PathLike) -> dict[bytes, Resumable]:
@@ -50,5 +51,5 @@ def unfinished_games(record_dir: str | os.PathLike) -> dict[bytes, Resumable]:
             continue
         out[side["game_id"]] = Resumable(side["game_id"], side["lobby"].name, path,
                                          len(game.moves), bool(side["passphrase"]),
-                                         side["peer"])
+                                         side["peer"], side["key"] is not None)
     return out

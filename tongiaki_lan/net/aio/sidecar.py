@@ -23,10 +23,13 @@ def sidecar_path(record_path: str | os.PathLike) -> Path:
 
 def write_sidecar(record_path: Path, *, peer: bytes, game_id: bytes, lobby: Lobby,
                   passphrase: bool, port: int, contributors: list[bytes] = (),
-                  chain_secret: bytes | None = None) -> None:
+                  chain_secret: bytes | None = None, key: bytes | None = None) -> None:
+    """`key`: a passphrase game's key, derived from the passphrase and the game id (never
+    the passphrase itself): a player back after a crash is not asked for the passphrase
+    while the table's draw waits for them. Private like the chain secret beside it."""
     data = {"peer": peer, "game_id": game_id, "lobby": lobby.to_wire(),
             "passphrase": passphrase, "port": port, "contributors": list(contributors),
-            "chain": chain_secret}
+            "chain": chain_secret, "key": key}
     write_atomic(sidecar_path(record_path), msgpack.packb(data, use_bin_type=True),
                  private=True)
 
@@ -39,9 +42,13 @@ def read_sidecar(record_path: str | os.PathLike) -> dict:
     chain = raw.get("chain")
     if chain is not None and (not isinstance(chain, bytes) or len(chain) != 32):
         raise ValueError("sidecar: the chain secret must be 32 bytes")
+    key = raw.get("key")
+    if key is not None and (not isinstance(key, bytes) or len(key) != 32):
+        raise ValueError("sidecar: the game key must be 32 bytes")
     return {"peer": raw["peer"], "game_id": raw["game_id"], "lobby": lobby,
             "passphrase": raw.get("passphrase", False), "port": raw.get("port", 0),
-            "contributors": list(raw.get("contributors", [])), "chain_secret": chain}
+            "contributors": list(raw.get("contributors", [])), "chain_secret": chain,
+            "key": key}
 
 
 def has_sidecar(record_path: str | os.PathLike) -> bool:

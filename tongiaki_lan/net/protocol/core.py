@@ -125,6 +125,7 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
         self._reset_game_state()
         self.game_id: bytes = NO_GAME
         self.passphrase: str | None = None
+        self.game_key: bytes | None = None  # the passphrase game's key (auth.derive_key)
         self.refusals = 0
         self.closing = False
         # answers `doctor`'s probes in any phase; it never sees or changes game state
@@ -182,10 +183,15 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
 
     # ================================================================== game set-up
 
-    def _enter_game(self, game_id: bytes, passphrase: str | None) -> None:
+    def _enter_game(self, game_id: bytes, passphrase: str | None,
+                    key: bytes | None = None) -> None:
+        """`key`: the game's key kept from an earlier run (its resume data), used when no
+        passphrase is given, so a player back after a crash is not asked for it again."""
         self.game_id = game_id
         self.passphrase = passphrase or None
-        key = derive_key(passphrase, game_id) if passphrase else None
+        if passphrase:
+            key = derive_key(passphrase, game_id)
+        self.game_key = key
         self.links.set_game(game_id, key)
 
     def create_game(self, game_name: str, seats: int, passphrase: str | None, colour: str,
@@ -233,13 +239,14 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
     def resume(self, game_id: bytes, passphrase: str | None, lobby: Lobby, seed: bytes,
                game: Game, digests: list[bytes], now: float, *,
                contributors: list[bytes], heads: tuple[bytes, ...],
-               chain_secret: bytes | None, proofs: list | None = None) -> None:
+               chain_secret: bytes | None, proofs: list | None = None,
+               key: bytes | None = None) -> None:
         """Rejoin a game after a crash or restart, from our own record (replayed into `game`,
         with each draw's values in `proofs`) and the lobby and chain secret saved at the
         start; the peers fill in the moves we missed."""
         self.now = now
         self._reset_game_state()
-        self._enter_game(game_id, passphrase)
+        self._enter_game(game_id, passphrase, key)
         self.lobby = lobby
         self.seed = seed
         self.game = game
