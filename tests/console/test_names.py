@@ -278,3 +278,29 @@ def test_the_status_line_says_the_game_waits_for_an_away_player_to_come_back():
         seats[1].away = True
         assert screen.status_text() == ("Waiting for Ben to come back — replace Ben gives the "
                                         "seat to a bot")
+
+
+def test_replace_says_when_the_tiles_still_wait_for_the_last_laptop_that_draws():
+    """`replace Bob` gave Bob's seat to a bot, and the table still stood still: his laptop
+    was the only one left drawing the tiles (a LAN-party playtest)."""
+    import dataclasses
+
+    from tongiaki_lan.console.lan import LanSession
+
+    node = _node((B, "Bob"))
+    node.lobby = dataclasses.replace(node.lobby, dropped=((0, 3),))  # (Ana's draws: gone)
+    node.game = Game(["blue", "red"])
+    node.core = SimpleNamespace(contributors=[A, B])
+    node.present = lambda: {A}  # Bob's laptop sleeps
+    node.add_listener = lambda fn: None
+    node.replace = lambda who: None
+    with create_app_session(output=DummyOutput()):
+        session = LanSession(node)
+        assert session.commands()["replace"][1]("Bob") is None
+    assert [t for _s, t in session.lines[-2:]] == [
+        "Asked the table to give Bob's seat to a bot.",
+        "The tiles still wait for Bob's laptop: it is the only one left that draws them."]
+    node.present = lambda: {A, B}  # awake: nothing waits for it
+    session.lines.clear()
+    session.commands()["replace"][1]("Bob")
+    assert [t for _s, t in session.lines] == ["Asked the table to give Bob's seat to a bot."]

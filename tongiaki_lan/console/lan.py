@@ -687,23 +687,31 @@ class LanSession(GameSession):
         fair (its values were fixed by the chain it committed to at the start), but the
         game now stops whenever that laptop sleeps, and nobody knew why it might (a
         LAN-party playtest: a lid closed on the one laptop that still drew)."""
-        contributors = getattr(getattr(self.node, "core", None), "contributors", None)
-        lb = self.node.lobby
-        if lb is None or not contributors or self._last_drawer_said:
+        if self._last_drawer_said:
             return
-        out = {i for i, _ in lb.dropped} | {d.get("contributor")}
-        left = [p for i, p in enumerate(contributors) if i not in out]
-        if len(left) != 1 or len(contributors) < 2:
+        drawer = self._last_drawer(d.get("contributor"))
+        if drawer is None:
             return
         self._last_drawer_said = True
-        if left[0] == self.node.peer_id:
+        if drawer == self.node.peer_id:
             text = _("Only this laptop still draws the tiles: if it sleeps or goes, the game "
                      "waits for it to come back.")
         else:
             text = _("Only {name}'s laptop still draws the tiles: if it sleeps or goes, the "
                      "game waits for it to come back.").format(
-                name=peer_label(self.node, {"peer": left[0].hex()}))
+                name=peer_label(self.node, {"peer": drawer.hex()}))
         self.lines.append(("info", text))
+
+    def _last_drawer(self, leaving: int | None = None) -> bytes | None:
+        """The one laptop still drawing the tiles (of two or more that began), or None;
+        `leaving`: a contributor just left out, whose lobby may not be here yet."""
+        contributors = getattr(getattr(self.node, "core", None), "contributors", None)
+        lb = self.node.lobby
+        if lb is None or not contributors or len(contributors) < 2:
+            return None
+        out = {i for i, _ in lb.dropped} | {leaving}
+        left = [p for i, p in enumerate(contributors) if i not in out]
+        return left[0] if len(left) == 1 else None
 
     def _is_mine(self, seat) -> bool:
         lb = self.node.lobby
@@ -835,6 +843,13 @@ class LanSession(GameSession):
             # (before what the table answered: on the coordinator that is already here)
             self.lines.insert(min(at, len(self.lines)), ("info", _(
                 "Asked the table to give {name}'s seat to a bot.").format(name=who.strip())))
+            drawer = self._last_drawer()
+            if drawer is not None and drawer != self.node.peer_id and (
+                    drawer not in self.node.present()):
+                # (a playtest: the seat went to a bot, and the table still stood still)
+                self.lines.append(("info", _(
+                    "The tiles still wait for {name}'s laptop: it is the only one left that "
+                    "draws them.").format(name=peer_label(self.node, {"peer": drawer.hex()}))))
             return None
 
         def guests(word: str):
