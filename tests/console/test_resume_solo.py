@@ -36,7 +36,15 @@ async def test_a_solo_game_left_halfway_is_played_on_to_its_end(tmp_path):
     assert [s.name for s in again.seats] == ["Tester", "Hina", "Maui"]
     assert again.local_seats() == {0}
     await again.start()
-    assert f"Game resumed after move {left_at}" in again.lines[0][1]
+    told = [t for _s, t in again.lines]
+    resumed_at = next(i for i, t in enumerate(told) if f"Game resumed after move {left_at}" in t)
+    # the story so far comes first, its turns numbered as played; the next turn goes on
+    turns = [t for t in told[:resumed_at] if t.startswith("── turn ")]
+    assert turns and turns[0].startswith("── turn 1:")
+    last = int(turns[-1].split()[2].rstrip(":"))
+    await _play_until(again, left_at + 12)
+    later = [t for _s, t in again.lines[resumed_at:] if t.startswith("── turn ")]
+    assert later and int(later[0].split()[2].rstrip(":")) == last + 1, (turns[-1], later[:1])
     await _play_until(again, 10_000)
     assert again.game.is_over
     await again.close()

@@ -1,5 +1,6 @@
 """Records: what self-play writes verifies to the same digest; tampering is refused."""
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -203,8 +204,11 @@ def test_a_seat_that_changes_hands_is_named_from_that_move_on(tmp_path):
     assert f"Dee (red) {game.scores()['red']}" in out.stdout and "Maui" not in out.stdout
     replay = ReplaySession(record)
     assert replay.names == ["Ana", "Maui"]  # (before the change)
-    replay._rebuild(replay.total)
+    replay.goto(replay.total)  # (`replay --at N`: then the screen starts the session)
+    asyncio.run(replay.start())
     assert replay.names == ["Ana", "Dee"] and replay.seats[1].kind == "human"
+    over = [t for _s, t in replay.lines if t.startswith("Game over")]
+    assert len(over) == 1 and "Dee" in over[0] and "Maui" not in over[0], over
 
     data = path.read_bytes().replace(msgpack.packb(["Ana", "Dee"]), msgpack.packb(["Ana", 7]))
     path.write_bytes(data)

@@ -312,16 +312,27 @@ class LanSession(GameSession):
                 self.lines.append(("info", _("{name} takes {was}'s seat ({colours}).").format(
                     name=d["name"], was=d["was"], colours=colours)))
         elif k == "guest_refused":
-            from tongiaki_lan.net.protocol.lobby import is_seat_given
-
             self._taking = False
+            if self._seat_given_news(d.get("reason") or ""):
+                return
             self.lines.append(("bad", net_reason(d.get("reason"))))
-            if not self.watching and is_seat_given(d.get("reason") or ""):
-                # back after a goodbye for good, and a newcomer plays the seat: this game
-                # is theirs now, and this screen no longer follows it
-                self.seat_lost = True
-                self.lines.append(("info", _("Type lobby to go back to the list of games, "
-                                             "where watch N follows this one.")))
+
+    def _seat_given_news(self, reason: str) -> bool:
+        """Back after a goodbye for good, and a newcomer plays the seat: this game is
+        theirs now, and this screen no longer follows it. Said once, with the way out,
+        whichever laptop says it (every member repeats it every 5 s, and one this laptop
+        did not know as a member came as a plain refusal: the screen showed the line again
+        and again and still waited for its own player — a LAN-party playtest)."""
+        from tongiaki_lan.net.protocol.lobby import is_seat_given
+
+        if self.watching or not is_seat_given(reason):
+            return False
+        if not self.seat_lost:
+            self.seat_lost = True
+            self.lines.append(("bad", net_reason(reason)))
+            self.lines.append(("info", _("Type lobby to go back to the list of games, "
+                                         "where watch N follows this one.")))
+        return True
 
     def _open_seat_news(self) -> None:
         """While watching: say once when a seat opens (`take COLOUR` plays it), and take
@@ -587,6 +598,8 @@ class LanSession(GameSession):
         elif k == "mismatch":
             self.lines.append(("bad", _("Game stopped: {reason} (dump {dump})").format(
                 reason=d.get("reason"), dump=d.get("dump"))))
+        elif k == "request_refused" and self._seat_given_news(d.get("reason") or ""):
+            pass  # (said once, with the way out: it came every 5 s from each laptop)
         elif k in ("error", "request_refused"):
             self.lines.append(("bad", net_reason(d.get("reason", d))))
         elif k == "refused" and d.get("what") is None and (

@@ -313,8 +313,9 @@ class SoloSession(GameSession):
         super().__init__(game, seats, hint_kind)
         self.resumed = resumed
         self.notes: list[str] = []  # said after the opening line (`solo`: a game to resume)
-        if resumed:  # its story so far is on the board; the log starts from here
-            self._seen_events = len(game.events)
+        if resumed:  # its story so far, told again (PgUp reads it) and numbering the
+            # turns on: the log began at "turn 2" after a resume at turn 19
+            self._drain_events()
         self.seed = seed
         self.dealer = Dealer(seed)
         self.pace = pace
@@ -551,6 +552,10 @@ class ReplaySession(GameSession):
             seat.name = name
             seat.kind = was.kind if name == was.name else "human"
         self.lines = tell_all(game, self.names, game.events, self.labels)
+        # told already, with these names: the session's own narrator (made with the
+        # names of the start) would tell them again at `start`, and did, after `--at`
+        self._narrator.names, self._narrator.labels = self.names, self.labels
+        self._seen_events = len(game.events)
         self.lines.insert(0, ("info", _("Replay of {path}: {n} moves. PgDn/Enter = next, PgUp = "
                                         "back.").format(path=self.path or _("a record"),
                                                         n=self.total)))

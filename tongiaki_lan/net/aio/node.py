@@ -360,7 +360,7 @@ class Node:
             self._finish(ev)
         elif isinstance(ev, E.Mismatch):
             self.notify(E.Mismatch(ev.reason, str(self.record_path), str(self._dump())))
-        elif (isinstance(ev, E.GuestRefused) and not self.core.watching
+        elif (isinstance(ev, E.GuestRefused | E.RequestRefused) and not self.core.watching
               and L.is_seat_given(ev.reason) and self.record_path is not None):
             # back after a goodbye for good, and a newcomer plays the seat: the game is
             # no longer ours to resume, and the lobby must stop offering it as "yours"
