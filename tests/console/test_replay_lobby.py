@@ -83,6 +83,11 @@ async def test_replay_steps_forwards_and_backwards(tmp_path):
         inp.send_text(PAGE_DOWN)
         await wait_until(lambda: screen.log_scroll < scrolled, what="the help read on")
         assert session.index == at and any("next [N]" in t for _k, t in session.lines)
+        if screen.log_scroll == 0:  # (a tall terminal: the help ended on that page)
+            screen.log_scroll = 5
+        inp.send_text("\x1b[F")  # End: back to the newest lines at once
+        await wait_until(lambda: screen.log_scroll == 0, what="the newest lines")
+        assert session.index == at
         inp.send_text("place Tonga 1\r")  # a replay takes no moves: a reason, not a crash
         await wait_until(lambda: "replay takes no moves" in screen.message[1])
         inp.send_text("hint\r")  # nobody decides in a replay: no suggestion to play
@@ -103,6 +108,8 @@ async def test_lobby_without_network_says_so_and_offers_solo():
         await wait_until(lambda: lobby.app.is_running)
         top = "\n".join("".join(t for _, t in line) for line in lobby.draw_top(80, 20))
         assert "LAN disabled" in top and "solo" in top
+        # the bottom line offers what works without a network, not create/join/watch
+        assert lobby._status()[1].strip() == "solo [BOTS] [LEVEL] · solo resume · help · quit"
         inp.send_text("create Reef 4\r")  # needs the LAN: a clear one-line refusal
         await wait_until(lambda: "LAN disabled" in lobby.message)
         inp.send_text("solo abc\r")  # a word where a number belongs: a reason, no Python error

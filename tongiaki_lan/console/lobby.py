@@ -519,6 +519,8 @@ class LobbyScreen:
                 hint = _("say TEXT · ready · bot [LEVEL] · start · leave · help")
             else:  # only the host starts early: the others wait for a full, ready table
                 hint = _("say TEXT · ready · bot [LEVEL] · leave · help")
+        elif self.lan_error:  # (no table to create or join: what can be done here)
+            hint = _("solo [BOTS] [LEVEL] · solo resume · help · quit")
         else:
             hint = _("solo · create NAME [SEATS] [lock] · join N · watch N · help · quit")
         return "class:status", " " + hint

@@ -622,6 +622,10 @@ class GameScreen:
             kb.add(f"s-{key}")(pan(*d))
         kb.add("home", filter=buffer_empty)(lambda e: self.view.recentre())
 
+        @kb.add("end", filter=buffer_empty)
+        def _(event):  # (back to the newest lines: "── 33 newer lines: PgDn ──" stayed)
+            self.log_scroll = 0
+
         @kb.add("pageup")
         def _(event):
             if hasattr(self.session, "step"):

@@ -138,7 +138,8 @@ GENERAL_HELP = [
     N_("  board — at the end, switch between the final table and the map"),
     N_("Keys: arrows pan the map while the line is empty (Shift+arrows always), Home "
        "re-centres,"),
-    N_("  PgUp/PgDn scroll the log, Tab completes (a sail option says where it goes),"),
+    N_("  PgUp/PgDn scroll the log (End: the newest), Tab completes (a sail says where it "
+       "goes),"),
     N_("  Ctrl-C or Ctrl-D leaves. Text put on the line for you is replaced by what you type."),
     N_("Mouse: click a beach, an island, a pier or a free hex to put its move on the line."),
     N_("Map: a beach is its number, ships as colour letters, · a free berth, then its piers"),
