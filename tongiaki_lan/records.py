@@ -196,7 +196,6 @@ class Record:
         return names
 
 
-
 def encode_entry(index: int, move: Move, digest: bytes,
                  proof: list[tuple[int, bytes]] | None = None,
                  names: tuple[str, ...] | None = None) -> bytes:

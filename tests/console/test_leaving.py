@@ -95,35 +95,46 @@ async def test_after_a_game_from_the_lobby_lobby_goes_back_there():
         assert await asyncio.wait_for(task, 30) == BACK_TO_LOBBY
 
 
-async def test_lobby_mid_solo_game_asks_then_goes_back_there_and_solo_resume_plays_on(
-        monkeypatch, tmp_path):
-    """A solo game started from the lobby: `quit` mid-game left the program, and the lobby
-    had no way to go on with the game. Now `lobby` asks once and goes back, the lobby
-    names the unfinished game, and `solo resume` there plays on it (real screens)."""
+def _lobby_loop(monkeypatch, tmp_path):
+    """The `lobby` command's loop, offline, ready to run: (lobbies it opens, in order,
+    its arguments, an 80x24 terminal)."""
     import argparse
 
-    from tongiaki_lan.cli import lobby as cli_lobby
-    from tongiaki_lan.console import screen as screen_module
     from tongiaki_lan.console.lobby import LobbyScreen
 
     monkeypatch.setattr("tongiaki_lan.bots.best_bot_kind", lambda: "random")
-    lobbies, games = [], []
-    real_run, real_screen = LobbyScreen.run, screen_module.GameScreen
+    lobbies = []
+    real_run = LobbyScreen.run
 
     async def run(self):
         lobbies.append(self)
         return await real_run(self)
 
-    def game_screen(session, **kw):
-        games.append(real_screen(session, **kw))
-        return games[-1]
-
     monkeypatch.setattr(LobbyScreen, "run", run)
-    monkeypatch.setattr(screen_module, "GameScreen", game_screen)
     args = argparse.Namespace(name="Tester", colour="", records=tmp_path, host="0.0.0.0",
                               port=0, no_lan=True, hint_bot="random", pace=0.0,
                               colour_output=False)
     out = Vt100_Output(io.StringIO(), lambda: Size(rows=24, columns=80), term="xterm")
+    return lobbies, args, out
+
+
+async def test_lobby_mid_solo_game_asks_then_goes_back_there_and_solo_resume_plays_on(
+        monkeypatch, tmp_path):
+    """A solo game started from the lobby: `quit` mid-game left the program, and the lobby
+    had no way to go on with the game. Now `lobby` asks once and goes back, the lobby
+    names the unfinished game, and `solo resume` there plays on it (real screens)."""
+    from tongiaki_lan.cli import lobby as cli_lobby
+    from tongiaki_lan.console import screen as screen_module
+
+    lobbies, args, out = _lobby_loop(monkeypatch, tmp_path)
+    games = []
+    real_screen = screen_module.GameScreen
+
+    def game_screen(session, **kw):
+        games.append(real_screen(session, **kw))
+        return games[-1]
+
+    monkeypatch.setattr(screen_module, "GameScreen", game_screen)
     with create_pipe_input() as inp, create_app_session(input=inp, output=out):
         main = asyncio.ensure_future(cli_lobby._main(args))
         await wait_until(lambda: lobbies and lobbies[0].app.is_running, what="the lobby")
@@ -166,11 +177,8 @@ async def test_lobby_mid_solo_game_asks_then_goes_back_there_and_solo_resume_pla
 async def test_the_lobby_opens_again_after_a_game(monkeypatch, tmp_path):
     """The command's loop: lobby → a game that ends with `lobby` → the lobby again (with
     the record's place in its log) → quit."""
-    import argparse
-
     import tongiaki_lan.console.screen as screen_module
     from tongiaki_lan.cli import lobby as cli_lobby
-    from tongiaki_lan.console.lobby import LobbyScreen
 
     played = []
 
@@ -180,19 +188,7 @@ async def test_the_lobby_opens_again_after_a_game(monkeypatch, tmp_path):
         return BACK_TO_LOBBY if len(played) == 1 else 0
 
     monkeypatch.setattr(screen_module, "run_game_screen", game_ending_in_lobby)
-    monkeypatch.setattr("tongiaki_lan.bots.best_bot_kind", lambda: "random")
-    lobbies = []
-    real_run = LobbyScreen.run
-
-    async def run(self):
-        lobbies.append(self)
-        return await real_run(self)
-
-    monkeypatch.setattr(LobbyScreen, "run", run)
-    args = argparse.Namespace(name="Tester", colour="", records=tmp_path, host="0.0.0.0",
-                              port=0, no_lan=True, hint_bot="random", pace=0.0,
-                              colour_output=False)
-    out = Vt100_Output(io.StringIO(), lambda: Size(rows=24, columns=80), term="xterm")
+    lobbies, args, out = _lobby_loop(monkeypatch, tmp_path)
     with create_pipe_input() as inp, create_app_session(input=inp, output=out):
         main = asyncio.ensure_future(cli_lobby._main(args))
         await wait_until(lambda: lobbies and lobbies[0].app.is_running, what="the lobby")

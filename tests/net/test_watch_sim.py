@@ -281,18 +281,25 @@ def test_a_seat_a_player_still_plays_is_not_taken_and_a_name_at_the_table_is_ref
     assert dan.core.watching
 
 
-def test_a_player_back_after_a_newcomer_took_the_seat_is_told_and_the_table_goes_on():
-    net = SimNet(seed=151)
+def _seat_taken_after_goodbye(net: SimNet) -> tuple[list[SimNode], SimNode, int, SimNode]:
+    """A table of three whose third player leaves for good while a draw waits, and Dan,
+    watching, takes that seat: (nodes, the leaver, its seat, Dan)."""
     nodes = net.table(3)
     leaver = nodes[2]
     seat = leaver.core.my_seats()[0]
     leave_when_a_draw_waits(net, leaver, after=8)
-    rest = nodes[:2]
     dan = watcher(net, nodes[0], autoplay="random")
     net.run_until(lambda: dan.game is not None
                   and seat in dan.core.lobby_json()["open_seats"], 20)
     net.act(dan, dan.core.take_seat, seat)
     net.run_until(lambda: not dan.core.watching, 60)
+    return nodes, leaver, seat, dan
+
+
+def test_a_player_back_after_a_newcomer_took_the_seat_is_told_and_the_table_goes_on():
+    net = SimNet(seed=151)
+    nodes, leaver, seat, dan = _seat_taken_after_goodbye(net)
+    rest = nodes[:2]
     back = net.restart(leaver)  # the same player starts the game again from its record
     net.run_until(lambda: back.core.stopped is not None, 30)
     assert back.core.stopped == "Dan took your seat after you left for good: you may watch " \
@@ -309,16 +316,8 @@ def test_a_player_whose_seat_a_newcomer_took_can_watch_the_game_it_drew_for():
     to the early draws of the game it was fed, with no chain to draw from, and refused
     every LOG chunk with "internal error" (a LAN-party playtest: the screen froze)."""
     net = SimNet(seed=151)
-    nodes = net.table(3)
-    leaver = nodes[2]
-    seat = leaver.core.my_seats()[0]
-    leave_when_a_draw_waits(net, leaver, after=8)
+    nodes, leaver, seat, dan = _seat_taken_after_goodbye(net)
     rest = nodes[:2]
-    dan = watcher(net, nodes[0], autoplay="random")
-    net.run_until(lambda: dan.game is not None
-                  and seat in dan.core.lobby_json()["open_seats"], 20)
-    net.act(dan, dan.core.take_seat, seat)
-    net.run_until(lambda: not dan.core.watching, 60)
     net.kill(leaver)
     again = net.add(leaver.core.name, leaver.addr[0], leaver.addr[1],
                     identity=leaver.core.identity)  # (the same player, a new run)

@@ -539,7 +539,7 @@ class LanSession(GameSession):
             # (a newcomer taking a seat a bot played is told so too: `seat_taken`, which
             # follows, takes this line back)
             lb = self.node.lobby
-            if lb is not None and lb.seats[d["seat"]].owner == self.node.peer_id:
+            if self._is_mine(d["seat"]):
                 # (our own seat: "Dee is back" read as if about someone else)
                 self.lines.append(("good", _("Your seat is yours again: the bot that played "
                                              "it while you were away stops.")))

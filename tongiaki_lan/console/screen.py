@@ -956,7 +956,7 @@ class GameScreen:
                 self._watcher_help()
                 return
         if word == "lobby" and self._lobby_leaves_game():
-            if not asked and self._quit_needs_asking():
+            if not asked:  # (a solo game under way: there is always something to keep)
                 self._ask_quit(word="lobby")
                 self.offer("lobby")
                 return
@@ -1212,22 +1212,21 @@ def hint_reason(game, move, options) -> str:
     (`options`: (move, chance) best first, from its look-ahead; empty if none). (The
     engine plays a decision with one option itself: none is ever forced here.)"""
     where = " " + preview_text(game, move) if isinstance(move, Sail) else ""  # (→ …)
-    parts = []
-    if options and options[0][0] == move:
-        best = round(options[0][1] * 100)
-        if len(options) == 1:
-            parts.append(_("the bot's look-ahead: about {best} % to win with it").format(
-                best=best))
-        elif options[0][1] - options[1][1] < CLOSE_CHANCES:
-            parts.append(_("the bot's look-ahead: about {best} % to win with it, much the "
-                           "same with {other}").format(
-                best=best, other=shown_move(str(options[1][0]))))
+    if not options or options[0][0] != move:
+        return where
+    (_best_move, chance), *rest = options
+    best = round(chance * 100)
+    if not rest:
+        why = _("the bot's look-ahead: about {best} % to win with it").format(best=best)
+    else:
+        other, second = shown_move(str(rest[0][0])), rest[0][1]
+        if chance - second < CLOSE_CHANCES:
+            why = _("the bot's look-ahead: about {best} % to win with it, much the same "
+                    "with {other}").format(best=best, other=other)
         else:
-            parts.append(_("the bot's look-ahead: about {best} % to win with it, {second} % "
-                           "with {other}").format(
-                best=best, second=round(options[1][1] * 100),
-                other=shown_move(str(options[1][0]))))
-    return where + "".join(" — " + part for part in parts)
+            why = _("the bot's look-ahead: about {best} % to win with it, {second} % with "
+                    "{other}").format(best=best, second=round(second * 100), other=other)
+    return f"{where} — {why}"
 
 
 TYPED_SHOWN = 32  # of a refused line, the characters repeated in its message
