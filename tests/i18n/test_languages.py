@@ -369,3 +369,20 @@ def test_a_royal_island_reads_whole_on_the_compact_board(lang):
     assert len(word) <= C_W, word
     face = compact_face(15, 0, ((), (), ()), 3)  # Samoa, a yellow king
     assert word in ["".join(t for _, y, _s, t in face if y == row) for row in (1, 2, 3)]
+
+
+def test_french_elides_de_and_que_before_a_name_that_starts_with_a_vowel():
+    """"l'ordinateur d'Ana", not "de Ana": the name is only known once formatted."""
+    i18n.use("fr")
+    try:
+        last = i18n._("Only {name}'s laptop still draws the tiles: if it sleeps or goes, "
+                      "the game waits for it to come back.")
+        assert last.format(name="Ana").startswith("Seul l'ordinateur d'Ana tire")
+        assert last.format(name="Ben").startswith("Seul l'ordinateur de Ben tire")
+        assert last.format(name="Émile").startswith("Seul l'ordinateur d'Émile tire")
+        since = i18n._("Since {name}'s last move:")
+        assert since.format(name="Ulla") == "Depuis le dernier coup d'Ulla :"
+        assert since.format(name="Hina") == "Depuis le dernier coup de Hina :"
+    finally:
+        i18n.use("en")
+    assert i18n._("Since {name}'s last move:").format(name="Ana") == "Since Ana's last move:"

@@ -131,11 +131,39 @@ def current() -> str:
 
 
 def _(message: str) -> str:
-    return _active.gettext(message)
+    return _eliding(_active.gettext(message))
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
-    return _active.ngettext(singular, plural, n)
+    return _eliding(_active.ngettext(singular, plural, n))
+
+
+# French elides "de" and "que" before a vowel: "l'ordinateur d'Ana", not "de Ana". The
+# catalogue cannot say so, since the word that follows is a name only known when the text
+# is formatted; the template therefore comes back as a str whose format() elides.
+_ELIDABLE = re.compile(r"\b([dD]e|[qQ]ue) \{(\w+)\}")
+_VOWELS = frozenset("aeiouyàâäéèêëîïôöùûüœæ")
+
+
+class _ElidingTemplate(str):
+    """A French template with "de {x}" or "que {x}" in it (why: above)."""
+
+    __slots__ = ()
+
+    def format(self, *args: object, **values: object) -> str:
+        def elide(m: re.Match[str]) -> str:
+            value = values.get(m.group(2))
+            if isinstance(value, str) and value[:1].lower() in _VOWELS:
+                return f"{m.group(1)[:-1]}'{{{m.group(2)}}}"
+            return m.group(0)
+
+        return str.format(_ELIDABLE.sub(elide, self), *args, **values)
+
+
+def _eliding(text: str) -> str:
+    if _code == "fr" and _ELIDABLE.search(text):
+        return _ElidingTemplate(text)
+    return text
 
 
 def N_(message: str) -> str:
