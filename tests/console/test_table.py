@@ -591,3 +591,23 @@ async def test_a_near_miss_command_gets_a_did_you_mean_and_board_mid_game_says_w
         assert "at the end of the game board switches" in screen.message[1]
         assert not screen.show_board
     assert game.digest() == digest
+
+
+async def test_a_hints_move_stays_on_the_line_while_others_come_and_go():
+    """The hint's move, put on the line for Enter, vanished when a line about someone
+    else arrived (a newcomer took a bot's seat): Enter then did nothing."""
+    game = _game_at(lambda g: g.pending is not None and g.pending.kind == "action")
+    with create_app_session(output=DummyOutput()):
+        screen = _static_screen(game)
+        session = screen.session
+        session.hint_kind = "random"
+        session.changed()  # the screen sees its decision
+        await screen.command("hint")
+        offered = screen.buffer.text
+        assert offered and screen.message[1].startswith("Hint:")
+        session.lines.append(("info", "Dee takes Maui's seat (red)."))
+        session.changed()  # news, but the same decision
+        assert screen.buffer.text == offered
+        game.apply(game.legal_move(0))  # another move made: the next decision
+        session.changed()  # ... and the old offer goes with its decision
+        assert screen.buffer.text != offered

@@ -816,7 +816,8 @@ class GameScreen:
         g = s.game
         p = g.pending
         key = (len(g.moves), p)
-        if key != self._decision_key:
+        new_decision = key != self._decision_key
+        if new_decision:
             # a new decision: an old reason or a pending confirmation no longer applies
             self._decision_key = key
             if (self.message[0] == "error" or self._confirm is not None
@@ -832,8 +833,12 @@ class GameScreen:
                                                           or self.buffer.text == self._prefill):
             # (not over a `quit` awaiting its Enter: that Enter must not land a group)
             self.offer(want)
-        elif (want is None and self._prefill is not None and self.buffer.text == self._prefill
-              and not self._quit_asked):  # a `quit` awaiting its Enter stays while bots move
+        elif (want is None and new_decision and self._prefill is not None
+              and self.buffer.text == self._prefill and not self._quit_asked):
+            # An offer (a hint's move) belongs to its decision: it goes with it, and only
+            # then (a seat taken, a chat line or a player back is no new decision: the
+            # hint's move vanished from a player's line as someone sat down at the table).
+            # A `quit` awaiting its Enter stays while bots move.
             self._setting = True
             self.buffer.reset()
             self._setting = False
