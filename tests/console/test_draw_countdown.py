@@ -159,3 +159,28 @@ async def test_a_draw_that_waits_for_a_laptop_already_away_says_any_moment(tmp_p
             "draws without it."], told
     finally:
         await close_all(nodes)
+
+
+async def test_back_from_a_sleep_at_its_own_decision_the_screen_says_so(tmp_path):
+    """The lid closed on the player's own turn: back, the status line said "Waiting for
+    Ana (B): choosing an action…" (her own action) until she typed a command, and the log
+    ended at "asking the table what happened…". Nothing else happens at such a table (the
+    decision is ours), so the table's answer itself must bring the screen back."""
+    import time
+
+    term = Terminal()
+
+    def drawn() -> str:  # the status line as the terminal shows it, not as computed now
+        return readable(rows_of(screen)[-6:])
+
+    async with _our_screen(tmp_path, term.output) as (me, rule, inp, screen, session):
+        await wait_until(lambda: "Your decision" in drawn(), what="our decision drawn")
+        time.sleep(4.0)  # the fault itself: this process (both nodes) does not run
+        await wait_until(lambda: "asking the table" in drawn().lower(),
+                         what="the wait for the table's word drawn")
+        await wait_until(lambda: not me.core.waking(), what="the table's answer")
+        await wait_until(lambda: "Your decision" in drawn(),
+                         what="our decision on the status line again")
+        assert session.lines[-1] == ("good", "The table answered: the game is where it was, "
+                                             "and the decision is yours.")
+        assert me.game.pending.seat in me.my_seats()

@@ -222,6 +222,10 @@ async def test_a_newcomer_takes_the_seat_of_a_player_who_left_for_good(tmp_path,
                 lobby.app.invalidate()
                 await wait_until(lambda: "1 seat open · watch" in "".join(
                     t for row in lobby.draw_top(80, 24) for _s, t in row), what="the list")
+                # (the open seat is not counted as taken: "2/2 seats · 1 seat open" read
+                # as a contradiction)
+                assert "1/2 seats" in "".join(t for row in lobby.draw_top(80, 24)
+                                              for _s, t in row)
                 inp.send_text("join 1\r")
                 result = await asyncio.wait_for(task, 30)
                 assert result[0] == "game" and lobby.take_wanted == ""
@@ -235,6 +239,9 @@ async def test_a_newcomer_takes_the_seat_of_a_player_who_left_for_good(tmp_path,
                 screen, task = await start_screen(session)
                 await wait_until(lambda: f"The {red} seat is open: take {red} plays it."
                                  in texts(session), what="the open seat told")
+                # and said where it stays in sight, whatever the log says after it
+                assert screen.status_text().startswith(
+                    f"Watching loopback — open: {red}; take COLOUR plays one — ")
                 inp.send_text("\t")  # `take` is offered now
                 await wait_until(lambda: screen.buffer.complete_state is not None)
                 assert "take" in {c.text for c in screen.buffer.complete_state.completions}

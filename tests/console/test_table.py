@@ -611,3 +611,21 @@ async def test_a_hints_move_stays_on_the_line_while_others_come_and_go():
         game.apply(game.legal_move(0))  # another move made: the next decision
         session.changed()  # ... and the old offer goes with its decision
         assert screen.buffer.text != offered
+
+
+def test_at_80x24_six_seats_keep_the_tiles_left_and_drop_the_bots_kinds_first():
+    """Six seats at 80x24: the panel's 10 rows were cut at the bottom, so "Left: N islands,
+    N sea tiles" (how near the end is) vanished while "Hina, Maui — bots (normal)" stayed."""
+    session = SoloSession(seed_from_text("six"), solo_seats(5, "Tester", "random"),
+                          record_path=None, pace=0, hint_kind="random")
+    with create_app_session(output=DummyOutput()):
+        screen = GameScreen(session, colour=False)
+        full = ["".join(t for _s, t in line) for line in screen.panel_lines(32)]
+        assert any("bots (random)" in t for t in full) and len(full) > 10
+        shown = ["".join(t for _s, t in line) for line in screen.draw_panel(32, 10)]
+        assert len(shown) == 10
+        assert "Left: 15 islands, 16 sea tiles" in shown, shown
+        assert sum(" 15   0   0   0 0/2" in t for t in shown) == 6  # every seat's row
+        assert not any("bots (random)" in t for t in shown)
+        roomy = ["".join(t for _s, t in line) for line in screen.draw_panel(32, 40)]
+        assert roomy == full  # with room, nothing is left out

@@ -264,6 +264,17 @@ class LanSession(GameSession):
             return []
         return open_seats(self.node)
 
+    def open_seats_text(self) -> str | None:
+        """For the status line of someone watching: the seats they may take. Said once in
+        the log, that line was soon buried under the story of the moves caught up (85 lines
+        in a playtest), and the screen showed only whose turn it was."""
+        if not self.watching or self.node.lobby is None or not caught_up(self.node):
+            return None
+        opens = self.open_seat_list()
+        if not opens:
+            return None
+        return self._colours_of([g[0] for g in self._player_groups(opens)])
+
     def _colours_of(self, seats) -> str:
         lb = self.node.lobby
         return ", ".join(colour_name(lb.seats[i].colour) for i in seats)
@@ -527,6 +538,16 @@ class LanSession(GameSession):
         elif k == "woke":
             self.lines.append(("bad", _("This computer was asleep for {s} s: asking the table "
                                         "what happened…").format(s=round(d["slept"]))))
+        elif k == "answered" and d["slept"]:
+            # (nothing else may happen: the decision waiting may be ours, as before the
+            # sleep, and the screen went on saying it was someone else's)
+            p = self.game.pending if self.game is not None else None
+            if p is not None and p.seat is not None and p.seat in self.local_seats():
+                self.lines.append(("good", _("The table answered: the game is where it was, "
+                                             "and the decision is yours.")))
+            else:
+                self.lines.append(("good", _("The table answered: this laptop follows the "
+                                             "game again.")))
         elif k == "table_gone":
             self.lines.append(("bad", _("The table did not answer: it finished or broke up "
                                         "while this computer slept. Your record keeps the game "
@@ -756,6 +777,15 @@ class LanSession(GameSession):
             self.draw_wait = None
             return None
         return max(0.0, self.draw_wait[2] - _now())
+
+    def waking_text(self) -> str | None:
+        """The status line while this laptop, back from a sleep, waits for the table's
+        word: "Waiting for Ana (B): choosing an action…" on Ana's own screen read as if
+        the decision were someone else's."""
+        core = getattr(self.node, "core", None)
+        if core is None or self.watching or self.game.is_over or not core.waking():
+            return None
+        return _("Asking the table what happened while this laptop was away…")
 
     def countdown_text(self) -> str | None:
         """The status line while a draw waits: whose value, and the seconds left."""

@@ -403,7 +403,10 @@ class LobbyScreen:
                     mine = "  " + _("← you watch it")
                 if not mine and g.game_id in self.yours and g.phase != "over":
                     mine = "  " + _("← yours: join resumes your seat")
-                seats = _("{taken}/{total} seats").format(taken=g.taken, total=g.total)
+                # (a running game's seats a newcomer may take are not counted as taken:
+                # "6/6 seats · playing · 3 seats open" read as a contradiction)
+                taken = g.taken - (g.open_seats if getattr(g, "running", False) else 0)
+                seats = _("{taken}/{total} seats").format(taken=max(0, taken), total=g.total)
                 phase = _(PHASE_NAMES.get(g.phase, g.phase)) + self._guest_note(g)
                 row = f"  {i}. {g.name[:24]:<24} {seats}  {phase:<8}"
                 if len(row) + len(lock) + len(mine) <= width:

@@ -78,6 +78,11 @@ COMPLETION_LIMIT = 24  # above this many matches, complete one word at a time
 META = ("help", "hint", "moves", "rules", "position", "centre", "board", "quit")
 MIN_COLUMNS, MIN_ROWS = 80, 24  # below this the screen says so instead of drawing nonsense
 MIN_LOG_ROWS = 10  # a bot round must not scroll past unseen
+# Side-panel lines that may go when the panel is cut short, the first of these first:
+# which bot kind plays whom, who watches, and "Ends when either kind runs out" (the
+# panel's last fragment is the marker: empty, so it shows nothing).
+_SPARE = (("class:panel.spare1", ""), ("class:panel.spare2", ""), ("class:panel.spare3", ""))
+
 SPINNER = "|/-\\"
 BACK_TO_LOBBY = 3  # what the screen ends with when the player typed `lobby` after a game
 # what a LAN watcher's command line takes (it has no seat: no moves, no hints); `chat` and
@@ -408,7 +413,7 @@ class GameScreen:
             text = ngettext("{names} — bot ({kind})", "{names} — bots ({kind})",
                             len(who)).format(names=", ".join(who), kind=kind_label(kind))
             for part in wrap_words(text, max(10, width), subsequent_indent="  "):
-                lines.append([("class:panel.head", part)])
+                lines.append([("class:panel.head", part), _SPARE[0]])
         away = [name for info, name in zip(s.seats, names, strict=True) if info.away]
         if away:
             label = _("Away: ")
@@ -422,7 +427,7 @@ class GameScreen:
             names = ", ".join(watchers)
             if len(label) + len(names) > width:
                 names = names[:max(1, width - len(label) - 1)] + "…"
-            lines.append([("class:panel.head", label), ("", names)])
+            lines.append([("class:panel.head", label), ("", names), _SPARE[1]])
         isl, sea = g.revealed_counts()
         left = g.unrevealed_tiles()
         left_isl = sum(1 for t in left if t < 16)
@@ -435,7 +440,7 @@ class GameScreen:
         if g.is_over:
             lines.append([("class:panel.head", _("The game is over."))])
         else:
-            lines.append([("class:panel.head", _("Ends when either kind runs out"))])
+            lines.append([("class:panel.head", _("Ends when either kind runs out")), _SPARE[2]])
         removed = g.removed_tiles()
         if removed:
             lines.append([("class:panel.head", _("Removed: ")),
@@ -468,7 +473,22 @@ class GameScreen:
         return [[("", " ")] + line for line in canvas.fragment_lines()]
 
     def draw_panel(self, width: int, height: int):
-        return self.panel_lines(width)[:height]
+        lines = self.panel_lines(width)
+        # Too tall (six seats at 80x24): the lines that can go, go first, least needed
+        # first: the cut took "Left: 3 islands, 5 sea tiles" and the tile in hand, while
+        # the names of the bots' kinds stayed.
+        for spare in _SPARE:
+            if len(lines) <= height:
+                break
+            extra = len(lines) - height
+            keep = []
+            for line in reversed(lines):
+                if extra and line[-1] == spare:
+                    extra -= 1
+                else:
+                    keep.append(line)
+            lines = keep[::-1]
+        return lines[:height]
 
     def _panel_height(self) -> Dimension:
         """As tall as its content, but never so tall that the log gets under 10 lines
@@ -514,7 +534,8 @@ class GameScreen:
         if getattr(s, "seat_lost", False):  # the game goes on, but not with this screen
             return "class:status.over", _("Someone else plays your seat now  (lobby: the "
                                           "list, to watch · quit leaves)")
-        waiting = getattr(s, "countdown_text", lambda: None)()
+        waiting = (getattr(s, "waking_text", lambda: None)()
+                   or getattr(s, "countdown_text", lambda: None)())
         if waiting:  # a LAN draw waits for someone's value: say whose, and for how long
             return "class:status", waiting
         style, text = pending_text(s.game, s.names, s.local_seats() if s.can_play else set(),
@@ -529,7 +550,11 @@ class GameScreen:
                      "bot").format(name=s.names[p.seat])
         if watching(s) and not s.game.is_over:  # no seat: whose decision it is, no prompt
             followed = s.followed_name()
-            if followed is not None:
+            seats = getattr(s, "open_seats_text", lambda: None)()
+            if seats:  # (someone watching may sit down: what matters most to them)
+                text = _("Watching {game} — open: {colours}; take COLOUR plays one — "
+                         "{text}").format(game=s.game_name, colours=seats, text=text)
+            elif followed is not None:
                 text = _("Watching {game}, following {name} — {text}").format(
                     game=s.game_name, name=followed, text=text)
             else:

@@ -318,6 +318,16 @@ class Woke(NodeEvent):
 
 
 @dataclass(frozen=True)
+class Answered(NodeEvent):
+    """After a sleep (`slept` > 0) or a restart (`slept` 0) the table answered, and this
+    node acts again: its screen must look again at whose decision it is, since nothing
+    else may happen (the decision waiting was this node's own, before and after)."""
+
+    kind: ClassVar[str] = "answered"
+    slept: float
+
+
+@dataclass(frozen=True)
 class TableGone(NodeEvent):
     """After waking, no member of the table answered: it finished or broke up while this
     computer slept. `moves`: how far this node's own record goes."""

@@ -140,4 +140,5 @@ class Waking:
             self._woke_at = (self.now, slept)
         log.info("the table answered after %.0f s away: following it", slept)
         self._thinking = None  # a bot asked before the sleep is asked again, if still due
+        self._emit(E.Answered(round(slept, 1)))
         self._after_state_change()
