@@ -23,6 +23,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "solo": ("tongiaki_lan.cli.solo", "play against bots on this machine (no network)"),
     "lobby": ("tongiaki_lan.cli.lobby", "open the LAN lobby console (the default)"),
     "replay": ("tongiaki_lan.cli.replay", "step through a recorded game"),
+    "records": ("tongiaki_lan.cli.records", "list the games recorded here, newest first"),
     "play": ("tongiaki_lan.cli.play", "join or create a LAN game (headless bot seat)"),
     "games": ("tongiaki_lan.cli.games", "list the games on the LAN"),
     "watch": ("tongiaki_lan.cli.watch", "watch a LAN game without a seat (headless)"),

@@ -12,8 +12,9 @@ def configure(p: argparse.ArgumentParser) -> None:
     from tongiaki_lan.cli import lang_option
 
     p.add_argument("record", type=Path, nargs="?", default=None,
-                   help="a game record (any path; solo, lobby and play write .tgrec files); "
-                        "without it, the latest game recorded in --records")
+                   help="a game record (any path; solo, lobby and play write .tgrec files), "
+                        "or N, the Nth game `tongiaki-lan records` lists; without it, the "
+                        "latest game recorded in --records")
     p.add_argument("--records", type=Path, default=None, metavar="DIR",
                    help="where to look for the latest game (default: this system's place "
                         "for records, `tongiaki-lan --help` prints it)")
@@ -45,6 +46,14 @@ def run(args) -> int:
             print(_("replay: no recorded game in {dir}; give a record's path").format(
                 dir=args.records or default_record_dir()))
             return 2
+    text = str(args.record)
+    if text.isdigit() and not args.record.exists():  # `replay 3`: game 3 of `records`
+        newest = newest_records(args.records or default_record_dir())
+        if not 1 <= int(text) <= len(newest):
+            print(_("replay: there is no game {n} in the list of {dir} (tongiaki-lan records "
+                    "lists them)").format(n=text, dir=args.records or default_record_dir()))
+            return 2
+        args.record = newest[int(text) - 1]
     try:
         record = read_record(args.record)
     except RecordError as exc:

@@ -6,6 +6,7 @@ import argparse
 import json
 
 from tongiaki_lan.engine import variant as V
+from tongiaki_lan.net.aio.sidecar import SIDECAR_SUFFIX
 from tongiaki_lan.records import RecordError, read_record, replay_record
 
 
@@ -14,7 +15,18 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true")
 
 
+def _named(name: str, colour: str) -> str:
+    """"Hina (normal, green)" — a bot's name carries its level in brackets already, and
+    "Hina (normal) (green)" read as a typo."""
+    return f"{name[:-1]}, {colour})" if name.endswith(")") else f"{name} ({colour})"
+
+
 def run(args) -> int:
+    if str(args.record).endswith(SIDECAR_SUFFIX):  # (a glob of a game's name takes it too)
+        print(f"verify: {args.record}: this is the resume data kept beside a record (it "
+              f"holds this laptop's draw secret), not a record: verify "
+              f"{str(args.record)[:-len(SIDECAR_SUFFIX)]}")
+        return 1
     try:
         record = read_record(args.record)
         game = replay_record(record)
@@ -57,7 +69,7 @@ def run(args) -> int:
             print("winners " + " & ".join(out["winners"]))
         elif game.is_over:  # (by name as well: a colour alone says little to a player)
             # (who played each seat at the end: a newcomer may have taken one)
-            named = {seat.colour: f"{name} ({seat.colour})" for seat, name
+            named = {seat.colour: _named(name, seat.colour) for seat, name
                      in zip(record.header.seats, record.seat_names(), strict=True)}
             print("scores " + ", ".join(f"{named.get(c, c)} {s}"
                                         for c, s in game.scores().items()))

@@ -1,0 +1,61 @@
+"""`tongiaki-lan records` lists the games recorded here and `replay N` opens one of them;
+`verify` says what a record's resume data is rather than calling it a broken record."""
+
+from __future__ import annotations
+
+import json
+import os
+
+from tongiaki_lan.records import RecordHeader, RecordWriter, SeatInfo
+
+from .test_record_place import cli
+
+
+def _record(path, moves: int | None, seats=(("Ana", "blue", "human"),
+                                            ("Hina (normal)", "red", "random"))):
+    """A game of first legal moves, `moves` of them (None: to the end)."""
+    header = RecordHeader(bytes(32), tuple(SeatInfo(*s) for s in seats), game_name="Reef")
+    g = header.new_game()
+    dealer = header.dealer()
+    with RecordWriter.create(path, header, fsync=False) as w:
+        while not g.is_over and (moves is None or len(g.moves) < moves):
+            dealer.apply(g, g.legal_moves()[0], lambda mv: w.append(mv, g.digest()))
+    return g
+
+
+def test_records_lists_the_newest_first_and_replay_n_takes_that_number(tmp_path):
+    env = {**os.environ}
+    done = _record(tmp_path / "a.tgrec", None)
+    (tmp_path / "a.tgrec.net").write_bytes(b"\x00secret")  # resume data: not listed
+    _record(tmp_path / "b.tgrec", 12)
+    (tmp_path / "c.tgrec").write_bytes(b"not a record")
+    for age, name in ((300, "a"), (200, "b"), (100, "c")):
+        t = 1_700_000_000 - age
+        os.utime(tmp_path / f"{name}.tgrec", (t, t))
+    out = cli("records", "--records", str(tmp_path), env=env)
+    assert out.returncode == 0, out.stderr
+    rows = [line for line in out.stdout.splitlines() if line[:4].strip().endswith(".")]
+    assert [r.split(".")[0].strip() for r in rows] == ["1", "2", "3"]
+    assert rows[0].startswith("  1. damaged:")  # c: the newest, listed with its fault
+    assert "Reef · Ana, Hina (normal) · 12 moves · unfinished" in rows[1]
+    winners = " & ".join({"blue": "Ana", "red": "Hina (normal)"}[c] for c in done.winners())
+    assert f"moves · won by {winners}" in rows[2]
+    assert ".net" not in out.stdout
+    listed = [json.loads(line) for line in cli("records", "--records", str(tmp_path),
+                                               "--json", env=env).stdout.splitlines()]
+    assert [e["n"] for e in listed] == [1, 2, 3] and listed[1]["moves"] == 12
+    missing = cli("replay", "7", "--records", str(tmp_path), env=env)
+    assert missing.returncode == 2 and "there is no game 7" in missing.stdout
+
+
+def test_verify_of_the_resume_data_says_what_it_is_and_names_bots_once(tmp_path):
+    env = {**os.environ}
+    _record(tmp_path / "r.tgrec", None)
+    (tmp_path / "r.tgrec.net").write_bytes(b"\x00secret")
+    out = cli("verify", str(tmp_path / "r.tgrec.net"), env=env)
+    assert out.returncode == 1
+    assert "resume data kept beside a record" in out.stdout
+    assert f"verify {tmp_path / 'r.tgrec'}" in out.stdout
+    ok = cli("verify", str(tmp_path / "r.tgrec"), env=env)
+    assert ok.returncode == 0 and "Hina (normal, red)" in ok.stdout, ok.stdout
+    assert "(normal) (red)" not in ok.stdout

@@ -1,0 +1,94 @@
+"""`tongiaki-lan records`: the games recorded on this laptop, newest first, numbered as
+`replay N` takes them. A player after a party wanted "the game with Dee" and had only a
+directory of file names to guess from (and typed `tongiaki-lan records`, which did not
+exist)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from datetime import datetime
+from pathlib import Path
+
+SHOWN = 20  # the newest records listed unless --all
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    from tongiaki_lan.cli import lang_option
+
+    p.add_argument("--records", type=Path, default=None, metavar="DIR",
+                   help="where the records are (default: this system's place for records, "
+                        "`tongiaki-lan --help` prints it)")
+    p.add_argument("--all", action="store_true", help=f"every record, not the newest {SHOWN}")
+    p.add_argument("--json", action="store_true", help="one JSON object per record")
+    lang_option(p)
+
+
+def summaries(directory: Path, limit: int | None = SHOWN) -> list[dict]:
+    """One summary per record, newest first: numbered from 1, as `replay N` counts. A
+    damaged record is listed with what is wrong with it, not left out: its number must
+    not shift the others'."""
+    from tongiaki_lan.records import newest_records, read_record, replay_record
+
+    out = []
+    for n, path in enumerate(newest_records(directory)[:limit], 1):
+        entry: dict = {"n": n, "path": str(path)}
+        try:
+            record = read_record(path)
+            game = replay_record(record)
+        except (OSError, ValueError) as exc:
+            entry["error"] = str(exc)
+            out.append(entry)
+            continue
+        names = record.seat_names()
+        by_colour = {}
+        for seat, name in zip(record.header.seats, names, strict=True):
+            by_colour.setdefault(seat.colour, name)
+        players = list(dict.fromkeys(names))  # (two colours each: a player once)
+        entry.update({
+            "game": record.header.game_name,
+            "created": record.header.created,
+            "modified": datetime.fromtimestamp(path.stat().st_mtime).isoformat(timespec="minutes"),
+            "players": players,
+            "moves": len(record.moves),
+            "over": game.is_over,
+            "winners": (list(dict.fromkeys(by_colour.get(c, c) for c in game.winners()))
+                        if game.is_over else []),
+        })
+        out.append(entry)
+    return out
+
+
+def run(args) -> int:
+    from tongiaki_lan.cli import use_language
+
+    if not use_language(args):
+        return 2
+    from tongiaki_lan.i18n import _, ngettext
+    from tongiaki_lan.records import default_record_dir
+
+    directory = args.records or default_record_dir()
+    found = summaries(directory, None if args.all else SHOWN)
+    if args.json:
+        for entry in found:
+            print(json.dumps(entry))
+        return 0
+    if not found:
+        print(_("No recorded game in {dir}.").format(dir=directory))
+        return 0
+    for e in found:
+        if "error" in e:
+            print(f"{e['n']:>3}. {_('damaged: {reason}').format(reason=e['error'])}")
+        else:
+            title = e["game"] or _("solo")
+            moves = ngettext("{n} move", "{n} moves", e["moves"]).format(n=e["moves"])
+            if e["over"]:
+                state = _("won by {names}").format(names=" & ".join(e["winners"]))
+            else:
+                state = _("unfinished")
+            when = e["modified"].replace("T", " ")
+            print(f"{e['n']:>3}. {when}  {title} · {', '.join(e['players'])} · {moves} · "
+                  f"{state}")
+        print(f"     {e['path']}")
+    print(_("replay N shows game N of this list; verify PATH checks a record."))
+    return 0
