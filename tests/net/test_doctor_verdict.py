@@ -73,3 +73,15 @@ def test_the_report_speaks_german():
     finally:
         use("en")
     assert "Firewall" in text and "blockiert" in text
+
+
+def test_a_clock_hours_off_is_called_harmless_in_words():
+    """A laptop 5 h ahead read "clock -18000.0 s from ours", then "Everything works":
+    the player wondered whether it mattered."""
+    behind = {**_node("Ana", True), "clock_offset_s": -18000.4}
+    ahead = {**_node("Ben", True), "clock_offset_s": 95.0}
+    facts = _facts(nodes=[behind, ahead, _node("Cy", True)])
+    text = "\n".join(t for _s, t in report_lines(facts, D.verdict(facts)))
+    assert "Ana's clock is 5.0 h behind ours: harmless" in text
+    assert "Ben's clock is 2 min ahead of ours: harmless" in text
+    assert "Cy's clock" not in text  # 0.2 s: nothing to say

@@ -58,6 +58,10 @@ KINDS = {"game": N_("in game {game} ({phase})"), "doctor": N_("running doctor"),
          "other-version": N_("another version of tongiaki-lan ({version}): update both")}
 
 
+# a clock this far from ours is worth a word in the report (that it does not matter)
+CLOCK_NOTED_S = 60.0
+
+
 def report_lines(facts: dict, v: dict) -> list[tuple[str, str]]:
     """(style, text) lines: style is 'head', 'good', 'bad' or 'info'."""
     out: list[tuple[str, str]] = [("head", _("Network interfaces:"))]
@@ -86,6 +90,17 @@ def report_lines(facts: dict, v: dict) -> list[tuple[str, str]]:
                 n=sum(p["sent"] for p in n["probes"]))
         out.append(("good" if n["answers"] else "bad", "  {who} ({where}) {what}: {x}".format(
             who=n["name"] or "?", where=where, what=what, x=exchange)))
+    for n in nodes:  # (a clock hours off was shown as "-18000.0 s", then "Everything works")
+        offset = n.get("clock_offset_s") if n["answers"] else None
+        if offset is None or abs(offset) < CLOCK_NOTED_S:
+            continue
+        amount = (_("{h:.1f} h").format(h=abs(offset) / 3600) if abs(offset) >= 3600
+                  else _("{m} min").format(m=round(abs(offset) / 60)))
+        text = (_("{who}'s clock is {amount} ahead of ours") if offset > 0
+                else _("{who}'s clock is {amount} behind ours"))
+        out.append(("info", "  " + text.format(who=n["name"] or "?", amount=amount) + _(
+            ": harmless, the game keeps time by each laptop's own running clock; only the "
+            "times written in records differ.")))
     games = facts.get("games", [])
     out.append(("head", _("Games seen: {n}").format(n=len(games))))
     for g in games:
