@@ -629,3 +629,27 @@ def test_at_80x24_six_seats_keep_the_tiles_left_and_drop_the_bots_kinds_first():
         assert not any("bots (random)" in t for t in shown)
         roomy = ["".join(t for _s, t in line) for line in screen.draw_panel(32, 40)]
         assert roomy == full  # with room, nothing is left out
+
+
+async def test_a_newcomer_may_type_place_1_and_an_island_as_the_map_spells_it():
+    """`place 1` at the start (only Tonga takes ships) said "no island named '1'"; and
+    `sail Rapa Nui 1 SW`, as the map writes it, was not understood (only `RapaNui`)."""
+    from tongiaki_lan.i18n.islands import engine_text
+
+    game = _game_at(lambda g: True)  # the first setup decision
+    with create_app_session(output=DummyOutput()):
+        screen = _static_screen(game)
+        assert screen._only_island("place 1") == "place Tonga 1"
+        typed = []
+
+        async def submit(move):
+            typed.append(str(move))
+        screen.session.submit = submit
+        await screen.command("place 1")
+        assert typed == ["place Tonga 1"], screen.message
+    assert engine_text("sail Rapa Nui 1 SW") == "sail RapaNui 1 SW"
+    assert engine_text("expand hiva oa") == "expand HivaOa"
+    assert engine_text("expand Fiji") == "expand Fidschi"
+    later = _game_at(lambda g: g.pending is not None and g.pending.kind == "action")
+    with create_app_session(output=DummyOutput()):  # no ship to place: as typed
+        assert _static_screen(later)._only_island("place 1") == "place 1"

@@ -60,6 +60,7 @@ from tongiaki_lan.engine import (
 )
 from tongiaki_lan.engine import decisions as D
 from tongiaki_lan.engine import variant as V
+from tongiaki_lan.engine.tiles import token_name
 from tongiaki_lan.i18n import N_, _, ngettext
 from tongiaki_lan.i18n import current as current_language
 from tongiaki_lan.i18n.islands import engine_text, shown_move
@@ -1083,6 +1084,8 @@ class GameScreen:
         typed = engine_text(text)  # (an island by the name the map shows)
         if word in ("beaches", "place"):  # beach numbers as people list them: `beaches 4,6`
             typed = typed.replace(",", " ")
+        if word == "place" and typed.split()[1:2] and typed.split()[1].isdigit():
+            typed = self._only_island(typed)
         move = parse_move(typed)
         colony = isinstance(move, Colony) and s.my_decision() and s.game.is_legal(move)
         if colony and not s.game.on_board(s.game.pending.seat):
@@ -1099,6 +1102,17 @@ class GameScreen:
             return
         self._confirm = None
         await s.submit(move)
+
+    def _only_island(self, typed: str) -> str:
+        """`place 1` where only one island takes ships (Tonga, at the start): that island.
+        A newcomer read "place Tonga BEACH", typed `place 1`, and was told "no island
+        named '1'"."""
+        g = self.session.game
+        islands = {m.island for m in g.legal_moves() if isinstance(m, Place)}
+        if len(islands) != 1:
+            return typed
+        word, _sep, rest = typed.partition(" ")
+        return f"{word} {token_name(islands.pop())} {rest}"
 
     def _watcher_help(self) -> None:
         s = self.session

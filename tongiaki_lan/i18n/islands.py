@@ -65,9 +65,27 @@ def engine_token(word: str) -> str:
     return _TOKENS.get(_fold(word), word)
 
 
+# the islands whose names have a space (`Rapa Nui`), as one folded word -> their token
+_SPACED: dict[str, str] = {_fold(t.name.replace(" ", "")): token_name(t.id)
+                           for t in TILES[:16] if " " in t.name}
+
+
 def engine_text(text: str) -> str:
-    """A typed move with every island named in the engine's words."""
-    return " ".join(engine_token(w) for w in text.split(" "))
+    """A typed move with every island named in the engine's words. An island typed as the
+    map shows it, with its space (`sail Rapa Nui 1 SW`), is one word too: a newcomer
+    reads "Rapa Nui" and types it so."""
+    words = text.split(" ")
+    out = []
+    i = 0
+    while i < len(words):
+        pair = _fold(words[i] + words[i + 1]) if i + 1 < len(words) else ""
+        if pair in _SPACED and words[i] and words[i + 1]:
+            out.append(_SPACED[pair])
+            i += 2
+        else:
+            out.append(engine_token(words[i]))
+            i += 1
+    return " ".join(out)
 
 
 def shown_move(text: str, language: str | None = None, spaced: bool = False) -> str:
