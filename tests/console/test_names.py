@@ -69,6 +69,23 @@ def test_the_panel_shows_a_bot_seat_by_its_name_and_lists_who_is_away():
     assert rows[2].split()[:2] == ["Fay", "G"]
     assert "Away: Fay" in panel
     assert all(len(line) <= 32 for line in panel)
+    # once the game is over nobody is waited for: nobody is "away"
+    over = Game.from_position(_finished().position())
+    with create_app_session(output=DummyOutput()):
+        screen = GameScreen(GameSession(over, seats), colour=False)
+        assert "Away:" not in screen.panel_text(32)
+
+
+def _finished() -> Game:
+    from tongiaki_lan.bots import make_bot
+    from tongiaki_lan.engine import Dealer
+
+    game = Game(["blue", "red", "green"])
+    dealer = Dealer(bytes(32))
+    bot = make_bot("random", seed=1)
+    while not game.is_over:
+        dealer.apply(game, bot.choose(game))
+    return game
 
 
 def test_the_log_says_why_a_tile_waits_who_left_the_draws_and_what_a_rewind_took_back():

@@ -415,7 +415,10 @@ class GameScreen:
                             len(who)).format(names=", ".join(who), kind=kind_label(kind))
             for part in wrap_words(text, max(10, width), subsequent_indent="  "):
                 lines.append([("class:panel.head", part), _SPARE[0]])
-        away = [name for info, name in zip(s.seats, names, strict=True) if info.away]
+        # (once the game is over nobody is waited for: "Away: Cy" stood beside "Cy left
+        # the table." as the players closed their laptops)
+        away = [name for info, name in zip(s.seats, names, strict=True)
+                if info.away and not g.is_over]
         if away:
             label = _("Away: ")
             names = ", ".join(away)
