@@ -159,6 +159,8 @@ class LanSession(GameSession):
     title = N_("LAN")
     from_lobby = True  # a LAN game always starts from the lobby
     seat_lost = False  # back after a goodbye for good, the seat was a newcomer's
+    _answer_due = False  # back from a sleep: say so once the game has caught up
+    _woke_at_move = -1  # how far the game was when this laptop woke
 
     def __init__(self, node, discovery=None, carried: list | None = None,
                  take: str | None = None):
@@ -536,18 +538,15 @@ class LanSession(GameSession):
             self._said_left(d, _("{name} left and will be back soon; their seat "
                                  "waits.").format(name=peer_label(self.node, d)))
         elif k == "woke":
+            self._woke_at_move = len(self.game.moves) if self.game is not None else -1
             self.lines.append(("bad", _("This computer was asleep for {s} s: asking the table "
                                         "what happened…").format(s=round(d["slept"]))))
         elif k == "answered" and d["slept"]:
             # (nothing else may happen: the decision waiting may be ours, as before the
-            # sleep, and the screen went on saying it was someone else's)
-            p = self.game.pending if self.game is not None else None
-            if p is not None and p.seat is not None and p.seat in self.local_seats():
-                self.lines.append(("good", _("The table answered: the game is where it was, "
-                                             "and the decision is yours.")))
-            else:
-                self.lines.append(("good", _("The table answered: this laptop follows the "
-                                             "game again.")))
+            # sleep, and the screen went on saying it was someone else's). Said once the
+            # moves played meanwhile are here and told, below them: what happened while
+            # away landed 28 lines up, above the story of the moves caught up.
+            self._answer_due = True
         elif k == "table_gone":
             self.lines.append(("bad", _("The table did not answer: it finished or broke up "
                                         "while this computer slept. Your record keeps the game "
@@ -639,6 +638,19 @@ class LanSession(GameSession):
                 peer=d.get("peer") or d.get("addr"), reason=net_reason(d.get("reason")))))
         if k == "draw_dropped":  # (after the line that says who left the draws)
             self._last_drawer_news(d)
+        if self._answer_due and caught_up(self.node):
+            self._answer_due = False
+            p = self.game.pending if self.game is not None else None
+            if (p is not None and p.seat is not None and p.seat in self.local_seats()
+                    and len(self.game.moves) == self._woke_at_move):
+                self.lines.append(("good", _("The table answered: the game is where it was, "
+                                             "and the decision is yours.")))
+            elif p is not None and p.seat is not None and p.seat in self.local_seats():
+                self.lines.append(("good", _("The table answered: this laptop has caught up, "
+                                             "and the decision is yours.")))
+            else:
+                self.lines.append(("good", _("The table answered: this laptop follows the "
+                                             "game again.")))
         if self.node.lobby is not None:
             self._guests_news()
             # (who drives each seat: the labels follow)
