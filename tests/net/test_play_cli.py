@@ -4,6 +4,7 @@ no root needed): the JSON lines, the final line, the records."""
 from __future__ import annotations
 
 import sys
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from .helpers import verify_record
@@ -47,4 +48,8 @@ async def test_bad_invite_is_a_clear_error(tmp_path):
     p = Proc(cmd(tmp_path, "dee", "--join", "http://nope"), tmp_path)
     await p.start()
     assert await p.finish(60) == 2
-    assert p.events[-1] == {"event": "error", "reason": "an invite starts with tongiaki://"}
+    last = dict(p.events[-1])
+    # every line says when it was written (local time, with its offset)
+    at = datetime.fromisoformat(last.pop("at"))
+    assert at.tzinfo is not None and abs(at - datetime.now(timezone.utc)) < timedelta(hours=1)
+    assert last == {"event": "error", "reason": "an invite starts with tongiaki://"}

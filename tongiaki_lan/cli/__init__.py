@@ -42,6 +42,15 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 SETTLES_PLACES = ("solo", "lobby", "play", "watch")
 
 
+def stamped(obj: dict) -> dict:
+    """A headless JSON line with the local wall-clock time it was written, `at` (ISO 8601
+    with the offset, to the second): read after a party, a node's lines said what
+    happened but not when. For people reading them: the game keeps its own time."""
+    from datetime import datetime
+
+    return {**obj, "at": datetime.now().astimezone().isoformat(timespec="seconds")}
+
+
 def run_headless(main, args: argparse.Namespace) -> int:
     """Run a headless command's `main(args)` coroutine: its log on stderr (`--verbose`:
     everything, else errors only), Ctrl-C before it handles signals itself: 130."""

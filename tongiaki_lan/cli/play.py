@@ -108,7 +108,9 @@ _closed = False
 def _out(obj: dict) -> None:
     if _closed:  # the game_over line is the last one
         return
-    sys.stdout.write(json.dumps(obj, sort_keys=False, default=str) + "\n")
+    from tongiaki_lan.cli import stamped
+
+    sys.stdout.write(json.dumps(stamped(obj), sort_keys=False, default=str) + "\n")
     sys.stdout.flush()
 
 

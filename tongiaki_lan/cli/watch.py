@@ -50,7 +50,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _say(args: argparse.Namespace, obj: dict, text: str | None = None) -> None:
     if args.json:
-        line = json.dumps(obj, default=str)
+        from tongiaki_lan.cli import stamped
+
+        line = json.dumps(stamped(obj), default=str)
     elif text is None:
         return
     else:
