@@ -29,12 +29,18 @@ LANDING_SEED = "pipe-landing"
 
 
 def _game_at(predicate, seed: bytes = b"table", players: int = 3) -> Game:
+    game = _play_until(predicate, seed, players)
+    assert predicate(game)
+    return game
+
+
+def _play_until(predicate, seed: bytes, players: int = 3) -> Game:
+    """A random bot game played until `predicate` holds or the game ends."""
     game = Game(["blue", "red", "green", "yellow"][:players])
     dealer = Dealer(hashlib.blake2b(seed, digest_size=32).digest())
     bot = make_bot("random", seed=5)
     while not game.is_over and not predicate(game):
         dealer.apply(game, bot.choose(game))
-    assert predicate(game)
     return game
 
 
@@ -653,3 +659,28 @@ async def test_a_newcomer_may_type_place_1_and_an_island_as_the_map_spells_it():
     later = _game_at(lambda g: g.pending is not None and g.pending.kind == "action")
     with create_app_session(output=DummyOutput()):  # no ship to place: as typed
         assert _static_screen(later)._only_island("place 1") == "place 1"
+
+
+def test_tab_and_the_preview_take_an_island_typed_with_its_space():
+    """`sail Hiva Oa 1 ` + Tab offered nothing and the status line gave no preview, where
+    `sail HivaOa 1 ` did both: a newcomer types the name as the map writes it."""
+    from tongiaki_lan.i18n.islands import joined_islands
+
+    def spaced_sail(g: Game) -> bool:
+        return (g.pending is not None and g.pending.kind == "departure"
+                and any(" HivaOa " in f" {m} " or " RapaNui " in f" {m} "
+                        for m in g.legal_moves()))
+
+    game = next(g for g in (_play_until(spaced_sail, f"spaced-{n}".encode())
+                            for n in range(60)) if spaced_sail(g))
+    move = next(str(m) for m in game.legal_moves() if "HivaOa" in str(m) or "RapaNui" in str(m))
+    spaced = move.replace("HivaOa", "Hiva Oa").replace("RapaNui", "Rapa Nui")
+    assert joined_islands(spaced) == move
+    with create_app_session(output=DummyOutput()):
+        screen = _static_screen(game)
+        stem = spaced.rsplit(" ", 1)[0] + " "  # `sail Hiva Oa 1 `: the piers to come
+        offered = {c.text for c in MoveCompleter(screen).get_completions(
+            Document(stem), CompleteEvent(completion_requested=True))}
+        assert move in offered, (stem, offered)
+        screen.buffer.text = spaced
+        assert screen.status_text().startswith(move), screen.status_text()

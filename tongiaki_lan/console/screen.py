@@ -63,7 +63,7 @@ from tongiaki_lan.engine import variant as V
 from tongiaki_lan.engine.tiles import token_name
 from tongiaki_lan.i18n import N_, _, ngettext
 from tongiaki_lan.i18n import current as current_language
-from tongiaki_lan.i18n.islands import engine_text, shown_move
+from tongiaki_lan.i18n.islands import engine_text, joined_islands, shown_move
 
 from .board import OUTLINES as HEX_OUTLINES
 from .board import TOP as TOP_EDGE
@@ -170,7 +170,7 @@ class MoveCompleter(Completer):
 
     def get_completions(self, document, complete_event):
         before = document.text_before_cursor
-        typed = before.lstrip()
+        typed = joined_islands(before.lstrip())  # (`sail Rapa Nui `, as the map writes it)
         low = typed.lower()
         if not typed and not complete_event.completion_requested:
             return  # an empty line shows no menu until Tab asks for one
@@ -570,7 +570,7 @@ class GameScreen:
             text = SPINNER[self._spin % len(SPINNER)] + " " + text
         p = s.game.pending
         if p is not None and p.kind == D.DEPARTURE and s.my_decision():
-            move = self.legal_by_text().get(self.buffer.text.strip())
+            move = self.legal_by_text().get(joined_islands(self.buffer.text.strip()))
             if isinstance(move, Sail):
                 text = f"{shown_move(str(move))} {preview_text(s.game, move)}"
         return style, text

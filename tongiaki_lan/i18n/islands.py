@@ -12,6 +12,8 @@ Polynesian names that every language (and every rulebook) writes the same way.
 
 from __future__ import annotations
 
+import re
+
 from tongiaki_lan.engine import TILES
 from tongiaki_lan.engine.tiles import token_name
 
@@ -86,6 +88,18 @@ def engine_text(text: str) -> str:
             out.append(engine_token(words[i]))
             i += 1
     return " ".join(out)
+
+
+def joined_islands(text: str) -> str:
+    """`sail Rapa Nui 2` as completion and the move preview know it: `sail RapaNui 2` (the
+    island as one typed word, in the language in use). A newcomer types the name as the
+    map shows it, and Tab then offered nothing."""
+    for t in TILES[:16]:
+        name = island_name(t.id)
+        if " " in name:
+            text = re.sub(re.escape(name).replace(r"\ ", " +"), island_token(t.id), text,
+                          flags=re.IGNORECASE)
+    return text
 
 
 def shown_move(text: str, language: str | None = None, spaced: bool = False) -> str:
