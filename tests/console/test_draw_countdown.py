@@ -184,3 +184,35 @@ async def test_back_from_a_sleep_at_its_own_decision_the_screen_says_so(tmp_path
         assert session.lines[-1] == ("good", "The table answered: the game is where it was, "
                                              "and the decision is yours.")
         assert me.game.pending.seat in me.my_seats()
+
+
+async def test_an_away_players_seat_counts_down_to_when_replace_may_give_it_to_a_bot(tmp_path):
+    """The status line said "Waiting for Ana to come back — replace Ana gives the seat to
+    a bot", and players typed `replace` at once, to be refused ("a seat can be replaced
+    after 60 s"): it now counts down to that moment, redrawn by itself."""
+    term = Terminal()
+    wait = re.compile(r"in (\d+) s replace p1 gives the seat to a bot")
+
+    def drawn() -> int | None:
+        m = wait.search(readable(rows_of(screen)[-6:]))
+        return int(m.group(1)) if m else None
+
+    async with _our_screen(tmp_path, term.output, handover_after=30.0) as (
+            me, rule, inp, screen, session):
+        def theirs() -> bool:
+            p = me.game.pending
+            return p.seat is not None and p.seat not in me.my_seats()
+
+        while not theirs():  # our turn, played to its end: p1's decision
+            n = len(me.game.moves)
+            if me.game.pending.seat is not None:
+                me.send_move(me.game.legal_moves()[0])
+            await me.wait_for(lambda n=n: len(me.game.moves) > n, 30)
+        rule.drop = 1.0  # p1's laptop drops off the network
+        await wait_until(lambda: drawn() is not None, what="the countdown drawn")
+        first = drawn()
+        assert 0 < first <= 30
+        await wait_until(lambda: (drawn() or first) < first, what="a second counted down")
+        rule.drop = 0.0  # back: nothing to count any more
+        await wait_until(lambda: drawn() is None and "p1" in screen.status_text(),
+                         what="the countdown gone")

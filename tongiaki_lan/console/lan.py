@@ -13,6 +13,7 @@ import time
 
 from tongiaki_lan.engine import COLOURS, LETTERS, IllegalMove, Move
 from tongiaki_lan.i18n import N_, _
+from tongiaki_lan.net.aio.pump import clock as pump_clock
 
 from .session import GameSession, Seat, kind_label
 from .words import net_reason
@@ -789,6 +790,23 @@ class LanSession(GameSession):
             self.draw_wait = None
             return None
         return max(0.0, self.draw_wait[2] - _now())
+
+    def replace_left(self) -> float | None:
+        """Seconds (on this screen's clock) before `replace` may give the seat whose
+        decision waits to a bot; None when that seat is not an absent player's, or when
+        `replace` may already."""
+        core = getattr(self.node, "core", None)
+        ask = getattr(core, "replace_wait", None)  # (a stand-in node without it: none)
+        p = self.game.pending if self.game is not None else None
+        if ask is None or p is None or p.seat is None or self.watching:
+            return None
+        wait = ask(p.seat)
+        if wait is None:
+            return None
+        # (the core's `now` is its last tick: count on from there on the screen's clock;
+        # once it may, there is nothing left to count)
+        left = wait - max(0.0, pump_clock() - core.now)
+        return left if left > 0 else None
 
     def waking_text(self) -> str | None:
         """The status line while this laptop, back from a sleep, waits for the table's

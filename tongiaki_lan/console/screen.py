@@ -550,8 +550,13 @@ class GameScreen:
                 and s.labels[p.seat] == s.names[p.seat] and not watching(s)):
             # (the panel said "Away: Ben" while this line waited for him as if he were
             # thinking: say that the game waits for his return, and the way out)
-            text = _("Waiting for {name} to come back — replace {name} gives the seat to a "
-                     "bot").format(name=s.names[p.seat])
+            left = getattr(s, "replace_left", lambda: None)()
+            if left:  # (`replace` typed early was refused: say when it will do)
+                text = _("Waiting for {name} to come back — in {s} s replace {name} gives "
+                         "the seat to a bot").format(name=s.names[p.seat], s=math.ceil(left))
+            else:
+                text = _("Waiting for {name} to come back — replace {name} gives the seat "
+                         "to a bot").format(name=s.names[p.seat])
         if watching(s) and not s.game.is_over:  # no seat: whose decision it is, no prompt
             followed = s.followed_name()
             seats = getattr(s, "open_seats_text", lambda: None)()
@@ -894,13 +899,21 @@ class GameScreen:
     def _keep_counting(self) -> None:
         """While the session counts down (a LAN draw waiting for a value), redraw as each
         second goes by: the node says how long once, the screen counts on its own."""
-        left = getattr(self.session, "countdown_left", lambda: None)()
+        left = self._counting()
         if left is not None and self._ticker is None and self.app.is_running:
             self._ticker = self.app.create_background_task(self._count_down())
 
+    def _counting(self) -> float | None:
+        """The seconds of the nearest countdown on the status line: a draw waiting for a
+        value, or the wait before `replace` may give an absent player's seat to a bot."""
+        s = self.session
+        counts = [x for x in (getattr(s, "countdown_left", lambda: None)(),
+                              getattr(s, "replace_left", lambda: None)()) if x is not None]
+        return min(counts) if counts else None
+
     async def _count_down(self) -> None:
         try:
-            while (left := self.session.countdown_left()) is not None:
+            while (left := self._counting()) is not None:
                 self.app.invalidate()
                 # until the whole number shown changes (just past it), or a second at 0
                 await asyncio.sleep((left - math.floor(left) if left > 0 else 1.0) + 0.01)

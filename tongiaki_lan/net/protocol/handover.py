@@ -78,6 +78,21 @@ class Handover:
             if other.owner == s.owner and other.kind == "human" and not handed(other):
                 self._ask_handover(i, bot or self.handover_bot)
 
+    def replace_wait(self, seat: int) -> float | None:
+        """Seconds before `replace` may give `seat` to a bot, as of this core's last `now`
+        (0: it may now); None when it may not at all (the player is here, or heard through
+        the others; a bot's seat; our own). The status line counts it down: players typed
+        `replace` early and were refused, the minute being said only in the log."""
+        if self.game is None or self.game.is_over or not 0 <= seat < len(self.lobby.seats):
+            return None
+        s = self.lobby.seats[seat]
+        if s.kind != "human" or handed(s) or s.owner == self.peer_id:
+            return None
+        away = self.presence.away_for(s.owner, self.now)
+        if away is None or self.plays_through_others(s.owner):
+            return None
+        return max(0.0, self._handover_limit() - away)
+
     def _handover_limit(self) -> float:
         return self.handover_after if self.handover_after is not None else HANDOVER_AFTER_S
 
