@@ -48,6 +48,21 @@ def test_records_lists_the_newest_first_and_replay_n_takes_that_number(tmp_path)
     assert missing.returncode == 2 and "there is no game 7" in missing.stdout
 
 
+def test_a_seat_that_changed_hands_lists_both_players(tmp_path):
+    """A newcomer took Ben's seat: the list said "Ana, Dee", and Ana, who had played
+    against Ben, wondered where he went."""
+    header = RecordHeader(bytes(32), (SeatInfo("Ana", "blue"), SeatInfo("Ben", "red")), game_name="Cove")
+    g = header.new_game()
+    dealer = header.dealer()
+    with RecordWriter.create(tmp_path / "c.tgrec", header, fsync=False) as w:
+        while len(g.moves) < 10:
+            names = ("Ana", "Dee") if len(g.moves) >= 6 else None
+            dealer.apply(g, g.legal_moves()[0],
+                         lambda mv, names=names: w.append(mv, g.digest(), names=names))
+    out = cli("records", "--records", str(tmp_path), env={**os.environ})
+    assert "Cove · Ana, Ben → Dee · 10 moves · unfinished" in out.stdout, out.stdout
+
+
 def test_verify_of_the_resume_data_says_what_it_is_and_names_bots_once(tmp_path):
     env = {**os.environ}
     _record(tmp_path / "r.tgrec", None)

@@ -44,7 +44,14 @@ def summaries(directory: Path, limit: int | None = SHOWN) -> list[dict]:
         by_colour = {}
         for seat, name in zip(record.header.seats, names, strict=True):
             by_colour.setdefault(seat.colour, name)
-        players = list(dict.fromkeys(names))  # (two colours each: a player once)
+        # every seat's players in turn, "Ben → Émile" where a newcomer took it over: the
+        # list named only those of the end, and the player who started with Ben wondered
+        histories: list[list[str]] = [[s.name] for s in record.header.seats]
+        for _index, changed in record.names:
+            for history, name in zip(histories, changed, strict=False):
+                if history[-1] != name:
+                    history.append(name)
+        players = list(dict.fromkeys(" → ".join(h) for h in histories))  # (V1: once)
         entry.update({
             "game": record.header.game_name,
             "created": record.header.created,
