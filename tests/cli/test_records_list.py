@@ -51,7 +51,8 @@ def test_records_lists_the_newest_first_and_replay_n_takes_that_number(tmp_path)
 def test_a_seat_that_changed_hands_lists_both_players(tmp_path):
     """A newcomer took Ben's seat: the list said "Ana, Dee", and Ana, who had played
     against Ben, wondered where he went."""
-    header = RecordHeader(bytes(32), (SeatInfo("Ana", "blue"), SeatInfo("Ben", "red")), game_name="Cove")
+    header = RecordHeader(bytes(32), (SeatInfo("Ana", "blue"), SeatInfo("Ben", "red")),
+                          game_name="Cove")
     g = header.new_game()
     dealer = header.dealer()
     with RecordWriter.create(tmp_path / "c.tgrec", header, fsync=False) as w:
