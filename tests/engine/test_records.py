@@ -204,6 +204,18 @@ def test_a_seat_that_changes_hands_is_named_from_that_move_on(tmp_path):
     assert f"Dee (red) {game.scores()['red']}" in out.stdout and "Maui" not in out.stdout
     replay = ReplaySession(record)
     assert replay.names == ["Ana", "Maui"]  # (before the change)
+    taken = "Dee takes Maui's seat (red)."
+    replay.goto(10)
+    assert taken not in [t for _s, t in replay.lines]
+    replay.step(1)  # past move 10: the seat changes hands, and the log says so
+    assert [t for _s, t in replay.lines].count(taken) == 1 and replay.names[1] == "Dee"
+    replay.goto(replay.total)  # said once, where it happened; each side of it told with
+    told = [t for _s, t in replay.lines]  # the players of that time
+    at = told.index(taken)
+    assert told.count(taken) == 1
+    assert any("Maui" in t for t in told[:at]) and not any("Dee" in t for t in told[:at])
+    assert any("Dee" in t for t in told[at + 1:]) and not any("Maui" in t for t in told[at + 1:])
+    replay.goto(0)
     replay.goto(replay.total)  # (`replay --at N`: then the screen starts the session)
     asyncio.run(replay.start())
     assert replay.names == ["Ana", "Dee"] and replay.seats[1].kind == "human"

@@ -24,7 +24,7 @@ from tongiaki_lan.engine.variant import STANDARD, variant_of, with_variant
 from tongiaki_lan.i18n import N_, _
 from tongiaki_lan.i18n.islands import shown_move
 
-from .story import Line, Narrator, tell_all
+from .story import Line, Narrator
 
 
 @dataclass
@@ -516,6 +516,9 @@ class ReplaySession(GameSession):
         super().__init__(header.new_game(), seats)
         self.index = 0
         self.error: str | None = None
+        # how many events the game had after each move applied so far: where a seat that
+        # changed hands is told in the story
+        self._events_at: dict[int, int] = {0: len(self.game.events)}
         self._rebuild(0)
 
     @property
@@ -540,18 +543,13 @@ class ReplaySession(GameSession):
                 self.error = _("move {i} ({move}) is refused by the rules: {error}").format(
                     i=i, move=move, error=exc)
                 break
+            self._events_at.setdefault(i + 1, len(game.events))
             if i < len(digests) and game.digest() != digests[i]:
                 self.error = _("move {i} ({move}): the state differs from the record's "
                                "digest").format(i=i, move=move)
         self.index = len(game.moves)
-        header = self.record.header.seats
-        for seat, was, name in zip(self.seats, header, self.record.seat_names(self.index),
-                                   strict=True):
-            # a seat that changed hands (a newcomer at a LAN table) is theirs from then on;
-            # the story told up to here names the players of this moment
-            seat.name = name
-            seat.kind = was.kind if name == was.name else "human"
-        self.lines = tell_all(game, self.names, game.events, self.labels)
+        self.seats[:] = self._seats_at(self.index)  # (in place: the screen holds it)
+        self.lines = self._story(game)
         # told already, with these names: the session's own narrator (made with the
         # names of the start) would tell them again at `start`, and did, after `--at`
         self._narrator.names, self._narrator.labels = self.names, self.labels
@@ -561,6 +559,41 @@ class ReplaySession(GameSession):
                                                         n=self.total)))
         if self.error:
             self.lines.append(("bad", self.error))
+
+    def _seats_at(self, index: int) -> list[Seat]:
+        """The seats after `index` moves: a seat that changed hands (a newcomer at a LAN
+        table) is the newcomer's from then on."""
+        return [Seat(name, was.colour, was.kind if name == was.name else "human")
+                for was, name in zip(self.record.header.seats,
+                                     self.record.seat_names(index), strict=True)]
+
+    def _story(self, game: Game) -> list[Line]:
+        """The story of the moves shown, each stretch told with the players of its time,
+        and a line where a seat changed hands: the panel's name switched and the log said
+        nothing of it (and named the newcomer for the moves of the bot before)."""
+        from .lan import colour_name
+
+        cuts = {i: changed for i, changed in self.record.names if i < self.index
+                and self._events_at.get(i) is not None}
+        narrator = Narrator(game, [plain_name(s) for s in self._seats_at(0)],
+                            [seat_label(s) for s in self._seats_at(0)])
+        out: list[Line] = []
+        at = {self._events_at[i]: i for i in sorted(cuts)}
+        for k, ev in enumerate(game.events):
+            if k in at:
+                i = at[k]
+                before, after = self._seats_at(i), cuts[i]
+                for was, name in zip(before, after, strict=False):
+                    if was.name != name:  # ("Maui's seat", not "Maui (easy)'s seat")
+                        out.append(("info", _("{name} takes {was}'s seat ({colours}).").format(
+                            name=name, was=plain_name(was), colours=colour_name(was.colour))))
+                seats = self._seats_at(i + 1)
+                narrator.names = [plain_name(x) for x in seats]
+                narrator.labels = [seat_label(x) for x in seats]
+            line = narrator.tell(ev, game)
+            if line:
+                out.append(line)
+        return out
 
     def step(self, delta: int) -> None:
         """Tile reveals go with the move that caused them: a step never stops at one."""
