@@ -62,10 +62,10 @@ def _node():
 
 
 @pytest.mark.parametrize("lang, away, back, rejoined, reclaimed, left", [
-    ("it", "Bea non è più al tavolo.", "Bea è di nuovo al tavolo.",
+    ("it", "Bea non risponde più.", "Bea è di nuovo al tavolo.",
      "Bea ha raggiunto di nuovo il tavolo.", "Bea è di nuovo al tavolo e gioca il suo posto.",
      "Bea ha lasciato il tavolo."),
-    ("fr", "Bea n'est plus à la table.", "Bea est de retour.", "Bea a rejoint la table à nouveau.",
+    ("fr", "Bea ne répond plus.", "Bea est de retour.", "Bea a rejoint la table à nouveau.",
      "Bea est de retour et rejoue sa place.", "Bea a quitté la table."),
 ])
 def test_a_player_going_and_coming_back_is_told_without_a_gender(lang, away, back, rejoined,
