@@ -4,7 +4,7 @@ player should not read themselves as "allontanato" or "revenu" when they are not
 Italian and French make a past participle or an adjective agree with its subject
 ("si è allontanato/allontanata", "est revenu/revenue"); German may refer back with "er".
 So the lines that have a player (or the reader) as their subject are worded so that
-nothing agrees with them: "X non è più al tavolo", "X a quitté la table".
+nothing agrees with them: "X non risponde più", "X a quitté la table".
 """
 
 from __future__ import annotations
