@@ -36,7 +36,8 @@ def summaries(directory: Path, limit: int | None = SHOWN) -> list[dict]:
         try:
             record = read_record(path)
             game = replay_record(record)
-        except (OSError, ValueError) as exc:
+            modified = datetime.fromtimestamp(path.stat().st_mtime)
+        except (OSError, ValueError) as exc:  # (damaged, or gone since it was listed)
             entry["error"] = str(exc)
             out.append(entry)
             continue
@@ -55,7 +56,7 @@ def summaries(directory: Path, limit: int | None = SHOWN) -> list[dict]:
         entry.update({
             "game": record.header.game_name,
             "created": record.header.created,
-            "modified": datetime.fromtimestamp(path.stat().st_mtime).isoformat(timespec="minutes"),
+            "modified": modified.isoformat(timespec="minutes"),
             "players": players,
             "moves": len(record.moves),
             "over": game.is_over,

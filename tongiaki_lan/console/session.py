@@ -578,10 +578,12 @@ class ReplaySession(GameSession):
         narrator = Narrator(game, [plain_name(s) for s in self._seats_at(0)],
                             [seat_label(s) for s in self._seats_at(0)])
         out: list[Line] = []
-        at = {self._events_at[i]: i for i in sorted(cuts)}
-        for k, ev in enumerate(game.events):
-            if k in at:
-                i = at[k]
+        at: dict[int, list[int]] = {}
+        for i in sorted(cuts):  # (two changes between the same two events: both told)
+            at.setdefault(self._events_at[i], []).append(i)
+        events = game.events
+        for k in range(len(events) + 1):  # (+1: a change after the last event told)
+            for i in at.get(k, ()):
                 before, after = self._seats_at(i), cuts[i]
                 for was, name in zip(before, after, strict=False):
                     if was.name != name:  # ("Maui's seat", not "Maui (easy)'s seat")
@@ -590,7 +592,7 @@ class ReplaySession(GameSession):
                 seats = self._seats_at(i + 1)
                 narrator.names = [plain_name(x) for x in seats]
                 narrator.labels = [seat_label(x) for x in seats]
-            line = narrator.tell(ev, game)
+            line = narrator.tell(events[k], game) if k < len(events) else None
             if line:
                 out.append(line)
         return out
