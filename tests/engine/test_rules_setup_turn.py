@@ -88,6 +88,7 @@ def test_T1_adds_min_of_ships_beaches_reserve_and_the_player_chooses_beaches():
     with pytest.raises(IllegalMove) as err:
         g.apply(ChooseBeaches((1,)))  # adding k is mandatory (Decision)
     assert err.value.clause == "T1"
+    assert str(err.value).endswith("choose exactly 2 beaches")  # (not "2 beach(es)")
     g.apply(ChooseBeaches((1, 2)))
     assert [beach(g, "Samoa", b) for b in range(3)] == ["BB", "B", "B"]
     assert g.reserve(0) == 15 - 4

@@ -1275,7 +1275,7 @@ class Game:
             D.SETUP: ("S3", N_("not now: place a ship on Tonga, e.g. 'place Tonga 1'")),
             D.ACTION: ("T0", N_("not now: choose your turn: expand, royal, colony (or place, "
                                 "X1)")),
-            D.EXPAND_BEACHES: ("T1", N_("not now: choose {n} beach(es) with 'beaches ...'")),
+            D.EXPAND_BEACHES: ("T1", N_("not now: choose {n} beaches with 'beaches ...'")),
             D.T1A_SOURCE: ("T1a", N_("not now: choose the ship to bring with 'take ISLAND "
                                      "BEACH' (or 'take nothing')")),
             D.DEPARTURE: ("M1", N_("not now: choose a departure with 'sail ISLAND BEACH PIER'")),
@@ -1288,7 +1288,8 @@ class Game:
         }
         clause, hint = not_now[kind]
         if kind == D.EXPAND_BEACHES:
-            hint = R(hint, n=self._count)
+            hint = (R(N_("not now: choose one beach with 'beaches ...'")) if self._count == 1
+                    else R(hint, n=self._count))
         wanted = {
             D.SETUP: Place, D.EXPAND_BEACHES: ChooseBeaches, D.T1A_SOURCE: Take,
             D.DEPARTURE: Sail, D.LANDING: Land, D.COLONY_TILE: PlaceTile, D.COLONY_SHIP: Place,
@@ -1344,8 +1345,10 @@ class Game:
             return IllegalMove("K1", R(N_("every ship on {island} must be yours (and at least "
                                           "one)"), island=name))
         if kind == D.EXPAND_BEACHES:
-            if len(move.beaches) != self._count:
-                return IllegalMove("T1", R(N_("choose exactly {n} beach(es)"), n=self._count))
+            if len(move.beaches) != self._count:  # ("beach(es)" read as a form to fill)
+                if self._count == 1:
+                    return IllegalMove("T1", R(N_("choose exactly one beach")))
+                return IllegalMove("T1", R(N_("choose exactly {n} beaches"), n=self._count))
             return IllegalMove("T1", R(N_("each chosen beach must exist and have a free berth")))
         if kind == D.T1A_SOURCE:
             if move.island == self._island:
