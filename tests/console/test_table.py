@@ -684,3 +684,36 @@ def test_tab_and_the_preview_take_an_island_typed_with_its_space():
         assert move in offered, (stem, offered)
         screen.buffer.text = spaced
         assert screen.status_text().startswith(move), screen.status_text()
+
+
+class _AwaySession(GameSession):
+    """A table whose player in seat 1 is away: `replace` is refused until `left` is None."""
+
+    left: float | None = 20.0
+
+    def replace_left(self) -> float | None:
+        return self.left
+
+    def commands(self):
+        refusal = "replace: Ben has been away 2 s; a seat can be replaced after 60 s"
+        return {"replace": ("replace NAME", lambda arg: refusal if self.left else None)}
+
+
+async def test_a_replace_refused_as_too_soon_goes_when_the_wait_is_over():
+    """"replace: Ben has been away 2 s …" stayed on the message line under the status
+    line's countdown, and after it, until the decision changed."""
+    game = _game_at(lambda g: g.pending is not None and g.pending.seat == 1)
+    seats = [Seat("Ana", "blue", local=True), Seat("Ben", "red", kind="remote", away=True),
+             Seat("Cy", "green", kind="remote")]
+    session = _AwaySession(game, seats)
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        screen = GameScreen(session, colour=False)
+        task = await _run(screen, session)
+        session.changed()  # (the countdown starts with the news that Ben is away)
+        inp.send_text("replace Ben\r")
+        await wait_until(lambda: screen.message[1].startswith("replace: Ben has been away"))
+        assert "in 20 s replace Ben gives the seat" in screen.status_text()
+        session.left = None  # the wait is over
+        await wait_until(lambda: screen.message == ("", ""), what="the refusal gone")
+        inp.send_text("\x03\x03")
+        await asyncio.wait_for(task, 30)

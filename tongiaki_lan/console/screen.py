@@ -274,6 +274,9 @@ class GameScreen:
         # `quit` (or `lobby`) mid-game was typed once: Enter again leaves; the word, or False
         self._quit_asked: str | bool = False
         self._ticker: asyncio.Task | None = None  # redraws a countdown on the status line
+        # a `replace` refused as too soon: its "has been away 2 s" stood on the message line
+        # under the status line's countdown, and after it; it goes when the wait is over
+        self._until_replace: tuple[str, str] | None = None
         self._spinner: asyncio.Task | None = None  # turns while a bot thinks
         self._spin = 0
         self._setting = False
@@ -914,12 +917,20 @@ class GameScreen:
     async def _count_down(self) -> None:
         try:
             while (left := self._counting()) is not None:
+                self._replace_refusal_done()
                 self.app.invalidate()
                 # until the whole number shown changes (just past it), or a second at 0
                 await asyncio.sleep((left - math.floor(left) if left > 0 else 1.0) + 0.01)
         finally:
             self._ticker = None
+            self._replace_refusal_done()
             self.app.invalidate()
+
+    def _replace_refusal_done(self) -> None:
+        if (self._until_replace is not None and self.message == self._until_replace
+                and getattr(self.session, "replace_left", lambda: None)() is None):
+            self.message = ("", "")
+            self._until_replace = None
 
     def _too_small(self) -> bool:
         cols, rows = self._size()
@@ -1078,6 +1089,8 @@ class GameScreen:
                 result = await result
             if isinstance(result, str):
                 self.message = ("error", result)
+                if word == "replace" and getattr(s, "replace_left", lambda: None)():
+                    self._until_replace = self.message  # (too soon: cleared at the end)
             return
         if not s.can_play:
             self.message = ("error", _("{command}: a replay takes no moves (help lists "
