@@ -39,19 +39,20 @@ def run(args) -> int:
         read_record,
     )
 
+    directory = args.records or default_record_dir()
     if args.record is None:  # (a newcomer who just played wants that game)
-        newest = newest_records(args.records or default_record_dir())
+        newest = newest_records(directory)
         args.record = newest[0] if newest else None  # (a game under way counts too)
         if args.record is None:
             print(_("replay: no recorded game in {dir}; give a record's path").format(
-                dir=args.records or default_record_dir()))
+                dir=directory))
             return 2
     text = str(args.record)
     if text.isdigit() and not args.record.exists():  # `replay 3`: game 3 of `records`
-        newest = newest_records(args.records or default_record_dir())
+        newest = newest_records(directory)
         if not 1 <= int(text) <= len(newest):
             print(_("replay: there is no game {n} in the list of {dir} (tongiaki-lan records "
-                    "lists them)").format(n=text, dir=args.records or default_record_dir()))
+                    "lists them)").format(n=text, dir=directory))
             return 2
         args.record = newest[int(text) - 1]
     try:

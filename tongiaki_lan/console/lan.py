@@ -642,11 +642,11 @@ class LanSession(GameSession):
         if self._answer_due and caught_up(self.node):
             self._answer_due = False
             p = self.game.pending if self.game is not None else None
-            if (p is not None and p.seat is not None and p.seat in self.local_seats()
-                    and len(self.game.moves) == self._woke_at_move):
+            ours = p is not None and p.seat is not None and p.seat in self.local_seats()
+            if ours and len(self.game.moves) == self._woke_at_move:
                 self.lines.append(("good", _("The table answered: the game is where it was, "
                                              "and the decision is yours.")))
-            elif p is not None and p.seat is not None and p.seat in self.local_seats():
+            elif ours:
                 self.lines.append(("good", _("The table answered: this laptop has caught up, "
                                              "and the decision is yours.")))
             else:

@@ -575,8 +575,8 @@ class ReplaySession(GameSession):
 
         cuts = {i: changed for i, changed in self.record.names if i < self.index
                 and self._events_at.get(i) is not None}
-        narrator = Narrator(game, [plain_name(s) for s in self._seats_at(0)],
-                            [seat_label(s) for s in self._seats_at(0)])
+        start = self._seats_at(0)
+        narrator = Narrator(game, [plain_name(s) for s in start], [seat_label(s) for s in start])
         out: list[Line] = []
         at: dict[int, list[int]] = {}
         for i in sorted(cuts):  # (two changes between the same two events: both told)

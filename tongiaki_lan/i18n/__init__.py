@@ -161,9 +161,13 @@ class _ElidingTemplate(str):
 
 
 def _eliding(text: str) -> str:
-    if _code == "fr" and _ELIDABLE.search(text):
-        return _ElidingTemplate(text)
-    return text
+    return _french_template(text) if _code == "fr" else text
+
+
+@lru_cache(maxsize=2048)
+def _french_template(text: str) -> str:
+    """(Once per text: `_()` runs many times on every redraw.)"""
+    return _ElidingTemplate(text) if _ELIDABLE.search(text) else text
 
 
 def N_(message: str) -> str:

@@ -13,6 +13,7 @@ Polynesian names that every language (and every rulebook) writes the same way.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from tongiaki_lan.engine import TILES
 from tongiaki_lan.engine.tiles import token_name
@@ -67,38 +68,29 @@ def engine_token(word: str) -> str:
     return _TOKENS.get(_fold(word), word)
 
 
-# the islands whose names have a space (`Rapa Nui`), as one folded word -> their token
-_SPACED: dict[str, str] = {_fold(t.name.replace(" ", "")): token_name(t.id)
-                           for t in TILES[:16] if " " in t.name}
-
-
 def engine_text(text: str) -> str:
     """A typed move with every island named in the engine's words. An island typed as the
     map shows it, with its space (`sail Rapa Nui 1 SW`), is one word too: a newcomer
     reads "Rapa Nui" and types it so."""
-    words = text.split(" ")
-    out = []
-    i = 0
-    while i < len(words):
-        pair = _fold(words[i] + words[i + 1]) if i + 1 < len(words) else ""
-        if pair in _SPACED and words[i] and words[i + 1]:
-            out.append(_SPACED[pair])
-            i += 2
-        else:
-            out.append(engine_token(words[i]))
-            i += 1
-    return " ".join(out)
+    return " ".join(engine_token(w) for w in joined_islands(text).split(" "))
+
+
+@lru_cache(maxsize=8)
+def _spaced(language: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """The islands whose name has a space in `language`: (that name as a pattern, with
+    any run of spaces, and its typed word). Built once per language: completion and the
+    status line's preview ask on every key and redraw."""
+    return tuple((re.compile(re.escape(name).replace(r"\ ", " +"), re.IGNORECASE),
+                  island_token(t.id, language))
+                 for t in TILES[:16] if " " in (name := island_name(t.id, language)))
 
 
 def joined_islands(text: str) -> str:
     """`sail Rapa Nui 2` as completion and the move preview know it: `sail RapaNui 2` (the
     island as one typed word, in the language in use). A newcomer types the name as the
     map shows it, and Tab then offered nothing."""
-    for t in TILES[:16]:
-        name = island_name(t.id)
-        if " " in name:
-            text = re.sub(re.escape(name).replace(r"\ ", " +"), island_token(t.id), text,
-                          flags=re.IGNORECASE)
+    for pattern, token in _spaced(current()):
+        text = pattern.sub(token, text)
     return text
 
 
