@@ -15,7 +15,7 @@ from tongiaki_lan.engine import COLOURS, LETTERS, IllegalMove, Move
 from tongiaki_lan.i18n import N_, _
 from tongiaki_lan.net.aio.pump import clock as pump_clock
 
-from .session import GameSession, Seat, kind_label
+from .session import STRUCK, GameSession, Seat, kind_label
 from .words import net_reason
 
 
@@ -494,8 +494,12 @@ class LanSession(GameSession):
     def _on_node_event(self, ev) -> None:
         k, d = ev.kind, ev.data
         self._remember_guests()  # (while they watch: where they speak from)
+        struck = 0
         if self.node.game is not None and self.node.game is not self.game:
-            self.game = self.node.game
+            if self.game is None:
+                self.game = self.node.game
+            else:  # (taken back to where the table is: what it never counted is struck)
+                struck = self.follow_game(self.node.game)
         if k in ("move", "game_over", "reveal", "draw_dropped", "rewound", "mismatch"):
             self.draw_wait = None  # the tile came, its contributor was left out, or the
             # game moved on: nothing is waited for any more
@@ -614,6 +618,11 @@ class LanSession(GameSession):
             self.lines.append(("bad", _(
                 "You were cut off and the table went on without you: from move {n} on, this "
                 "laptop now follows the game as the table played it.").format(n=d["index"] + 1)))
+            if struck:
+                self.lines.append(("bad", _("The lines marked {mark} above tell moves and tiles "
+                                            "the table never counted; what it played follows."
+                                            ).format(mark=STRUCK.strip())))
+            self._drain_events()
         elif k == "warning":
             self.lines.append(("bad", d.get("text", "")))
         elif k == "mismatch":

@@ -47,6 +47,18 @@ def plain_name(seat: Seat) -> str:
     return seat.name
 
 
+def _shared(a: list, b: list) -> int:
+    """How long a beginning the two lists share."""
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+# the mark of a story line about moves the table never counted (`follow_game`)
+STRUCK = "✗ "
 # the levels' names as shown (`Maui — bot (facile)`); other kinds are names of their own
 LEVEL_NAMES = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
 
@@ -112,6 +124,7 @@ class GameSession:
         self._snap: Game | None = None  # the game at this keyboard's last decision
         self._snap_moves = 0
         self._closing: set[int] = set()  # where the game-over line is in `lines`
+        self._told: list[tuple[int, Line]] = []  # (event, line) of each line the story told
 
     # ---------------------------------------------------------------- seats
 
@@ -232,13 +245,41 @@ class GameSession:
 
     def _drain_events(self) -> None:
         events = self.game.events
-        for ev in events[self._seen_events:]:
+        for k, ev in enumerate(events[self._seen_events:], self._seen_events):
             line = self._narrator.tell(ev, self.game)
             if line:
                 if ev.kind == "game_over":  # (the summary of the last moves goes before)
                     self._closing.add(len(self.lines))
+                self._told.append((k, line))
                 self.lines.append(line)
         self._seen_events = len(events)
+
+    def follow_game(self, new: Game) -> int:
+        """Go on with `new`, a game that shares only a beginning with the one shown (a
+        LAN laptop cut off while the table went on: its own moves and tiles since are
+        taken back). The story's lines of what `new` does not hold are struck out with a
+        mark, not left standing: a player read a discovery the table never made, and the
+        real one was never told. Returns how many lines were struck."""
+        old = self.game
+        keep = _shared(old.events, new.events)
+        gone = {id(line) for k, line in self._told if k >= keep}  # (by identity: other
+        # lines come in between and before them, as the summary of the last moves does)
+        struck = 0
+        for at, line in enumerate(self.lines):
+            if id(line) in gone:
+                self.lines[at] = ("void", STRUCK + line[1])
+                struck += 1
+        self._told = [(k, line) for k, line in self._told if k < keep]
+        self.game = new
+        narrator = Narrator(new, self.names, self.labels)  # (its turn count and the like
+        # as after the shared beginning: told again in silence)
+        for ev in new.events[:keep]:
+            narrator.tell(ev, new)
+        self._narrator, self._seen_events = narrator, keep
+        # ("since your last move" counts from the moves both share)
+        if self._snap is not None and self._snap_moves > _shared(old.moves, new.moves):
+            self._snap, self._snap_moves = None, 0
+        return struck  # (the caller tells the rest: after it says why)
 
     # ---------------------------------------------------------------- tasks
 

@@ -63,6 +63,7 @@ def build_style() -> Style:
         ("log.good", "#87d787"),
         ("log.info", "#87afd7"),
         ("log.summary", "#ffd787"),
+        ("log.void", "#808080 strike"),
         ("status", "reverse"),
         ("status.mine", "bg:#005f00 #ffffff bold"),
         ("status.over", "bg:#5f005f #ffffff bold"),

@@ -1,0 +1,76 @@
+"""A laptop cut off while the table went on takes back what it played and drew alone
+(net/protocol/drawsync.py, `_take_back_to`). Its story must then match the board: a
+playtest read "Discovered at 2,-1: Tokelau (3)." on the laptop that came back, while the
+table had drawn a sea tile there, and the table's discovery was never told."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.output import DummyOutput
+
+from tongiaki_lan.bots import make_bot
+from tongiaki_lan.console.lan import LanSession
+from tongiaki_lan.console.story import tile_label
+from tongiaki_lan.engine import Dealer, Game, Reveal
+from tongiaki_lan.net.protocol import events as E
+from tongiaki_lan.net.protocol import lobby as L
+from tongiaki_lan.net.protocol.codec import Join
+
+A, B = bytes([1]) * 8, bytes([2]) * 8
+
+
+def _node(game: Game):
+    lb = L.new_lobby("Reef", 2, False, A, "Ana", "", 1)
+    lb = L.apply_request(lb, B, ("10.0.0.9", 4000), Join("Bob", ""))
+    return SimpleNamespace(lobby=lb, peer_id=A, game=game, present=lambda: {A, B},
+                           add_listener=lambda fn: None)
+
+
+def _forked() -> tuple[Game, Game, int, int]:
+    """One game played on to a few moves past its 3rd reveal, and the same game up to
+    that reveal, where another tile came (the table's), played on until it shows."""
+    game = Game(["blue", "red"])
+    dealer = Dealer(bytes(32))
+    bot = make_bot("random", seed=3)
+    reveals = 0
+    while reveals < 3 or not isinstance(game.moves[-1], Reveal):
+        dealer.apply(game, bot.choose(game))
+        reveals = sum(isinstance(m, Reveal) for m in game.moves)
+    at = len(game.moves) - 1
+    ours = game.moves[at].tile
+    for _ in range(6):  # the laptop alone goes on a little
+        dealer.apply(game, bot.choose(game))
+    table = Game(["blue", "red"])
+    for m in game.moves[:at]:
+        table.apply(m)
+    theirs = next(t for t in table.unrevealed_tiles() if t != ours
+                  and tile_label(t) != tile_label(ours))
+    table.apply(Reveal(theirs))
+    seen = len(table.events)
+    while not any(theirs in e.data[:1] for e in table.events[seen - 1:]):  # (a colony
+        dealer.apply(table, bot.choose(table))  # tile shows once it is placed)
+    return game, table, ours, theirs
+
+
+def test_a_laptop_taken_back_to_the_table_strikes_what_never_happened_and_tells_the_rest():
+    alone, table, ours, theirs = _forked()
+    node = _node(alone)
+    with create_app_session(output=DummyOutput()):
+        session = LanSession(node)
+        session._on_node_event(E.MoveApplied(len(alone.moves) - 1, 0, "blue", "Ana", "", None))
+        ours_text, theirs_text = tile_label(ours), tile_label(theirs)
+        told = [t for _s, t in session.lines if ours_text in t]
+        assert told, session.lines
+        # the table's game comes in: the node took its own moves back and follows it
+        node.game = table
+        session._on_node_event(E.Rewound(len(table.moves) - 1, 7, 2))
+        lines = session.lines
+    mark = next(i for i, (_s, t) in enumerate(lines) if "marked ✗" in t)
+    struck = [(s, t) for s, t in lines[:mark] if ours_text in t]
+    assert struck and all(s == "void" and t.startswith("✗ ") for s, t in struck), struck
+    assert not any(t.startswith("✗ ") for _s, t in lines[mark:])
+    # the table's discovery is told, after the line that says why
+    assert any(theirs_text in t for _s, t in lines[mark:]), lines[mark:]
+    assert not any(theirs_text in t for _s, t in lines[:mark])
