@@ -13,6 +13,7 @@ from tongiaki_lan.net.lab.simnet import SimNet, SimNode
 from tongiaki_lan.net.protocol.codec import Farewell, farewell_bytes
 from tongiaki_lan.net.protocol.identity import Identity
 from tongiaki_lan.net.protocol.settings import HANDOVER_BOT
+from tongiaki_lan.net.protocol.wake import WAKE_WATCH_S
 
 
 def verify_record(node: SimNode) -> int:
@@ -197,6 +198,30 @@ def test_a_node_asleep_longer_than_the_handover_follows_the_table_on_waking():
     assert not [ev for ev in sleeper.kinds("handover")
                 if ev.seat != sleeper.core.my_seats()[0]]  # never the others' seats
     assert not sleeper.kinds("table_gone")
+
+
+@pytest.mark.parametrize("sleeper_at", [0, 1])
+def test_a_stopped_laptop_deals_no_tile_from_what_waited_in_its_socket(sleeper_at):
+    """A duel; one laptop frozen (the lid, SIGSTOP) for 90 s while the table dealt tiles
+    without its draw value. The other's values of those draws waited in its socket: on
+    waking it dealt one of them itself — a tile the table never drew, which its player
+    read as a discovery — and only then heard the table and took it back (a playtest).
+    Now it deals nothing before the table answered its wake."""
+    net = SimNet(seed=73)
+    nodes = net.table(2, handover_after=10.0)
+    sleeper = nodes[sleeper_at]
+    other = nodes[1 - sleeper_at]
+    net.run_until(lambda: len(sleeper.game.moves) > 10)
+    n = len(sleeper.game.moves)
+    net.suspend(sleeper, keep=64)
+    net.run_until(lambda: any(ev.index >= n for ev in other.kinds("reveal")), 120)
+    net.run_for(30)
+    assert other.kinds("draw_dropped")  # the table draws without the sleeper
+    net.wake(sleeper)
+    net.play_to_end(nodes)
+    one_digest(nodes)
+    assert not sleeper.kinds("rewound")
+    verify_record(sleeper)
 
 
 def test_the_tables_creator_asleep_past_the_handover_gets_its_seat_back_on_waking():
@@ -400,15 +425,18 @@ def test_the_last_player_at_the_table_is_not_alone_with_those_who_said_goodbye()
 def test_a_tile_that_waits_for_the_last_one_who_draws_says_it_waits_for_them():
     """Everyone else was left out of the draws: a tile then waits for the last contributor
     (never dropped: nobody would be left to draw), and says so instead of a countdown."""
-    net = SimNet(seed=167)
+    net = SimNet(seed=167, think=1.0)  # (bots of a second: the game outlasts b's wake)
     a, b = net.table(2, handover_after=3.0)
     net.run_until(lambda: len(a.game.moves) > 6 and a.game.awaiting_reveal, 60)
     net.suspend(b)  # b's laptop sleeps: a leaves b out of the draws after the table's wait
     net.run_until(lambda: a.kinds("draw_dropped"), 60)
     net.wake(b)
+    woke = net.now
     net.run_until(lambda: b.core.lobby.dropped, 30)
+    # a tile that needs a's value only, once b's wake is over: a table whose every other
+    # laptop goes quiet just as we woke was finishing (`table_gone`), not this case
     net.run_until(lambda: b.game.awaiting_reveal and b.game.draws() > a.kinds(
-        "draw_dropped")[0].draw + 1, 120)  # a tile that needs a's value only
+        "draw_dropped")[0].draw + 1 and net.now > woke + WAKE_WATCH_S, 600)
     net.suspend(a)  # and now a's laptop goes: b holds no part in the draws
     net.run_until(lambda: b.kinds("draw_waiting"), 30)
     (waiting,) = [ev for ev in b.kinds("draw_waiting") if ev.peers == [a.core.peer_id.hex()]]

@@ -74,6 +74,8 @@ class SimNet:
         self._n = 0
         self._started = 0
         self.blocked: set[Addr] = set()  # addresses whose datagrams are all lost
+        # stopped nodes whose socket keeps what comes: addr -> (node, how many, datagrams)
+        self._frozen: dict[Addr, tuple[SimNode, int, list[tuple[bytes, Addr]]]] = {}
         self.delivered = 0
         self.dropped = 0
         self.taps: list[Callable[[bytes, Addr, Addr], None]] = []
@@ -116,16 +118,26 @@ class SimNet:
         node.alive = False
         self.nodes.pop(node.addr, None)
 
-    def suspend(self, node: SimNode) -> None:
+    def suspend(self, node: SimNode, keep: int = 0) -> None:
         """SIGSTOP, or the lid closed: the node runs nothing (no timer, no bot) and the
-        datagrams sent to it meanwhile are lost; `wake` goes on where it stopped."""
+        datagrams sent to it meanwhile are lost, but for the last `keep` of them: a
+        process stopped (SIGSTOP, a frozen cgroup) finds them waiting in its socket.
+        `wake` goes on where it stopped."""
         node.alive = False
         self.nodes.pop(node.addr, None)
+        if keep:
+            self._frozen[node.addr] = (node, keep, [])
 
     def wake(self, node: SimNode) -> None:
-        """SIGCONT: the node's next call sees the clock jumped by the whole sleep."""
+        """SIGCONT: the node's next call sees the clock jumped by the whole sleep. What
+        waited in its socket comes first: the event loop hands out what its wait for
+        input found before the timers that fell due meanwhile."""
         node.alive = True
         self.nodes[node.addr] = node
+        _, _, held = self._frozen.pop(node.addr, (None, 0, []))
+        for data, src in held:
+            node.core.receive(data, src, self.now)
+            self._collect(node)
         node.core.handle_timer(self.now)
         self._collect(node)
 
@@ -230,6 +242,10 @@ class SimNet:
                     self.delivered += 1
                     node.core.receive(data, src, self.now)
                     self._collect(node)
+                elif dest in self._frozen:  # (a stopped process's socket: the newest wait)
+                    _, keep, held = self._frozen[dest]
+                    held.append((data, src))
+                    del held[:-keep]
             else:
                 node, index, move = payload
                 if node.alive:

@@ -90,6 +90,12 @@ class DrawSync:
             if any(i not in pool for i in active):
                 self._check_deferred()
                 return dealt
+            if self._waking is not None:
+                # (back from a sleep, or a stopped process: the values that waited in our
+                # socket may be of a draw the table has dealt without us since. Dealt
+                # here, that is a tile the table never drew, told to our player and
+                # taken back a moment later; the table's answer to the wake says which)
+                return dealt
             values = tuple((i, pool[i]) for i in active)
             if self._gatherer_of_draws() == self.peer_id and self._passed_on != k:
                 # the whole draw goes out before we deal it ourselves: our own deal then

@@ -141,4 +141,7 @@ class Waking:
         log.info("the table answered after %.0f s away: following it", slept)
         self._thinking = None  # a bot asked before the sleep is asked again, if still due
         self._emit(E.Answered(round(slept, 1)))
-        self._after_state_change()
+        if self.game.awaiting_reveal and self._deal():  # (a draw whose values came while
+            self._after_reveals()  # we held: dealt now, as the table's answer leaves it)
+        else:
+            self._after_state_change()
