@@ -184,24 +184,40 @@ class Record:
     # (move index, every seat's player from that move on): a LAN seat that changed hands
     # (a newcomer in a bot's seat or in the seat of one who left for good)
     names: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)
+    # (move index, per seat the bot that plays it for its away player, or ""): a seat
+    # handed to a bot (`replace`, `--handover`) and given back
+    bots: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)
 
     def seat_names(self, upto: int | None = None) -> tuple[str, ...]:
         """Who played each seat after the first `upto` moves (default: at the end): the
         header's names, as changed by the entries that say so."""
-        names = tuple(s.name for s in self.header.seats)
-        for index, changed in self.names:
-            if upto is not None and index >= upto:
-                break
-            names = changed
-        return names
+        return _as_of(self.names, tuple(s.name for s in self.header.seats), upto)
+
+    def seat_bots(self, upto: int | None = None) -> tuple[str, ...]:
+        """Per seat, the bot that played it for its away player after the first `upto`
+        moves ("": the player did)."""
+        return _as_of(self.bots, ("",) * len(self.header.seats), upto)
+
+
+def _as_of(changes: list[tuple[int, tuple[str, ...]]], start: tuple[str, ...],
+           upto: int | None) -> tuple[str, ...]:
+    out = start
+    for index, changed in changes:
+        if upto is not None and index >= upto:
+            break
+        out = changed
+    return out
 
 
 def encode_entry(index: int, move: Move, digest: bytes,
                  proof: list[tuple[int, bytes]] | None = None,
-                 names: tuple[str, ...] | None = None) -> bytes:
+                 names: tuple[str, ...] | None = None,
+                 bots: tuple[str, ...] | None = None) -> bytes:
     entry = [index, move.to_wire(), digest]
     values = None if proof is None else [[i, v] for i, v in proof]
-    if names is not None:  # every seat's player from this move on (protocol/record.md)
+    if bots is not None:  # and which seats a bot plays for an away player
+        entry += [values, list(names), list(bots)]
+    elif names is not None:  # every seat's player from this move on (protocol/record.md)
         entry += [values, list(names)]
     elif values is not None:
         entry.append(values)
@@ -247,9 +263,11 @@ class RecordWriter:
 
     def append(self, move: Move, digest: bytes,
                proof: list[tuple[int, bytes]] | None = None,
-               names: tuple[str, ...] | None = None) -> None:
-        """`names`: every seat's player from this move on, when a seat changed hands."""
-        self._write(encode_entry(self.next_index, move, digest, proof, names))
+               names: tuple[str, ...] | None = None,
+               bots: tuple[str, ...] | None = None) -> None:
+        """`names`: every seat's player from this move on, when a seat changed hands;
+        `bots` (with `names`): per seat, the bot that plays it for its away player, or ""."""
+        self._write(encode_entry(self.next_index, move, digest, proof, names, bots))
         self.next_index += 1
 
     def rewind(self, keep: int) -> None:
@@ -327,15 +345,21 @@ def _read(path: Path) -> tuple[Record, int]:
         except (ValueError, TypeError, msgpack.UnpackException) as exc:
             raise RecordError(f"move {len(record.moves)}: not valid msgpack ({exc})") from None
         i = len(record.moves)
-        if not isinstance(entry, list) or len(entry) not in (3, 4, 5):
+        if not isinstance(entry, list) or len(entry) not in (3, 4, 5, 6):
             raise RecordError(f"move {i}: an entry is [index, move, digest], got {entry!r:.60}")
         proof = None
-        if len(entry) == 5:
+        if len(entry) >= 5:
             names = entry[4]
             if not (isinstance(names, list) and len(names) == len(header.seats) and all(
                     isinstance(n, str) and 0 < len(n) <= MAX_NAME for n in names)):
                 raise RecordError(f"move {i}: the players' names are one short string a seat")
             record.names.append((i, tuple(names)))
+        if len(entry) == 6:
+            bots = entry[5]
+            if not (isinstance(bots, list) and len(bots) == len(header.seats) and all(
+                    isinstance(b, str) and len(b) <= MAX_NAME for b in bots)):
+                raise RecordError(f"move {i}: the seats' bots are one short string a seat")
+            record.bots.append((i, tuple(bots)))
         if len(entry) >= 4 and entry[3] is not None:
             raw = entry[3]
             ok = isinstance(raw, list) and len(raw) <= 6 and all(

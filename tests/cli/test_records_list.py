@@ -64,6 +64,26 @@ def test_a_seat_that_changed_hands_lists_both_players(tmp_path):
     assert "Cove · Ana, Ben → Dee · 10 moves · unfinished" in out.stdout, out.stdout
 
 
+def test_a_seat_a_bot_played_for_its_away_player_is_said(tmp_path):
+    """Ben's laptop was away and a bot played his seat for a while: the list named "Ana,
+    Ben" as if Ben had played every move (a playtest)."""
+    header = RecordHeader(bytes(32), (SeatInfo("Ana", "blue"), SeatInfo("Ben", "red")),
+                          game_name="Reef")
+    g = header.new_game()
+    dealer = header.dealer()
+    says = {4: ("", "normal"), 8: ("", "")}
+    with RecordWriter.create(tmp_path / "r.tgrec", header, fsync=False) as w:
+        while len(g.moves) < 10:
+            bots = says.get(len(g.moves))
+            dealer.apply(g, g.legal_moves()[0], lambda mv, bots=bots: w.append(
+                mv, g.digest(), names=("Ana", "Ben") if bots else None, bots=bots))
+    out = cli("records", "--records", str(tmp_path), env={**os.environ})
+    assert "Reef · Ana, Ben (a bot played for Ben a while) · 10 moves" in out.stdout, out.stdout
+    (listed,) = [json.loads(line) for line in cli("records", "--records", str(tmp_path),
+                                                  "--json", env={**os.environ}).stdout.splitlines()]
+    assert listed["bot_played_for"] == ["Ben"] and listed["players"] == ["Ana", "Ben"]
+
+
 def test_verify_of_the_resume_data_says_what_it_is_and_names_bots_once(tmp_path):
     env = {**os.environ}
     _record(tmp_path / "r.tgrec", None)

@@ -226,3 +226,45 @@ def test_a_seat_that_changes_hands_is_named_from_that_move_on(tmp_path):
     path.write_bytes(data)
     with pytest.raises(RecordError, match="move 10: the players' names"):
         read_record(path)
+
+
+def test_a_seat_a_bot_played_for_its_away_player_is_told_so_in_the_replay(tmp_path):
+    """A LAN seat handed to a bot while its player was away, then given back: the record
+    says both (protocol/record.md, `bots`); replay tells them where they happened and
+    heads the bot's turns with the bot, as the table did live (a playtest read "turn 22:
+    Ben (R) founds…" for a move the bot made)."""
+    from tongiaki_lan.console.session import ReplaySession
+
+    path = tmp_path / "r.tgrec"
+    header = RecordHeader(bytes(32), (SeatInfo("Ana", "blue"), SeatInfo("Ben", "red")))
+    game = header.new_game()
+    dealer = header.dealer()
+    says = {12: ("", "normal"), 30: ("", "")}
+    with RecordWriter.create(path, header) as w:
+        while not game.is_over:
+            bots = says.get(len(game.moves))
+            names = ("Ana", "Ben") if bots else None
+            dealer.apply(game, game.legal_moves()[0], lambda mv, names=names, bots=bots:
+                         w.append(mv, game.digest(), names=names, bots=bots))
+    record = read_record(path)
+    assert record.bots == [(12, ("", "normal")), (30, ("", ""))]
+    assert record.seat_bots(12) == ("", "") and record.seat_bots(13) == ("", "normal")
+    assert record.seat_bots() == ("", "") and record.seat_names() == ("Ana", "Ben")
+    assert cli("verify", str(path)).returncode == 0
+    replay = ReplaySession(record)
+    replay.goto(replay.total)
+    told = [t for _s, t in replay.lines]
+    away = told.index("Ben's seat is played by a bot (normal) while they are away.")
+    back = told.index("Ben is back and plays their seat again.")
+    assert away < back
+    headers = [t for t in told[away:back] if t.startswith("── turn")]
+    bens = [t for t in headers if "Ben" in t]
+    assert bens and all("Ben — bot (normal)" in t for t in bens), headers
+    assert not any("bot" in t for t in told[back:] if t.startswith("── turn"))
+    replay.goto(20)  # in the bot's stretch, the panel shows who plays
+    assert replay.labels[1] == "Ben — bot (normal)"
+
+    data = path.read_bytes().replace(msgpack.packb(["", "normal"]), msgpack.packb(["", 7]))
+    path.write_bytes(data)
+    with pytest.raises(RecordError, match="move 12: the seats' bots"):
+        read_record(path)

@@ -242,3 +242,56 @@ async def test_a_record_names_the_newcomer_who_took_a_seat_not_the_bot_it_replac
         assert f"Dan ({colour})" in said and bot_name not in said, said
     finally:
         await close_all([*nodes, dan])
+
+
+async def test_a_record_tells_the_moves_a_bot_played_for_an_away_player(tmp_path):
+    """A player away, their seat given to a bot (`--handover`), then back: every record says
+    from which move a bot played the seat and from which the player did again, so replay
+    does not tell the bot's moves as theirs (a playtest: "turn 22: Ben founds…", played
+    by the bot), and the record still verifies."""
+    from tongiaki_lan.records import read_record
+
+    rules = {}
+
+    def wrap(i):
+        rules[i] = FaultRule(seed=i)
+        return lambda s: FaultySocket(s, rules[i])
+
+    nodes = await make_table(3, tmp_path, wrap_socket=wrap)
+    host, quiet = nodes[0], nodes[1]
+    try:
+        await host.wait_for(lambda: host.game is not None and len(host.game.moves) > 10, 30)
+        seat = quiet.core.my_seats()[0]
+        host.core.handover_after = 1.0
+        # a player gone from the keyboard and their laptop from the network, both ways
+        # (one still hearing the table would play and draw a game of its own meanwhile:
+        # a split table, docs/network.md)
+        quiet.core.autoplay = None
+        rules[1].drop = 1.0
+        to_quiet = ("127.0.0.1", quiet.address[1])
+        for i in (0, 2):
+            rules[i].cut.add(to_quiet)
+        await host.wait_for(lambda: host.lobby.seats[seat].bot, 30)  # (by itself, as a
+        # headless table does after `--handover`; `replace` asks for the same)
+        handed_at = len(host.game.moves)
+        await host.wait_for(lambda: len(host.game.moves) > handed_at + 4, 60)
+        quiet.core.autoplay = "random"
+        rules[1].drop = 0.0  # back: the seat is theirs again
+        for i in (0, 2):
+            rules[i].cut.clear()
+        # (bots of no thought may end the game before the seat is back: then the record
+        # ends with the bot in it)
+        await host.wait_for(lambda: not host.lobby.seats[seat].bot or host.game.is_over, 60)
+        await play_to_end(nodes)
+        final = tuple(s.bot if s.bot and s.kind == "human" else "" for s in host.lobby.seats)
+        for nd in (host, nodes[2]):
+            record = read_record(nd.record_path)
+            (away, bot), *rest = record.bots
+            assert bot[seat] and not any(b for i, b in enumerate(bot) if i != seat)
+            assert handed_at - 3 <= away <= handed_at + 3
+            assert record.seat_bots(away) == ("",) * 3 and record.seat_bots(away + 1) == bot
+            assert record.seat_bots() == final and len(rest) == (0 if final[seat] else 1)
+            assert record.seat_names() == tuple(s.name for s in record.header.seats)
+            assert verify_record(nd.record_path) == nd.game.digest()
+    finally:
+        await close_all(nodes)

@@ -53,11 +53,15 @@ def summaries(directory: Path, limit: int | None = SHOWN) -> list[dict]:
                 if history[-1] != name:
                     history.append(name)
         players = list(dict.fromkeys(" → ".join(h) for h in histories))  # (V1: once)
+        # whose seat a bot played for a while, the player away (replay tells where)
+        helped = list(dict.fromkeys(record.seat_names(i)[s] for i, bots in record.bots
+                                    for s, bot in enumerate(bots) if bot))
         entry.update({
             "game": record.header.game_name,
             "created": record.header.created,
             "modified": modified.isoformat(timespec="minutes"),
             "players": players,
+            "bot_played_for": helped,
             "moves": len(record.moves),
             "over": game.is_over,
             "winners": (list(dict.fromkeys(by_colour.get(c, c) for c in game.winners()))
@@ -95,8 +99,11 @@ def run(args) -> int:
             else:
                 state = _("unfinished")
             when = e["modified"].replace("T", " ")
-            print(f"{e['n']:>3}. {when}  {title} · {', '.join(e['players'])} · {moves} · "
-                  f"{state}")
+            players = ", ".join(e["players"])
+            if e["bot_played_for"]:
+                players += " " + _("(a bot played for {names} a while)").format(
+                    names=" & ".join(e["bot_played_for"]))
+            print(f"{e['n']:>3}. {when}  {title} · {players} · {moves} · {state}")
         print(f"     {e['path']}")
     print(_("replay N shows game N of this list; verify PATH checks a record."))
     return 0

@@ -14,6 +14,7 @@ import time
 from tongiaki_lan.engine import COLOURS, LETTERS, IllegalMove, Move
 from tongiaki_lan.i18n import N_, _
 from tongiaki_lan.net.aio.pump import clock as pump_clock
+from tongiaki_lan.net.protocol.handover import handed
 
 from .session import STRUCK, GameSession, Seat, kind_label
 from .words import net_reason
@@ -185,6 +186,7 @@ class LanSession(GameSession):
         self.draw_wait: tuple[int, str, float] | None = None
         self._draw_never = False  # the tile waits for the last who draw: no countdown
         self._typed: set[int] = set()  # indices of the moves played at this keyboard
+        self._bot_moves: set[int] = set()  # moves a bot made for another, away player
         self._left: set[str] = set()  # peers that said they left: their echoes are quiet
         # peer -> index in `lines` of its "left the table" line, which the goodbye that
         # follows (for good / back soon) replaces rather than contradicts
@@ -503,6 +505,10 @@ class LanSession(GameSession):
         if k in ("move", "game_over", "reveal", "draw_dropped", "rewound", "mismatch"):
             self.draw_wait = None  # the tile came, its contributor was left out, or the
             # game moved on: nothing is waited for any more
+        if k == "move" and self.node.lobby is not None and d.get("seat") is not None:
+            seats = self.node.lobby.seats
+            if 0 <= d["seat"] < len(seats) and handed(seats[d["seat"]]):
+                self._bot_moves.add(d["index"])  # (a bot for its away player)
         if k in ("move", "game_over", "reveal"):
             self._drain_events()  # (a tile dealt once a late value came is told at once)
         elif k == "chat":
@@ -895,6 +901,9 @@ class LanSession(GameSession):
         if not caught_up(self.node) or self.seat_lost:
             return set()
         return super().local_seats()
+
+    def played_by_bot(self, seat: int, index: int) -> bool:
+        return index in self._bot_moves
 
     def played_for_us(self, seat: int, index: int) -> bool:
         """Our seat's moves not typed here were a bot's, on whichever laptop drove the

@@ -159,6 +159,11 @@ class GameSession:
         bot while we were away): then the summary lists it like anybody's."""
         return False
 
+    def played_by_bot(self, seat: int, index: int) -> bool:
+        """Whether move `index` of another player's `seat` was a bot's, playing for them
+        while they were away: the summary says so ("Ben: expand…" was read as Ben's)."""
+        return False
+
     def bot_deciding(self) -> bool:
         """Whether a bot is choosing the pending decision (solo, a LAN bot seat, or a
         seat handed to a bot): the status line then says it is thinking."""
@@ -210,6 +215,8 @@ class GameSession:
                 continue
             text = shown_move(str(move), spaced=True)  # `sail Rapa Nui 1 SW`
             who = self._name_at(p.seat, i)
+            if p.seat in local or self.played_by_bot(p.seat, i):  # (ours while away, or
+                who = _("{name} (a bot's moves)").format(name=who)  # a bot for its player)
             if turns and turns[-1][0] == p.seat and turns[-1][2] == who:
                 turns[-1][1].append(text)
             else:
@@ -223,9 +230,7 @@ class GameSession:
             followed = self.followed_name()
             block = [("summary", _("Since your last move:") if followed is None
                       else _("Since {name}'s last move:").format(name=followed))]
-            for seat, texts, name in turns:  # (a LAN bot seat's `Maui (search)` as `Maui`)
-                if seat in local:  # (played for us while we were away)
-                    name = _("{name} (a bot's moves)").format(name=name)
+            for _seat, texts, name in turns:  # (a LAN bot seat's `Maui (search)` as `Maui`)
                 block.append(("summary", f"  {name}: {', '.join(texts)}"))
             self.lines[at:at] = block
 
@@ -604,9 +609,10 @@ class ReplaySession(GameSession):
     def _seats_at(self, index: int) -> list[Seat]:
         """The seats after `index` moves: a seat that changed hands (a newcomer at a LAN
         table) is the newcomer's from then on."""
-        return [Seat(name, was.colour, was.kind if name == was.name else "human")
-                for was, name in zip(self.record.header.seats,
-                                     self.record.seat_names(index), strict=True)]
+        bots = self.record.seat_bots(index)  # (a bot for an away player: its kind, as live)
+        return [Seat(name, was.colour, bot or (was.kind if name == was.name else "human"))
+                for was, name, bot in zip(self.record.header.seats,
+                                          self.record.seat_names(index), bots, strict=True)]
 
     def _story(self, game: Game) -> list[Line]:
         """The story of the moves shown, each stretch told with the players of its time,
@@ -626,10 +632,18 @@ class ReplaySession(GameSession):
         for k in range(len(events) + 1):  # (+1: a change after the last event told)
             for i in at.get(k, ()):
                 before, after = self._seats_at(i), cuts[i]
-                for was, name in zip(before, after, strict=False):
+                bots = self.record.seat_bots(i), self.record.seat_bots(i + 1)
+                for was, name, bot, then in zip(before, after, *bots, strict=False):
                     if was.name != name:  # ("Maui's seat", not "Maui (easy)'s seat")
                         out.append(("info", _("{name} takes {was}'s seat ({colours}).").format(
                             name=name, was=plain_name(was), colours=colour_name(was.colour))))
+                    elif then and not bot:  # (its player away: as the table said it live)
+                        out.append(("info", _("{name}'s seat is played by a bot ({bot}) while "
+                                              "they are away.").format(
+                            name=plain_name(was), bot=kind_label(then))))
+                    elif bot and not then:
+                        out.append(("info", _("{name} is back and plays their seat "
+                                              "again.").format(name=plain_name(was))))
                 seats = self._seats_at(i + 1)
                 narrator.names = [plain_name(x) for x in seats]
                 narrator.labels = [seat_label(x) for x in seats]

@@ -29,7 +29,7 @@ from tongiaki_lan.net.aio.sidecar import has_sidecar, read_sidecar, sidecar_path
 from tongiaki_lan.net.protocol import events as E
 from tongiaki_lan.net.protocol import lobby as L
 from tongiaki_lan.net.protocol.codec import GUEST_WATCH, NO_GAME, Message, encode_datagram
-from tongiaki_lan.net.protocol.core import NodeCore, bot_seed
+from tongiaki_lan.net.protocol.core import NodeCore, bot_seed, handed
 from tongiaki_lan.net.protocol.identity import Identity
 from tongiaki_lan.net.protocol.invite import GameRef, JoinRefused
 from tongiaki_lan.net.protocol.settings import net_bot_options
@@ -42,6 +42,9 @@ from tongiaki_lan.records import (
 )
 
 log = logging.getLogger("tongiaki_lan.net.aio.node")
+
+# (after a rewind: whatever the bots are, say them again with the next move)
+RESAY = ("?",)
 
 MAX_QUEUED_EVENTS = 10_000
 # the record is fsynced this long after a move at most (one worker-thread wake-up for all
@@ -151,6 +154,9 @@ class Node:
         self._listeners: list[Callable[[E.NodeEvent], None]] = []
         self._writer: RecordWriter | None = None
         self._names_written: tuple[str, ...] | None = None  # as the record says them now
+        # per seat, the bot playing for an away player, as the record says it (None: no
+        # entry said any)
+        self._bots_written: tuple[str, ...] | None = None
         self._sync_pending = False
         # move index -> when this node had applied it (the glue's clock: `bench net`)
         self.applied_at: dict[int, float] = {}
@@ -340,7 +346,8 @@ class Node:
             if self._writer is not None:
                 self._writer.rewind(ev.index)
                 self._names_written = None  # (said again with the next move: the names
-                # entry may have been among those cut off)
+                # entry may have been among those cut off, and the bots' with it)
+                self._bots_written = RESAY
             for i in [i for i in self.applied_at if i >= ev.index]:
                 del self.applied_at[i]
             self.notify(ev)
@@ -479,13 +486,24 @@ class Node:
         # who plays each seat now, when it changed (a newcomer in a seat): the record would
         # otherwise credit the game to the names of its start (a LAN-party playtest:
         # `verify` named the player who had left, not the newcomer who won)
-        names = tuple(seat.name for seat in self.lobby.seats) if self.lobby else None
-        if names == self._names_written:
+        # and a seat a bot plays while its player is away, and when it is theirs again:
+        # replay told the bot's moves as the player's (a playtest)
+        lb = self.lobby
+        names = tuple(seat.name for seat in lb.seats) if lb else None
+        bots = tuple(seat.bot if handed(seat) else "" for seat in lb.seats) if lb else None
+        if bots == self._bots_written or (self._bots_written is None and not any(bots or ())):
+            # (the same as said, or nobody's seat was ever handed: the shorter entry)
+            bots = None
+        if names == self._names_written and bots is None:
             names = None
+        elif bots is None and self._bots_written is not None:
+            bots = self._bots_written  # (said again with the names: one entry says both)
         try:
-            writer.append(move, digest, proof, names)  # in the OS's hands now: survives a crash
+            writer.append(move, digest, proof, names, bots)  # in the OS's hands now
             if names is not None:
                 self._names_written = names
+            if bots is not None:
+                self._bots_written = bots
         except Exception as exc:  # disk full, removed directory...
             log.error("cannot write record %s: %s", writer.path, exc)
             self.notify(E.Error(f"cannot write record {writer.path}: {exc}"))
@@ -664,6 +682,7 @@ class Node:
         game = replay_record(record)
         self._writer = RecordWriter.open_append(record_path, fsync=False)
         self._names_written = record.seat_names()
+        self._bots_written = record.seat_bots() if record.bots else None
         self.core.resume(side["game_id"], passphrase, side["lobby"], record.header.seed, game,
                          list(record.digests), self._now(), contributors=side["contributors"],
                          heads=record.header.commitments, chain_secret=side["chain_secret"],

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass
@@ -20,6 +20,9 @@ class FaultRule:
     reorder: float = 0.0  # probability that a datagram is held back and sent late
     delay_s: float = 0.02  # how late a held-back datagram goes out
     seed: int = 0
+    # (host, port) addresses nothing reaches from here: with the node's own `drop` at 1,
+    # a laptop cut off both ways (its Wi-Fi gone), not one only unheard
+    cut: set = field(default_factory=set)
 
 
 class FaultySocket:
@@ -57,7 +60,7 @@ class FaultySocket:
 
     async def send(self, data: bytes, addr) -> None:
         r = self._rng.random()
-        if r < self.rule.drop:
+        if r < self.rule.drop or tuple(addr) in self.rule.cut:
             self.dropped += 1
             return
         copies = 2 if self._rng.random() < self.rule.duplicate else 1
@@ -79,7 +82,7 @@ class FaultySocket:
         if inner is None:
             return False
         r = self._rng.random()
-        if r < self.rule.drop:
+        if r < self.rule.drop or tuple(addr) in self.rule.cut:
             self.dropped += 1
             return True
         copies = 2 if self._rng.random() < self.rule.duplicate else 1

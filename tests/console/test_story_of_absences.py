@@ -1,10 +1,15 @@
-"""A laptop cut off while the table went on takes back what it played and drew alone
-(net/protocol/drawsync.py, `_take_back_to`). Its story must then match the board: a
+"""What the story says of moves made while someone was away from the table (a LAN-party
+playtest with a laptop's lid closed mid-game).
+
+A laptop cut off while the table went on takes back what it played and drew alone
+(net/protocol/drawsync.py, `_take_back_to`). Its story must then match the board: the
 playtest read "Discovered at 2,-1: Tokelau (3)." on the laptop that came back, while the
-table had drawn a sea tile there, and the table's discovery was never told."""
+table had drawn a sea tile there, and the table's discovery was never told. And the
+moves a bot made for an away player were summed up as that player's."""
 
 from __future__ import annotations
 
+import dataclasses
 from types import SimpleNamespace
 
 from prompt_toolkit.application import create_app_session
@@ -74,3 +79,44 @@ def test_a_laptop_taken_back_to_the_table_strikes_what_never_happened_and_tells_
     # the table's discovery is told, after the line that says why
     assert any(theirs_text in t for _s, t in lines[mark:]), lines[mark:]
     assert not any(theirs_text in t for _s, t in lines[:mark])
+
+
+def test_the_summary_of_the_last_moves_says_which_a_bot_made_for_an_away_player():
+    """"Since your last move: Ben: expand Hiva Oa, …" named Ben for moves the bot in his
+    seat made while his laptop was away (the playtest)."""
+    game = Game(["blue", "red"])
+    node = _node(game)
+    dealer = Dealer(bytes(32))
+    bot = make_bot("random", seed=5)
+    lobby = node.lobby
+    with create_app_session(output=DummyOutput()):
+        session = LanSession(node)
+
+        def play() -> None:
+            seat, index = game.pending.seat, len(game.moves)
+            if seat == 0:
+                session._typed.add(index)  # (Ana's own, typed at this keyboard)
+            dealer.apply(game, bot.choose(game))
+            if seat is not None:
+                session._on_node_event(E.MoveApplied(index, seat, "", "", "", None))
+
+        ours = 0
+        while ours < 2:  # to our second decision: the first summary is behind us
+            if session.my_decision():
+                ours += 1
+                session.changed()  # (the summary's snapshot is taken at our decision)
+                if ours == 2:
+                    break
+            play()
+        theirs = 0  # our move, then Bob's decisions: a bot makes two, then Bob is back
+        while theirs < 4 or game.pending.seat != 0:
+            if game.pending.seat == 1:
+                theirs += 1
+                handed = dataclasses.replace(lobby.seats[1], bot="normal" if theirs <= 2
+                                             else "")
+                node.lobby = dataclasses.replace(lobby, seats=(lobby.seats[0], handed))
+            play()
+        session.changed()
+    summary = [t for style, t in session.lines if style == "summary"]
+    assert summary[-2].startswith("  Bob (a bot's moves): "), summary
+    assert summary[-1].startswith("  Bob: "), summary
