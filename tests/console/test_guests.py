@@ -110,6 +110,8 @@ async def test_a_watchers_screen_follows_a_game_to_its_end_with_no_move_prompt(t
             await wait_until(lambda: "you are watching" in screen.message[1],
                              what="the refusal")
             assert len(nodes[0].game.moves) == n
+            # no seat is open here: the refusal does not send them looking for one
+            assert "take COLOUR" not in screen.message[1], screen.message
             # Tab offers the watcher's commands only (no moves, no hint)
             inp.send_text("\t")
             await wait_until(lambda: screen.buffer.complete_state is not None,
@@ -246,6 +248,9 @@ async def test_a_newcomer_takes_the_seat_of_a_player_who_left_for_good(tmp_path,
                 await wait_until(lambda: screen.buffer.complete_state is not None)
                 assert "take" in {c.text for c in screen.buffer.complete_state.completions}
                 screen.buffer.reset()
+                inp.send_text("expand Tonga\r")  # a move, not yet theirs: `take` says how
+                await wait_until(lambda: "take COLOUR" in screen.message[1],
+                                 what="the refusal naming take")
                 inp.send_text(f"take {red}\r")
             await wait_until(lambda: f"You take p1's seat ({red}): its decisions are yours "
                              "from now on." in texts(session),

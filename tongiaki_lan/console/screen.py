@@ -1006,9 +1006,13 @@ class GameScreen:
         if watching(s):
             word = {"chat": "say", "join": "take", "center": "centre"}.get(word, word)
             if word not in (*WATCHER_WORDS, *WATCHER_ALSO):
-                self.message = ("error", _("{command}: you are watching, with no seat — say "
-                                           "TEXT, follow NAME, take COLOUR, help, quit").format(
-                    command=typed_shortly(text)))
+                if getattr(s, "open_seat_list", list)():
+                    text = _("{command}: you are watching, with no seat — say TEXT, follow "
+                             "NAME, take COLOUR, help, quit").format(command=typed_shortly(text))
+                else:  # ("take COLOUR" with no seat open sent a player looking for one)
+                    text = _("{command}: you are watching, with no seat — say TEXT, follow "
+                             "NAME, help, quit").format(command=typed_shortly(text))
+                self.message = ("error", text)
                 return
             if word in ("help", "?"):
                 self._watcher_help()
