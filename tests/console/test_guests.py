@@ -400,7 +400,7 @@ async def test_a_player_back_after_a_goodbye_whose_seat_was_taken_is_shown_the_w
         screen.app.exit = lambda result=None: exits.append(result)
         await screen.command("lobby")
         assert exits == [BACK_TO_LOBBY]
-        # nothing is lost by leaving: `quit` does not ask "for good: a bot takes your seat"
+        # nothing is lost by leaving: `quit` does not ask whether to go for good
         await screen.command("quit")
         assert exits == [BACK_TO_LOBBY, 0]
 

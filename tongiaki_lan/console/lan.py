@@ -792,8 +792,9 @@ class LanSession(GameSession):
         """What the leaving question says of a LAN seat: `quit` is for good (a bot takes
         the seat at once, the table waits for nobody), `quit soon` keeps the seat waiting,
         and how to come back to it."""
-        return _("for good: a bot takes your seat at once; or type 'quit soon': your seat "
-                 "waits — run tongiaki-lan again and join the game marked 'yours'")
+        return _("you go for good and a bot takes your seat at once; back soon instead? Type "
+                 "'quit soon': your seat waits — run tongiaki-lan again and join the game "
+                 "marked 'yours'")  # ("leave; for good: …" read as two choices)
 
     def countdown_left(self) -> float | None:
         """Seconds until the contributor(s) a draw waits for are left out; None when no
