@@ -102,7 +102,7 @@ def final_rows(game: Game, names: Sequence[str], width: int = 0) -> list[tuple[s
         rows.append(("", row(shown[s], LETTERS[cids[s]],
                              (str(v) for v in (k[0], k[1], beached[s], ships[s] - beached[s],
                                                ships[s])))))
-    rows.append(("", _("brd ships on beaches · s+k ships and kings (E4: fewer wins a tie)")))
+    rows.append(("", _("brd ships on beaches · s+k ships and kings (fewer wins a tie)")))
     if game.owners is not None:  # V1: what decides is the players' colours together
         rows += [("", ""), ("head", _("Two colours each: a player's colours together")),
                  ("head", f"{player:<{name_w}}     " + "".join(

@@ -103,7 +103,7 @@ def _action_text(game: Game, seat: int) -> str:
     kinds = {str(m).split()[0] for m in moves}
     if "expand" in kinds:
         return _("your turn — expand ISLAND, royal ISLAND or colony")
-    return _("your turn, no ships out — place ISLAND B [B] (X1) or colony")
+    return _("your turn, no ships out — place ISLAND B [B] or colony")
 
 
 def _departure_text(game: Game) -> str:
