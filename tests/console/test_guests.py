@@ -320,7 +320,7 @@ async def run_game_screen_quitting(session, inp) -> None:
     assert await task == 0
 
 
-def test_a_gone_watchers_late_datagrams_stay_out_of_the_players_log():
+def test_a_gone_watchers_late_datagrams_stay_out_of_the_players_log(monkeypatch):
     """A watcher that quit is off the table's list before its last datagrams arrive: the
     players read "refused from 10.77.5.13:41905: link-MACed datagram from a sender
     without a link key" three times. Routine (the log file keeps it), as while it watched;
@@ -341,10 +341,24 @@ def test_a_gone_watchers_late_datagrams_stay_out_of_the_players_log():
         transport=SimpleNamespace(links={dan: SimpleNamespace(addr=("10.77.5.13", 41905))}),
         lobby_json=lambda: {"watchers": node.watchers, "open_seats": [], "seats": []},
         present=lambda: {ana, bea}, coordinator=lambda: ana, add_listener=lambda fn: None)
+    from tongiaki_lan.console import lan
+
+    clock = [100.0]
+    monkeypatch.setattr(lan, "_now", lambda: clock[0])
     session = LanSession(node)
+    # a look from the lobby, then `watch`: one watch to the players, not three lines
+    watching = node.watchers
+    for listed, after in (([], 1.0), (watching, 2.0)):
+        node.watchers = listed
+        session._on_node_event(E.WatchersChanged([]))
+        clock[0] += after
+    assert not any("watching" in t for t in texts(session)), texts(session)
     node.watchers, node.transport.links = [], {}  # Dan quits: off the list, link gone
     session._on_node_event(E.WatchersChanged([]))
-    assert "Dan stopped watching." in texts(session)
+    assert "Dan stopped watching." not in texts(session)
+    clock[0] += lan.WATCH_LOOK_S  # said once Dan stays away
+    session._on_node_event(E.WatchersChanged([]))
+    assert texts(session).count("Dan stopped watching.") == 1
     for peer in (None, dan.hex()):  # before the sender is known, and after
         session._on_node_event(E.Refused(peer, "", "10.77.5.13:41905", "link-MACed "
                                          "datagram from a sender without a link key"))

@@ -24,6 +24,11 @@ def _now() -> float:
     return time.monotonic()  # (the event loop's clock, also where no loop runs)
 
 
+# a watcher gone and back within this watched all along: the lobby's look at a running
+# table and the `watch` after it are one watch to the players
+WATCH_LOOK_S = 10.0
+
+
 # the host's word for who else may come to the table (net.protocol.watching.GUESTS_BY_WORD)
 GUEST_WORDS = {
     "open": N_("open: anyone may watch and chat, and take a seat a bot plays"),
@@ -187,6 +192,7 @@ class LanSession(GameSession):
         self._draw_never = False  # the tile waits for the last who draw: no countdown
         self._typed: set[int] = set()  # indices of the moves played at this keyboard
         self._bot_moves: set[int] = set()  # moves a bot made for another, away player
+        self._unwatched: dict[str, float] = {}  # watchers gone (name -> since), not yet said
         self._left: set[str] = set()  # peers that said they left: their echoes are quiet
         # peer -> index in `lines` of its "left the table" line, which the goodbye that
         # follows (for good / back soon) replaces rather than contradicts
@@ -306,9 +312,10 @@ class LanSession(GameSession):
             now = self._watchers_now()
             before, after = set(self._watchers.values()), set(now.values())
             for name in sorted(after - before, key=str.casefold):
-                self.lines.append(("info", _("{name} is watching.").format(name=name)))
+                if self._unwatched.pop(name, None) is None:  # (else: back after a look)
+                    self.lines.append(("info", _("{name} is watching.").format(name=name)))
             for name in sorted(before - after, key=str.casefold):
-                self.lines.append(("info", _("{name} stopped watching.").format(name=name)))
+                self._unwatched[name] = _now()  # said once they stay away (`_flush_unwatched`)
             self._watchers = now
             self._remember_guests()
         elif k == "seat_taken":
@@ -493,8 +500,19 @@ class LanSession(GameSession):
         self._open_seat_news()  # (a seat `join N` asked for, or open before this screen)
         await super().start()
 
+    def _flush_unwatched(self) -> None:
+        """Say who stopped watching once they have been gone WATCH_LOOK_S: the lobby's
+        look at a running table (`join N`), then `watch`, read at the table "Cy is
+        watching. Cy stopped watching. Cy is watching." (a playtest)."""
+        t = _now()
+        for name, since in list(self._unwatched.items()):
+            if t - since >= WATCH_LOOK_S:
+                del self._unwatched[name]
+                self.lines.append(("info", _("{name} stopped watching.").format(name=name)))
+
     def _on_node_event(self, ev) -> None:
         k, d = ev.kind, ev.data
+        self._flush_unwatched()
         self._remember_guests()  # (while they watch: where they speak from)
         struck = 0
         if self.node.game is not None and self.node.game is not self.game:
