@@ -551,3 +551,33 @@ def test_a_game_whose_seat_a_newcomer_took_is_no_longer_offered_as_yours(tmp_pat
     sidecar_path(record).write_bytes(b"resume data")
     cat._handle(E.RequestRefused("03" * 8, L.SEAT_GIVEN.format(name="Ben")))
     assert not sidecar_path(record).exists()
+
+
+async def test_a_watcher_is_shown_who_the_table_waits_for(tmp_path):
+    """A player's laptop gone quiet at their own decision: the players' panels said
+    "Away: Ben" while the watcher's status line read "Waiting for Ben (R): choosing
+    beaches…" as if Ben were thinking (a playtest). Its feeder now tells it (AWAY_LIST)."""
+    nodes, players = await table(tmp_path)
+    dan = None
+    try:
+        await play(players, lambda: len(players[0].game.moves) >= 8
+                   and players[1].my_decision())
+        dan = await watcher(tmp_path, nodes[0])
+        session = LanSession(dan)
+        with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+            screen, task = await start_screen(session)
+            await wait_until(lambda: len(session.game.moves) == len(nodes[0].game.moves),
+                             what="the watcher caught up")
+            assert "Waiting for p1 (" in screen.status_text(), screen.status_text()
+            await nodes[1].close()  # p1's laptop: the lid closed
+            await wait_until(lambda: "p1 is away." in texts(session), what="told away")
+            await wait_until(lambda: "Waiting for p1 to come back" in screen.status_text(),
+                             what=f"the status line: {screen.status_text()}")
+            assert "replace" not in screen.status_text()  # (a watcher has no seat to give)
+            with create_app_session(output=DummyOutput()):
+                assert "Away: p1" in GameScreen(session, colour=False).panel_text(32)
+            inp.send_text("quit\r")
+            assert await asyncio.wait_for(task, 30) == 0
+        await session.close()
+    finally:
+        await close_all([*nodes, *([dan] if dan else [])])

@@ -297,7 +297,7 @@ def _seat_taken_after_goodbye(net: SimNet) -> tuple[list[SimNode], SimNode, int,
 
 
 def test_a_player_back_after_a_newcomer_took_the_seat_is_told_and_the_table_goes_on():
-    net = SimNet(seed=151)
+    net = SimNet(seed=151, think=0.2)  # (bots of 0.2 s: the game outlasts the take)
     nodes, leaver, seat, dan = _seat_taken_after_goodbye(net)
     rest = nodes[:2]
     back = net.restart(leaver)  # the same player starts the game again from its record
@@ -315,7 +315,7 @@ def test_a_player_whose_seat_a_newcomer_took_can_watch_the_game_it_drew_for():
     instead: its node, still one of the draws' contributors, tried to add its own value
     to the early draws of the game it was fed, with no chain to draw from, and refused
     every LOG chunk with "internal error" (a LAN-party playtest: the screen froze)."""
-    net = SimNet(seed=151)
+    net = SimNet(seed=151, think=0.2)  # (bots of 0.2 s: the game outlasts the take)
     nodes, leaver, seat, dan = _seat_taken_after_goodbye(net)
     rest = nodes[:2]
     net.kill(leaver)
@@ -346,7 +346,7 @@ def test_a_watcher_hears_a_goodbye_for_good_after_the_same_players_back_soon():
     """Cat said 'back soon' and came back; Dan started watching later; then Cat left for
     good. Dan was told the old 'back soon' as news, and never the goodbye for good, so the
     seat he could have taken stayed closed to him (found in a playtest)."""
-    net = SimNet(seed=149)
+    net = SimNet(seed=149, think=0.2)  # (bots of 0.2 s: the game outlasts the goodbye)
     nodes = net.table(3)
     cat = nodes[2]
     seat = cat.core.my_seats()[0]
@@ -418,3 +418,29 @@ def test_a_refused_seat_request_is_not_granted_later_by_the_next_coordinator():
     net.run_until(lambda: nodes[2].game.is_over or net.now > now + 20, 30)
     assert dan.core.watching
     assert not nodes[2].kinds("seat_taken")
+
+
+def test_a_watcher_is_told_who_the_table_waits_for_and_when_they_are_back():
+    """A watcher hears its feeder only: a player's laptop asleep for a minute showed, on
+    the watcher's screen, "Waiting for Ben (R): choosing beaches…" with nothing away,
+    while the players' panels said "Away: Ben" (a playtest). The feeder now tells it
+    (AWAY_LIST, protocol/watching.md)."""
+    net = SimNet(seed=131)
+    nodes = net.table(3)
+    net.run_until(lambda: len(nodes[0].game.moves) > 10)
+    dan = watcher(net, nodes[0])
+    net.run_until(lambda: dan.game is not None and dan.core.caught_up_with_table(), 10)
+    assert not dan.kinds("away") and dan.core.table_away() == set()
+    ben = nodes[1]
+    net.suspend(ben)  # the lid closed
+    net.run_until(lambda: dan.kinds("away"), 30)
+    (away,) = dan.kinds("away")
+    assert away.peer == ben.core.peer_id.hex() and not away.left
+    assert dan.core.table_away() == {ben.core.peer_id}
+    net.run_for(20)
+    net.wake(ben)
+    net.run_until(lambda: dan.kinds("back"), 30)
+    assert dan.kinds("back")[0].peer == ben.core.peer_id.hex()
+    assert dan.core.table_away() == set() and not dan.kinds("refused")
+    net.play_to_end([*nodes, dan])
+    one_digest([*nodes, dan])

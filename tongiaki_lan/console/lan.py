@@ -124,8 +124,10 @@ def seats_of(node, gone: set[str] | frozenset[str] = frozenset()) -> list[Seat]:
         left = [bool(s.get("left")) for s in node.lobby_json()["seats"]]
     except Exception:  # noqa: BLE001 - a node without it: the goodbyes this screen heard
         left = []
-    if is_watching(node):  # it hears only its feeder: nobody is away but who left
-        present = {s.owner for i, s in enumerate(lb.seats) if not (i < len(left) and left[i])}
+    if is_watching(node):  # it hears only its feeder: away is who the feeder says is
+        away = getattr(node.core, "table_away", set)()  # (a node without it: nobody)
+        present = {s.owner for i, s in enumerate(lb.seats)
+                   if not (i < len(left) and left[i]) and s.owner not in away}
     out = []
     for i, s in enumerate(lb.seats):
         mine = s.owner == node.peer_id

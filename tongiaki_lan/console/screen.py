@@ -550,7 +550,11 @@ class GameScreen:
                                    replay=hasattr(s, "position_text"))
         p = s.game.pending
         if (p is not None and p.seat is not None and s.seats[p.seat].away
-                and s.labels[p.seat] == s.names[p.seat] and not watching(s)):
+                and s.labels[p.seat] == s.names[p.seat] and watching(s)):
+            # (a watcher, told by its feeder: no `replace` to offer, it has no seat)
+            text = _("Waiting for {name} to come back").format(name=s.names[p.seat])
+        elif (p is not None and p.seat is not None and s.seats[p.seat].away
+                and s.labels[p.seat] == s.names[p.seat]):
             # (the panel said "Away: Ben" while this line waited for him as if he were
             # thinking: say that the game waits for his return, and the way out)
             left = getattr(s, "replace_left", lambda: None)()

@@ -18,7 +18,8 @@ from tongiaki_lan.engine.variant import STANDARD, VARIANTS
 from tongiaki_lan.net.protocol.identity import peer_id_of, verify
 
 MAGIC = b"TK"
-PROTOCOL_VERSION = 5  # 4: incarnations, variant…; 5: bots that decide anew (protocol/wire.md)
+# 4: incarnations, variant…; 5: bots that decide anew; 6: AWAY_LIST (protocol/wire.md)
+PROTOCOL_VERSION = 6
 FLAG_MAC = 0x01
 FLAG_SIGNED = 0x02
 FLAG_LINK_MAC = 0x04
@@ -796,6 +797,25 @@ class Watchers(Message):
 
 
 @dataclass(frozen=True)
+class AwayList(Message):
+    """A feeder tells its watchers which members it counts away now (a laptop silent,
+    asleep, cut off): the whole list each time. A watcher hears only its feeder, so it
+    could not tell a player who is away from one who is thinking (protocol/watching.md)."""
+
+    TYPE: ClassVar[int] = 43
+    away: tuple[bytes, ...]
+
+    def body(self) -> list:
+        return [list(self.away)]
+
+    @classmethod
+    def parse(cls, items: list) -> AwayList:
+        _arity(items, 1, "away_list")
+        return cls(tuple(_bin(p, "away_list.peer", ID_LEN)
+                         for p in _list(items[0], "away_list.list", MAX_SEATS)))
+
+
+@dataclass(frozen=True)
 class TakeSeat(Message):
     """A watcher asks to play the seat (a player's seats, in the two-colour variant) that
     a bot plays; sent to every member, only the coordinator answers (protocol/watching.md)."""
@@ -902,7 +922,7 @@ MESSAGE_TYPES: dict[int, type[Message]] = {
     for cls in (Heartbeat, Ack, Join, Lobby, SetSeat, Ready, AddBot, RemoveBot, Leave, Start,
                 Refuse, Commit, Reveal, Abort, SeedOk, MoveMsg, Fetch, Log, Draw, Farewell,
                 SetWait, Watch, WatchState, Watchers, TakeSeat, Chat, ChatFrom, SetGuests,
-                Probe, ProbeAnswer)
+                Probe, ProbeAnswer, AwayList)
 }
 
 

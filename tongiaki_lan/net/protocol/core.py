@@ -33,6 +33,7 @@ from tongiaki_lan.net.protocol.codec import (
     NO_GAME,
     Abort,
     AddBot,
+    AwayList,
     Chat,
     ChatFrom,
     Commit,
@@ -318,6 +319,7 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
         # when we last asked it; the watchers we feed, every member's list of its own,
         # what the UI was last told, and seat requests waiting for their turn
         self.feeder: bytes | None = None
+        self._table_away: set[bytes] = set()  # a watcher: who its feeder says is away
         self._told_watching = False
         self._watch_sent = -1e9
         self._watchers: dict = {}
@@ -429,6 +431,8 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
     def hears_nobody(self) -> bool:
         """Every other member still at a table of three or more is away: more likely this
         laptop is cut off (its Wi-Fi, a firewall) than all the others gone at once."""
+        if self.watching:  # (it hears its feeder alone, by design; who is away it is told)
+            return False
         others = [p for p in self.staying() if p != self.peer_id]
         return len(others) >= 2 and all(self.presence.is_absent(p) for p in others)
 
@@ -683,6 +687,8 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
             self._on_watch_state(peer, msg)
         elif isinstance(msg, Watchers):
             self._on_watchers(peer, msg)
+        elif isinstance(msg, AwayList):
+            self._on_away_list(peer, msg)
         elif isinstance(msg, ChatFrom):
             self._on_chat_from(peer, msg)
         elif isinstance(msg, SetGuests):

@@ -34,6 +34,7 @@ from tongiaki_lan.net.protocol.codec import (
     GUEST_CHAT,
     GUEST_WATCH,
     MAX_WATCHERS,
+    AwayList,
     Chat,
     ChatFrom,
     Fetch,
@@ -74,6 +75,7 @@ class _Watcher:
     state_sent: bool = False
     beat: float = -1e9  # last heartbeat sent to it
     farewells: dict = dataclasses.field(default_factory=dict)  # leaver -> the goodbye it has
+    away: tuple | None = None  # the members we last told it were away (AWAY_LIST)
 
 
 class Spectators:
@@ -91,6 +93,26 @@ class Spectators:
         self._watch_sent = now
         self.links.rebirth()  # (watching the same table again: no old sequence numbers)
         self.links.send(peer, addr, Watch(self.name))
+
+    def table_away(self) -> set[bytes]:
+        """A watcher: the members its feeder counts away (AWAY_LIST). It hears only its
+        feeder, so its own presence says nothing of the others."""
+        return set(self._table_away) if self.watching else set()
+
+    def _on_away_list(self, peer: bytes, msg: AwayList) -> None:
+        """Our feeder says who is away: told as the players' own screens tell it (a
+        playtest's watcher read "Waiting for Ben (R): choosing beaches…" for a minute
+        while Ben's lid was closed and the players' panels said "Away: Ben")."""
+        if not self.watching or peer != self.feeder or self.lobby is None:
+            return
+        members = {m.peer for m in self.lobby.members}
+        new = {p for p in msg.away if p in members and p != self.peer_id}
+        old = self._table_away
+        self._table_away = new
+        for p in sorted(new - old):
+            self._emit(E.Away(p.hex(), self.peer_name(p), False))
+        for p in sorted(old - new):
+            self._emit(E.Back(p.hex(), self.peer_name(p)))
 
     @property
     def watching(self) -> bool:
@@ -267,7 +289,7 @@ class Spectators:
             self._announce_watchers()
         else:  # asked again (our answer was lost, or it restarted): start it over
             w.lobby_version, w.state_sent, w.sent = -1, False, 0
-            w.farewells = {}
+            w.farewells, w.away = {}, None
         w.beat = self.now  # how far the table is, first: it says "N moves in" at once
         self.links.send(peer, w.addr, self._heartbeat())
         self._feed(peer, w)
@@ -283,6 +305,11 @@ class Spectators:
         if w.lobby_version != lb.version:
             w.lobby_version = lb.version
             self.links.send(peer, addr, lb)
+        away = tuple(sorted(m.peer for m in lb.members
+                            if m.peer != self.peer_id and self.presence.is_absent(m.peer)))
+        if w.away != away:  # (who the table waits for: the watcher hears only us)
+            w.away = away
+            self.links.send(peer, addr, AwayList(away))
         g = self.game
         if g is None or self.seed is None:
             return
