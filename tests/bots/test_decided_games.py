@@ -40,3 +40,15 @@ def test_bots_end_a_decided_duel_instead_of_stalling():
     assert _turns_to_finish(None) is not None  # the default bots finish within 40 turns
     # the same bots without the reward for progress are still shuffling ships then
     assert _turns_to_finish(0.0) is None
+
+
+def test_a_hint_in_a_decided_game_says_a_chance_no_higher_than_certain():
+    """The reward for progress in a decided game is the bot's own affair: a hint read
+    "about 110 % to win" (a playtest)."""
+    game = Game.from_position(DECIDED)
+    fair = make_bot("search", seed=1, iterations=200)
+    fair.choose(game)
+    bot = fair.inner
+    assert bot._hurry > 0  # (the bonus is on for this decision)
+    assert bot.last_options and all(0.0 <= c <= 1.0 for _m, c in bot.last_options)
+    assert bot.last_options[0][1] > 0.9

@@ -78,7 +78,9 @@ def test_a_seat_a_bot_played_for_its_away_player_is_said(tmp_path):
             dealer.apply(g, g.legal_moves()[0], lambda mv, bots=bots: w.append(
                 mv, g.digest(), names=("Ana", "Ben") if bots else None, bots=bots))
     out = cli("records", "--records", str(tmp_path), env={**os.environ})
-    assert "Reef · Ana, Ben (a bot played for Ben a while) · 10 moves" in out.stdout, out.stdout
+    lines = out.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if "Reef · Ana, Ben · 10 moves" in line)
+    assert lines[at + 1].strip() == "(a bot played for Ben a while)", lines
     (listed,) = [json.loads(line) for line in cli("records", "--records", str(tmp_path),
                                                   "--json", env={**os.environ}).stdout.splitlines()]
     assert listed["bot_played_for"] == ["Ben"] and listed["players"] == ["Ana", "Ben"]

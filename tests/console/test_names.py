@@ -155,6 +155,7 @@ def test_a_members_set_aside_datagrams_stay_out_of_the_game_log_but_refused_move
                                                 f"Ana ({A.hex()[:8]})"))
     shown = [t for _s, t in session.lines[before:]]
     assert len(shown) == 2 and "conflicts with the move already played" in shown[0]
+    assert shown[0].startswith("refused from Bob: ")  # (a member by name, not by id)
     assert "on Ana's laptop" in shown[1] and A.hex()[:8] not in shown[1]
 
 
@@ -321,3 +322,29 @@ def test_replace_says_when_the_tiles_still_wait_for_the_last_laptop_that_draws()
     session.lines.clear()
     session.commands()["replace"][1]("Bob")
     assert [t for _s, t in session.lines] == ["Asked the table to give Bob's seat to a bot."]
+
+
+def test_a_members_move_refused_while_this_laptop_catches_up_stays_in_the_log_file():
+    """Back from a sleep, behind the table: a bot's move for our seat, refused as the
+    lobby had just given the seat back, read "refused from 03d9f2b8fe3e07d2: it is Ben's
+    (red) decision, not Ana (03d9f2b8)'s" on Ben's Italian screen (a playtest); the move
+    comes again with the table's log."""
+    from tongiaki_lan.console.lan import LanSession
+
+    node = _node((B, "Bob"))
+    node.game = Game(["blue", "red"])
+    node.present = lambda: {A, B}
+    node.add_listener = lambda fn: None
+    behind = [True]
+    node.core = SimpleNamespace(watching=False, caught_up_with_table=lambda: not behind[0])
+    why = "it is Ana's (blue) decision, not Bob's"
+    with create_app_session(output=DummyOutput()):
+        session = LanSession(node)
+        before = len(session.lines)
+        session._on_node_event(E.Refused(B.hex(), f"Bob ({B.hex()[:8]})", "10.0.0.2:4000",
+                                         why, "move 9"))
+        assert len(session.lines) == before
+        behind[0] = False  # caught up: a refusal now is news
+        session._on_node_event(E.Refused(B.hex(), f"Bob ({B.hex()[:8]})", "10.0.0.2:4000",
+                                         why, "move 9"))
+        assert session.lines[-1][1].startswith("refused from Bob: ")

@@ -240,7 +240,9 @@ class SearchBot:
                         reverse=True)
         # what a `hint` can tell the player: the best options with their chances
         # (sorted() is stable, and max() took the first of equals too: the same move)
-        self.last_options = tuple((c.move, c.wins / c.visits) for c in ranked[:3]
+        # (a chance: in a decided game the reward holds a bonus for progress, and a hint
+        # read "about 110 % to win")
+        self.last_options = tuple((c.move, min(1.0, c.wins / c.visits)) for c in ranked[:3]
                                   if c.visits > 0) if judged else ()
         return ranked[0].move
 

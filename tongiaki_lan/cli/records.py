@@ -100,10 +100,10 @@ def run(args) -> int:
                 state = _("unfinished")
             when = e["modified"].replace("T", " ")
             players = ", ".join(e["players"])
-            if e["bot_played_for"]:
-                players += " " + _("(a bot played for {names} a while)").format(
-                    names=" & ".join(e["bot_played_for"]))
             print(f"{e['n']:>3}. {when}  {title} · {players} · {moves} · {state}")
+            if e["bot_played_for"]:  # (its own line: in the line above it made 94 columns)
+                print("     " + _("(a bot played for {names} a while)").format(
+                    names=" & ".join(e["bot_played_for"])))
         print(f"     {e['path']}")
     print(_("replay N shows game N of this list; verify PATH checks a record."))
     return 0

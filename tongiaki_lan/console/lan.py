@@ -669,9 +669,16 @@ class LanSession(GameSession):
             pass  # someone in the lobby tried to join this game after it started: told so
             # on their screen; at the table it read "refused from a4f5319da6d841fb: game
             # 'Cove' has already started" (the log file keeps it)
+        elif k == "refused" and self._member(d.get("peer")) and not caught_up(self.node):
+            pass  # a member's move refused while this laptop is behind (after a sleep: a
+            # bot's move for our seat as the lobby gave it back): it comes again with the
+            # table's log, and the log file keeps the refusal. Ben's Italian screen read
+            # "rifiutato da 03d9f2b8fe3e07d2: it is Ben's (red) decision, not Ana's"
         elif k == "refused":
+            who = (peer_label(self.node, d) if self._member(d.get("peer"))
+                   else d.get("peer") or d.get("addr"))  # (a member by name, not by id)
             self.lines.append(("bad", _("refused from {peer}: {reason}").format(
-                peer=d.get("peer") or d.get("addr"), reason=net_reason(d.get("reason")))))
+                peer=who, reason=net_reason(d.get("reason")))))
         if k == "draw_dropped":  # (after the line that says who left the draws)
             self._last_drawer_news(d)
         if self._answer_due and caught_up(self.node):

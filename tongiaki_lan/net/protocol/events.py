@@ -288,6 +288,8 @@ class RecordMove(NodeEvent):
     move: Any
     digest: bytes
     proof: list | None = None  # a fair draw's values, [[contributor, value], ...]
+    seat: int | None = None  # whose decision it was (None: a tile reveal)
+    local: bool = False  # played by this node (typed here, or its own bot's)
 
 
 

@@ -184,7 +184,7 @@ class MoveSync:
         g.apply(move)  # raises on an illegal move; nothing sent then
         digest = g.digest()
         self._digest_list.append(digest)
-        self._emit(E.RecordMove(idx, move, digest))
+        self._emit(E.RecordMove(idx, move, digest, seat=seat, local=True))
         self.move_times[idx] = self.sent_at[idx] = self.now
         self._broadcast_move(idx, move.to_wire(), digest)
         self._applied(idx, seat, move, by=self.peer_id)
@@ -394,7 +394,7 @@ class MoveSync:
             return WAITING
         self.move_times[idx] = self.now  # applied and verified
         self._digest_list.append(mine)
-        self._emit(E.RecordMove(idx, move, mine))
+        self._emit(E.RecordMove(idx, move, mine, seat=d.seat))
         if mine != digest:
             self._stop(f"digest mismatch after move {idx} ({move}) from {self.peer_name(peer)}: "
                        f"ours {mine.hex()[:16]}, theirs {digest.hex()[:16]}")
