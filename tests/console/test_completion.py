@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 
 from prompt_toolkit.application import create_app_session
@@ -82,3 +83,73 @@ def test_a_watchers_take_offers_the_colours_as_the_panel_names_them():
     finally:
         i18n.use("en")
     assert offered("take ") == ["red", "green"]
+
+
+def _two_player_action_with_one_tu() -> Game:
+    """A 2-player game at an action where `expand Tu` has one match: `expand Tubuai`."""
+    game = Game(["blue", "red"])
+    dealer = Dealer(hashlib.blake2b(b"tab-0", digest_size=32).digest())
+    bot = make_bot("random", seed=0)
+    while len(game.moves) < 54:
+        dealer.apply(game, bot.choose(game))
+    return game
+
+
+async def test_tab_with_one_match_puts_it_on_the_line_at_once():
+    """Ben typed `expand Tub` and Tab: a one-item menu appeared and Enter sent `expand Tub`
+    ("no island named 'Tub'"); the Tab had come with the last letter. And with the menu
+    already open from typing, Tab left it open over the message line."""
+    from prompt_toolkit.input import create_pipe_input
+
+    from .conftest import start_screen, wait_until
+
+    game = _two_player_action_with_one_tu()
+    assert [m for m in map(str, game.legal_moves()) if m.startswith("expand Tu")] == [
+        "expand Tubuai"]
+    seats = [Seat(n, c, local=(i == game.pending.seat))
+             for i, (n, c) in enumerate(zip(["Ana", "Ben"], game.colours, strict=True))]
+    session = GameSession(game, seats)
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        screen, task = await start_screen(session)
+        inp.send_text("expand Tub\t\r")  # (as one read: a quick typist, a terminal over ssh)
+        await wait_until(lambda: screen.message[1] != "", what="the line played")
+        # (this session takes no moves: its refusal names the line that Enter sent)
+        assert screen.message[1].startswith("expand Tubuai: "), screen.message
+        inp.send_text("expand Tu")
+        await wait_until(lambda: screen.buffer.complete_state is not None
+                         and len(screen.buffer.complete_state.completions) == 1,
+                         what="the menu that typing opens")
+        inp.send_text("\t")
+        await wait_until(lambda: screen.buffer.text == "expand Tubuai", what="the completion")
+        assert screen.buffer.complete_state is None  # no menu left over the message line
+        inp.send_text("\x03\x03")  # mid-game: Ctrl-C asks, a second one leaves
+        assert await asyncio.wait_for(task, 30) == 0
+
+
+async def test_replace_and_tab_offers_the_other_players(tmp_path):
+    """`replace ` and Tab offered nothing at a LAN table: the other player's name goes on
+    the line (the only one here, so at once), and Enter asks the table for that seat."""
+    from prompt_toolkit.input import create_pipe_input
+
+    from tongiaki_lan.console.lan import LanSession
+    from tongiaki_lan.net.lab.loopback import close_all, make_table
+
+    from .conftest import start_screen, wait_until
+
+    nodes = await make_table(2, tmp_path, autoplay=None)
+    try:
+        me, other = nodes
+        await me.wait_for(lambda: all(nd.game is not None for nd in nodes), 30)
+        session = LanSession(me)
+        with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+            screen, task = await start_screen(session)
+            inp.send_text("replace \t\r")
+            await wait_until(lambda: screen.message[1] != "", what="the answer")
+            # (p1 is at the table: its seat is not given away, and the reason names p1)
+            assert screen.message[1] == ("replace: p1 is here: only an absent player's seat "
+                                         "can be replaced"), screen.message
+            inp.send_text("\x03\x03")  # mid-game: Ctrl-C asks, a second one leaves
+            assert await asyncio.wait_for(task, 30) == 0
+        await session.close()
+    finally:
+        await close_all(nodes)

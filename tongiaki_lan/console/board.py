@@ -31,6 +31,7 @@ The view uses it only where the full drawing does not fit and the compact one do
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -375,8 +376,13 @@ class BoardView:
     compact board's piers) and stays put until re-centred.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, usual_height: Callable[[], int] | None = None) -> None:
         self.offset: tuple[int, int] | None = None
+        # The window's height as it mostly is (the screen's, with a one-row status and
+        # message line): the drawing is chosen for it, not for the rows a longer status or
+        # message leaves for a while. A board that just fits compact was drawn as hexes
+        # for as long as a reason took two rows, and then boxes again, with nothing said.
+        self._usual_height = usual_height
         self.geometry: Geometry = FULL  # of the last drawing
         self._last_auto = (0, 0)  # the full-size origin a first pan starts from
         self._drawn: tuple[int, int] = (0, 0)  # origin of the last drawing, for clicks
@@ -420,8 +426,9 @@ class BoardView:
         focus_hex = game.hex_of(focus) if focus is not None else None
         geo = FULL
         if self.offset is None:
-            geo = fitting_geometry([*placed, *extra], width, height)
-            if geo is FULL and extra and fitting_geometry(placed, width, height) is COMPACT:
+            fit = max(height, self._usual_height()) if self._usual_height else height
+            geo = fitting_geometry([*placed, *extra], width, fit)
+            if geo is FULL and extra and fitting_geometry(placed, width, fit) is COMPACT:
                 # a New Colony on a late board: every tile in compact hexes, the ring of
                 # free hexes around it as far as it fits (centred, so it is cut evenly)
                 geo = COMPACT

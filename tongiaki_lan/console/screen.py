@@ -25,10 +25,11 @@ import textwrap
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
-from prompt_toolkit.completion import Completer, Completion
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.key_binding.bindings.completion import generate_completions
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import (
     ConditionalContainer,
@@ -95,6 +96,17 @@ WATCHER_ALSO = ("chat", "join", "?", "exit", "q", "board", "centre", "center", "
 def watching(session) -> bool:
     """A LAN session that follows the table without a seat."""
     return bool(getattr(session, "watching", False))
+
+
+def decision_island(game) -> int | None:
+    """The island the pending decision is about: the map outlines it and keeps it in view.
+    A departure has none of its own (M1: the full beaches), so it is the first full beach's
+    island, the one the status line names first: "Rarotonga 1 is full" stood there while
+    Rarotonga was off the map, and `centre` went back to Tonga."""
+    p = game.pending
+    if p is not None and p.kind == D.DEPARTURE:
+        return next((m.island for m in game.legal_moves() if isinstance(m, Sail)), None)
+    return p.island if p is not None else None
 
 
 # ------------------------------------------------------------------ controls
@@ -177,6 +189,10 @@ class MoveCompleter(Completer):
         if watching(self.screen.session):
             yield from self._watcher_completions(before, low)
             return
+        word, space, rest = low.partition(" ")
+        if space and word == "replace" and "replace" in self.screen.session.commands():
+            yield from self._player_completions(rest)
+            return
         offer = self.screen._prefill
         if (offer and document.text == offer and complete_event.completion_requested
                 and offer in self.screen.legal_by_text()):  # (a whole move, not `tile 1,2 `)
@@ -210,6 +226,22 @@ class MoveCompleter(Completer):
                     yield Completion(word, start_position=-len(before),
                                      display_meta=_("command"))
 
+
+    def _player_completions(self, rest: str):
+        """`replace `: the other players' names (or a colour, the English word the table
+        takes, when that is what is being typed); it offered nothing, and a name had to
+        be read off the panel and typed whole. Not ours, nor a seat a bot plays already."""
+        s = self.screen.session
+        typed = rest.strip()
+        options = []
+        for seat, name in zip(s.seats, s.names, strict=True):
+            if seat.local or seat.kind not in HUMAN_KINDS:
+                continue
+            english = typed and not name.lower().startswith(typed) and seat.colour.startswith(typed)
+            options.append(seat.colour if english else name)
+        for o in dict.fromkeys(options):  # (two colours each: a name once)
+            if o.lower().startswith(typed) and o.lower() != typed:
+                yield Completion(o, start_position=-len(rest.lstrip()))
 
     def _watcher_completions(self, before: str, low: str):
         """A watcher's line: its few commands, then a player's name after `follow ` and
@@ -254,7 +286,8 @@ class MoveCompleter(Completer):
 class GameScreen:
     def __init__(self, session: GameSession, colour: bool = True):
         self.session = session
-        self.view = BoardView()
+        # (the map's usual height: the status, message and command lines one row each)
+        self.view = BoardView(usual_height=lambda: self._size()[1] - 3)
         self.message: tuple[str, str] = ("", "")
         self.log_scroll = 0  # lines scrolled back from the newest
         # `help` and `rules` add more lines than a small log shows: the first of them (an
@@ -314,7 +347,7 @@ class GameScreen:
         if g.is_over and not self.show_board:
             return self._clipped_final(self.final_lines(width), height)
         frontier = p is not None and p.kind == D.COLONY_TILE
-        focus = p.island if p is not None else None
+        focus = decision_island(g)
         return self.view.render(g, width, height, frontier=frontier, focus=focus).fragment_lines()
 
     def _clipped_final(self, lines: list, height: int) -> list:
@@ -662,6 +695,7 @@ class GameScreen:
             kb.add(key, filter=pan_ok)(pan(*d))
             kb.add(f"s-{key}")(pan(*d))
         kb.add("home", filter=buffer_empty)(lambda e: self.view.recentre())
+        kb.add("tab")(self._tab)
 
         @kb.add("end", filter=buffer_empty)
         def _(event):  # (back to the newest lines: "── 33 newer lines: PgDn ──" stayed)
@@ -785,6 +819,22 @@ class GameScreen:
             self._quit_asked = False
             self.message = ("", "")
         self.buffer.insert_text(event.data)
+
+    def _tab(self, event) -> None:
+        """Tab puts a single match on the line at once; more open the menu, or go to its
+        next item, as prompt_toolkit's Tab does. Its Tab was lost when it came with the
+        last letter (`expand Tub` and Tab in one read): the menu that typing opens began
+        first, the Tab's completion found it there and did nothing, and Enter sent
+        `expand Tub` ("no island named 'Tub'"); a menu open from typing took a second Tab."""
+        b = self.buffer
+        state = b.complete_state
+        if state is None or state.complete_index is None:
+            found = list(b.completer.get_completions(b.document,
+                                                     CompleteEvent(completion_requested=True)))
+            if len(found) == 1:
+                b.apply_completion(found[0])
+                return
+        generate_completions(event)
 
     # ---------------------------------------------------------------- mouse
 
