@@ -157,10 +157,10 @@ class Node:
         # per seat, the bot playing for an away player, as the record says it (None: no
         # entry said any)
         self._bots_written: tuple[str, ...] | None = None
-        # our own seats: the bot that made their latest move for us ("": we did), and the
-        # kind the table last gave them (`_bot_for`)
-        self._own_bots: dict[int, str] = {}
-        self._our_bot = ""
+        # per seat, the bot that made its latest move for its away player ("": the player
+        # did), and the kind the table last gave it (`_bot_for`)
+        self._seat_bots: dict[int, str] = {}
+        self._bot_kinds: dict[int, str] = {}
         self._sync_pending = False
         # move index -> when this node had applied it (the glue's clock: `bench net`)
         self.applied_at: dict[int, float] = {}
@@ -343,7 +343,7 @@ class Node:
 
     def _handle(self, ev: E.NodeEvent) -> None:
         if isinstance(ev, E.RecordMove):
-            self._record(ev.move, ev.digest, ev.proof, ev.seat, ev.local)
+            self._record(ev.move, ev.digest, ev.proof, ev.seat, ev.by_bot)
             # once the core has applied it, checked its digest and it is in the record
             self.applied_at.setdefault(ev.index, pump_clock())
         elif isinstance(ev, E.Rewound):
@@ -483,23 +483,27 @@ class Node:
             with contextlib.suppress(RuntimeError):  # executor already shut down
                 self._io.submit(self._writer.close)
 
-    def _bot_for(self, i: int, seat: int | None, local: bool) -> str:
+    def _bot_for(self, i: int, seat: int | None, by_bot: bool | None) -> str:
         """The bot playing seat `i` for its away player as of the move being recorded
-        (of seat `seat`), or "". Another player's seat: as the lobby says now. Our own: as
-        its latest move says, ours or not: the moves a bot made for us arrive after we
-        wake, by when the lobby may already give the seat back, and Ben's own replay told
-        the bot's moves as his (a playtest)."""
+        (of seat `seat`; `by_bot`: whether a bot made it, None if unknown), or "". A seat
+        counts as a bot's from the bot's first move to its player's next one. Not read
+        off the lobby at the time of writing: moves often arrive after the lobby moved
+        on (a laptop behind, or one back from a sleep), and Ben's own replay, and a third
+        laptop's record, told the bot's moves as his."""
         s = self.lobby.seats[i]
-        if s.kind != "human" or s.owner != self.peer_id:
-            return s.bot if handed(s) else ""
+        if s.kind != "human":
+            return ""
         if handed(s):
-            self._our_bot = s.bot
+            self._bot_kinds[i] = s.bot
         if i == seat:
-            self._own_bots[i] = "" if local else (self._our_bot or HANDOVER_BOT)
-        return self._own_bots.get(i, "")
+            if by_bot is None:  # (unknown: the lobby says)
+                self._seat_bots[i] = s.bot if handed(s) else ""
+            else:
+                self._seat_bots[i] = (self._bot_kinds.get(i) or HANDOVER_BOT) if by_bot else ""
+        return self._seat_bots.get(i, "")
 
     def _record(self, move: Move, digest: bytes, proof: list | None = None,
-                seat: int | None = None, local: bool = False) -> None:
+                seat: int | None = None, by_bot: bool | None = None) -> None:
         writer = self._writer
         if writer is None:
             return
@@ -510,7 +514,7 @@ class Node:
         # replay told the bot's moves as the player's (a playtest)
         lb = self.lobby
         names = tuple(s.name for s in lb.seats) if lb else None
-        bots = tuple(self._bot_for(i, seat, local) for i in range(len(lb.seats))) if lb else None
+        bots = tuple(self._bot_for(i, seat, by_bot) for i in range(len(lb.seats))) if lb else None
         if bots == self._bots_written or (self._bots_written is None and not any(bots or ())):
             # (the same as said, or nobody's seat was ever handed: the shorter entry)
             bots = None
@@ -703,7 +707,7 @@ class Node:
         self._writer = RecordWriter.open_append(record_path, fsync=False)
         self._names_written = record.seat_names()
         self._bots_written = record.seat_bots() if record.bots else None
-        self._own_bots = dict(enumerate(record.seat_bots()))  # (as the record left them)
+        self._seat_bots = dict(enumerate(record.seat_bots()))  # (as the record left them)
         self.core.resume(side["game_id"], passphrase, side["lobby"], record.header.seed, game,
                          list(record.digests), self._now(), contributors=side["contributors"],
                          heads=record.header.commitments, chain_secret=side["chain_secret"],

@@ -289,7 +289,9 @@ class RecordMove(NodeEvent):
     digest: bytes
     proof: list | None = None  # a fair draw's values, [[contributor, value], ...]
     seat: int | None = None  # whose decision it was (None: a tile reveal)
-    local: bool = False  # played by this node (typed here, or its own bot's)
+    # a bot's move for a player's seat (the player away): True, False, or None when this
+    # node cannot tell (a move from a fetched log: the record goes by the lobby then)
+    by_bot: bool | None = None
 
 
 

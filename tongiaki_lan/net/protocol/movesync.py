@@ -184,7 +184,10 @@ class MoveSync:
         g.apply(move)  # raises on an illegal move; nothing sent then
         digest = g.digest()
         self._digest_list.append(digest)
-        self._emit(E.RecordMove(idx, move, digest, seat=seat, local=True))
+        s = self.lobby.seats[seat] if seat is not None else None  # (another's human seat
+        # played here: as the bot that drives it while they are away)
+        self._emit(E.RecordMove(idx, move, digest, seat=seat, by_bot=(
+            s is not None and s.kind == "human" and s.owner != self.peer_id)))
         self.move_times[idx] = self.sent_at[idx] = self.now
         self._broadcast_move(idx, move.to_wire(), digest)
         self._applied(idx, seat, move, by=self.peer_id)
@@ -394,7 +397,15 @@ class MoveSync:
             return WAITING
         self.move_times[idx] = self.now  # applied and verified
         self._digest_list.append(mine)
-        self._emit(E.RecordMove(idx, move, mine, seat=d.seat))
+        if seat.kind != "human":
+            by_bot = False
+        elif check_sender or seat.owner == self.peer_id:
+            # sent by someone else than its player: the bot that drove it; our own seat's
+            # move we did not play (it came from the table): a bot's while we were away
+            by_bot = peer != seat.owner or seat.owner == self.peer_id
+        else:
+            by_bot = None  # (from a log: who sent it first is not known here)
+        self._emit(E.RecordMove(idx, move, mine, seat=d.seat, by_bot=by_bot))
         if mine != digest:
             self._stop(f"digest mismatch after move {idx} ({move}) from {self.peer_name(peer)}: "
                        f"ours {mine.hex()[:16]}, theirs {digest.hex()[:16]}")
