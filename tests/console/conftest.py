@@ -29,6 +29,23 @@ async def start_screen(session):
     return screen, task
 
 
+def terminal_rows(screen, columns: int, rows: int) -> list[str]:
+    """What an in-memory terminal shows, cell by cell: the top-left `columns` x `rows` of
+    the screen's last drawing (empty before the first)."""
+    drawn = screen.app.renderer._last_screen
+    if drawn is None:
+        return []
+    return ["".join(drawn.data_buffer[y][x].char for x in range(columns)) for y in range(rows)]
+
+
+def duel_seats(game) -> list:
+    """Ana and Ben at a 2-player `game`, the keyboard's the seat whose decision it is."""
+    from tongiaki_lan.console.session import Seat
+
+    return [Seat(n, c, local=(i == game.pending.seat))
+            for i, (n, c) in enumerate(zip(["Ana", "Ben"], game.colours, strict=True))]
+
+
 class FakeLan:
     """Stands in for the zeroconf browser where a test decides what the lobby lists (real
     discovery is tested between namespaces): the games, in the order their adverts came."""

@@ -101,14 +101,12 @@ async def test_tab_with_one_match_puts_it_on_the_line_at_once():
     already open from typing, Tab left it open over the message line."""
     from prompt_toolkit.input import create_pipe_input
 
-    from .conftest import start_screen, wait_until
+    from .conftest import duel_seats, start_screen, wait_until
 
     game = _two_player_action_with_one_tu()
     assert [m for m in map(str, game.legal_moves()) if m.startswith("expand Tu")] == [
         "expand Tubuai"]
-    seats = [Seat(n, c, local=(i == game.pending.seat))
-             for i, (n, c) in enumerate(zip(["Ana", "Ben"], game.colours, strict=True))]
-    session = GameSession(game, seats)
+    session = GameSession(game, duel_seats(game))
     with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
         screen, task = await start_screen(session)
         inp.send_text("expand Tub\t\r")  # (as one read: a quick typist, a terminal over ssh)

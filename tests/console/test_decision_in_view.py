@@ -16,12 +16,11 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 
 from tongiaki_lan.bots import make_bot
 from tongiaki_lan.console.board import FULL
-from tongiaki_lan.console.screen import GameScreen
-from tongiaki_lan.console.session import GameSession, Seat
+from tongiaki_lan.console.session import GameSession
 from tongiaki_lan.engine import Dealer, Game, Sail
 from tongiaki_lan.i18n.islands import island_name
 
-from .conftest import wait_until
+from .conftest import duel_seats, start_screen, terminal_rows, wait_until
 
 MAP_COLUMNS, MAP_ROWS = 80 - 32 - 1, 24 - 3  # beside the side column, above status/message/prompt
 RIGHT = "\x1b[C"
@@ -38,11 +37,8 @@ def _departure() -> Game:
     return game
 
 
-def _map(screen: GameScreen) -> str:
-    drawn = screen.app.renderer._last_screen
-    rows = [] if drawn is None else [
-        "".join(drawn.data_buffer[y][x].char for x in range(MAP_COLUMNS)) for y in range(MAP_ROWS)]
-    return "\n".join(rows)
+def _map(screen) -> str:
+    return "\n".join(terminal_rows(screen, MAP_COLUMNS, MAP_ROWS))
 
 
 async def test_a_departures_island_is_on_the_map_and_centre_comes_back_to_it():
@@ -52,14 +48,9 @@ async def test_a_departures_island_is_on_the_map_and_centre_comes_back_to_it():
     islands = {m.island for m in game.legal_moves() if isinstance(m, Sail)}
     assert len(islands) == 1
     name = island_name(islands.pop())
-    seats = [Seat(n, c, local=(i == game.pending.seat))
-             for i, (n, c) in enumerate(zip(["Ana", "Ben"], game.colours, strict=True))]
     output = Vt100_Output(io.StringIO(), lambda: Size(rows=24, columns=80), term="xterm")
     with create_pipe_input() as inp, create_app_session(input=inp, output=output):
-        screen = GameScreen(GameSession(game, seats), colour=False)
-        await screen.session.start()
-        task = asyncio.ensure_future(screen.app.run_async())
-        await wait_until(lambda: screen.app.is_running, what="the application to start")
+        screen, task = await start_screen(GameSession(game, duel_seats(game)))
         await wait_until(lambda: "Tonga" in _map(screen) or name in _map(screen),
                          what="the map")
         assert f"Your decision: {name} 2 is full" in screen.status_text()

@@ -16,20 +16,16 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 
 from tongiaki_lan.bots import make_bot
 from tongiaki_lan.console.board import COMPACT, fitting_geometry
-from tongiaki_lan.console.screen import GameScreen
-from tongiaki_lan.console.session import GameSession, Seat
+from tongiaki_lan.console.session import GameSession
 from tongiaki_lan.engine import Dealer, Game
 
-from .conftest import wait_until
+from .conftest import duel_seats, start_screen, terminal_rows, wait_until
 
 MAP_COLUMNS, MAP_ROWS = 80 - 32 - 1, 24 - 3  # with a one-row status and message line
 
 
-def _rows(screen: GameScreen) -> list[str]:
-    drawn = screen.app.renderer._last_screen
-    if drawn is None:
-        return []
-    return ["".join(drawn.data_buffer[y][x].char for x in range(80)) for y in range(24)]
+def _rows(screen) -> list[str]:
+    return terminal_rows(screen, 80, 24)
 
 
 async def test_a_two_row_reason_does_not_switch_the_map_to_the_other_drawing():
@@ -44,14 +40,9 @@ async def test_a_two_row_reason_does_not_switch_the_map_to_the_other_drawing():
     placed = game.placed_tiles()
     assert fitting_geometry(placed, MAP_COLUMNS, MAP_ROWS) is COMPACT
     assert fitting_geometry(placed, MAP_COLUMNS, MAP_ROWS - 1) is not COMPACT  # (just fits)
-    seats = [Seat(n, c, local=(i == game.pending.seat))
-             for i, (n, c) in enumerate(zip(["Ana", "Ben"], game.colours, strict=True))]
     output = Vt100_Output(io.StringIO(), lambda: Size(rows=24, columns=80), term="xterm")
     with create_pipe_input() as inp, create_app_session(input=inp, output=output):
-        screen = GameScreen(GameSession(game, seats), colour=False)
-        await screen.session.start()
-        task = asyncio.ensure_future(screen.app.run_async())
-        await wait_until(lambda: screen.app.is_running, what="the application to start")
+        screen, task = await start_screen(GameSession(game, duel_seats(game)))
         await wait_until(lambda: any("Tonga" in r[:MAP_COLUMNS] for r in _rows(screen)),
                          what="the map")
         assert screen.view.geometry is COMPACT

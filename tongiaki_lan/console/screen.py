@@ -310,6 +310,7 @@ class GameScreen:
         # a `replace` refused as too soon: its "has been away 2 s" stood on the message line
         # under the status line's countdown, and after it; it goes when the wait is over
         self._until_replace: tuple[str, str] | None = None
+        self._focus: tuple[int, int | None] = (-1, None)  # (session version, its island)
         self._spinner: asyncio.Task | None = None  # turns while a bot thinks
         self._spin = 0
         self._setting = False
@@ -347,7 +348,10 @@ class GameScreen:
         if g.is_over and not self.show_board:
             return self._clipped_final(self.final_lines(width), height)
         frontier = p is not None and p.kind == D.COLONY_TILE
-        focus = decision_island(g)
+        if self._focus[0] != self.session.version:  # (a departure's: from its legal moves,
+            # once per change of the game, not on every key's redraw)
+            self._focus = (self.session.version, decision_island(g))
+        focus = self._focus[1]
         return self.view.render(g, width, height, frontier=frontier, focus=focus).fragment_lines()
 
     def _clipped_final(self, lines: list, height: int) -> list:
@@ -582,12 +586,12 @@ class GameScreen:
                                    lobby=getattr(s, "from_lobby", False), labels=s.labels,
                                    replay=hasattr(s, "position_text"))
         p = s.game.pending
-        if (p is not None and p.seat is not None and s.seats[p.seat].away
-                and s.labels[p.seat] == s.names[p.seat] and watching(s)):
+        away = (p is not None and p.seat is not None and s.seats[p.seat].away
+                and s.labels[p.seat] == s.names[p.seat])
+        if away and watching(s):
             # (a watcher, told by its feeder: no `replace` to offer, it has no seat)
             text = _("Waiting for {name} to come back").format(name=s.names[p.seat])
-        elif (p is not None and p.seat is not None and s.seats[p.seat].away
-                and s.labels[p.seat] == s.names[p.seat]):
+        elif away:
             # (the panel said "Away: Ben" while this line waited for him as if he were
             # thinking: say that the game waits for his return, and the way out)
             left = getattr(s, "replace_left", lambda: None)()

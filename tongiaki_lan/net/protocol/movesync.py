@@ -399,10 +399,10 @@ class MoveSync:
         self._digest_list.append(mine)
         if seat.kind != "human":
             by_bot = False
-        elif check_sender or seat.owner == self.peer_id:
-            # sent by someone else than its player: the bot that drove it; our own seat's
-            # move we did not play (it came from the table): a bot's while we were away
-            by_bot = peer != seat.owner or seat.owner == self.peer_id
+        elif seat.owner == self.peer_id:  # our own seat's move, not played here: a bot's
+            by_bot = True  # while we were away
+        elif check_sender:  # sent by someone else than its player: the bot that drove it
+            by_bot = peer != seat.owner
         else:
             by_bot = None  # (from a log: who sent it first is not known here)
         self._emit(E.RecordMove(idx, move, mine, seat=d.seat, by_bot=by_bot))
