@@ -120,3 +120,48 @@ def test_the_summary_of_the_last_moves_says_which_a_bot_made_for_an_away_player(
     summary = [t for style, t in session.lines if style == "summary"]
     assert summary[-2].startswith("  Bob (a bot's moves): "), summary
     assert summary[-1].startswith("  Bob: "), summary
+
+
+def test_the_summary_goes_by_who_sent_each_move_not_by_the_lobby_of_the_moment():
+    """A bot's last moves for Bob can reach a laptop after the lobby gave Bob his seat back
+    (the record had this flaw: a playtest's replay called the bot's turn Bob's), and Bob's
+    first move back can come before the lobby that says so. Each move says whether a bot
+    sent it (`by_bot`); the summary goes by that, and by the lobby only for moves from a log."""
+    game = Game(["blue", "red"])
+    node = _node(game)
+    dealer = Dealer(bytes(32))
+    bot = make_bot("random", seed=5)
+    lobby = node.lobby
+    with create_app_session(output=DummyOutput()):
+        session = LanSession(node)
+
+        def play(by_bot: bool | None) -> None:
+            seat, index = game.pending.seat, len(game.moves)
+            if seat == 0:
+                session._typed.add(index)
+            dealer.apply(game, bot.choose(game))
+            if seat is not None:
+                session._on_node_event(E.MoveApplied(index, seat, "", "", "", None, by_bot))
+
+        ours = 0
+        while ours < 2:
+            if session.my_decision():
+                ours += 1
+                session.changed()
+                if ours == 2:
+                    break
+            play(False)
+        # the lobby says the opposite of the truth all along: Bob's seat handed while Bob
+        # plays, not handed while the bot does
+        theirs = 0
+        while theirs < 4 or game.pending.seat != 0:
+            if game.pending.seat == 1:
+                theirs += 1
+                handed = dataclasses.replace(lobby.seats[1], bot="" if theirs <= 2
+                                             else "normal")
+                node.lobby = dataclasses.replace(lobby, seats=(lobby.seats[0], handed))
+            play(game.pending.seat == 1 and theirs <= 2)
+        session.changed()
+    summary = [t for style, t in session.lines if style == "summary"]
+    assert summary[-2].startswith("  Bob (a bot's moves): "), summary
+    assert summary[-1].startswith("  Bob: "), summary

@@ -525,9 +525,13 @@ class LanSession(GameSession):
         if k in ("move", "game_over", "reveal", "draw_dropped", "rewound", "mismatch"):
             self.draw_wait = None  # the tile came, its contributor was left out, or the
             # game moved on: nothing is waited for any more
-        if k == "move" and self.node.lobby is not None and d.get("seat") is not None:
-            seats = self.node.lobby.seats
-            if 0 <= d["seat"] < len(seats) and handed(seats[d["seat"]]):
+        if k == "move" and d.get("seat") is not None:
+            bot = d.get("by_bot")  # (judged by who sent it: the lobby may have given the
+            # seat back before the bot's last moves reached us)
+            if bot is None and self.node.lobby is not None:  # (from a log: a guess)
+                seats = self.node.lobby.seats
+                bot = 0 <= d["seat"] < len(seats) and handed(seats[d["seat"]])
+            if bot:
                 self._bot_moves.add(d["index"])  # (a bot for its away player)
         if k in ("move", "game_over", "reveal"):
             self._drain_events()  # (a tile dealt once a late value came is told at once)

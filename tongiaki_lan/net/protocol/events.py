@@ -103,6 +103,10 @@ class MoveApplied(NodeEvent):
     name: str
     move: str
     by: str | None
+    # whether a bot made it for the seat's away player (the laptop that sent it is not the
+    # player's, or our own seat's move came from elsewhere); None when not known here (a
+    # move taken from a fetched log): then the lobby of the moment is the best guess
+    by_bot: bool | None = None
 
 
 @dataclass(frozen=True)

@@ -186,11 +186,11 @@ class MoveSync:
         self._digest_list.append(digest)
         s = self.lobby.seats[seat] if seat is not None else None  # (another's human seat
         # played here: as the bot that drives it while they are away)
-        self._emit(E.RecordMove(idx, move, digest, seat=seat, by_bot=(
-            s is not None and s.kind == "human" and s.owner != self.peer_id)))
+        by_bot = s is not None and s.kind == "human" and s.owner != self.peer_id
+        self._emit(E.RecordMove(idx, move, digest, seat=seat, by_bot=by_bot))
         self.move_times[idx] = self.sent_at[idx] = self.now
         self._broadcast_move(idx, move.to_wire(), digest)
-        self._applied(idx, seat, move, by=self.peer_id)
+        self._applied(idx, seat, move, by=self.peer_id, by_bot=by_bot)
 
     def _broadcast_move(self, idx: int, wire: list, digest: bytes) -> None:
         """MOVE to every member; to a peer over a lossy link with the moves before it
@@ -208,12 +208,13 @@ class MoveSync:
                 msg = full
             self.links.send(peer, self._addr_of(peer), msg)
 
-    def _applied(self, idx: int, seat: int, move: Move, by: bytes) -> None:
+    def _applied(self, idx: int, seat: int, move: Move, by: bytes,
+                 by_bot: bool | None = None) -> None:
         s = self.lobby.seats[seat]
         self._gatherer = by  # (the draws this move calls for: see DrawSync._send_value)
         if s.kind == "human" and not handed(s) and by != s.owner:
             self._seen_through_others(s.owner)  # (its own move, passed on by `by`)
-        self._emit(E.MoveApplied(idx, seat, s.colour, s.name, str(move), by.hex()))
+        self._emit(E.MoveApplied(idx, seat, s.colour, s.name, str(move), by.hex(), by_bot))
         self._deal()
         if self.game.is_over:
             self._game_over()
@@ -409,7 +410,7 @@ class MoveSync:
         if mine != digest:
             self._stop(f"digest mismatch after move {idx} ({move}) from {self.peer_name(peer)}: "
                        f"ours {mine.hex()[:16]}, theirs {digest.hex()[:16]}")
-        self._applied(idx, d.seat, move, by=peer)
+        self._applied(idx, d.seat, move, by=peer, by_bot=by_bot)
         return None
 
     def _fetch(self, peer: bytes, start: int) -> None:
