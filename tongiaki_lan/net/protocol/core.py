@@ -297,6 +297,11 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
         self._resumed_at: float | None = None
         self._back_at: dict[bytes, float] = {}  # when each member was last heard again
         self._fork_suspect: tuple | None = None  # a differing state seen within the grace
+        # when we last dealt a tile with the value of a contributor away lately (the
+        # table may have drawn it without that value meanwhile), and when the lobby last
+        # left someone out of the draws: a differing state is held a while after either
+        self._late_deal_at = -1e9
+        self._dropped_at = -1e9
         self._withholders: set[bytes] = set()  # left out of the draws while present
         # the first move this node may have played or dealt alone, cut off from everyone
         # (moves since then never counted for the table if it went on without us)

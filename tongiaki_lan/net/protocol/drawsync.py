@@ -111,6 +111,8 @@ class DrawSync:
             if why:
                 self._stop(f"draw {k}: {why}")
                 return dealt
+            if any(self._away_lately(i) for i in active if i != me):
+                self._late_deal_at = self.now  # (its value may be one the table left out)
             move = Reveal(self.draw_book.tile)
             g.apply(move)
             idx = len(g.moves) - 1
@@ -276,9 +278,14 @@ class DrawSync:
 
     def drop_after(self) -> float:
         """The table's wait for a missing value (the lobby's `draw_wait`); a headless node
-        told to hand seats over sooner (`--handover S`) also waits no longer."""
+        told to hand seats over sooner (`--handover S`) also waits no longer, but never
+        less than half of it: the others take a drop only once they have waited that long
+        themselves, and a drop they refuse splits the game (a loopback table with one
+        `--handover 1` node forked so, the others refusing its drop after 2 s)."""
         wait = float(self.lobby.draw_wait) if self.lobby is not None else HANDOVER_AFTER_S
-        return wait if self.handover_after is None else min(wait, self.handover_after)
+        if self.handover_after is None:
+            return wait
+        return max(wait / 2, min(wait, self.handover_after))
 
     def _draw_tick(self) -> None:
         """While a draw waits: send what we hold again now and then (a peer that restarted
@@ -367,13 +374,17 @@ class DrawSync:
                 return f"it drops contributor {i} of {len(self.contributors)}"
             if self._farewell_allows(i, k):
                 continue  # it said goodbye for good: nobody waits for it (`Farewells`)
+            # a contributor away lately may have sent us its value just after the table
+            # drew without it (its laptop back a moment too late): the drop and the value
+            # crossed, and the table's word goes, or the game forks and stops for all
+            raced = self._away_lately(i)
             if k < now_k:
                 used = self._dealt().get(k, (0, ()))[1]
                 if any(j == i for j, _ in used) and not (
-                        cut_off or restarted):
+                        cut_off or restarted or raced):
                     return (f"it drops {self.peer_name(self.contributors[i])} from draw {k}, "
                             "which this node dealt with that node's value")
-                continue  # (cut off meanwhile: the table went on without us; we rewind)
+                continue  # (cut off meanwhile, or a late value: we rewind)
             if i == self.my_contributor:
                 if not (cut_off or restarted):
                     return ("it drops this node from the draws, but this node has been here "
@@ -382,6 +393,8 @@ class DrawSync:
             if k > now_k or not g.awaiting_reveal or self._draw_wait is None:
                 return DEFER
             waited = self._waited_for(i, self._draw_wait[1])
+            if raced:
+                continue
             if i in self._draw_pool.get(k, {}):
                 self._broadcast(Draw(k, tuple(sorted(self._draw_pool[k].items()))))
                 return (f"it drops {self.peer_name(self.contributors[i])} from draw {k}, "
@@ -389,6 +402,12 @@ class DrawSync:
             if waited < self.drop_after() / 2:
                 return DEFER
         return None
+
+    def _away_lately(self, i: int) -> bool:
+        """Was contributor i's node away (or is it), within twice the table's wait?"""
+        c = self.contributors[i]
+        return (self.presence.is_absent(c)
+                or self.now - self._back_at.get(c, -1e9) <= 2 * self.drop_after())
 
     def _check_deferred(self) -> None:
         held = self._deferred_lobby
@@ -455,5 +474,6 @@ class DrawSync:
             name = self.peer_name(peer)
             if not self.presence.is_absent(peer) and peer != self.peer_id:
                 self._withholders.add(peer)  # here, yet it sent nothing: see `_game_forked`
+            self._dropped_at = self.now  # (a node that dealt with its late value rewinds)
             log.info("%s no longer takes part in the draws, from tile %d on", name, k + 1)
             self._emit(E.ContributorDropped(i, peer.hex(), name, k))

@@ -312,7 +312,10 @@ class MoveSync:
         way, takes our moves back: a differing state is held for FORK_GRACE_S rather than
         taken for a fork that stops the game."""
         since = max(self._back_at.get(peer, -1e9),
-                    self._resumed_at if self._resumed_at is not None else -1e9)
+                    self._resumed_at if self._resumed_at is not None else -1e9,
+                    # (a tile dealt with a late value, or a drop of one: the two sides'
+                    # lobbies settle which counts, and one of them rewinds)
+                    self._late_deal_at, self._dropped_at)
         return self.now - since <= FORK_GRACE_S
 
     def _first_difference(self, msg: MoveMsg) -> int | None:
