@@ -463,9 +463,9 @@ async def test_a_player_whose_seat_comes_back_is_told_in_the_second_person(tmp_p
                                                 "a bot (normal, on p0")
         players[1]._on_node_event(E.ContributorDropped(1, p1, "p1", 4))
         assert texts(players[1])[-2].startswith("While this laptop was away the table drew "
-                                                "tile 5 without its value")
+                                                "tile 5 without it:")
         players[0]._on_node_event(E.ContributorDropped(1, p1, "p1", 4))
-        assert texts(players[0])[-2].startswith("p1 sent no draw value in time")
+        assert texts(players[0])[-2].startswith("p1 did not answer in time for tile 5")
         # one laptop is left drawing the tiles: said once, on every screen, in its words
         assert texts(players[0])[-1].startswith("Only this laptop still draws the tiles")
         assert texts(players[1])[-1].startswith("Only p0's laptop still draws the tiles")

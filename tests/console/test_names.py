@@ -100,11 +100,11 @@ def test_the_log_says_why_a_tile_waits_who_left_the_draws_and_what_a_rewind_took
     node.add_listener = lambda fn: None
     tagged = f"Bob ({B.hex()[:8]})"
     try:
-        for lang, words in (("en", ("waits for the draw value of Bob;", "about 57 s",
-                                    "Bob sent no draw value", "from tile 5 on",
+        for lang, words in (("en", ("waits for Bob, whose laptop", "about 57 s",
+                                    "Bob did not answer in time for tile 5",
                                     "from move 21 on, this laptop now follows the game")),
-                            ("it", ("attende il valore di estrazione di Bob;", "circa 57 s",
-                                    "Bob non ha inviato", "dalla tessera 5",
+                            ("it", ("attende Bob, il cui portatile", "circa 57 s",
+                                    "Bob non ha risposto in tempo per la tessera 5",
                                     "dalla mossa 21 in poi questo portatile segue"))):
             use(lang)
             with create_app_session(output=DummyOutput()):

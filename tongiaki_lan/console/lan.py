@@ -620,15 +620,17 @@ class LanSession(GameSession):
                               for p, n in zip(d["peers"], d["names"], strict=False))
             if d["drop_in"] < 0:  # the last ones who draw: the tile waits for them
                 self.lines.append(("info", _(
-                    "The next tile waits for the draw value of {names}: nobody else draws "
-                    "any more, so the game goes on when they are back.").format(names=names)))
+                    "The next tile waits for {names}: no other laptop draws the tiles any "
+                    "more, so the game goes on when they are back.").format(names=names)))
             elif d["drop_in"] > 0:
                 self.lines.append(("info", _(
-                    "The next tile waits for the draw value of {names}; after about {s} s "
-                    "more the table draws without it.").format(names=names, s=d["drop_in"])))
+                    "The next tile waits for {names}, whose laptop takes part in every draw; "
+                    "in about {s} s the others draw it without them.").format(
+                    names=names, s=d["drop_in"])))
             else:  # (their laptop was already away: not "after about 0 s more")
-                self.lines.append(("info", _("Next tile waits for the value of {names}: drawn "
-                                             "without it any moment").format(names=names)))
+                self.lines.append(("info", _(
+                    "The next tile waits for {names}, whose laptop takes part in every draw; "
+                    "the others draw it without them any moment.").format(names=names)))
             self.draw_wait = (d["draw"], names, _now() + max(0, d["drop_in"]))
             self._draw_never = d["drop_in"] < 0
         elif k == "draw_dropped" and (d.get("peer") or "") in self._left:
@@ -636,12 +638,13 @@ class LanSession(GameSession):
             # longer draw goes with it
         elif k == "draw_dropped" and (d.get("peer") or "") == self.node.peer_id.hex():
             self.lines.append(("info", _("While this laptop was away the table drew tile {n} "
-                                         "without its value: from then on the others draw "
+                                         "without it: from then on the others draw "
                                          "the tiles (your moves count as before).").format(
                 n=d["draw"] + 1)))
         elif k == "draw_dropped":
-            self.lines.append(("bad", _("{name} sent no draw value in time and no longer takes "
-                                        "part in the draws (from tile {n} on).").format(
+            self.lines.append(("bad", _("{name} did not answer in time for tile {n}: the others "
+                                        "draw the tiles without their laptop from then on."
+                                        ).format(
                 name=peer_label(self.node, d), n=d["draw"] + 1)))
         elif k == "rewound":  # (the moves taken back are mostly the table's own, as this
             # laptop had them before its draw value was left out: none need be ours)
@@ -874,9 +877,9 @@ class LanSession(GameSession):
             return _("Next tile waits for {names}: the game goes on when they are back").format(
                 names=names)
         if left <= 0:
-            return _("Next tile waits for the value of {names}: drawn without it any "
+            return _("Next tile waits for {names}: the others draw it without them any "
                      "moment").format(names=names)
-        return _("Next tile waits for the value of {names}: drawn without it in {s} "
+        return _("Next tile waits for {names}: the others draw it without them in {s} "
                  "s").format(names=names, s=math.ceil(left))
 
     def _remember_guests(self) -> None:
