@@ -248,7 +248,9 @@ async def test_a_record_tells_the_moves_a_bot_played_for_an_away_player(tmp_path
     """A player away, their seat given to a bot (`--handover`): the record says from
     which move a bot played the seat (its first move there), so replay does not tell the
     bot's moves as the player's (a playtest: "turn 22: Ben founds…", played by the bot),
-    and the record still verifies. (The way back is in tests/engine/test_records.py.)"""
+    and the record still verifies. Then the player is back: the table gives the seat back
+    and everyone finishes one game (a laptop back just as the table drew without it
+    once stalled this about one run in fifteen: tests/net/test_draw_race_sim.py)."""
     from tongiaki_lan.records import read_record, replay_record
 
     rules = {}
@@ -294,5 +296,16 @@ async def test_a_record_tells_the_moves_a_bot_played_for_an_away_player(tmp_path
         assert record.seat_bots(away) == ("",) * 3 and record.seat_bots() == bot
         assert record.seat_names() == tuple(s.name for s in record.header.seats)
         assert replay_record(record).digest() == record.digests[-1]
+        # the way back
+        quiet.core.autoplay = "random"
+        rules[1].drop = 0.0
+        for i in (0, 2):
+            rules[i].cut.clear()
+        await host.wait_for(lambda: not host.lobby.seats[seat].bot or host.game.is_over, 60)
+        await play_to_end(nodes)
+        assert all(nd.core.stopped is None for nd in nodes), [nd.core.stopped for nd in nodes]
+        assert len({nd.game.digest() for nd in nodes}) == 1
+        for nd in nodes:
+            assert verify_record(nd.record_path) == nd.game.digest()
     finally:
         await close_all(nodes)
