@@ -309,3 +309,39 @@ async def test_a_record_tells_the_moves_a_bot_played_for_an_away_player(tmp_path
             assert verify_record(nd.record_path) == nd.game.digest()
     finally:
         await close_all(nodes)
+
+
+async def test_a_laptop_nobody_hears_takes_its_moves_back_and_the_table_plays_on(tmp_path):
+    """Everything one laptop sends is lost (its firewall blocks what goes out), over real
+    UDP: it hears the table, which gives its seat to a bot and draws without it. Before,
+    once it was heard again every laptop stopped with "the game forked". Now it says it is
+    unheard, then takes back what it played alone and follows the table."""
+    rules = {}
+
+    def wrap(i):
+        rules[i] = FaultRule(seed=i)
+        return lambda s: FaultySocket(s, rules[i])
+
+    nodes = await make_table(3, tmp_path, wrap_socket=wrap)
+    host, mute = nodes[0], nodes[1]
+    said: list[bool] = []
+    mute.add_listener(lambda ev: said.append(ev.data["unheard"])
+                      if ev.kind == "unheard" else None)
+    try:
+        await host.wait_for(lambda: host.game is not None and len(host.game.moves) > 10, 30)
+        for nd in nodes:
+            nd.core.handover_after = 2.0
+        seat = mute.core.my_seats()[0]
+        rules[1].drop = 1.0
+        await host.wait_for(lambda: said == [True] and host.lobby.seats[seat].bot, 60)
+        at = len(host.game.moves)
+        await host.wait_for(lambda: len(host.game.moves) > at + 6 or host.game.is_over, 60)
+        rules[1].drop = 0.0
+        await play_to_end(nodes)
+        assert said == [True, False]
+        assert all(nd.core.stopped is None for nd in nodes), [nd.core.stopped for nd in nodes]
+        assert len({nd.game.digest() for nd in nodes}) == 1
+        for nd in nodes:
+            assert verify_record(nd.record_path) == nd.game.digest()
+    finally:
+        await close_all(nodes)

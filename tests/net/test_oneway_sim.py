@@ -127,3 +127,33 @@ def test_a_deaf_creator_gives_no_seat_away_as_it_hears_the_table_again():
     for nd in nodes:
         assert not nd.kinds("mismatch")
         verify_record(nd)
+
+
+@pytest.mark.parametrize(("players", "who", "seed"), [
+    (2, 1, 2), (2, 1, 4), (2, 0, 5), (3, 1, 1), (3, 1, 2), (3, 0, 3), (4, 1, 1), (4, 2, 6),
+])
+def test_a_laptop_nobody_hears_for_a_while_follows_the_table_again(players, who, seed):
+    """Everything one laptop sends is lost for 40 s (its firewall lets answers in but
+    nothing out, or the Wi-Fi fails one way): it hears the table, the table does not hear
+    it. The table gave its seat to a bot and drew without it; the laptop played its own
+    moves, which never arrived. Once heard again, the table stopped with "the game forked"
+    on every laptop (3 tables in 4; at two players it dropped the other from its draws and
+    played both seats). It now knows nobody hears it (nothing it sends is acknowledged),
+    takes nobody out of the draws meanwhile, says so to its player, and once heard takes
+    its moves back and follows the table: one game, to the end, everywhere."""
+    net = SimNet(seed=seed, think=0.5)
+    nodes = net.table(players, handover_after=10.0)
+    net.run_until(lambda: len(nodes[0].game.moves) > 8, 120)
+    mute = nodes[who]
+    net.lose = lambda data, src, dest: src == mute.addr
+    net.run_for(40.0)
+    assert [e.unheard for e in mute.kinds("unheard")] == [True]
+    assert all(not nd.kinds("unheard") for nd in nodes if nd is not mute)
+    net.lose = None
+    net.play_to_end(nodes, 900)
+    one_digest(nodes)
+    assert [e.unheard for e in mute.kinds("unheard")] == [True, False]
+    assert mute.kinds("rewound")  # its own moves, which the table never had, taken back
+    for nd in nodes:
+        assert not nd.kinds("mismatch")
+        verify_record(nd)

@@ -204,6 +204,10 @@ class SimNet:
                 node.sidecar = {**node.sidecar, "lobby": core.lobby}
                 node.events.append(ev)
             elif isinstance(ev, E.BotTurn):
+                g = core.game
+                if (g is None or g.is_over or len(g.moves) != ev.index or g.pending is None
+                        or g.pending.seat != ev.seat):
+                    continue  # (as the real node: a rewind in the same step moved the game)
                 move = make_bot(ev.bot, seed=ev.seed, **self.bot_options(ev.bot)).choose(
                     core.game.copy())
                 self._push(self.now + self.think, "bot", (node, ev.index, move))

@@ -306,6 +306,11 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
         # the first move this node may have played or dealt alone, cut off from everyone
         # (moves since then never counted for the table if it went on without us)
         self._alone_from: int | None = None
+        # when this node last found itself unheard: it hears the others, but none of them
+        # acknowledges what it sends (a firewall, a one-way Wi-Fi fault). Its moves since
+        # never reached the table: like a node cut off, it yields to the table's game
+        self._unheard_at = -1e9
+        self._unheard_since: float | None = None  # since when, while it lasts
         # when this node last began to hear the table again after hearing nobody: how long
         # the others were away, measured while it was deaf, says nothing about them (the
         # first of them it heard again is seconds ahead of the last)
@@ -440,6 +445,16 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
             return False
         others = [p for p in self.staying() if p != self.peer_id]
         return len(others) >= 2 and all(self.presence.is_absent(p) for p in others)
+
+    def unheard(self, staying: list[bytes] | None = None) -> bool:
+        """Whether nobody hears us, though we hear them: every other staying member is
+        present, yet has acknowledged nothing we sent for `away_after` seconds."""
+        if staying is None:
+            staying = [p for p in self.staying() if p != self.peer_id]
+        after = self.presence.away_after
+        return bool(staying) and all(
+            not self.presence.is_absent(p) and self.links.unacked_for(p, self.now) > after
+            for p in staying)
 
     def away_heard(self, peer: bytes) -> float | None:
         """Seconds `peer` has been away as far as this node can tell (None: here): not
@@ -779,8 +794,22 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
             self._heard_again_at = now
         self._deaf = deaf
         staying = [p for p in self.staying() if p != self.peer_id]
+        # (not while waking: what we sent before a sleep waits unacknowledged until the
+        # table answers, a moment after we hear it again)
+        unheard = self.game is not None and self._waking is None and self.unheard(staying)
+        if unheard:
+            self._unheard_at = now
+            if self._unheard_since is None:
+                self._unheard_since = now
+                self._emit(E.Unheard(True))
+        elif self._unheard_since is not None and any(
+                self.links.acked_at(p) > self._unheard_since for p in staying):
+            # (heard again only on proof: an acknowledgement. A take-back's fresh links,
+            # or a member that looks stuck, end the test above but not the fault)
+            self._unheard_since = None
+            self._emit(E.Unheard(False))
         if (self.game is not None and self._alone_from is None and staying
-                and all(self.presence.is_absent(p) for p in staying)):
+                and (unheard or all(self.presence.is_absent(p) for p in staying))):
             since = now - self.presence.away_after - 1.0  # (moves of the last seconds too)
             self._alone_from = min((i for i, t in self.move_times.items() if t >= since),
                                    default=len(self.game.moves))

@@ -24,6 +24,7 @@ from tongiaki_lan.net.protocol.settings import (
     DRAW_ASK_S,
     DRAW_FANOUT_S,
     DRAW_RESEND_S,
+    FORK_GRACE_S,
     HANDOVER_AFTER_S,
 )
 
@@ -330,6 +331,10 @@ class DrawSync:
             # alone: more likely cut off ourselves than everyone else gone (those who said
             # goodbye do not count: their silence is no cut)
             return
+        if self.now - self._unheard_at <= FORK_GRACE_S:
+            # nobody hears us: the draw is one of our own game's (the table never got the
+            # move that called for it), and the value we wait for will not come
+            return
         if self._drop_asked == (k, self.lobby.version):
             return
         self._drop_asked = (k, self.lobby.version)
@@ -367,7 +372,8 @@ class DrawSync:
             return "it leaves no contributor for the draws"
         now_k = g.draws()
         window = 2 * self.drop_after()
-        cut_off = self.now - self._back_at.get(peer, -1e9) <= window
+        cut_off = (self.now - self._back_at.get(peer, -1e9) <= window
+                   or self.now - self._unheard_at <= window)  # (they could not hear us)
         restarted = self._resumed_at is not None and self.now - self._resumed_at <= window
         for i, k in added:
             if i >= len(self.contributors):

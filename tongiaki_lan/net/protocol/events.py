@@ -180,6 +180,16 @@ class Back(NodeEvent):
 
 
 @dataclass(frozen=True)
+class Unheard(NodeEvent):
+    """This node hears the others, but none of them has acknowledged what it sent for
+    seconds (`unheard`: True), or they hear it again (False). A firewall letting only
+    one way through, or a one-way Wi-Fi fault: its moves do not reach the table."""
+
+    kind: ClassVar[str] = "unheard"
+    unheard: bool
+
+
+@dataclass(frozen=True)
 class Restarted(NodeEvent):
     """A member's node came back with a new incarnation."""
 

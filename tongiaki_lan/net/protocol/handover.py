@@ -20,6 +20,7 @@ from tongiaki_lan.net.protocol.codec import (
     Watchers,
 )
 from tongiaki_lan.net.protocol.settings import (
+    FORK_GRACE_S,
     HANDOVER_AFTER_S,
     HANDOVER_BOT,
 )
@@ -248,9 +249,11 @@ class Handover:
             # it has not by the end of the grace, this was a fork (`_fork_tick`)
             if self._fork_suspect is None:
                 self._fork_suspect = (peer, index, detail, self.now)
-            if (self._alone_from is not None and len(self.lobby.members) > 2
+            unheard = self.now - self._unheard_at <= FORK_GRACE_S
+            if (self._alone_from is not None and (len(self.lobby.members) > 2 or unheard)
                     and self._yield_to is None):
-                # we were alone while the others stayed together: their game is the
+                # we were alone while the others stayed together (or nobody heard us,
+                # even at two: the other never saw our moves): their game is the
                 # table's. Their log from where we were cut off shows where we differ.
                 self._yield_to = peer
                 self._yield_checked = -1  # how far its log agrees with ours

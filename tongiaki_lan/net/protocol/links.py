@@ -108,6 +108,7 @@ class Link:
     # the longest wait before a resend: a watcher is off the game's critical path and may
     # be slow to ack (a busy laptop), so its link backs off further (protocol/watching.md)
     rto_max: float = RTO_MAX
+    acked_at: float = -1e9  # when the peer last acknowledged a message of ours
 
     def copies(self) -> int:
         """How many copies of an urgent message to send at once so that this peer misses
@@ -520,6 +521,8 @@ class Links:
         now = self.now
         done = [s for s in lk.unacked if s <= ack or (s > ack + 1 and sack >> (s - ack - 2) & 1)]
         newest = None
+        if done:
+            lk.acked_at = now
         for s in done:
             p = lk.unacked.pop(s)
             lk.note_delivery(p, now)
@@ -536,6 +539,18 @@ class Links:
             head.last_sent = now
             self.stats.retransmissions += 1
             self._emit(lk, ack + 1, head.message)
+
+    def unacked_for(self, peer: bytes, now: float) -> float:
+        """How long our oldest message to `peer` has gone unacknowledged (0: none waits).
+        A peer we hear, yet which acknowledges nothing for seconds, does not hear us."""
+        lk = self.links.get(peer)
+        if lk is None or not lk.unacked:
+            return 0.0
+        return now - next(iter(lk.unacked.values())).first_sent  # (the lowest sequence)
+
+    def acked_at(self, peer: bytes) -> float:
+        lk = self.links.get(peer)
+        return lk.acked_at if lk is not None else -1e9
 
     def idle(self) -> bool:
         """True when nothing is waiting for an acknowledgement."""

@@ -315,7 +315,7 @@ class MoveSync:
                     self._resumed_at if self._resumed_at is not None else -1e9,
                     # (a tile dealt with a late value, or a drop of one: the two sides'
                     # lobbies settle which counts, and one of them rewinds)
-                    self._late_deal_at, self._dropped_at)
+                    self._late_deal_at, self._dropped_at, self._unheard_at)
         return self.now - since <= FORK_GRACE_S
 
     def _first_difference(self, msg: MoveMsg) -> int | None:
