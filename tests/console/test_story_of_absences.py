@@ -165,3 +165,31 @@ def test_the_summary_goes_by_who_sent_each_move_not_by_the_lobby_of_the_moment()
     summary = [t for style, t in session.lines if style == "summary"]
     assert summary[-2].startswith("  Bob (a bot's moves): "), summary
     assert summary[-1].startswith("  Bob: "), summary
+    # the turn's header too (Bob's own laptop, catching up, headed the bot's turn "Bob")
+    headers = [t for style, t in session.lines if style == "turn" and "Bob" in t]
+    assert any("Bob — bot (normal) (R)" in t for t in headers), headers
+
+
+def test_a_laptop_nobody_hears_says_so_and_that_its_moves_will_be_taken_back():
+    """A laptop that hears the table but is heard by nobody (a firewall blocking what goes
+    out) saw everyone present and played on: its player must know why nothing they play
+    counts, and when it does again."""
+    from tongiaki_lan.i18n import use
+
+    game = Game(["blue", "red"])
+    node = _node(game)
+    try:
+        for lang, gone, back in (("en", "The others do not hear this laptop",
+                                  "The others hear this laptop again."),
+                                 ("it", "Gli altri non sentono questo portatile",
+                                  "Gli altri sentono di nuovo questo portatile.")):
+            use(lang)
+            with create_app_session(output=DummyOutput()):
+                session = LanSession(node)
+                session._on_node_event(E.Unheard(True))
+                said = session.lines[-1]
+                session._on_node_event(E.Unheard(False))
+            assert said[0] == "bad" and said[1].startswith(gone)
+            assert session.lines[-1] == ("info", back)
+    finally:
+        use("en")

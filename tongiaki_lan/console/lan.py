@@ -15,6 +15,7 @@ from tongiaki_lan.engine import COLOURS, LETTERS, IllegalMove, Move
 from tongiaki_lan.i18n import N_, _
 from tongiaki_lan.net.aio.pump import clock as pump_clock
 from tongiaki_lan.net.protocol.handover import handed
+from tongiaki_lan.net.protocol.settings import HANDOVER_BOT
 
 from .session import STRUCK, GameSession, Seat, kind_label
 from .words import net_reason
@@ -194,6 +195,7 @@ class LanSession(GameSession):
         self._draw_never = False  # the tile waits for the last who draw: no countdown
         self._typed: set[int] = set()  # indices of the moves played at this keyboard
         self._bot_moves: set[int] = set()  # moves a bot made for another, away player
+        self._handed_kind: dict[int, str] = {}  # seat -> the bot kind that last played it
         self._unwatched: dict[str, float] = {}  # watchers gone (name -> since), not yet said
         self._left: set[str] = set()  # peers that said they left: their echoes are quiet
         # peer -> index in `lines` of its "left the table" line, which the goodbye that
@@ -525,6 +527,11 @@ class LanSession(GameSession):
         if k in ("move", "game_over", "reveal", "draw_dropped", "rewound", "mismatch"):
             self.draw_wait = None  # the tile came, its contributor was left out, or the
             # game moved on: nothing is waited for any more
+        if self.node.lobby is not None:  # (the kind of bot each seat had, for a header
+            # told after the seat was given back: `mark_bot_turn`)
+            for i, seat in enumerate(self.node.lobby.seats):
+                if handed(seat):
+                    self._handed_kind[i] = seat.bot
         if k == "move" and d.get("seat") is not None:
             bot = d.get("by_bot")  # (judged by who sent it: the lobby may have given the
             # seat back before the bot's last moves reached us)
@@ -533,6 +540,12 @@ class LanSession(GameSession):
                 bot = 0 <= d["seat"] < len(seats) and handed(seats[d["seat"]])
             if bot:
                 self._bot_moves.add(d["index"])  # (a bot for its away player)
+                seats = self.node.lobby.seats if self.node.lobby is not None else ()
+                seat = seats[d["seat"]] if 0 <= d["seat"] < len(seats) else None
+                if seat is not None and not handed(seat):  # (the seat given back before
+                    # the bot's moves came: the turn's header named the player alone)
+                    self.mark_bot_turn(d["seat"], self._handed_kind.get(d["seat"],
+                                                                        HANDOVER_BOT))
         if k in ("move", "game_over", "reveal"):
             self._drain_events()  # (a tile dealt once a late value came is told at once)
         elif k == "chat":
@@ -544,6 +557,13 @@ class LanSession(GameSession):
             self._guest_events(k, d)
         elif k in ("away", "back"):
             self._presence_line(k, d)
+        elif k == "unheard" and d.get("unheard"):
+            self.lines.append(("bad", _(
+                "The others do not hear this laptop, though it hears them (a firewall, or "
+                "the Wi-Fi): the table goes on without your moves, and what you play now "
+                "is taken back once they hear you again.")))
+        elif k == "unheard":
+            self.lines.append(("info", _("The others hear this laptop again.")))
         elif k in ("waiting", "handover") and self._seat_gone(d.get("seat")):
             pass  # (said by "left for good": the table waits for nobody, a bot plays)
         elif k == "draw_dropped" and (d.get("peer") or "") in self._gone:

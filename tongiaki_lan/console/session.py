@@ -19,7 +19,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from tongiaki_lan.bots import HINT_LEVEL, make_bot
-from tongiaki_lan.engine import COLOURS, Dealer, Game, IllegalMove, Move, Reveal
+from tongiaki_lan.engine import COLOURS, LETTERS, Dealer, Game, IllegalMove, Move, Reveal
 from tongiaki_lan.engine.variant import STANDARD, variant_of, with_variant
 from tongiaki_lan.i18n import N_, _
 from tongiaki_lan.i18n.islands import shown_move
@@ -125,6 +125,7 @@ class GameSession:
         self._snap_moves = 0
         self._closing: set[int] = set()  # where the game-over line is in `lines`
         self._told: list[tuple[int, Line]] = []  # (event, line) of each line the story told
+        self._header: tuple[int, int, int] | None = None  # the last turn's (seat, line, n)
 
     # ---------------------------------------------------------------- seats
 
@@ -244,6 +245,22 @@ class GameSession:
             name = names[seat]
         return name
 
+    def mark_bot_turn(self, seat: int, kind: str) -> None:
+        """The turn now told is `seat`'s, played by a bot (`kind`) for its away player:
+        its header says so. A laptop that catches up heard the seat given back before the
+        bot's moves came, and headed the turn with the player's name alone (a playtest)."""
+        if self._header is None or self._header[0] != seat:
+            return
+        _seat, at, n = self._header
+        if at >= len(self.lines) or self.lines[at][0] != "turn":
+            return
+        label = _("{name} — bot ({kind})").format(name=self.names[seat], kind=kind_label(kind))
+        who = f"{label} ({LETTERS[self._narrator.colour_ids[seat]]})"
+        old, new = self.lines[at], ("turn", _("── turn {n}: {who} ──").format(n=n, who=who))
+        self.lines[at] = new
+        # (the story's own record of its lines, which a take-back strikes by identity)
+        self._told = [(k, new if line is old else line) for k, line in self._told]
+
     def say(self, text: str, style: str = "info") -> None:
         self.lines.append((style, text))
         self.changed()
@@ -255,6 +272,8 @@ class GameSession:
             if line:
                 if ev.kind == "game_over":  # (the summary of the last moves goes before)
                     self._closing.add(len(self.lines))
+                if ev.kind == "turn":  # (where the turn's header is: `mark_bot_turn`)
+                    self._header = (ev.data[0], len(self.lines), self._narrator._turns)
                 self._told.append((k, line))
                 self.lines.append(line)
         self._seen_events = len(events)
