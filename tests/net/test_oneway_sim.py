@@ -87,11 +87,14 @@ def test_a_laptop_that_hears_nobody_does_not_hold_the_table_up_for_ever():
 
 
 @pytest.mark.parametrize(("players", "who", "seed"), [
+    (2, 0, 1), (2, 1, 2), (2, 0, 3),
     (3, 2, 0), (3, 0, 3), (3, 0, 4), (4, 1, 2), (4, 0, 7), (4, 3, 9), (5, 2, 4),
 ])
 def test_a_laptop_deaf_for_a_while_follows_the_table_again(players, who, seed):
     """Deaf for 20 s, longer than the handover time: the others went on without it; once
-    it hears them again it follows the table, and everyone ends with one game."""
+    it hears them again it follows the table, and everyone ends with one game. At two
+    players the deaf one played both seats alone, and the other, which nobody heard, did
+    too: they forked (8 duels of 9). The unheard one now knows it and yields."""
     net = SimNet(seed=seed, think=0.05)
     nodes = net.table(players, handover_after=5.0)
     net.run_until(lambda: len(nodes[0].game.moves) > 20, 120)
