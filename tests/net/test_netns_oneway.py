@@ -69,3 +69,37 @@ async def test_a_laptop_whose_firewall_blocks_everything_inbound_does_not_stall_
             assert [e["name"] for e in p.events if e["event"] == "handover"] == ["host2"], " ".join(
                 f'{e["event"]}:{e.get("name")}' for e in p.events
                 if e["event"] not in ("move", "tile", "your_turn", "draw", "lobby"))
+
+
+async def test_a_laptop_whose_firewall_blocks_everything_outbound_yields_to_the_table(
+        tmp_path):
+    """Everything a laptop sends is dropped for a while (it hears the table, nobody hears
+    it): the table gives its seat to a bot and plays on. It says it is unheard, and once
+    heard again it takes back what it played alone: one game, on every laptop. Before,
+    every laptop stopped with "the game forked"."""
+    with Lan(3) as lan:
+        procs = [Proc(cmd, tmp_path)
+                 for cmd in handover_table_cmds(lan, tmp_path, "mute", "0.05")]
+        try:
+            for p in procs:
+                await p.start()
+            host, mute = procs[0], procs[2]
+            await mute.wait(lambda: mute.count("move") >= 10, 120)
+            rule = ("OUTPUT", "-p", "udp", "-j", "DROP")
+            lan.iptables(2, "-A", *rule)
+            await host.wait(lambda: host.count("handover") >= 1, 120)
+            n = host.count("move")
+            await host.wait(lambda: host.count("move") >= n + 10 or host.count("game_over"),
+                            120)
+            lan.iptables(2, "-D", *rule)
+            codes = [await p.finish(240) for p in procs]
+            assert codes == [0, 0, 0], [p.stderr[-1500:] for p in procs]
+        finally:
+            await kill_all(procs)
+        finals = [p.events[-1] for p in procs]
+        assert all(f["event"] == "game_over" for f in finals), finals
+        assert len({f["digest"] for f in finals}) == 1
+        for f in finals:
+            assert verify_record(f["record"]).hex() == f["digest"]
+        said = [e["unheard"] for e in mute.events if e["event"] == "unheard"]
+        assert said == [True, False], said
