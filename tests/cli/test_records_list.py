@@ -80,7 +80,7 @@ def test_a_seat_a_bot_played_for_its_away_player_is_said(tmp_path):
     out = cli("records", "--records", str(tmp_path), env={**os.environ})
     lines = out.stdout.splitlines()
     at = next(i for i, line in enumerate(lines) if "Reef · Ana, Ben · 10 moves" in line)
-    assert lines[at + 1].strip() == "(a bot played for Ben a while)", lines
+    assert lines[at + 1].strip() == "(a bot played some turns for Ben)", lines
     (listed,) = [json.loads(line) for line in cli("records", "--records", str(tmp_path),
                                                   "--json", env={**os.environ}).stdout.splitlines()]
     assert listed["bot_played_for"] == ["Ben"] and listed["players"] == ["Ana", "Ben"]

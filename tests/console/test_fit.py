@@ -165,3 +165,15 @@ async def test_a_new_colony_on_a_late_board_shows_every_free_hex_and_a_click_pic
         await wait_until(lambda: screen.buffer.text == f"tile {q},{r} ", what="the free hex")
         inp.send_text("\x03\x03")  # mid-game: Ctrl-C asks, a second one leaves
         assert await asyncio.wait_for(task, 30) == 0
+
+
+def test_a_french_line_never_starts_with_the_punctuation_its_space_comes_before():
+    """French writes "place ; un bot" and "tuile : S04": the log broke a line at that
+    space, and the next began "  ; un bot (normal) joue sa place" (a playtest)."""
+    from tongiaki_lan.console.screen import wrap_fragments
+
+    text = "Cy a quitté la table pour de bon ; un bot (normal) joue sa place désormais."
+    for width in range(20, 60):
+        rows = ["".join(t for _c, t in row) for row in wrap_fragments([("info", text)], width)]
+        assert not any(r.lstrip().startswith((";", ":", "!", "?")) for r in rows), rows
+        assert "".join(rows).replace("\u00a0", " ").replace("  ", " ").startswith("Cy a")

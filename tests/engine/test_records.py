@@ -268,3 +268,71 @@ def test_a_seat_a_bot_played_for_its_away_player_is_told_so_in_the_replay(tmp_pa
     path.write_bytes(data)
     with pytest.raises(RecordError, match="move 12: the seats' bots"):
         read_record(path)
+
+
+def _ben_turns() -> list[int]:
+    """The index of the first move of each of Ben's turns, in the game `_bot_game` plays."""
+    header = RecordHeader(bytes(32), (SeatInfo("Ana", "blue"), SeatInfo("Ben", "red")))
+    game, dealer = header.new_game(), header.dealer()
+    starts = []
+    while not game.is_over:
+        seen = len(game.events)
+        dealer.apply(game, game.legal_moves()[0])
+        if any(e.kind == "turn" and e.data[0] == 1 for e in game.events[seen:]):
+            starts.append(len(game.moves))
+    return starts
+
+
+def _bot_game(path, says: dict[int, tuple[tuple[str, ...], tuple[str, ...]]]):
+    from tongiaki_lan.console.session import ReplaySession
+
+    header = RecordHeader(bytes(32), (SeatInfo("Ana", "blue"), SeatInfo("Ben", "red")))
+    game, dealer = header.new_game(), header.dealer()
+    with RecordWriter.create(path, header) as w:
+        while not game.is_over:
+            names, bots = says.get(len(game.moves), (None, None))
+            dealer.apply(game, game.legal_moves()[0], lambda mv, names=names, bots=bots:
+                         w.append(mv, game.digest(), names=names, bots=bots))
+    replay = ReplaySession(read_record(path))
+    replay.goto(replay.total)
+    return [t for _s, t in replay.lines]
+
+
+def _header_after(told: list[str], line: str) -> str:
+    return next(t for t in told[told.index(line):] if t.startswith("── turn"))
+
+
+def test_the_replay_tells_a_seat_changing_hands_before_the_turn_it_changed_at(tmp_path):
+    """A bot takes Ben's seat from the first move of his turn (as it does live: the seat
+    is handed while the table waits for him) and gives it back at another. The replay
+    told each change after that turn's header, so the header named the player for the
+    bot's turn and the bot for the player's (a playtest: "tour 13 : Ben (B)" for the bot's
+    turn, "tour 17 : Ben — bot (normal) (B)" for Ben's own)."""
+    turns = _ben_turns()
+    away, back = turns[2], turns[5]
+    told = _bot_game(tmp_path / "r.tgrec", {away: (("Ana", "Ben"), ("", "normal")),
+                                            back: (("Ana", "Ben"), ("", ""))})
+    gone = "Ben's seat is played by a bot (normal) while they are away."
+    again = "Ben is back and plays their seat again."
+    assert "Ben — bot (normal) (R)" in _header_after(told, gone)
+    header = _header_after(told, again)
+    assert "Ben (R)" in header and "bot" not in header
+    # the turn before the bot's was Ben's own: its header came before the change
+    before = [t for t in told[:told.index(gone)] if t.startswith("── turn") and "Ben" in t]
+    assert before and "bot" not in before[-1]
+
+
+def test_the_replay_tells_a_bot_to_the_end_and_a_newcomer_after_a_bot_as_they_were(tmp_path):
+    """A bot that played a seat to the end was told as playing "while they are away" (the
+    player had left for good); and a newcomer taking a seat the bot held was told as the
+    old player "back" (a playtest: "Dee is back and plays their seat again" for Dee, who
+    had never sat there). `records` said "a bot played for Cy a while"."""
+    turns = _ben_turns()
+    told = _bot_game(tmp_path / "end.tgrec", {turns[2]: (("Ana", "Ben"), ("", "normal"))})
+    assert "Ben's seat is played by a bot (normal) from here on." in told
+    assert not any("while they are away" in t or "is back" in t for t in told)
+    told = _bot_game(tmp_path / "dee.tgrec", {turns[2]: (("Ana", "Ben"), ("", "normal")),
+                                               turns[5]: (("Ana", "Dee"), ("", ""))})
+    took = "Dee takes Ben's seat (red)."
+    assert took in told and not any("is back" in t for t in told), told
+    assert "Dee (R)" in _header_after(told, took) and "bot" not in _header_after(told, took)

@@ -53,7 +53,7 @@ def summaries(directory: Path, limit: int | None = SHOWN) -> list[dict]:
                 if history[-1] != name:
                     history.append(name)
         players = list(dict.fromkeys(" → ".join(h) for h in histories))  # (V1: once)
-        # whose seat a bot played for a while, the player away (replay tells where)
+        # whose seat a bot played some turns of (away, or gone for good: replay tells)
         helped = list(dict.fromkeys(record.seat_names(i)[s] for i, bots in record.bots
                                     for s, bot in enumerate(bots) if bot))
         entry.update({
@@ -102,7 +102,7 @@ def run(args) -> int:
             players = ", ".join(e["players"])
             print(f"{e['n']:>3}. {when}  {title} · {players} · {moves} · {state}")
             if e["bot_played_for"]:  # (its own line: in the line above it made 94 columns)
-                print("     " + _("(a bot played for {names} a while)").format(
+                print("     " + _("(a bot played some turns for {names})").format(
                     names=" & ".join(e["bot_played_for"])))
         print(f"     {e['path']}")
     print(_("replay N shows game N of this list; verify PATH checks a record."))

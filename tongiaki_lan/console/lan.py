@@ -669,8 +669,9 @@ class LanSession(GameSession):
         elif k == "rewound":  # (the moves taken back are mostly the table's own, as this
             # laptop had them before its draw value was left out: none need be ours)
             self.lines.append(("bad", _(
-                "You were cut off and the table went on without you: from move {n} on, this "
-                "laptop now follows the game as the table played it.").format(n=d["index"] + 1)))
+                "This laptop was away (asleep, or cut off) and the table went on without it: "
+                "from move {n} on, this laptop now follows the game as the table played it."
+                ).format(n=d["index"] + 1)))
             if struck:
                 self.lines.append(("bad", _("The lines marked {mark} above tell moves and tiles "
                                             "the table never counted; what it played follows."

@@ -156,8 +156,14 @@ def wrap_words(text: str, width: int, **kw) -> list[str]:
     """textwrap.wrap, but a word is never broken at its hyphens: `tongiaki-lan` and the
     record's `Reef-78ed60c9-….tgrec` were split across lines ("run tongiaki-" / "lan
     again"); a path is broken after a `/` or `\\`; another word longer than the line
-    is still broken, as before."""
+    is still broken, as before. French puts a space before `;`, `:`, `!` and `?`: no line
+    may start with one ("  ; un bot (normal) joue sa place", a playtest), so that space is
+    a non-breaking one here."""
+    text = _BEFORE_PUNCT.sub("\u00a0\\1", text)
     return _PathWrapper(width, break_on_hyphens=False, **kw).wrap(text)
+
+
+_BEFORE_PUNCT = re.compile(r" ([;:!?»])")
 
 
 def wrap_fragments(lines, width: int) -> list[list[tuple[str, str]]]:

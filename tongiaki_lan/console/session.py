@@ -633,6 +633,23 @@ class ReplaySession(GameSession):
                 for was, name, bot in zip(self.record.header.seats,
                                           self.record.seat_names(index), bots, strict=True)]
 
+    def _bot_ends(self, seat: int, i: int) -> bool:
+        """Whether the bot that plays `seat` from move `i` gives it back before the record
+        ends (else its player went for good, or never came back while it was written)."""
+        return any(index > i and not bots[seat] for index, bots in self.record.bots)
+
+    def _bot_began_with(self, seat: int, i: int) -> str | None:
+        """Who held `seat` when the bot stretch that ends at move `i` began."""
+        start = None
+        for index, bots in self.record.bots:
+            if index >= i:
+                break
+            if bots[seat] and start is None:
+                start = index
+            elif not bots[seat]:
+                start = None
+        return None if start is None else self.record.seat_names(start + 1)[seat]
+
     def _story(self, game: Game) -> list[Line]:
         """The story of the moves shown, each stretch told with the players of its time,
         and a line where a seat changed hands: the panel's name switched and the log said
@@ -645,22 +662,35 @@ class ReplaySession(GameSession):
         narrator = Narrator(game, [plain_name(s) for s in start], [seat_label(s) for s in start])
         out: list[Line] = []
         at: dict[int, list[int]] = {}
-        for i in sorted(cuts):  # (two changes between the same two events: both told)
-            at.setdefault(self._events_at[i], []).append(i)
         events = game.events
+        for i in sorted(cuts):  # (two changes between the same two events: both told)
+            k = self._events_at[i]
+            prev = self._events_at.get(i - 1)
+            if prev is not None:  # a change from the first move of a turn goes before the
+                # turn's header, which the move before it told, so the header names the
+                # seat's new hands (it named the bot a turn late, and the player a turn early)
+                k = next((j for j in range(prev, k) if events[j].kind == "turn"), k)
+            at.setdefault(k, []).append(i)
         for k in range(len(events) + 1):  # (+1: a change after the last event told)
             for i in at.get(k, ()):
                 before, after = self._seats_at(i), cuts[i]
                 bots = self.record.seat_bots(i), self.record.seat_bots(i + 1)
-                for was, name, bot, then in zip(before, after, *bots, strict=False):
+                for seat, (was, name, bot, then) in enumerate(
+                        zip(before, after, *bots, strict=False)):
                     if was.name != name:  # ("Maui's seat", not "Maui (easy)'s seat")
                         out.append(("info", _("{name} takes {was}'s seat ({colours}).").format(
                             name=name, was=plain_name(was), colours=colour_name(was.colour))))
-                    elif then and not bot:  # (its player away: as the table said it live)
+                    elif then and not bot and self._bot_ends(seat, i):  # (its player away:
+                        # as the table said it live)
                         out.append(("info", _("{name}'s seat is played by a bot ({bot}) while "
                                               "they are away.").format(
                             name=plain_name(was), bot=kind_label(then))))
-                    elif bot and not then:
+                    elif then and not bot:  # (to the end: a player gone for good)
+                        out.append(("info", _("{name}'s seat is played by a bot ({bot}) from "
+                                              "here on.").format(
+                            name=plain_name(was), bot=kind_label(then))))
+                    elif bot and not then and self._bot_began_with(seat, i) == name:
+                        # (not when a newcomer took the seat meanwhile: that was told)
                         out.append(("info", _("{name} is back and plays their seat "
                                               "again.").format(name=plain_name(was))))
                 seats = self._seats_at(i + 1)
