@@ -375,8 +375,9 @@ def test_french_elides_de_and_que_before_a_name_that_starts_with_a_vowel():
     """"l'ordinateur d'Ana", not "de Ana": the name is only known once formatted."""
     i18n.use("fr")
     try:
-        last = i18n._("Only {name}'s laptop still draws the tiles: if it sleeps or goes, "
-                      "the game waits for it to come back.")
+        last = i18n._("Only {name}'s laptop still draws the tiles: it alone could know the "
+                      "tiles to come, and if it sleeps or goes, the game waits for it to come "
+                      "back.")
         assert last.format(name="Ana").startswith("Seul l'ordinateur d'Ana tire")
         assert last.format(name="Ben").startswith("Seul l'ordinateur de Ben tire")
         assert last.format(name="Émile").startswith("Seul l'ordinateur d'Émile tire")

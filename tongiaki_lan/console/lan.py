@@ -811,11 +811,12 @@ class LanSession(GameSession):
             return
         self._last_drawer_said = True
         if drawer == self.node.peer_id:
-            text = _("Only this laptop still draws the tiles: if it sleeps or goes, the game "
-                     "waits for it to come back.")
+            text = _("Only this laptop still draws the tiles: it alone could know the tiles "
+                     "to come, and if it sleeps or goes, the game waits for it to come back.")
         else:
-            text = _("Only {name}'s laptop still draws the tiles: if it sleeps or goes, the "
-                     "game waits for it to come back.").format(
+            text = _("Only {name}'s laptop still draws the tiles: it alone could know the "
+                     "tiles to come, and if it sleeps or goes, the game waits for it to come "
+                     "back.").format(
                 name=peer_label(self.node, {"peer": drawer.hex()}))
         self.lines.append(("info", text))
 
