@@ -196,6 +196,7 @@ class LanSession(GameSession):
         self._typed: set[int] = set()  # indices of the moves played at this keyboard
         self._bot_moves: set[int] = set()  # moves a bot made for another, away player
         self._handed_kind: dict[int, str] = {}  # seat -> the bot kind that last played it
+        self._struck_unsaid = 0  # story lines struck since the last take-back's line
         self._unwatched: dict[str, float] = {}  # watchers gone (name -> since), not yet said
         self._left: set[str] = set()  # peers that said they left: their echoes are quiet
         # peer -> index in `lines` of its "left the table" line, which the goodbye that
@@ -524,6 +525,9 @@ class LanSession(GameSession):
                 self.game = self.node.game
             else:  # (taken back to where the table is: what it never counted is struck)
                 struck = self.follow_game(self.node.game)
+        # (said with the take-back's own line: the game changed already as the events of
+        # the lobby that caused it came in, "left out of the draws" first)
+        self._struck_unsaid += struck
         if k in ("move", "game_over", "reveal", "draw_dropped", "rewound", "mismatch"):
             self.draw_wait = None  # the tile came, its contributor was left out, or the
             # game moved on: nothing is waited for any more
@@ -672,7 +676,8 @@ class LanSession(GameSession):
                 "This laptop was away (asleep, or cut off) and the table went on without it: "
                 "from move {n} on, this laptop now follows the game as the table played it."
                 ).format(n=d["index"] + 1)))
-            if struck:
+            if self._struck_unsaid:
+                self._struck_unsaid = 0
                 self.lines.append(("bad", _("The lines marked {mark} above tell moves and tiles "
                                             "the table never counted; what it played follows."
                                             ).format(mark=STRUCK.strip())))
