@@ -399,8 +399,8 @@ class DrawSync:
             if k > now_k or not g.awaiting_reveal or self._draw_wait is None:
                 return DEFER
             waited = self._waited_for(i, self._draw_wait[1])
-            if raced:
-                continue
+            if raced and i in self._draw_pool.get(k, {}):
+                continue  # (its late value came: the table drew without it already)
             if i in self._draw_pool.get(k, {}):
                 self._broadcast(Draw(k, tuple(sorted(self._draw_pool[k].items()))))
                 return (f"it drops {self.peer_name(self.contributors[i])} from draw {k}, "
