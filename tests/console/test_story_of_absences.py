@@ -89,9 +89,11 @@ def test_a_laptop_taken_back_to_the_table_strikes_what_never_happened_and_tells_
     assert not any(theirs_text in t for _s, t in lines[:mark])
 
 
-def test_the_summary_of_the_last_moves_says_which_a_bot_made_for_an_away_player():
-    """"Since your last move: Ben: expand Hiva Oa, …" named Ben for moves the bot in his
-    seat made while his laptop was away (the playtest)."""
+def _bob_away_twice(handed, sent_by_bot) -> LanSession:
+    """Ana's laptop to her second decision (the first summary behind her), then Bob's
+    first four decisions, on to Ana's next; at Bob's k-th decision (from 1) the lobby
+    shows his seat handed to a bot if `handed(k)`, and his moves say `sent_by_bot(k)` of
+    who sent them (None: nothing, as a move from a log)."""
     game = Game(["blue", "red"])
     node = _node(game)
     dealer = Dealer(bytes(32))
@@ -100,31 +102,40 @@ def test_the_summary_of_the_last_moves_says_which_a_bot_made_for_an_away_player(
     with create_app_session(output=DummyOutput()):
         session = LanSession(node)
 
-        def play() -> None:
+        def play(by_bot: bool | None = None) -> None:
             seat, index = game.pending.seat, len(game.moves)
             if seat == 0:
                 session._typed.add(index)  # (Ana's own, typed at this keyboard)
             dealer.apply(game, bot.choose(game))
             if seat is not None:
-                session._on_node_event(E.MoveApplied(index, seat, "", "", "", None))
+                session._on_node_event(E.MoveApplied(index, seat, "", "", "", None, by_bot))
 
         ours = 0
-        while ours < 2:  # to our second decision: the first summary is behind us
+        while ours < 2:
             if session.my_decision():
                 ours += 1
                 session.changed()  # (the summary's snapshot is taken at our decision)
                 if ours == 2:
                     break
             play()
-        theirs = 0  # our move, then Bob's decisions: a bot makes two, then Bob is back
+        theirs = 0
         while theirs < 4 or game.pending.seat != 0:
-            if game.pending.seat == 1:
+            bobs = game.pending.seat == 1
+            if bobs:
                 theirs += 1
-                handed = dataclasses.replace(lobby.seats[1], bot="normal" if theirs <= 2
-                                             else "")
-                node.lobby = dataclasses.replace(lobby, seats=(lobby.seats[0], handed))
-            play()
+                seat = dataclasses.replace(lobby.seats[1],
+                                           bot="normal" if handed(theirs) else "")
+                node.lobby = dataclasses.replace(lobby, seats=(lobby.seats[0], seat))
+            play(sent_by_bot(theirs) if bobs else None)
         session.changed()
+    return session
+
+
+def test_the_summary_of_the_last_moves_says_which_a_bot_made_for_an_away_player():
+    """"Since your last move: Ben: expand Hiva Oa, …" named Ben for moves the bot in his
+    seat made while his laptop was away (the playtest). A bot makes Bob's first two
+    decisions, then Bob is back; the moves say nothing of their sender, the lobby tells."""
+    session = _bob_away_twice(lambda k: k <= 2, lambda k: None)
     summary = [t for style, t in session.lines if style == "summary"]
     assert summary[-2].startswith("  Bob (a bot's moves): "), summary
     assert summary[-1].startswith("  Bob: "), summary
@@ -134,42 +145,9 @@ def test_the_summary_goes_by_who_sent_each_move_not_by_the_lobby_of_the_moment()
     """A bot's last moves for Bob can reach a laptop after the lobby gave Bob his seat back
     (the record had this flaw: a playtest's replay called the bot's turn Bob's), and Bob's
     first move back can come before the lobby that says so. Each move says whether a bot
-    sent it (`by_bot`); the summary goes by that, and by the lobby only for moves from a log."""
-    game = Game(["blue", "red"])
-    node = _node(game)
-    dealer = Dealer(bytes(32))
-    bot = make_bot("random", seed=5)
-    lobby = node.lobby
-    with create_app_session(output=DummyOutput()):
-        session = LanSession(node)
-
-        def play(by_bot: bool | None) -> None:
-            seat, index = game.pending.seat, len(game.moves)
-            if seat == 0:
-                session._typed.add(index)
-            dealer.apply(game, bot.choose(game))
-            if seat is not None:
-                session._on_node_event(E.MoveApplied(index, seat, "", "", "", None, by_bot))
-
-        ours = 0
-        while ours < 2:
-            if session.my_decision():
-                ours += 1
-                session.changed()
-                if ours == 2:
-                    break
-            play(False)
-        # the lobby says the opposite of the truth all along: Bob's seat handed while Bob
-        # plays, not handed while the bot does
-        theirs = 0
-        while theirs < 4 or game.pending.seat != 0:
-            if game.pending.seat == 1:
-                theirs += 1
-                handed = dataclasses.replace(lobby.seats[1], bot="" if theirs <= 2
-                                             else "normal")
-                node.lobby = dataclasses.replace(lobby, seats=(lobby.seats[0], handed))
-            play(game.pending.seat == 1 and theirs <= 2)
-        session.changed()
+    sent it (`by_bot`); the summary goes by that, and by the lobby only for moves from a
+    log. Here the lobby says the opposite of the truth all along."""
+    session = _bob_away_twice(lambda k: k > 2, lambda k: k <= 2)
     summary = [t for style, t in session.lines if style == "summary"]
     assert summary[-2].startswith("  Bob (a bot's moves): "), summary
     assert summary[-1].startswith("  Bob: "), summary

@@ -77,3 +77,16 @@ async def kill_all(procs) -> None:
             p.kill()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(p.proc.wait(), 10)
+
+
+def one_verified_game(procs) -> list[dict]:
+    """Each process's last event is the game's end, all with one digest, and each record
+    verifies to it; returns those last events for what a test checks beyond."""
+    from .helpers import verify_record
+
+    finals = [p.events[-1] for p in procs]
+    assert all(f["event"] == "game_over" for f in finals), finals
+    assert len({f["digest"] for f in finals}) == 1
+    for f in finals:
+        assert verify_record(f["record"]).hex() == f["digest"]
+    return finals

@@ -30,6 +30,18 @@ async def test_full_bot_game_every_node_same_digest_and_records_verify(players, 
         await close_all(nodes)
 
 
+async def _faulty_table(tmp_path) -> tuple[list[Node], dict[int, FaultRule]]:
+    """Three nodes on loopback, each socket behind a fault rule of its own (clean until
+    the test sets `drop` or `cut`)."""
+    rules: dict[int, FaultRule] = {}
+
+    def wrap(i):
+        rules[i] = FaultRule(seed=i)
+        return lambda s: FaultySocket(s, rules[i])
+
+    return await make_table(3, tmp_path, wrap_socket=wrap), rules
+
+
 async def test_game_with_bot_seats_and_passphrase_through_lossy_sockets(tmp_path):
     def wrap(i):
         rule = FaultRule(drop=0.15, duplicate=0.1, reorder=0.1, delay_s=0.01, seed=40 + i)
@@ -118,13 +130,7 @@ async def test_crashed_node_bot_seat_taken_over_and_node_rejoins_from_its_record
 
 async def test_silent_player_is_shown_away_the_game_waits_and_resumes_when_they_are_back(
         tmp_path):
-    rules = {}
-
-    def wrap(i):
-        rules[i] = FaultRule(seed=i)
-        return lambda s: FaultySocket(s, rules[i])
-
-    nodes = await make_table(3, tmp_path, wrap_socket=wrap)
+    nodes, rules = await _faulty_table(tmp_path)
     quiet = nodes[1]
     watcher = nodes[0]
     seen = []
@@ -253,13 +259,7 @@ async def test_a_record_tells_the_moves_a_bot_played_for_an_away_player(tmp_path
     once stalled this about one run in fifteen: tests/net/test_draw_race_sim.py)."""
     from tongiaki_lan.records import read_record, replay_record
 
-    rules = {}
-
-    def wrap(i):
-        rules[i] = FaultRule(seed=i)
-        return lambda s: FaultySocket(s, rules[i])
-
-    nodes = await make_table(3, tmp_path, wrap_socket=wrap)
+    nodes, rules = await _faulty_table(tmp_path)
     host, quiet = nodes[0], nodes[1]
     try:
         await host.wait_for(lambda: host.game is not None and len(host.game.moves) > 10, 30)
@@ -316,13 +316,7 @@ async def test_a_laptop_nobody_hears_takes_its_moves_back_and_the_table_plays_on
     UDP: it hears the table, which gives its seat to a bot and draws without it. Before,
     once it was heard again every laptop stopped with "the game forked". Now it says it is
     unheard, then takes back what it played alone and follows the table."""
-    rules = {}
-
-    def wrap(i):
-        rules[i] = FaultRule(seed=i)
-        return lambda s: FaultySocket(s, rules[i])
-
-    nodes = await make_table(3, tmp_path, wrap_socket=wrap)
+    nodes, rules = await _faulty_table(tmp_path)
     host, mute = nodes[0], nodes[1]
     said: list[bool] = []
     mute.add_listener(lambda ev: said.append(ev.data["unheard"])

@@ -11,7 +11,7 @@ import pytest
 
 from .helpers import verify_record
 from .netns import Lan, handover_table_cmds, iptables_unavailable, netns_unavailable, play_cmd
-from .procs import Proc, kill_all
+from .procs import Proc, kill_all, one_verified_game
 
 pytestmark = [pytest.mark.netns, pytest.mark.slow]
 
@@ -36,11 +36,7 @@ async def _full_game(tmp_path: Path, hosts: int, loss: float) -> list[dict]:
             assert codes == [0] * hosts, [p.stderr[-1500:] for p in procs]
         finally:
             await kill_all(procs)
-        finals = [p.events[-1] for p in procs]
-        assert all(f["event"] == "game_over" for f in finals)
-        assert len({f["digest"] for f in finals}) == 1
-        for f in finals:
-            assert verify_record(f["record"]).hex() == f["digest"]
+        finals = one_verified_game(procs)
         starts = [next(e for e in p.events if e["event"] == "game_start") for p in procs]
         assert len({s["seed"] for s in starts}) == 1
         assert len(starts[0]["seats"]) == hosts
@@ -163,11 +159,7 @@ async def _power_cuts(tmp_path: Path, hosts: int, rounds: list[list[int]]) -> No
             assert codes == [0] * hosts, [p.stderr[-1500:] for p in procs]
         finally:
             await kill_all(everyone)
-        finals = [p.events[-1] for p in procs]
-        assert all(f["event"] == "game_over" for f in finals)
-        assert len({f["digest"] for f in finals}) == 1
-        for f in finals:
-            assert verify_record(f["record"]).hex() == f["digest"]
+        one_verified_game(procs)
         for i in {i for r in rounds for i in r}:
             assert procs[i].events[0]["resume"] is True
 

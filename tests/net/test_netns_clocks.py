@@ -9,9 +9,8 @@ import signal
 
 import pytest
 
-from .helpers import verify_record
 from .netns import Lan, netns_unavailable, play_cmd
-from .procs import Proc, kill_all
+from .procs import Proc, kill_all, one_verified_game
 
 pytestmark = [pytest.mark.netns, pytest.mark.slow]
 
@@ -62,11 +61,7 @@ async def test_skewed_wall_clocks_start_play_restart_and_finish_with_one_digest(
             assert codes == [0] * hosts, [(p.stderr[-1500:], p.events[-4:]) for p in procs]
         finally:
             await kill_all(everyone)
-        finals = [p.events[-1] for p in procs]
-        assert all(f["event"] == "game_over" for f in finals)
-        assert len({f["digest"] for f in finals}) == 1
-        for f in finals:
-            assert verify_record(f["record"]).hex() == f["digest"]
+        one_verified_game(procs)
         assert procs[0].events[0]["resume"] is True
         for p in everyone:
             text = p.stderr.decode(errors="replace")

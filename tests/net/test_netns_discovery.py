@@ -10,10 +10,9 @@ import sys
 
 import pytest
 
-from .helpers import verify_record
 from .netns import Lan, needs_netns_and_iptables
 from .netns import play_cmd as _play_cmd
-from .procs import Proc, kill_all
+from .procs import Proc, kill_all, one_verified_game
 
 pytestmark = [pytest.mark.netns, pytest.mark.slow, needs_netns_and_iptables()]
 
@@ -62,11 +61,7 @@ async def test_tables_opened_at_the_same_moment_merge_before_a_seat_is_shown(tmp
             assert codes == [0] * hosts, [p.stderr[-1500:] for p in procs]
         finally:
             await kill_all(procs)
-        finals = [p.events[-1] for p in procs]
-        assert all(f["event"] == "game_over" for f in finals), finals
-        assert len({f["digest"] for f in finals}) == 1
-        for f in finals:
-            assert verify_record(f["record"]).hex() == f["digest"]
+        one_verified_game(procs)
         shown = set()
         for p in procs:
             tables = {e["game_id"] for e in p.events if e["event"] == "joined"}

@@ -14,7 +14,7 @@ import pytest
 
 from .helpers import verify_record
 from .netns import Lan, needs_netns, play_cmd
-from .procs import Proc, kill_all
+from .procs import Proc, kill_all, one_verified_game
 
 pytestmark = [pytest.mark.netns, pytest.mark.slow, needs_netns()]
 
@@ -70,11 +70,7 @@ async def test_watchers_follow_a_game_from_the_lan_listing_and_a_latecomer_is_to
         finally:
             await kill_all(procs)
     assert codes == [0] * 6, [(p.events[-3:], p.stderr[-800:]) for p in procs]
-    finals = [p.events[-1] for p in (*players, *watchers[:2], restarted)]
-    assert all(f["event"] == "game_over" for f in finals), finals
-    assert len({f["digest"] for f in finals}) == 1  # one digest everywhere
-    for f in finals:
-        assert verify_record(f["record"]).hex() == f["digest"]
+    finals = one_verified_game((*players, *watchers[:2], restarted))  # one digest everywhere
     # the players were shown who watched
     seen = {w["name"] for p in players for e in events(p, "watchers") for w in e["watchers"]}
     assert {"watcher3", "watcher4", "watcher5"} <= seen

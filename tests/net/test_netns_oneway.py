@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import verify_record
 from .netns import Lan, handover_table_cmds, needs_netns_and_iptables
-from .procs import Proc, kill_all
+from .procs import Proc, kill_all, one_verified_game
 
 pytestmark = [pytest.mark.netns, pytest.mark.slow, needs_netns_and_iptables()]
 
@@ -37,11 +36,7 @@ async def test_the_creator_deaf_to_one_laptop_still_plays_one_game_with_it(tmp_p
             assert codes == [0, 0, 0], [p.stderr[-1500:] for p in procs]
         finally:
             await kill_all(procs)
-        finals = [p.events[-1] for p in procs]
-        assert all(f["event"] == "game_over" for f in finals), finals
-        assert len({f["digest"] for f in finals}) == 1
-        for f in finals:
-            assert verify_record(f["record"]).hex() == f["digest"]
+        one_verified_game(procs)
         # the creator did not give the unheard player's seat to a bot: their moves and
         # draw values reached it through the third laptop
         assert not [e for p in procs for e in p.events if e["event"] == "handover"]
@@ -96,10 +91,6 @@ async def test_a_laptop_whose_firewall_blocks_everything_outbound_yields_to_the_
             assert codes == [0, 0, 0], [p.stderr[-1500:] for p in procs]
         finally:
             await kill_all(procs)
-        finals = [p.events[-1] for p in procs]
-        assert all(f["event"] == "game_over" for f in finals), finals
-        assert len({f["digest"] for f in finals}) == 1
-        for f in finals:
-            assert verify_record(f["record"]).hex() == f["digest"]
+        one_verified_game(procs)
         said = [e["unheard"] for e in mute.events if e["event"] == "unheard"]
         assert said == [True, False], said

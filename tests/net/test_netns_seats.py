@@ -14,7 +14,7 @@ from tongiaki_lan.net.protocol.settings import HANDOVER_BOT
 
 from .helpers import verify_record
 from .netns import Lan, needs_netns, play_cmd
-from .procs import Proc, kill_all
+from .procs import Proc, kill_all, one_verified_game
 
 pytestmark = [pytest.mark.netns, pytest.mark.slow, needs_netns()]
 
@@ -57,11 +57,7 @@ async def _leave_for_good(tmp_path: Path, hosts: int, table_bot: str = HANDOVER_
             # draw if that came later (a bot's move before it is play, not a stall)
             j = max(i for i in range(k) if p.events[i].get("event") == "move")
             stalls.append((p.arrived[k] - t_leave, p.arrived[k] - max(t_leave, p.arrived[j])))
-        finals = [p.events[-1] for p in rest]
-        assert all(f["event"] == "game_over" for f in finals)
-        assert len({f["digest"] for f in finals}) == 1
-        for f in finals:
-            assert verify_record(f["record"]).hex() == f["digest"]
+        one_verified_game(rest)
         verify_record(left["record"])  # the leaver's record verifies too, up to its goodbye
         print(f"\n[farewell netns, {hosts} hosts] next tile seen "
               f"{max(s for s, _ in stalls) * 1000:.0f} ms after SIGTERM to the leaver, of "
@@ -116,11 +112,7 @@ async def _sleep(tmp_path: Path, hosts: int, *, until_over: bool, linger: float)
 
 async def test_a_node_stopped_longer_than_the_handover_follows_the_table_on_waking(tmp_path):
     procs = await _sleep(tmp_path, 4, until_over=False, linger=0)
-    finals = [p.events[-1] for p in procs]
-    assert all(f["event"] == "game_over" for f in finals), finals
-    assert len({f["digest"] for f in finals}) == 1
-    for f in finals:
-        assert verify_record(f["record"]).hex() == f["digest"]
+    one_verified_game(procs)
 
 
 async def test_a_node_asleep_when_the_table_finished_is_shown_the_result(tmp_path):

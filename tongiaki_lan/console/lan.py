@@ -531,8 +531,8 @@ class LanSession(GameSession):
         if k in ("move", "game_over", "reveal", "draw_dropped", "rewound", "mismatch"):
             self.draw_wait = None  # the tile came, its contributor was left out, or the
             # game moved on: nothing is waited for any more
-        if self.node.lobby is not None:  # (the kind of bot each seat had, for a header
-            # told after the seat was given back: `mark_bot_turn`)
+        if k == "lobby" and self.node.lobby is not None:  # (the kind of bot each seat
+            # had, for a header told after the seat was given back: `mark_bot_turn`)
             for i, seat in enumerate(self.node.lobby.seats):
                 if handed(seat):
                     self._handed_kind[i] = seat.bot

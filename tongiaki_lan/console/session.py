@@ -19,7 +19,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from tongiaki_lan.bots import HINT_LEVEL, make_bot
-from tongiaki_lan.engine import COLOURS, LETTERS, Dealer, Game, IllegalMove, Move, Reveal
+from tongiaki_lan.engine import COLOURS, Dealer, Game, IllegalMove, Move, Reveal
 from tongiaki_lan.engine.variant import STANDARD, variant_of, with_variant
 from tongiaki_lan.i18n import N_, _
 from tongiaki_lan.i18n.islands import shown_move
@@ -254,9 +254,8 @@ class GameSession:
         _seat, at, n = self._header
         if at >= len(self.lines) or self.lines[at][0] != "turn":
             return
-        label = _("{name} — bot ({kind})").format(name=self.names[seat], kind=kind_label(kind))
-        who = f"{label} ({LETTERS[self._narrator.colour_ids[seat]]})"
-        old, new = self.lines[at], ("turn", _("── turn {n}: {who} ──").format(n=n, who=who))
+        label = seat_label(dataclasses.replace(self.seats[seat], kind=kind))
+        old, new = self.lines[at], self._narrator.header(seat, n, label)
         self.lines[at] = new
         # (the story's own record of its lines, which a take-back strikes by identity)
         self._told = [(k, new if line is old else line) for k, line in self._told]
@@ -273,7 +272,7 @@ class GameSession:
                 if ev.kind == "game_over":  # (the summary of the last moves goes before)
                     self._closing.add(len(self.lines))
                 if ev.kind == "turn":  # (where the turn's header is: `mark_bot_turn`)
-                    self._header = (ev.data[0], len(self.lines), self._narrator._turns)
+                    self._header = (ev.data[0], len(self.lines), self._narrator.turns)
                 self._told.append((k, line))
                 self.lines.append(line)
         self._seen_events = len(events)

@@ -76,14 +76,23 @@ class Narrator:
     def seat_name(self, seat: int) -> str:
         return f"{self.names[seat]} ({LETTERS[self.colour_ids[seat]]})"
 
+    def header(self, seat: int, n: int, label: str | None = None) -> Line:
+        """The header of turn `n`, `seat`'s, naming who plays it (`label`: another than
+        the narrator's, for a turn told before the story knew a bot played it)."""
+        who = f"{label or self.labels[seat]} ({LETTERS[self.colour_ids[seat]]})"
+        return ("turn", _("── turn {n}: {who} ──").format(n=n, who=who))
+
+    @property
+    def turns(self) -> int:
+        """How many turns were told."""
+        return self._turns
+
     def tell(self, ev: Event, game: Game | None = None) -> Line | None:
         k, d = ev.kind, ev.data
         if k == "turn":
             self._turns += 1
             self._departures_this_turn = 0
-            seat = d[0]
-            who = f"{self.labels[seat]} ({LETTERS[self.colour_ids[seat]]})"
-            return ("turn", _("── turn {n}: {who} ──").format(n=self._turns, who=who))
+            return self.header(d[0], self._turns)
         if k == "setup":
             return ("", _("{who} puts a ship on beach {n} of Tonga.").format(
                 who=self.who(d[0]), n=d[2] + 1))
