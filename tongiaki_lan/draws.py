@@ -22,6 +22,10 @@ from tongiaki_lan.engine.shuffle import Stream
 from tongiaki_lan.engine.tiles import STACK_IDS
 
 CHAIN_LENGTH = 32  # at least the 31 tiles of the stack
+# chains a table may take mid-game (protocol/draws.md, "Taking part again"), and so how many
+# contributors a draw may name: six of the seed round and those
+MAX_LATE_CHAINS = 6
+MAX_CONTRIBUTORS = 6 + MAX_LATE_CHAINS
 _CHAIN = b"tongiaki-chain"
 _DRAW = b"tongiaki-draw"
 
@@ -31,9 +35,14 @@ def chain_step(value: bytes) -> bytes:
 
 
 class Chain:
-    """One node's hash chain for one game; `secret` must stay on that node (its profile)."""
+    """One node's hash chain for one game; `secret` must stay on that node (its profile).
+    `first`: the first draw it takes part in — 0 for a chain of the seed round, later for
+    one a node committed to mid-game (a laptop back after the table drew without it, or a
+    newcomer: protocol/draws.md, "Taking part again"). Its values are then those of a chain
+    started at draw `first`: `v_first` hashes once to the commitment."""
 
-    def __init__(self, secret: bytes | None = None, length: int = CHAIN_LENGTH):
+    def __init__(self, secret: bytes | None = None, length: int = CHAIN_LENGTH,
+                 first: int = 0):
         if secret is None:
             secret = os.urandom(32)
         if len(secret) != 32:
@@ -45,6 +54,11 @@ class Chain:
             values.append(chain_step(values[-1]))
         self._values = values
         self.length = length
+        self.first = first
+
+    def starting_at(self, first: int) -> Chain:
+        """The same secret and commitment, its values from draw `first` on."""
+        return Chain(self.secret, self.length, first)
 
     @property
     def secret(self) -> bytes:
@@ -56,9 +70,9 @@ class Chain:
 
     def preimage(self, k: int) -> bytes:
         """The value revealed for draw k (0-based)."""
-        if not 0 <= k < self.length:
+        if not 0 <= k - self.first < self.length:
             raise ValueError(f"draw {k} is beyond this chain")
-        return self._values[self.length - 1 - k]
+        return self._values[self.length - 1 - (k - self.first)]
 
 
 def preimage_ok(anchor: bytes, anchor_draw: int, value: bytes, draw: int) -> bool:
@@ -93,12 +107,25 @@ class DrawBook:
 
     seed: bytes
     commitments: tuple[bytes, ...]  # by contributor, in the agreed order
+    # the first draw of each contributor (0 for the seed round's; later for a chain
+    # committed mid-game, `add`); all 0 when not given
+    firsts: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
+        self.commitments = tuple(self.commitments)
+        self.firsts = tuple(self.firsts) or (0,) * len(self.commitments)
         self.last = list(self.commitments)
-        self.last_draw = [-1] * len(self.commitments)
+        self.last_draw = [f - 1 for f in self.firsts]
         self.left: dict[int, int] = {}  # contributor -> first draw it took no part in
         self.tile: int | None = None  # the tile the last draw checked chose
+
+    def add(self, commitment: bytes, first: int) -> int:
+        """A chain committed mid-game, taking part from draw `first`; its index."""
+        self.commitments = (*self.commitments, commitment)
+        self.firsts = (*self.firsts, first)
+        self.last.append(commitment)
+        self.last_draw.append(first - 1)
+        return len(self.commitments) - 1
 
     def remember(self, draw: int, values: Sequence[tuple[int, bytes]]) -> None:
         """Take a draw already checked (a record replayed on resume) as the latest."""
@@ -106,7 +133,7 @@ class DrawBook:
         for i, v in values:
             self.last[i], self.last_draw[i] = v, draw
         for i in range(len(self.commitments)):
-            if i not in taking:
+            if i not in taking and self.firsts[i] <= draw:
                 self.left.setdefault(i, draw)
 
     def check(self, draw: int, values: Sequence[tuple[int, bytes]],
@@ -127,6 +154,8 @@ class DrawBook:
             if i in self.left:
                 return (f"contributor {i} was left out of the draws from draw {self.left[i]} "
                         "on and cannot come back")
+            if draw < self.firsts[i]:
+                return f"contributor {i} takes part only from draw {self.firsts[i]} on"
             if not hashed and not preimage_ok(self.last[i], self.last_draw[i], v, draw):
                 return (f"contributor {i}'s value for draw {draw} does not hash to the value "
                         "it committed to")
@@ -152,7 +181,8 @@ class ChainDealer(Dealer):
 
     def values(self, draw: int) -> list[tuple[int, bytes]]:
         gone = {i for i, first in self.dropped if first <= draw}
-        return [(i, c.preimage(draw)) for i, c in enumerate(self.chains) if i not in gone]
+        return [(i, c.preimage(draw)) for i, c in enumerate(self.chains)
+                if i not in gone and c.first <= draw]
 
     def tile_for(self, game: Game) -> int:
         k = game.draws()

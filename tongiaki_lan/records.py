@@ -17,7 +17,7 @@ from pathlib import Path
 
 import msgpack
 
-from tongiaki_lan.draws import DrawBook
+from tongiaki_lan.draws import MAX_CONTRIBUTORS, DrawBook
 from tongiaki_lan.engine import COLOURS, RULES_VERSION, Dealer, Game, Move, Reveal, move_from_wire
 from tongiaki_lan.engine.variant import STANDARD, VARIANTS, owners_for, with_variant
 from tongiaki_lan.files import create_binary, open_binary_rw
@@ -214,7 +214,7 @@ def encode_entry(index: int, move: Move, digest: bytes,
                  names: tuple[str, ...] | None = None,
                  bots: tuple[str, ...] | None = None) -> bytes:
     entry = [index, move.to_wire(), digest]
-    values = None if proof is None else [[i, v] for i, v in proof]
+    values = None if proof is None else [list(pair) for pair in proof]
     if bots is not None:  # and which seats a bot plays for an away player
         entry += [values, list(names), list(bots)]
     elif names is not None:  # every seat's player from this move on (protocol/record.md)
@@ -362,12 +362,13 @@ def _read(path: Path) -> tuple[Record, int]:
             record.bots.append((i, tuple(bots)))
         if len(entry) >= 4 and entry[3] is not None:
             raw = entry[3]
-            ok = isinstance(raw, list) and len(raw) <= 6 and all(
-                isinstance(x, list) and len(x) == 2 and isinstance(x[0], int)
-                and isinstance(x[1], bytes) and len(x[1]) == 32 for x in raw)
+            ok = isinstance(raw, list) and len(raw) <= MAX_CONTRIBUTORS and all(
+                isinstance(x, list) and len(x) in (2, 3) and isinstance(x[0], int)
+                and all(isinstance(b, bytes) and len(b) == 32 for b in x[1:]) for x in raw)
             if not ok:
-                raise RecordError(f"move {i}: a draw's values are [[contributor, 32 bytes]]")
-            proof = [(x[0], x[1]) for x in raw]
+                raise RecordError(f"move {i}: a draw's values are [[contributor, 32 bytes]]"
+                                  " (and a chain's head beside its first value)")
+            proof = [tuple(x) for x in raw]
         if entry[0] != i:
             raise RecordError(f"move {i}: entry is numbered {entry[0]!r}, expected {i}")
         try:
@@ -388,6 +389,20 @@ def read_record(path: str | os.PathLike) -> Record:
     return _read(Path(path))[0]
 
 
+def _take_late_chains(book: DrawBook, draw: int, proof: list) -> str | None:
+    """A chain taken mid-game (protocol/draws.md, "Taking part again") comes with its
+    head beside its first value: it is the next contributor, from this draw on."""
+    for x in proof:
+        if len(x) == 3:
+            if x[0] != len(book.commitments):
+                return (f"a chain taken mid-game must be contributor {len(book.commitments)},"
+                        f" not {x[0]}")
+            if x[2] in book.commitments:
+                return "a chain taken mid-game repeats a chain head"
+            book.add(x[2], draw)
+    return None
+
+
 def replay_record(record: Record, upto: int | None = None) -> Game:
     """Replay every move (or the first `upto`), checking legality, each reveal against the
     seed's stack, and the digest after each one."""
@@ -400,7 +415,9 @@ def replay_record(record: Record, upto: int | None = None) -> Game:
         if book.commitments and game.awaiting_reveal:  # a fair draw: check its values
             if proofs[i] is None or not isinstance(move, Reveal):
                 raise RecordError(f"move {i} ({move}): a draw without its contributors' values")
-            wrong = book.check(game.draws(), proofs[i], game.unrevealed_tiles(), move.tile)
+            wrong = _take_late_chains(book, game.draws(), proofs[i])
+            wrong = wrong or book.check(game.draws(), [(x[0], x[1]) for x in proofs[i]],
+                                        game.unrevealed_tiles(), move.tile)
         else:
             wrong = dealer.check(game, move)
         if wrong is not None:

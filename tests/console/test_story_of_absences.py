@@ -179,3 +179,35 @@ def test_a_laptop_nobody_hears_says_so_and_that_its_moves_will_be_taken_back():
             assert session.lines[-1] == ("info", back)
     finally:
         use("en")
+
+
+def test_a_laptop_left_out_of_the_draws_is_told_when_it_draws_again():
+    """After a lid closed past the table's wait: every screen said the others draw the
+    tiles without it; once its fresh chain is taken, every screen says it draws again, and
+    the line that one laptop is left drawing may be told anew later."""
+    from tongiaki_lan.i18n import use
+
+    game = Game(["blue", "red"])
+    node = _node(game)
+    node.core = SimpleNamespace(contributors=[A, B])
+    node.lobby = dataclasses.replace(node.lobby, dropped=((1, 2),))
+    try:
+        for lang, again, mine in (
+                ("en", "Bob's laptop takes part in the draws again from tile 6.",
+                 "This laptop takes part in the draws from tile 9."),
+                ("it", "Il portatile di Bob partecipa di nuovo alle estrazioni dalla tessera 6.",
+                 "Questo portatile partecipa alle estrazioni dalla tessera 9.")):
+            use(lang)
+            with create_app_session(output=DummyOutput()):
+                session = LanSession(node)
+                session._on_node_event(E.ContributorDropped(1, B.hex(), "Bob", 2))
+                alone = session.lines[-1]
+                session._on_node_event(E.ContributorTaken(2, B.hex(), "Bob", 5, True))
+                told = session.lines[-1]
+                redo = session._last_drawer_said
+                session._on_node_event(E.ContributorTaken(3, A.hex(), "Ana", 8, False))
+            assert alone[0] == "info"  # ("Only this laptop still draws the tiles: …")
+            assert told == ("good", again) and not redo
+            assert session.lines[-1] == ("good", mine)
+    finally:
+        use("en")

@@ -32,8 +32,10 @@ def chain_dealer(nodes: list[SimNode]) -> ChainDealer:
     (which no real node ever has)."""
     core = nodes[0].core
     secret = {nd.core.peer_id: nd.core.chain_secret for nd in nodes}
-    return ChainDealer(core.seed, [Chain(secret[p]) for p in core.contributors],
-                       core.lobby.dropped)
+    chains = [Chain(secret[p]) for p in core.seed_contributors]
+    late = {Chain(s).commitment: s for nd in nodes for s in nd.core.late_chain_secrets}
+    chains += [Chain(late[head]).starting_at(first) for _, head, first in core.lobby.chains]
+    return ChainDealer(core.seed, chains, core.lobby.dropped)
 
 
 def clean_digest(nodes: list[SimNode]) -> bytes:

@@ -662,14 +662,27 @@ class LanSession(GameSession):
             # longer draw goes with it
         elif k == "draw_dropped" and (d.get("peer") or "") == self.node.peer_id.hex():
             self.lines.append(("info", _("While this laptop was away the table drew tile {n} "
-                                         "without it: from then on the others draw "
-                                         "the tiles (your moves count as before).").format(
-                n=d["draw"] + 1)))
+                                         "without it: the others draw the tiles until it takes "
+                                         "part again, a few tiles on (your moves count as "
+                                         "before).").format(n=d["draw"] + 1)))
         elif k == "draw_dropped":
             self.lines.append(("bad", _("{name} did not answer in time for tile {n}: the others "
-                                        "draw the tiles without their laptop from then on."
+                                        "draw the tiles without their laptop until it is back."
                                         ).format(
                 name=peer_label(self.node, d), n=d["draw"] + 1)))
+        elif k == "draw_taken":
+            self._last_drawer_said = False  # (more than one draws again: told anew if not)
+            mine = (d.get("peer") or "") == self.node.peer_id.hex()
+            if mine and d.get("again"):
+                text = _("This laptop takes part in the draws again from tile {n}.")
+            elif mine:
+                text = _("This laptop takes part in the draws from tile {n}.")
+            elif d.get("again"):
+                text = _("{name}'s laptop takes part in the draws again from tile {n}.")
+            else:
+                text = _("{name}'s laptop takes part in the draws from tile {n}.")
+            self.lines.append(("good", text.format(name=peer_label(self.node, d),
+                                                   n=d["draw"] + 1)))
         elif k == "rewound":  # (the moves taken back are mostly the table's own, as this
             # laptop had them before its draw value was left out: none need be ours)
             self.lines.append(("bad", _(

@@ -44,6 +44,12 @@ MESSAGES = [
                                (C.Member(A, "0.0.0.0", 40000),), bytes(range(8)))),
     ("lobby-dropped", C.Lobby(9, "playing", "Friday night", 2, False, (SEAT, BOT),
                               (C.Member(A, "0.0.0.0", 40000),), bytes(range(8)), ((1, 4),))),
+    # B was left out from draw 4, came back and committed to a fresh chain, taken from draw
+    # 9 on as contributor 2 (protocol/draws.md, "Taking part again")
+    ("lobby-chain-taken", C.Lobby(12, "playing", "Friday night", 2, False, (SEAT, BOT),
+                                  (C.Member(A, "0.0.0.0", 40000), C.Member(B, "10.0.0.7", 40001)),
+                                  bytes(range(8)), ((1, 4),), chains=((B, DIG, 9),))),
+    ("new-chain", C.NewChain(DIG)),
     # two colours each (docs/rules.md V1) once started: each player seated twice, A1 B1 A2 B2
     ("lobby-two-colours", C.Lobby(6, "starting", "Duo", 4, False,
                                   (SEAT, BOT, C.Seat("human", "Ana", "green", A, True),

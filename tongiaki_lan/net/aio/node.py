@@ -346,6 +346,9 @@ class Node:
             self._record(ev.move, ev.digest, ev.proof, ev.seat, ev.by_bot)
             # once the core has applied it, checked its digest and it is in the record
             self.applied_at.setdefault(ev.index, pump_clock())
+        elif isinstance(ev, E.ChainMade):
+            if self._writer is not None:
+                self._write_sidecar()  # (its secret, before the table takes its head)
         elif isinstance(ev, E.Rewound):
             if self._writer is not None:
                 self._writer.rewind(ev.index)
@@ -467,8 +470,9 @@ class Node:
         try:
             write_sidecar(self.record_path, peer=self.peer_id, game_id=self.game_id,
                           lobby=self.lobby, passphrase=bool(self.core.game_key),
-                          port=self.address[1], contributors=self.core.contributors,
-                          chain_secret=self.core.chain_secret, key=self.core.game_key)
+                          port=self.address[1], contributors=self.core.seed_contributors,
+                          chain_secret=self.core.chain_secret, key=self.core.game_key,
+                          late_secrets=self.core.late_chain_secrets)
         except OSError as exc:
             log.error("cannot write %s's resume data: %s", self.record_path, exc)
             self.notify(E.Error(f"cannot write resume data for {self.record_path}: {exc}"))
@@ -711,7 +715,7 @@ class Node:
         self.core.resume(side["game_id"], passphrase, side["lobby"], record.header.seed, game,
                          list(record.digests), self._now(), contributors=side["contributors"],
                          heads=record.header.commitments, chain_secret=side["chain_secret"],
-                         proofs=record.proofs,
+                         proofs=record.proofs, late_secrets=side["late_secrets"],
                          key=None if passphrase else side["key"])
         self._step()
         if self.discovery is not None:
@@ -819,8 +823,9 @@ def _resolve(fut: asyncio.Future) -> None:
 def write_node_sidecar(record_path: Path, node: Node) -> None:
     write_sidecar(record_path, peer=node.peer_id, game_id=node.game_id, lobby=node.lobby,
                   passphrase=bool(node.core.game_key), port=node.address[1],
-                  contributors=node.core.contributors, chain_secret=node.core.chain_secret,
-                  key=node.core.game_key)
+                  contributors=node.core.seed_contributors,
+                  chain_secret=node.core.chain_secret, key=node.core.game_key,
+                  late_secrets=node.core.late_chain_secrets)
 
 
 __all__ = ["GameRef", "JoinRefused", "Node", "bot_seed", "encode_datagram", "has_sidecar",

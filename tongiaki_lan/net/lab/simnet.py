@@ -162,7 +162,8 @@ class SimNet:
         new.core.resume(old.core.game_id, old.core.passphrase, side["lobby"], seed, game,
                         [d for _, d, _ in old.record], self.now,
                         contributors=side["contributors"], heads=side["heads"],
-                        chain_secret=side["chain_secret"], proofs=[p for _, _, p in old.record])
+                        chain_secret=side["chain_secret"], proofs=[p for _, _, p in old.record],
+                        late_secrets=side.get("late_secrets", []))
         self._collect(new)
         return new
 
@@ -189,19 +190,23 @@ class SimNet:
         for ev in core.events():
             if isinstance(ev, E.RecordMove):
                 node.record.append((ev.move, ev.digest, ev.proof))
+            elif isinstance(ev, E.ChainMade) and node.sidecar is not None:
+                node.sidecar = {**node.sidecar, "late_secrets": core.late_chain_secrets}
             elif isinstance(ev, E.Rewound):
                 del node.record[ev.index:]
                 node.events.append(ev)
             elif isinstance(ev, E.GameStarted) and not ev.resumed:
-                node.sidecar = {"lobby": core.lobby, "contributors": list(core.contributors),
+                node.sidecar = {"lobby": core.lobby,
+                                "contributors": list(core.seed_contributors),
                                 "heads": core.draw_book.commitments,
-                                "chain_secret": core.chain_secret}
+                                "chain_secret": core.chain_secret, "late_secrets": []}
                 node.events.append(ev)
             elif (isinstance(ev, E.LobbyChanged) and node.sidecar is not None
                   and core.game is not None and not core.watching):
                 # as the real node rewrites `<record>.net`: a resume starts from the lobby
                 # as it is now (handovers, the draws' drops, a newcomer in a seat)
-                node.sidecar = {**node.sidecar, "lobby": core.lobby}
+                node.sidecar = {**node.sidecar, "lobby": core.lobby,
+                                "late_secrets": core.late_chain_secrets}
                 node.events.append(ev)
             elif isinstance(ev, E.BotTurn):
                 g = core.game

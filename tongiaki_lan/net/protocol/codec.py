@@ -14,12 +14,15 @@ from typing import Any, ClassVar
 
 import msgpack
 
+# chains taken mid-game (Lobby.chains: a laptop back after the table drew without it, a
+# newcomer) have contributor indices after the seed round's six at most
+from tongiaki_lan.draws import MAX_CONTRIBUTORS, MAX_LATE_CHAINS
 from tongiaki_lan.engine.variant import STANDARD, VARIANTS
 from tongiaki_lan.net.protocol.identity import peer_id_of, verify
 
 MAGIC = b"TK"
 # 4: incarnations, variant…; 5: bots that decide anew; 6: AWAY_LIST (protocol/wire.md)
-PROTOCOL_VERSION = 6
+PROTOCOL_VERSION = 7
 FLAG_MAC = 0x01
 FLAG_SIGNED = 0x02
 FLAG_LINK_MAC = 0x04
@@ -119,10 +122,10 @@ def _choice(v: Any, what: str, options: tuple[str, ...]) -> str:
 def _values(v: Any, what: str) -> tuple[tuple[int, bytes], ...]:
     """A draw's values: [[contributor, 32-byte preimage], ...], contributors increasing."""
     out = []
-    for e in _list(v, what, MAX_SEATS):
+    for e in _list(v, what, MAX_CONTRIBUTORS):
         pair = _list(e, what, 2)
         _arity(pair, 2, what)
-        out.append((_uint(pair[0], f"{what} contributor", MAX_SEATS - 1),
+        out.append((_uint(pair[0], f"{what} contributor", MAX_CONTRIBUTORS - 1),
                     _bin(pair[1], f"{what} value", DIGEST_LEN)))
     if [i for i, _ in out] != sorted({i for i, _ in out}):
         raise WireError(f"{what}: contributors must be listed once each, in order")
@@ -339,18 +342,21 @@ class Lobby(Message):
     draw_wait: int = DRAW_WAIT_DEFAULT
     # who besides the players may come: GUEST_* bits (watch, chat, take a bot's seat)
     guests: int = GUESTS_DEFAULT
+    # chains committed mid-game, (peer, chain head, first draw), in the order taken: their
+    # contributors come after the seed round's (protocol/draws.md, "Taking part again")
+    chains: tuple[tuple[bytes, bytes, int], ...] = ()
 
     def body(self) -> list:
         return [
             self.version, self.phase, self.name, self.total, self.passphrase,
             [s.to_wire() for s in self.seats], [m.to_wire() for m in self.members],
             self.start_nonce, [[i, k] for i, k in self.dropped], self.variant, self.draw_wait,
-            self.guests,
+            self.guests, [[p, h, f] for p, h, f in self.chains],
         ]
 
     @classmethod
     def parse(cls, items: list) -> Lobby:
-        _arity(items, 12, "lobby")
+        _arity(items, 13, "lobby")
         total = _uint(items[3], "lobby.total", MAX_SEATS)
         if total < 2:
             raise WireError("lobby.total: a game has 2 to 6 seats")
@@ -360,19 +366,28 @@ class Lobby(Message):
         members = tuple(Member.parse(m) for m in _list(items[6], "lobby.members", MAX_SEATS))
         nonce = _bin(items[7], "lobby.start_nonce", max_len=16)
         dropped = []
-        for e in _list(items[8], "lobby.dropped", MAX_SEATS):
+        for e in _list(items[8], "lobby.dropped", MAX_CONTRIBUTORS):
             pair = _list(e, "lobby.dropped entry", 2)
             _arity(pair, 2, "lobby.dropped entry")
-            dropped.append((_uint(pair[0], "lobby.dropped contributor", MAX_SEATS - 1),
+            dropped.append((_uint(pair[0], "lobby.dropped contributor", MAX_CONTRIBUTORS - 1),
                             _uint(pair[1], "lobby.dropped draw", MAX_DRAW)))
         if len({i for i, _ in dropped}) != len(dropped):
             raise WireError("lobby.dropped: a contributor is listed twice")
+        chains = []
+        for e in _list(items[12], "lobby.chains", MAX_LATE_CHAINS):
+            triple = _list(e, "lobby.chains entry", 3)
+            _arity(triple, 3, "lobby.chains entry")
+            chains.append((_bin(triple[0], "lobby.chains peer", ID_LEN),
+                           _bin(triple[1], "lobby.chains head", DIGEST_LEN),
+                           _uint(triple[2], "lobby.chains first draw", MAX_DRAW - 1)))
+        if len({h for _, h, _ in chains}) != len(chains):
+            raise WireError("lobby.chains: a chain head is listed twice")
         return cls(
             _uint(items[0], "lobby.version"), _choice(items[1], "lobby.phase", PHASES),
             _str(items[2], "lobby.name", MAX_NAME, allow_empty=False), total,
             _bool(items[4], "lobby.passphrase"), seats, members, nonce, tuple(dropped),
             _choice(items[9], "lobby.variant", VARIANTS), _draw_wait(items[10]),
-            _uint(items[11], "lobby.guests", GUESTS_DEFAULT),
+            _uint(items[11], "lobby.guests", GUESTS_DEFAULT), tuple(chains),
         )
 
 
@@ -774,6 +789,25 @@ class WatchState(Message):
 
 
 @dataclass(frozen=True)
+class NewChain(Message):
+    """A member that plays but takes no part in the draws (back after the table drew
+    without it, or new to the table) commits to a fresh chain, by its head; the table takes
+    it into the lobby for a draw no value of which is out yet (protocol/draws.md, "Taking
+    part again"). Sent to every member, again every few seconds until the lobby has it."""
+
+    TYPE: ClassVar[int] = 44
+    head: bytes
+
+    def body(self) -> list:
+        return [self.head]
+
+    @classmethod
+    def parse(cls, items: list) -> NewChain:
+        _arity(items, 1, "new_chain")
+        return cls(_bin(items[0], "new_chain.head", DIGEST_LEN))
+
+
+@dataclass(frozen=True)
 class Watchers(Message):
     """A member tells the table who watches through it: `[[peer, name], ...]`, the whole
     list each time (a member's list replaces its previous one)."""
@@ -922,7 +956,7 @@ MESSAGE_TYPES: dict[int, type[Message]] = {
     for cls in (Heartbeat, Ack, Join, Lobby, SetSeat, Ready, AddBot, RemoveBot, Leave, Start,
                 Refuse, Commit, Reveal, Abort, SeedOk, MoveMsg, Fetch, Log, Draw, Farewell,
                 SetWait, Watch, WatchState, Watchers, TakeSeat, Chat, ChatFrom, SetGuests,
-                Probe, ProbeAnswer, AwayList)
+                Probe, ProbeAnswer, AwayList, NewChain)
 }
 
 

@@ -47,6 +47,7 @@ from tongiaki_lan.net.protocol.codec import (
     Log,
     Message,
     MoveMsg,
+    NewChain,
     Ready,
     Refuse,
     RemoveBot,
@@ -65,6 +66,7 @@ from tongiaki_lan.net.protocol.drawsync import DrawSync
 from tongiaki_lan.net.protocol.farewell import Farewells
 from tongiaki_lan.net.protocol.handover import Handover, handed
 from tongiaki_lan.net.protocol.identity import Identity
+from tongiaki_lan.net.protocol.latechains import LateChains
 from tongiaki_lan.net.protocol.links import Links
 from tongiaki_lan.net.protocol.lobbysync import LobbySync
 from tongiaki_lan.net.protocol.movesync import MoveSync, bot_seed
@@ -90,8 +92,8 @@ __all__ = ["NodeCore", "bot_seed", "handed"]
 REQUESTS = (Join, SetSeat, Ready, AddBot, RemoveBot, Leave, Start, SetWait)
 
 
-class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells, Waking,
-               Spectators):
+class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handover, Farewells,
+               Waking, Spectators):
     """One player's node. Every public method that changes state takes `now` (seconds on
     any monotonic clock); afterwards the caller collects `datagrams_to_send()` and
     `events()` and arms a timer for `get_timer()`."""
@@ -241,7 +243,7 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
                game: Game, digests: list[bytes], now: float, *,
                contributors: list[bytes], heads: tuple[bytes, ...],
                chain_secret: bytes | None, proofs: list | None = None,
-               key: bytes | None = None) -> None:
+               key: bytes | None = None, late_secrets: list[bytes] = ()) -> None:
         """Rejoin a game after a crash or restart, from our own record (replayed into `game`,
         with each draw's values in `proofs`) and the lobby and chain secret saved at the
         start; the peers fill in the moves we missed."""
@@ -252,8 +254,11 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
         self.seed = seed
         self.game = game
         self._digest_list = list(digests)
-        self._proof_of = {i: tuple(tuple(v) for v in values)
+        # (a record keeps a mid-game chain's head beside its first value: not on the wire)
+        self._proof_of = {i: tuple((v[0], v[1]) for v in values)
                           for i, values in enumerate(proofs or ()) if values is not None}
+        self._late_secrets = list(late_secrets)
+        self._gave_upto = game.draws()  # (it may have given the next one before it stopped)
         self._setup_draws(contributors, heads,
                           Chain(chain_secret) if chain_secret is not None else None)
         self._resumed_at = now
@@ -269,7 +274,13 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
     def chain_secret(self) -> bytes | None:
         """Our fair-draw chain's secret: the glue keeps it (mode 0600) so a restarted node
         goes on revealing."""
-        return self._chain.secret if self._chain is not None else None
+        return self._seed_chain.secret if self._seed_chain is not None else None
+
+    @property
+    def late_chain_secrets(self) -> list[bytes]:
+        """The secrets of the chains this node committed to mid-game (`LateChains`), kept
+        beside the first one's."""
+        return list(self._late_secrets)
 
     def seated(self) -> bool:
         return self.lobby is not None and L.is_member(self.lobby, self.peer_id)
@@ -279,7 +290,11 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
         self.game: Game | None = None
         self.contributors: list[bytes] = []  # fair draws: the nodes whose chains decide
         self.draw_book = None
-        self._chain: Chain | None = None
+        self._chain: Chain | None = None  # the chain we draw with now
+        self._seed_chain: Chain | None = None  # the one of the seed round
+        self._n_seed = 0  # contributors of the seed round; the lobby's `chains` follow
+        self._seed_heads: tuple[bytes, ...] = ()
+        self._reset_late_chains()
         self._draw_pool: dict[int, dict[int, bytes]] = {}  # draw -> contributor -> value
         self._proof_of: dict[int, tuple] = {}  # move index of a reveal -> its values
         self._draw_wait: tuple[int, float] | None = None  # the draw we wait for, since when
@@ -699,6 +714,8 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
             self._on_draw(peer, msg)
         elif isinstance(msg, Farewell):
             self._on_farewell(peer, msg)
+        elif isinstance(msg, NewChain):
+            self._on_new_chain(peer, msg)
         elif isinstance(msg, Chat):
             if self.lobby is not None and L.is_member(self.lobby, peer) and not self.watching:
                 self._emit(E.ChatLine(peer.hex(), self.peer_name(peer), msg.text))
@@ -835,5 +852,6 @@ class NodeCore(MoveSync, DrawSync, SeedAgreement, LobbySync, Handover, Farewells
             if not g.is_over:
                 self._give_back_to_the_running()
             self._draw_tick()
+            self._chain_tick()
             self._fork_tick()
 

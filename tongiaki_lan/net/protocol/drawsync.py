@@ -19,7 +19,7 @@ from tongiaki_lan.draws import Chain, DrawBook, preimage_ok
 from tongiaki_lan.engine import Game, Reveal
 from tongiaki_lan.net.protocol import events as E
 from tongiaki_lan.net.protocol import lobby as L
-from tongiaki_lan.net.protocol.codec import Draw, Fetch, Lobby
+from tongiaki_lan.net.protocol.codec import MAX_LATE_CHAINS, Draw, Fetch, Lobby
 from tongiaki_lan.net.protocol.settings import (
     DRAW_ASK_S,
     DRAW_FANOUT_S,
@@ -40,13 +40,26 @@ class DrawSync:
         """The contributors (in seed order), their chain heads, and our own chain; the
         draws already dealt are those in `_proof_of` (a resumed record's)."""
         self.contributors = list(contributors)
-        self._chain = chain
-        self._rebuild_book(tuple(heads))
+        self._n_seed = len(self.contributors)
+        self._seed_heads = tuple(heads)
+        self._chain = self._seed_chain = chain
+        self._rebuild_book()
 
-    def _rebuild_book(self, heads: tuple[bytes, ...]) -> None:
-        self.draw_book = DrawBook(self.seed, heads)
+    def _rebuild_book(self) -> None:
+        """The draw book from the chain heads (the seed round's, then those the lobby took
+        mid-game: `LateChains`) and the draws dealt so far."""
+        del self.contributors[self._n_seed:]
+        self._chain = self._seed_chain
+        self.draw_book = DrawBook(self.seed, self._seed_heads)
+        self._sync_chains(tell=False)
         for k, (_, values) in self._dealt().items():
             self.draw_book.remember(k, values)
+
+    @property
+    def seed_contributors(self) -> list[bytes]:
+        """The contributors of the seed round (`<record>.net` keeps them; the lobby keeps
+        those that came later)."""
+        return self.contributors[:self._n_seed]
 
     def _dealt(self) -> dict[int, tuple[int, tuple]]:
         """Draw k -> (move index of its reveal, its values): every reveal of a LAN game
@@ -55,13 +68,14 @@ class DrawSync:
 
     @property
     def my_contributor(self) -> int | None:
-        me = self.peer_id
-        return self.contributors.index(me) if me in self.contributors else None
+        return self._index_of(self.peer_id)
 
     def _active(self, k: int) -> list[int]:
-        """Contributors whose value draw k needs."""
+        """Contributors whose value draw k needs: those whose chain began by draw k and
+        that the table has not left out of it."""
         gone = {i for i, first in self.lobby.dropped if first <= k}
-        return [i for i in range(len(self.contributors)) if i not in gone]
+        firsts = self.draw_book.firsts
+        return [i for i in range(len(self.contributors)) if i not in gone and firsts[i] <= k]
 
     def _entry(self, i: int) -> tuple:
         """Move i as it rides in MOVE and LOG: with its draw's values when it is a reveal."""
@@ -87,6 +101,7 @@ class DrawSync:
                 # (no chain: a former player watching the game it drew for; its values
                 # come with the reveals it is fed, as any watcher's do)
                 pool[me] = self._chain.preimage(k)
+                self._gave_upto = max(self._gave_upto, k)
                 self._send_value(k, me, pool[me])
             if any(i not in pool for i in active):
                 self._check_deferred()
@@ -122,13 +137,20 @@ class DrawSync:
             self._proof_of[idx] = values
             self._draw_pool.pop(k, None)
             self._draw_wait = None
-            self._emit(E.RecordMove(idx, move, digest, [list(v) for v in values]))
+            self._emit(E.RecordMove(idx, move, digest, self._proof_for_record(k, values)))
             self.move_times.setdefault(idx, self.now)
             self._emit(E.TileRevealed(idx, str(move)))
             if self._passed_on != k:
                 self._pass_on(k, values)
             dealt += 1
         return dealt
+
+    def _proof_for_record(self, k: int, values: tuple) -> list:
+        """A draw's values as the record keeps them: a chain taken mid-game has its head
+        beside its first value, so `verify` can check it (protocol/record.md)."""
+        book = self.draw_book
+        return [[i, v, book.commitments[i]] if i >= self._n_seed and book.firsts[i] == k
+                else [i, v] for i, v in values]
 
     def _gatherer_of_draws(self) -> bytes | None:
         """The node that gathers a draw's values and passes the whole draw on: the one whose
@@ -190,6 +212,8 @@ class DrawSync:
         book = self.draw_book
         for i, v in values:
             if i >= len(self.contributors):
+                if i < self._n_seed + MAX_LATE_CHAINS:
+                    continue  # (a chain the table took: its lobby is on its way)
                 return f"draw {k}: there is no contributor {i}"
             if i in pool:
                 continue
@@ -350,10 +374,12 @@ class DrawSync:
                                                 dropped=dropped, seats=seats), broadcast=True)
 
     def dropped_peers(self) -> set[bytes]:
-        """Nodes left out of the draws: they drive no bot seat any more."""
+        """Nodes left out of the draws (and not taken in again with a fresh chain): they
+        drive no bot seat."""
         if self.lobby is None or not self.contributors:
             return set()
-        return {self.contributors[i] for i, _ in self.lobby.dropped}
+        return {p for i, p in enumerate(self.contributors)
+                if i == self._index_of(p) and any(j == i for j, _ in self.lobby.dropped)}
 
     def _drops_refused(self, peer: bytes, cur: Lobby, new: Lobby) -> str | None:
         """Whether to take a lobby from `peer` that leaves out contributors: None (yes),
@@ -428,12 +454,12 @@ class DrawSync:
             self._on_lobby(peer, addr, msg)
 
     def _rewind_to_drops(self) -> None:
-        """Draws this node dealt with a value the table left out (it was cut off when the
-        others dropped that contributor): take the game back to before the first such
-        reveal, so it follows the table again."""
-        dropped = dict(self.lobby.dropped)
+        """Draws this node dealt with other contributors than the table's lobby says: with
+        a value the table left out (it was cut off when the others dropped that
+        contributor), or without a chain the table took meanwhile. Take the game back to
+        before the first such reveal, so it follows the table again."""
         bad = [n for k, (n, values) in self._dealt().items()
-               if any(dropped.get(i, 99) <= k for i, _ in values)]
+               if [i for i, _ in values] != self._active(k)]
         if bad:
             self._take_back_to(min(bad))
 
@@ -451,7 +477,7 @@ class DrawSync:
         first = fresh.draws()
         del self._digest_list[n:]
         self._proof_of = {i: v for i, v in self._proof_of.items() if i < n}
-        self._rebuild_book(self.draw_book.commitments)
+        self._rebuild_book()
         self._draw_pool = {}
         self._draw_wait = None
         self._passed_on = self._deal_due = None

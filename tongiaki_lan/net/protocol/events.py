@@ -131,6 +131,21 @@ class ContributorDropped(NodeEvent):
 
 
 @dataclass(frozen=True)
+class ContributorTaken(NodeEvent):
+    """A laptop that played without taking part in the draws (the table drew without it,
+    or it joined mid-game) committed to a fresh chain, and the table took it: it takes part
+    in the draws from draw `draw` on (protocol/draws.md, "Taking part again"). `again`: it
+    took part before."""
+
+    kind: ClassVar[str] = "draw_taken"
+    contributor: int
+    peer: str
+    name: str
+    draw: int
+    again: bool
+
+
+@dataclass(frozen=True)
 class DrawWaiting(NodeEvent):
     """The next tile has waited a while for the draw values of `names`' nodes; they are left
     out of the draws in about `drop_in` seconds if nothing comes. `drop_in` -1: never —
@@ -290,6 +305,15 @@ class BotTurn(NodeEvent):
     index: int
     bot: str
     seed: int
+
+
+@dataclass(frozen=True)
+class ChainMade(NodeEvent):
+    """This node committed to a fresh chain mid-game: keep its secret with the resume data
+    (`NodeCore.late_chain_secrets`), so a restarted node goes on revealing with it."""
+
+    kind: ClassVar[str] = "chain_made"
+    internal: ClassVar[bool] = True
 
 
 @dataclass(frozen=True)

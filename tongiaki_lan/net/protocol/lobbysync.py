@@ -84,6 +84,8 @@ class LobbySync:
     def _install_lobby(self, new: Lobby, broadcast: bool) -> None:
         old = self.lobby
         self.lobby = new
+        if self.game is not None and (old is None or old.chains != new.chains):
+            self._sync_chains()
         if broadcast:
             self._broadcast(new)
         self._lobby_changed(old)
@@ -118,6 +120,11 @@ class LobbySync:
             if why:
                 self._refuse_msg(peer, "lobby", why)
                 return
+        if self.game is not None and cur is not None and msg.chains != cur.chains:
+            why = self._chains_refused(peer, cur, msg)
+            if why:
+                self._refuse_msg(peer, "lobby", why)
+                return
         if not L.is_member(msg, self.peer_id) and not self.seated():
             # not seated yet: ask the coordinator (and anyone we have not asked) for a seat
             self.lobby = None
@@ -141,8 +148,9 @@ class LobbySync:
         if old is not None and self.game is not None:
             self._announce_handovers(old, lb)
             self._announce_takeovers(old, lb)
-            if old.dropped != lb.dropped:
-                self._announce_drops(old, lb)
+            if old.dropped != lb.dropped or old.chains != lb.chains:
+                if old.dropped != lb.dropped:
+                    self._announce_drops(old, lb)
                 self._rewind_to_drops()
                 if self._deal():
                     self._after_reveals()

@@ -1,0 +1,141 @@
+"""Taking part in the draws again (protocol/draws.md, "Taking part again"): a laptop whose
+lid closed past the table's wait, or a newcomer, commits to a fresh chain mid-game and the
+table draws with it again, so no single laptop is left knowing the tiles to come. On the
+simulated LAN, virtual clock, no sockets."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from tests.net.test_core_sim import one_digest
+from tests.net.test_farewell_sim import leave_when_a_draw_waits, verify_record
+from tests.net.test_watch_sim import watcher
+from tongiaki_lan.draws import Chain
+from tongiaki_lan.net.lab.simnet import SimNet, SimNode
+from tongiaki_lan.net.protocol.codec import Lobby, WireError
+from tongiaki_lan.records import RecordError
+
+
+def lid_closed_past_the_wait(net: SimNet, nodes: list[SimNode]) -> SimNode:
+    """The last laptop sleeps until the table has drawn without it, then wakes."""
+    sleeper, host = nodes[-1], nodes[0]
+    net.run_until(lambda: len(host.game.moves) > 10)
+    net.suspend(sleeper, keep=16)
+    net.run_until(lambda: host.kinds("draw_dropped"), 300)
+    net.run_for(5)
+    net.wake(sleeper)
+    return sleeper
+
+
+def draws_of(node: SimNode) -> list[list[int]]:
+    """Per draw of the node's record, the contributors whose values dealt it."""
+    return [[x[0] for x in proof] for _, _, proof in node.record if proof is not None]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_laptop_back_after_the_table_drew_without_it_draws_again(players):
+    """At two players a lid closed for 20 s used to leave the other laptop drawing every
+    tile to the end: its software alone could know them."""
+    net = SimNet(seed=3, think=2.0)
+    nodes = net.table(players, handover_after=5.0)
+    sleeper = lid_closed_past_the_wait(net, nodes)
+    net.play_to_end(nodes)
+    one_digest(nodes)  # (a bot played the sleeper's seat a while: no clean replay of it)
+    new = players  # (its chain of the start was contributor players - 1)
+    for nd in nodes:
+        dropped = nd.kinds("draw_dropped")[0].draw
+        (taken,) = nd.kinds("draw_taken")
+        assert (taken.peer, taken.contributor, taken.again) == (
+            sleeper.core.peer_id.hex(), new, True)
+        assert taken.draw > dropped
+        draws = draws_of(nd)
+        everyone = list(range(players - 1))
+        assert draws[dropped:taken.draw] == [everyone] * (taken.draw - dropped)
+        assert draws[taken.draw:] == [[*everyone, new]] * (len(draws) - taken.draw)
+        assert verify_record(nd) == len(nd.game.moves)
+
+
+def test_a_record_whose_late_chain_head_was_changed_does_not_verify():
+    net = SimNet(seed=3, think=2.0)
+    nodes = net.table(2, handover_after=5.0)
+    lid_closed_past_the_wait(net, nodes)
+    net.play_to_end(nodes)
+    host = nodes[0]
+    i = next(i for i, (_, _, p) in enumerate(host.record) if p and any(len(x) == 3 for x in p))
+    move, digest, proof = host.record[i]
+    host.record[i] = (move, digest, [(*x[:2], bytes(32)) if len(x) == 3 else x for x in proof])
+    with pytest.raises(RecordError, match="does not hash"):
+        verify_record(host)
+
+
+def test_a_newcomer_in_a_seat_takes_part_in_the_draws():
+    """A player leaves for good; the two left would draw alone, but the newcomer who takes
+    the seat commits to a chain of its own, so three laptops decide the tiles again."""
+    net = SimNet(seed=139, think=1.0)
+    nodes = net.table(3)
+    leaver = nodes[1]
+    seat = leaver.core.my_seats()[0]
+    leave_when_a_draw_waits(net, leaver, after=10)
+    rest = [nodes[0], nodes[2]]
+    net.run_until(lambda: all(nd.core.lobby.seats[seat].bot for nd in rest), 10)
+    dan = watcher(net, nodes[2], autoplay="random")
+    net.run_until(lambda: dan.game is not None
+                  and seat in dan.core.lobby_json()["open_seats"], 30)
+    net.act(dan, dan.core.take_seat, seat)
+    players = [*rest, dan]
+    net.run_until(lambda: all(nd.kinds("draw_taken") for nd in players), 60)
+    net.play_to_end(players)
+    one_digest(players)
+    for nd in players:
+        (taken,) = nd.kinds("draw_taken")
+        assert (taken.peer, taken.contributor, taken.again) == (dan.core.peer_id.hex(), 3,
+                                                                False)
+        assert draws_of(nd)[-1] == [0, 2, 3]
+    assert verify_record(dan) == len(nodes[0].game.moves)
+
+
+def test_a_chain_into_a_draw_whose_value_a_node_gave_already_is_refused():
+    """Its owner could have chosen it knowing that draw's other values: the honest nodes
+    refuse the lobby that takes it, naming who sent it and why."""
+    net = SimNet(seed=17)
+    a, b, c = net.table(3)
+    net.run_until(lambda: a.game.awaiting_reveal and a.core._gave_upto == a.game.draws())
+    k = a.game.draws()
+    lb = c.core.lobby
+    late = Lobby(**{**{f.name: getattr(lb, f.name) for f in dataclasses.fields(lb)},
+                    "version": lb.version + 1,
+                    "chains": ((c.core.peer_id, Chain(bytes(32)).commitment, k),)})
+    net.act(c, lambda now: (setattr(c.core, "now", now), c.core._broadcast(late)))
+    net.run_until(lambda: a.kinds("refused"), 5)
+    ev = a.kinds("refused")[-1]
+    assert ev.peer == c.core.peer_id.hex() and ev.what == "lobby"
+    assert f"into draw {k}, whose value this node gave before it heard" in ev.reason
+    assert a.core.lobby.chains == ()
+
+
+def test_a_lobby_with_a_chain_head_listed_twice_is_refused_on_the_wire():
+    lb = Lobby(1, "playing", "Cove", 2, False, (), (), b"", (), chains=(
+        (b"\x01" * 8, b"\x02" * 32, 5), (b"\x03" * 8, b"\x02" * 32, 6)))
+    with pytest.raises(WireError, match="a chain head is listed twice"):
+        Lobby.parse(lb.body())
+
+
+def test_a_laptop_that_crashes_after_taking_part_again_reveals_with_its_new_chain():
+    """Its fresh chain's secret is kept with the resume data (`<record>.net`): restarted,
+    it goes on revealing with it, and the table never has to leave it out again."""
+    net = SimNet(seed=5, think=2.0)
+    nodes = net.table(2, handover_after=5.0)
+    sleeper = lid_closed_past_the_wait(net, nodes)
+    net.run_until(lambda: sleeper.kinds("draw_taken") and sleeper.game.draws() > (
+        sleeper.kinds("draw_taken")[0].draw + 1), 300)
+    net.kill(sleeper)
+    net.run_for(1)
+    back = net.restart(sleeper)
+    players = [nodes[0], back]
+    net.play_to_end(players)
+    one_digest(players)
+    assert len(nodes[0].kinds("draw_dropped")) == 1  # (only the drop of the lid closed)
+    assert draws_of(nodes[0])[-1] == [0, 2]
+    assert verify_record(back) == len(back.game.moves)
