@@ -90,7 +90,7 @@ class Farewells:
         log.info("%s left the table %s", name, "for good" if msg.for_good else "(back soon)")
         g = self.game
         if g is not None and msg.value and leaver in self.contributors:
-            i = self.contributors.index(leaver)
+            i = self._index_of(leaver)  # (its latest chain: one taken mid-game, if any)
             k = msg.from_draw - 1
             if k >= g.draws():
                 why = self._take_values(peer, k, ((i, msg.value),))
@@ -114,7 +114,7 @@ class Farewells:
         if not verify(msg.public, msg.signature, data):
             return "farewell: bad signature"
         if msg.value and self.game is not None and msg.leaver in self.contributors:
-            i = self.contributors.index(msg.leaver)
+            i = self._index_of(msg.leaver)
             book = self.draw_book
             k = msg.from_draw - 1
             if k >= self.game.draws() and not preimage_ok(book.last[i], book.last_draw[i],
@@ -140,7 +140,7 @@ class Farewells:
             if not self.left_for_good(leaver) or leaver == self.peer_id:
                 continue
             if leaver in self.contributors:
-                i = self.contributors.index(leaver)
+                i = self._index_of(leaver)  # (its latest chain: one taken mid-game, if any)
                 if i not in dropped:
                     dropped[i] = min(self._first_draw_without(i, fw.from_draw), MAX_DRAW)
                     changed = True

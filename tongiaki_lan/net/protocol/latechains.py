@@ -31,6 +31,7 @@ log = logging.getLogger("tongiaki_lan.net.protocol.latechains")
 NEW_CHAIN_RESEND_S = 2.0  # a chain not in the lobby yet is offered again this often
 # how far ahead of the draw its taker has not dealt yet a new chain begins (see above)
 CHAIN_LEAD = 2
+MAX_HEADS_HEARD = 256  # heads remembered a game (each honest laptop offers a few at most)
 
 
 class LateChains:
@@ -125,6 +126,8 @@ class LateChains:
     def _on_new_chain(self, peer: bytes, msg: NewChain) -> None:
         if self.game is None or self.watching:
             return
+        if msg.head not in self._heads_heard and len(self._heads_heard) >= MAX_HEADS_HEARD:
+            return  # (a member offering head after head: the honest offer a few a game)
         self._heads_heard.setdefault(msg.head, self._gave_upto)
         self._chain_asks[peer] = msg.head
         self._take_chains()
