@@ -24,7 +24,7 @@ def verify_record(node: SimNode) -> int:
     record_digest(node)
     seats = tuple(SeatInfo(s.name, s.colour) for s in core.lobby.seats)
     header = RecordHeader(core.seed, seats, variant=core.lobby.variant,
-                          commitments=core.draw_book.commitments[:len(core.seed_contributors)])
+                          commitments=core.seed_heads)
     record = Record(header, [m for m, _, _ in node.record], [d for _, d, _ in node.record],
                     proofs=[p for _, _, p in node.record])
     replay_record(record)

@@ -139,3 +139,18 @@ def test_a_laptop_that_crashes_after_taking_part_again_reveals_with_its_new_chai
     assert len(nodes[0].kinds("draw_dropped")) == 1  # (only the drop of the lid closed)
     assert draws_of(nodes[0])[-1] == [0, 2]
     assert verify_record(back) == len(back.game.moves)
+
+
+def test_someone_who_starts_watching_after_a_chain_was_taken_follows_and_verifies():
+    """The watcher learns the seed round's chains from its feeder and the later ones from
+    the lobby (a feeder that sent every chain as the start's made the watcher count them
+    twice)."""
+    net = SimNet(seed=3, think=2.0)
+    nodes = net.table(2, handover_after=5.0)
+    lid_closed_past_the_wait(net, nodes)
+    net.run_until(lambda: all(nd.kinds("draw_taken") for nd in nodes), 120)
+    dan = watcher(net, nodes[0])
+    net.play_to_end([*nodes, dan])
+    one_digest([*nodes, dan])
+    assert dan.core.contributors == nodes[0].core.contributors
+    assert verify_record(dan) == len(nodes[0].game.moves)

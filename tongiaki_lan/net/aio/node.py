@@ -447,7 +447,7 @@ class Node:
         header = RecordHeader(self.seed, tuple(SeatInfo(s.name, s.colour, s.bot or "human")
                                                for s in lb.seats),
                               created=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                              game_name=lb.name, commitments=self.core.draw_book.commitments,
+                              game_name=lb.name, commitments=self.core.seed_heads,
                               variant=lb.variant)
         path = self.record_path or self._default_record_path()
         if path.exists():

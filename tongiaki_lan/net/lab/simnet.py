@@ -198,7 +198,7 @@ class SimNet:
             elif isinstance(ev, E.GameStarted) and not ev.resumed:
                 node.sidecar = {"lobby": core.lobby,
                                 "contributors": list(core.seed_contributors),
-                                "heads": core.draw_book.commitments,
+                                "heads": core.seed_heads,
                                 "chain_secret": core.chain_secret, "late_secrets": []}
                 node.events.append(ev)
             elif (isinstance(ev, E.LobbyChanged) and node.sidecar is not None

@@ -61,6 +61,13 @@ class DrawSync:
         those that came later)."""
         return self.contributors[:self._n_seed]
 
+    @property
+    def seed_heads(self) -> tuple[bytes, ...]:
+        """Their chain heads: a record's header and WATCH_STATE carry these alone (the
+        chains taken mid-game ride in the lobby, and in the record beside their first
+        value)."""
+        return self._seed_heads
+
     def _dealt(self) -> dict[int, tuple[int, tuple]]:
         """Draw k -> (move index of its reveal, its values): every reveal of a LAN game
         carries its values, so the k-th of them is draw k."""

@@ -315,8 +315,8 @@ class Spectators:
             return
         if not w.state_sent:
             w.state_sent = True
-            self.links.send(peer, addr, WatchState(self.seed, tuple(self.contributors),
-                                                   tuple(self.draw_book.commitments)))
+            self.links.send(peer, addr, WatchState(self.seed, tuple(self.seed_contributors),
+                                                   self.seed_heads))
             self._feed_farewells(peer, w)
         n = len(g.moves)
         if w.sent < n:
