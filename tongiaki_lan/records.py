@@ -103,6 +103,8 @@ class RecordHeader:
     commitments: tuple[bytes, ...] = ()
     # the table variant (engine/variant.py): "standard" or "two-colours" (V1)
     variant: str = STANDARD
+    # this laptop watched the game (protocol/watching.md); it may have taken a seat later
+    watched: bool = False
 
     @property
     def colours(self) -> tuple[str, ...]:
@@ -119,6 +121,7 @@ class RecordHeader:
             "game": self.game_name,
             **({"draws": list(self.commitments)} if self.commitments else {}),
             **({"variant": self.variant} if self.variant != STANDARD else {}),
+            **({"watched": True} if self.watched else {}),
         }
 
     @classmethod
@@ -162,7 +165,7 @@ class RecordHeader:
             seed, tuple(seats), obj["rules"], obj["format"],
             created if isinstance(created, str) else "",
             game if isinstance(game, str) else "",
-            tuple(commitments), variant,
+            tuple(commitments), variant, obj.get("watched") is True,
         )
 
     def new_game(self) -> Game:

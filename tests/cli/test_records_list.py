@@ -97,3 +97,30 @@ def test_verify_of_the_resume_data_says_what_it_is_and_names_bots_once(tmp_path)
     ok = cli("verify", str(tmp_path / "r.tgrec"), env=env)
     assert ok.returncode == 0 and "Hina (normal, red)" in ok.stdout, ok.stdout
     assert "(normal) (red)" not in ok.stdout
+
+
+def test_a_game_left_for_good_or_only_watched_is_not_called_unfinished(tmp_path):
+    """A LAN-party playtest: after `quit` for good, and after watching a game for a while,
+    `records` said "unfinished" for both, as for a game that waits to be resumed."""
+    from tongiaki_lan.net.aio.sidecar import write_sidecar
+    from tongiaki_lan.net.protocol import lobby as L
+
+    _record(tmp_path / "left.tgrec", 12)
+    lobby = L.new_lobby("Reef", 2, False, bytes(8), "Ana", "", 1)
+    write_sidecar(tmp_path / "left.tgrec", peer=bytes(8), game_id=bytes(8), lobby=lobby,
+                  passphrase=False, port=7000, left=True)
+    header = RecordHeader(bytes(32), (SeatInfo("Ana", "blue"), SeatInfo("Ben", "red")),
+                          game_name="Cove", watched=True)
+    with RecordWriter.create(tmp_path / "watched.tgrec", header, fsync=False):
+        pass
+    _record(tmp_path / "mine.tgrec", 8)
+    write_sidecar(tmp_path / "mine.tgrec", peer=bytes(8), game_id=bytes(8), lobby=lobby,
+                  passphrase=False, port=7000)
+    for age, name in ((300, "left"), (200, "watched"), (100, "mine")):
+        t = 1_700_000_000 - age
+        os.utime(tmp_path / f"{name}.tgrec", (t, t))
+    out = cli("records", "--records", str(tmp_path), env={**os.environ})
+    rows = [line for line in out.stdout.splitlines() if line[:4].strip().endswith(".")]
+    assert rows[0].endswith(" moves · unfinished")  # (its resume data waits for a join)
+    assert rows[1].endswith("Cove (watched) · Ana, Ben · 0 moves · watched, not to the end")
+    assert rows[2].endswith(" moves · left for good")

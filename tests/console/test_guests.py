@@ -23,6 +23,7 @@ from tongiaki_lan.console.lobby import LobbyScreen
 from tongiaki_lan.console.screen import GameScreen, run_game_screen
 from tongiaki_lan.net.aio.discovery import Advert, GameInfo
 from tongiaki_lan.net.aio.node import GameRef, Node
+from tongiaki_lan.net.aio.sidecar import read_sidecar
 from tongiaki_lan.net.lab.loopback import close_all, make_table
 
 from .conftest import FakeLan, start_screen, wait_until
@@ -201,6 +202,8 @@ async def p1_goes_home(nodes, players) -> str:
     await play(players, lambda: len(players[0].game.moves) >= 10)
     red = nodes[1].lobby.seats[nodes[1].my_seats()[0]].colour
     await nodes[1].leave(for_good=True)
+    # (`records` lists the game "left for good" on p1's laptop, not "unfinished")
+    assert read_sidecar(nodes[1].record_path)["left"] is True
     await wait_until(lambda: any("p1 left for good" in t for t in texts(players[0])))
     await play(players[:1], lambda: players[0].my_decision())
     return red

@@ -6,6 +6,7 @@ exist)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 from datetime import datetime
 from pathlib import Path
@@ -28,6 +29,7 @@ def summaries(directory: Path, limit: int | None = SHOWN) -> list[dict]:
     """One summary per record, newest first: numbered from 1, as `replay N` counts. A
     damaged record is listed with what is wrong with it, not left out: its number must
     not shift the others'."""
+    from tongiaki_lan.net.aio.sidecar import has_sidecar, read_sidecar
     from tongiaki_lan.records import newest_records, read_record, replay_record
 
     out = []
@@ -56,8 +58,14 @@ def summaries(directory: Path, limit: int | None = SHOWN) -> list[dict]:
         # whose seat a bot played some turns of (away, or gone for good: replay tells)
         helped = list(dict.fromkeys(record.seat_names(i)[s] for i, bots in record.bots
                                     for s, bot in enumerate(bots) if bot))
+        left = False
+        if has_sidecar(path):  # (this laptop's seat: resume data beside the record)
+            with contextlib.suppress(Exception):
+                left = read_sidecar(path)["left"]
         entry.update({
             "game": record.header.game_name,
+            # said goodbye for good; watched only (a watcher who took a seat has resume data)
+            "left": left, "watched": record.header.watched and not has_sidecar(path),
             "created": record.header.created,
             "modified": modified.isoformat(timespec="minutes"),
             "players": players,
@@ -96,8 +104,14 @@ def run(args) -> int:
             moves = ngettext("{n} move", "{n} moves", e["moves"]).format(n=e["moves"])
             if e["over"]:
                 state = _("won by {names}").format(names=" & ".join(e["winners"]))
+            elif e["left"]:
+                state = _("left for good")
+            elif e["watched"]:
+                state = _("watched, not to the end")
             else:
                 state = _("unfinished")
+            if e["watched"]:
+                title = _("{game} (watched)").format(game=title)
             when = e["modified"].replace("T", " ")
             players = ", ".join(e["players"])
             print(f"{e['n']:>3}. {when}  {title} · {players} · {moves} · {state}")

@@ -153,6 +153,7 @@ class Node:
         self.events: asyncio.Queue[E.NodeEvent] = asyncio.Queue(maxsize=MAX_QUEUED_EVENTS)
         self._listeners: list[Callable[[E.NodeEvent], None]] = []
         self._writer: RecordWriter | None = None
+        self._left_for_good = False  # said goodbye for good (kept in `<record>.net`)
         self._names_written: tuple[str, ...] | None = None  # as the record says them now
         # per seat, the bot playing for an away player, as the record says it (None: no
         # entry said any)
@@ -245,6 +246,9 @@ class Node:
         then close."""
         if self.lobby is not None:
             self.core.leave_game(self._now(), for_good)
+            if for_good and self._writer is not None and not self.core.watching:
+                self._left_for_good = True  # (`records`: "left for good", not "unfinished")
+                self._write_sidecar()
             self._pump.step()
             await self.wait_for(self.core.links.idle, timeout, raise_on_timeout=False)
         await self.close()
@@ -448,7 +452,7 @@ class Node:
                                                for s in lb.seats),
                               created=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                               game_name=lb.name, commitments=self.core.seed_heads,
-                              variant=lb.variant)
+                              variant=lb.variant, watched=self.core.watching)
         path = self.record_path or self._default_record_path()
         if path.exists():
             path = path.with_name(f"{path.stem}-{self.incarnation}{path.suffix}")
@@ -472,7 +476,8 @@ class Node:
                           lobby=self.lobby, passphrase=bool(self.core.game_key),
                           port=self.address[1], contributors=self.core.seed_contributors,
                           chain_secret=self.core.chain_secret, key=self.core.game_key,
-                          late_secrets=self.core.late_chain_secrets)
+                          late_secrets=self.core.late_chain_secrets,
+                          left=self._left_for_good)
         except OSError as exc:
             log.error("cannot write %s's resume data: %s", self.record_path, exc)
             self.notify(E.Error(f"cannot write resume data for {self.record_path}: {exc}"))
@@ -684,6 +689,7 @@ class Node:
     def _reset_local(self) -> None:
         self._close_record()
         self._writer = None
+        self._left_for_good = False
 
     def invite(self, host: str | None = None) -> str:
         """This node's invite for the current game (see GameRef.invite)."""

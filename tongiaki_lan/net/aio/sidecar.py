@@ -25,13 +25,15 @@ def sidecar_path(record_path: str | os.PathLike) -> Path:
 def write_sidecar(record_path: Path, *, peer: bytes, game_id: bytes, lobby: Lobby,
                   passphrase: bool, port: int, contributors: list[bytes] = (),
                   chain_secret: bytes | None = None, key: bytes | None = None,
-                  late_secrets: list[bytes] = ()) -> None:
+                  late_secrets: list[bytes] = (), left: bool = False) -> None:
     """`key`: a passphrase game's key, derived from the passphrase and the game id (never
     the passphrase itself): a player back after a crash is not asked for the passphrase
-    while the table's draw waits for them. Private like the chain secret beside it."""
+    while the table's draw waits for them. Private like the chain secret beside it.
+    `left`: the player said goodbye for good (`records` says so rather than
+    "unfinished"); a resume writes the file again without it."""
     data = {"peer": peer, "game_id": game_id, "lobby": lobby.to_wire(),
             "passphrase": passphrase, "port": port, "contributors": list(contributors),
-            "chain": chain_secret, "key": key, "late": list(late_secrets)}
+            "chain": chain_secret, "key": key, "late": list(late_secrets), "left": left}
     write_atomic(sidecar_path(record_path), msgpack.packb(data, use_bin_type=True),
                  private=True)
 
@@ -54,7 +56,7 @@ def read_sidecar(record_path: str | os.PathLike) -> dict:
     return {"peer": raw["peer"], "game_id": raw["game_id"], "lobby": lobby,
             "passphrase": raw.get("passphrase", False), "port": raw.get("port", 0),
             "contributors": list(raw.get("contributors", [])), "chain_secret": chain,
-            "key": key, "late_secrets": late}
+            "key": key, "late_secrets": late, "left": raw.get("left") is True}
 
 
 def has_sidecar(record_path: str | os.PathLike) -> bool:
