@@ -151,3 +151,33 @@ async def test_replace_and_tab_offers_the_other_players(tmp_path):
         await session.close()
     finally:
         await close_all(nodes)
+
+
+async def test_replace_and_tab_offers_only_a_player_who_is_away(tmp_path):
+    """At a table of three, with p2's laptop gone: Tab after `replace ` put p1 on the line,
+    who sat right there; it offers p2, the one whose seat can go to a bot."""
+    from prompt_toolkit.input import create_pipe_input
+
+    from tongiaki_lan.console.lan import LanSession
+    from tongiaki_lan.net.lab.loopback import close_all, make_table
+
+    from .conftest import start_screen, wait_until
+
+    nodes = await make_table(3, tmp_path, autoplay=None)
+    try:
+        me, _, gone = nodes
+        await me.wait_for(lambda: all(nd.game is not None for nd in nodes), 30)
+        await gone.close()
+        await me.wait_for(lambda: gone.peer_id not in me.present(), 30)
+        session = LanSession(me)
+        with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+            screen, task = await start_screen(session)
+            inp.send_text("replace \t")
+            await wait_until(lambda: len(screen.buffer.text) > len("replace "),
+                             what="the completion")
+            assert screen.buffer.text == "replace p2"
+            inp.send_text("\x15\x03\x03")  # (the line cleared; Ctrl-C twice leaves)
+            assert await asyncio.wait_for(task, 30) == 0
+        await session.close()
+    finally:
+        await close_all(nodes)

@@ -977,6 +977,16 @@ class LanSession(GameSession):
             return set()
         return super().local_seats()
 
+    def away_seats(self) -> set[int]:
+        """Seats whose player is away from the table now (`replace` may give them to a
+        bot)."""
+        lb = self.node.lobby
+        if lb is None:
+            return set()
+        present = self.node.present()
+        return {i for i, s in enumerate(lb.seats)
+                if s.kind == "human" and s.owner != self.node.peer_id and s.owner not in present}
+
     def played_by_bot(self, seat: int, index: int) -> bool:
         return index in self._bot_moves
 

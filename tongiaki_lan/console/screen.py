@@ -236,12 +236,15 @@ class MoveCompleter(Completer):
     def _player_completions(self, rest: str):
         """`replace `: the other players' names (or a colour, the English word the table
         takes, when that is what is being typed); it offered nothing, and a name had to
-        be read off the panel and typed whole. Not ours, nor a seat a bot plays already."""
+        be read off the panel and typed whole. Not ours, nor a seat a bot plays already;
+        only away players' when someone is away (a playtest's Tab offered everyone, and the
+        first name it put on the line was a player sitting right there)."""
         s = self.screen.session
         typed = rest.strip()
         options = []
-        for seat, name in zip(s.seats, s.names, strict=True):
-            if seat.local or seat.kind not in HUMAN_KINDS:
+        away = getattr(s, "away_seats", set)()
+        for i, (seat, name) in enumerate(zip(s.seats, s.names, strict=True)):
+            if seat.local or seat.kind not in HUMAN_KINDS or (away and i not in away):
                 continue
             english = typed and not name.lower().startswith(typed) and seat.colour.startswith(typed)
             options.append(seat.colour if english else name)
