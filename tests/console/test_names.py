@@ -40,6 +40,25 @@ def test_chat_and_presence_lines_name_the_player_not_the_peer_id():
     assert [t for _s, t in lobby.lines[-2:]] == ["<Bob> hello", "Bob is away."]
 
 
+def test_the_host_of_a_full_table_is_told_how_to_free_a_bots_seat_in_their_words():
+    from tongiaki_lan.i18n import use
+
+    node = _node((B, "Bob"))
+    try:
+        for lang, line in (("en", "Dee wanted to join, but every seat is taken: unbot red "
+                                  "frees a bot's seat."),
+                           ("de", "Dee wollte mitspielen, aber alle Plätze sind besetzt: "
+                                  "unbot rot macht den Platz eines Bots frei.")):
+            use(lang)
+            with create_app_session(output=DummyOutput()):
+                lobby = LobbyScreen("Ana", lan=False, colour_output=False)
+                lobby.node = node
+                lobby._on_node_event(E.TurnedAway("Dee", ["red"]))
+            assert lobby.lines[-1] == ("info", line)
+    finally:
+        use("en")
+
+
 def test_two_players_of_one_name_are_told_apart_by_their_id():
     # a table refuses a second Bob at the join (tests/net/test_names.py); a lobby written
     # by an older or modified peer may still hold two, and the label tells them apart

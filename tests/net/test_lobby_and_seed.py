@@ -176,3 +176,21 @@ async def test_joining_a_game_that_does_not_answer_says_so(tmp_path):
         assert "no answer from the game" in str(exc)
     finally:
         await lonely.close()
+
+
+def test_the_host_of_a_full_table_with_a_bot_hears_of_a_newcomer_turned_away():
+    """A newcomer came to a table whose last seat a bot held and could not sit down; the
+    host, who could free the bot's seat, was told nothing."""
+    from tongiaki_lan.net.lab.simnet import SimNet
+
+    net = SimNet(seed=5)
+    host, dee = net.add("Ana", "10.0.0.1"), net.add("Dee", "10.0.0.2")
+    net.act(host, host.core.create_game, "Reef", 2, None, "")
+    net.act(host, host.core.add_bot, "random", "red")
+    for _ in range(2):  # (a joiner asks again: the host is told once)
+        net.act(dee, dee.core.begin_join, host.core.game_id, host.core.peer_id, host.addr,
+                None, "")
+        net.run_until(lambda: dee.core.join_refusal is not None, 10)
+        dee.core.join_refusal = None
+    (ev,) = host.kinds("turned_away")
+    assert (ev.name, ev.bots) == ("Dee", ["red"])

@@ -267,6 +267,13 @@ class LobbyScreen:
                 game=d.get("game"))))
         elif k in ("request_refused", "error"):
             self.lines.append(("bad", net_reason(d.get("reason"))))
+        elif k == "turned_away" and d.get("bots"):
+            # (a newcomer came to a full table of people and bots, and nobody knew why
+            # they could not sit down, nor that the host could free a bot's seat)
+            self.lines.append(("info", _("{name} wanted to join, but every seat is taken: "
+                                         "unbot {colour} frees a bot's seat.").format(
+                name=d.get("name", "?"), colour=_(COLOUR_NAMES.get(d["bots"][0],
+                                                                   d["bots"][0])))))
         elif k == "warning":
             self.lines.append(("bad", str(d.get("text"))))
         elif k == "abort":

@@ -361,6 +361,7 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
         self._join_colour = ""
         self.join_refusal: str | None = None
         self._answered_join: set[bytes] = set()
+        self._turned_away: set[bytes] = set()  # refused a seat at a full table (told once)
         self.presence = Presence()
         self._progress: dict[bytes, int] = {}
         # member -> (when, our move count then) since its heartbeats say it is behind

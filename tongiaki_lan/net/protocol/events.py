@@ -56,6 +56,16 @@ class RequestRefused(NodeEvent):
 
 
 @dataclass(frozen=True)
+class TurnedAway(NodeEvent):
+    """This node, coordinating the lobby, refused someone a seat because every seat is
+    taken, while bots hold some (`bots`: their colours): the host may free one."""
+
+    kind: ClassVar[str] = "turned_away"
+    name: str
+    bots: list
+
+
+@dataclass(frozen=True)
 class Starting(NodeEvent):
     """Seed agreement began."""
 

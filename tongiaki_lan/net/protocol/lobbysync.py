@@ -70,6 +70,12 @@ class LobbySync:
         result = L.apply_request(self.lobby, peer, addr, msg, present=self.present(),
                                  nonce=self.entropy(8))
         if isinstance(result, str):
+            if (isinstance(msg, Join) and result == L.FULL.format(name=repr(self.lobby.name))
+                    and peer not in self._turned_away):
+                self._turned_away.add(peer)  # (a joiner asks again and again: told once)
+                bots = [s.colour for s in self.lobby.seats if s.kind == "bot"]
+                if bots:
+                    self._emit(E.TurnedAway(msg.name, bots))
             if peer == self.peer_id:
                 self._emit(E.RequestRefused(peer.hex(), result))
             elif not isinstance(msg, Leave):
