@@ -177,3 +177,15 @@ def test_a_french_line_never_starts_with_the_punctuation_its_space_comes_before(
         rows = ["".join(t for _c, t in row) for row in wrap_fragments([("info", text)], width)]
         assert not any(r.lstrip().startswith((";", ":", "!", "?")) for r in rows), rows
         assert "".join(rows).replace("\u00a0", " ").replace("  ", " ").startswith("Cy a")
+
+
+def test_a_turn_header_too_wide_for_the_panel_drops_its_rules_not_its_colour():
+    """At 33 columns "── turn 22: Ben — bot (normal) (R) ──" broke before "(R) ──", the
+    letter that says whose colour the turn is on a line of its own."""
+    from tongiaki_lan.console.screen import wrap_fragments
+
+    header = ("turn", "── turn 22: Ben — bot (normal) (R) ──")
+    rows = ["".join(t for _c, t in row) for row in wrap_fragments([header], 33)]
+    assert rows == ["turn 22: Ben — bot (normal) (R)"]
+    wide = ["".join(t for _c, t in row) for row in wrap_fragments([header], 60)]
+    assert wide == [header[1]]  # (with room, the rules stay)

@@ -245,6 +245,9 @@ async def test_help_is_shown_from_its_first_line_and_pages_by_the_log_height():
     screen.scroll_log(1)  # PgDn: a page of the log's height, two lines kept
     assert screen.log_scroll == scrolled - 8
     rows = ["".join(t for _s, t in row) for row in screen.draw_log(32, 10)]
+    # a panel too narrow for the words keeps the key to press
+    narrow = ["".join(t for _s, t in row) for row in screen.draw_log(20, 10)]
+    assert narrow[-1] == f"── +{screen.log_scroll} PgDn ──"
     screen.scroll_log(-1)
     back = ["".join(t for _s, t in row) for row in screen.draw_log(32, 10)]
     assert back[0].startswith("Goal: most points")

@@ -170,6 +170,8 @@ def wrap_fragments(lines, width: int) -> list[list[tuple[str, str]]]:
     out = []
     for style, text in lines:
         cls = f"class:log.{style}" if style else "class:log"
+        if style == "turn" and len(text) > width:  # (a narrow panel broke "── turn 22: Ben
+            text = text.strip("─ ")  # — bot (normal)" from its "(R) ──": the rules go first)
         for part in wrap_words(text, max(10, width), subsequent_indent="  ") or [""]:
             out.append([(cls, part)])
     return out
@@ -574,6 +576,8 @@ class GameScreen:
         if self.log_scroll and shown:
             marker = ngettext("── {n} newer line: PgDn ──", "── {n} newer lines: PgDn ──",
                               self.log_scroll).format(n=self.log_scroll)
+            if len(marker) > width:  # (a narrow panel cut "── 26 lignes plus récentes :
+                marker = f"── +{self.log_scroll} PgDn ──"  # PgDn ──" before the key to press)
             shown[-1] = [("class:rule", marker[:width])]
         return shown
 
