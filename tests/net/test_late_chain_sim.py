@@ -154,3 +154,26 @@ def test_someone_who_starts_watching_after_a_chain_was_taken_follows_and_verifie
     one_digest([*nodes, dan])
     assert dan.core.contributors == nodes[0].core.contributors
     assert verify_record(dan) == len(nodes[0].game.moves)
+
+
+def test_a_resume_whose_saved_lobby_is_older_than_its_record_waits_for_the_tables():
+    """The resume data was last written before the table took a chain whose values the
+    record holds (a failed write): the restarted laptop neither stops nor forks; the
+    table's lobby brings the chain, which its record shows it took before (it gave values
+    after that chain's first draw, which it refused when it did not know that)."""
+    net = SimNet(seed=5, think=2.0)
+    nodes = net.table(3, handover_after=5.0)
+    sleeper = lid_closed_past_the_wait(net, nodes)
+    net.run_until(lambda: all(nd.kinds("draw_taken") for nd in nodes), 120)
+    other = nodes[1]
+    net.run_until(lambda: other.game.draws() > other.kinds("draw_taken")[0].draw + 1, 300)
+    old = other.sidecar["lobby"]
+    other.sidecar = {**other.sidecar,
+                     "lobby": dataclasses.replace(old, chains=(), version=old.version - 1)}
+    net.kill(other)
+    net.run_for(1)
+    back = net.restart(other)
+    players = [nodes[0], back, sleeper]
+    net.play_to_end(players)
+    one_digest(players)
+    assert all(nd.core.stopped is None for nd in players)

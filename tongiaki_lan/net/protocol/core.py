@@ -259,6 +259,10 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
                           for i, values in enumerate(proofs or ()) if values is not None}
         self._late_secrets = list(late_secrets)
         self._gave_upto = game.draws()  # (it may have given the next one before it stopped)
+        for values in proofs or ():  # chains our record dealt with: taken before, by us
+            for v in values or ():
+                if len(v) == 3:
+                    self._heads_heard[v[2]] = -1
         self._setup_draws(contributors, heads,
                           Chain(chain_secret) if chain_secret is not None else None)
         self._resumed_at = now

@@ -52,8 +52,15 @@ class DrawSync:
         self._chain = self._seed_chain
         self.draw_book = DrawBook(self.seed, self._seed_heads)
         self._sync_chains(tell=False)
+        self._remember_dealt()
+
+    def _remember_dealt(self) -> None:
+        """The draws dealt so far, as the latest values of each chain. A value of a chain
+        the lobby does not hold yet (a resume whose saved lobby is older than its record)
+        waits for the table's lobby, which brings the chain and calls this again."""
+        n = len(self.contributors)
         for k, (_, values) in self._dealt().items():
-            self.draw_book.remember(k, values)
+            self.draw_book.remember(k, [(i, v) for i, v in values if i < n])
 
     @property
     def seed_contributors(self) -> list[bytes]:

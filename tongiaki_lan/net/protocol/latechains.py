@@ -66,6 +66,8 @@ class LateChains:
         if lb is None or self.draw_book is None or not self.contributors:
             return
         known = len(self.contributors) - self._n_seed
+        if len(lb.chains) <= known:
+            return
         for peer, head, first in lb.chains[known:]:
             self.contributors.append(peer)
             i = self.draw_book.add(head, first)
@@ -81,8 +83,9 @@ class LateChains:
             log.info("%s takes part in the draws again from tile %d on",
                      self.peer_name(peer), first + 1)
             if tell:
-                    self._emit(E.ContributorTaken(i, peer.hex(), self.peer_name(peer), first,
+                self._emit(E.ContributorTaken(i, peer.hex(), self.peer_name(peer), first,
                                               peer in self.contributors[:i]))
+        self._remember_dealt()
 
     # ------------------------------------------------------------------ offering a chain
 
