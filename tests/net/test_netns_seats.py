@@ -133,3 +133,32 @@ async def test_a_node_asleep_when_the_table_finished_and_left_says_the_table_is_
     assert gone["slept"] > 3
     assert "did not answer" in sleeper.events[-1]["reason"]
     verify_record(sleeper.events[0]["record"])  # its record holds the game up to the sleep
+
+
+async def test_two_laptops_one_lid_closed_past_the_wait_both_draw_again(tmp_path):
+    """Real processes, real zeroconf: at a table of two, host 1 stops (SIGSTOP) until host 0
+    has drawn a tile without it, and resumes. Host 1 commits to a fresh chain and both draw
+    the tiles again (each says so); before, host 0 drew every later tile alone. Both records
+    verify, the fresh chain's values included."""
+    extra = ("--handover", "3", "--draw-wait", "3", "--bot-delay", "0.3",
+             "--table-bot", "random")
+    with Lan(2) as lan:
+        procs = [Proc(play_cmd(lan, i, tmp_path, "again", 2, *extra, timeout=400), tmp_path)
+                 for i in range(2)]
+        host, sleeper = procs
+        try:
+            for p in procs:
+                await p.start()
+            await sleeper.wait(lambda: sleeper.count("move") >= 8, 120)
+            sleeper.kill(signal.SIGSTOP)
+            await host.wait(lambda: host.count("draw_dropped") >= 1, 60)
+            sleeper.kill(signal.SIGCONT)
+            codes = [await p.finish(400) for p in procs]
+        finally:
+            await kill_all(procs)
+        assert codes == [0, 0], [p.stderr[-1500:] for p in procs]
+    peer = _events(host, "draw_dropped")[0]["peer"]
+    for p in procs:
+        (taken,) = _events(p, "draw_taken")
+        assert taken["peer"] == peer and taken["again"] is True
+    one_verified_game(procs)
