@@ -282,12 +282,14 @@ def test_a_node_that_slept_through_the_end_follows_a_table_still_there_to_its_re
 
 
 @pytest.mark.parametrize("who", [2, 0])  # another player, or the table's creator
-def test_a_leaver_for_good_who_starts_again_gets_the_seat_back_but_not_the_draws(who):
+def test_a_leaver_for_good_who_starts_again_gets_the_seat_back_and_draws_with_a_new_chain(
+        who):
     """A goodbye for good, then the same player starts the game again from its record: a
     late datagram of the run that left gives nothing back, a new run gets the seat (a bot
-    still played it), never its part in the draws. The creator too, who is the
-    coordinator again once back (only the coordinator gave seats back: nobody did)."""
-    net = SimNet(seed=79)
+    still played it), and its part in the draws with a fresh chain, never its old one. The
+    creator too, who is the coordinator again once back (only the coordinator gave seats
+    back: nobody did), and takes its own fresh chain once abreast of the table."""
+    net = SimNet(seed=79, think=1.0)  # (bots of a second: tiles are left when it is back)
     nodes = net.table(3)
     leaver = nodes[who]
     leave_when_a_draw_waits(net, leaver, after=8)
@@ -300,11 +302,15 @@ def test_a_leaver_for_good_who_starts_again_gets_the_seat_back_but_not_the_draws
     net.run_until(lambda: all(nd.kinds("reclaimed") for nd in rest), 30)
     net.play_to_end([*rest, back])
     one_digest([*rest, back])
-    i = back.core.my_contributor
-    assert all(i in dict(nd.core.lobby.dropped) for nd in (*rest, back))
+    old = rest[0].core.seed_contributors.index(leaver.core.peer_id)
+    assert all(old in dict(nd.core.lobby.dropped) for nd in (*rest, back))
     proofs = [p for _, _, p in rest[0].record if p is not None]
-    k = dict(rest[0].core.lobby.dropped)[i]
-    assert all(j != i for p in proofs[k:] for j, _ in p)
+    k = dict(rest[0].core.lobby.dropped)[old]
+    assert all(j != old for p in proofs[k:] for j, *_ in p)
+    for nd in (*rest, back):
+        (taken,) = nd.kinds("draw_taken")
+        assert taken.peer == leaver.core.peer_id.hex() and taken.again
+    assert [j for j, *_ in proofs[-1]] == [j for j in range(4) if j != old]
 
 
 def test_a_datagram_sent_after_a_goodbye_for_good_does_not_bring_the_leaver_back():

@@ -343,7 +343,8 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
         self._returned: set[bytes] = set()  # leavers for good that started again since
         self._waking: tuple | None = None  # holding after a sleep or restart (`Waking`)
         self._last_call: float | None = None  # the `now` of the last call (`Waking`)
-        self._woke_at: tuple | None = None  # (when, slept) the table answered our wake
+        # (when, slept, the table's moves) the table answered our wake
+        self._woke_at: tuple | None = None
         # guests (`Spectators`): the member we watch through (None: we are no watcher),
         # when we last asked it; the watchers we feed, every member's list of its own,
         # what the UI was last told, and seat requests waiting for their turn

@@ -8,11 +8,10 @@ A part of `net.core.NodeCore` (which mixes the parts together and owns the state
 share); kept apart so each concern reads on its own.
 
 Why a chain taken so cannot steer a tile: its head is fixed before any value of its first
-draw is out. The member that takes it (the first present one still drawing) names as its
-first draw the one after the draw it has not dealt yet: no node can deal that one without
-this member's value, which it has not sent, so nobody has sent a value of the draw after.
-Every node also checks it for itself: it refuses a chain into a draw whose value it gave
-before it first heard of that chain (from the chain's owner, or the lobby).
+draw is out. Every node checks that for itself: it refuses a chain into a draw whose value
+it gave before it first heard of that chain (from the chain's owner, or the lobby). The
+coordinator, which takes it into the lobby, names a first draw no node can have reached
+(`_first_draw_of_a_chain`), so an honest table never refuses one.
 """
 
 from __future__ import annotations
@@ -29,7 +28,8 @@ from tongiaki_lan.net.protocol.codec import MAX_LATE_CHAINS, Lobby, NewChain
 log = logging.getLogger("tongiaki_lan.net.protocol.latechains")
 
 NEW_CHAIN_RESEND_S = 2.0  # a chain not in the lobby yet is offered again this often
-# how far ahead of the draw its taker has not dealt yet a new chain begins (see above)
+# how far past the draw the coordinator has not dealt yet a new chain begins (one more when
+# it does not draw itself: `_first_draw_of_a_chain`)
 CHAIN_LEAD = 2
 MAX_HEADS_HEARD = 256  # heads remembered a game (each honest laptop offers a few at most)
 
@@ -135,21 +135,28 @@ class LateChains:
         self._chain_asks[peer] = msg.head
         self._take_chains()
 
-    def _chain_taker(self) -> bytes | None:
-        """The member that takes offered chains into the lobby: the first present one (in
-        the lobby's member order) that draws the draw after the next."""
-        k = self.game.draws() + 1
-        drawing = {p for p in self.present() if self._draws_now(p, k)}
-        for m in self.lobby.members:
-            if m.peer in drawing:
-                return m.peer
-        return None
+    def _first_draw_of_a_chain(self) -> int | None:
+        """The first draw of a chain this node would take into the lobby now, or None when
+        it takes none. The coordinator takes them, as it makes every lobby change (two
+        members changing the lobby at once would each keep their own version). Drawing
+        itself, it names the draw after the one it has not dealt: nobody can have given a
+        value of that one. Not drawing (a host back from a sleep), it waits until it is
+        abreast of every member's moves and names one draw later still."""
+        g = self.game
+        if self.coordinator() != self.peer_id or self._waking is not None:
+            return None
+        if self._draws_now(self.peer_id, g.draws() + 1):
+            return g.draws() + CHAIN_LEAD
+        n = len(g.moves)  # (a member not heard of since a restart may be anywhere)
+        if any(self._progress.get(p, n + 1) > n for p in self.present() if p != self.peer_id):
+            return None
+        return g.draws() + CHAIN_LEAD + 1
 
     def _take_chains(self) -> None:
-        g, lb = self.game, self.lobby
-        if not self._chain_asks or self._chain_taker() != self.peer_id or self._waking:
+        lb = self.lobby
+        first = self._first_draw_of_a_chain() if self._chain_asks else None
+        if first is None:
             return
-        first = g.draws() + CHAIN_LEAD
         heads = {h for _, h, _ in lb.chains} | set(self.draw_book.commitments)
         added = []
         for peer in sorted(self._chain_asks):

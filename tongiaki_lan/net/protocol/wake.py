@@ -99,11 +99,14 @@ class Waking:
     def _watch_after_wake(self) -> None:
         """The table answered our wake, then every other member went quiet before the game
         was over: it was finishing as we woke (its nodes closed), not a table to play on
-        alone with our own bots."""
+        alone with our own bots. Not once the table has played on since it answered: then
+        the one who went quiet is away (a lid closed at a table of two), and the game waits
+        for them as for anyone (it stopped both laptops as a table gone)."""
         w = self._woke_at
         if w is None:
             return
-        if self.now - w[0] > WAKE_WATCH_S or self.game.is_over:
+        if (self.now - w[0] > WAKE_WATCH_S or self.game.is_over
+                or len(self.game.moves) > w[2] + 1):
             self._woke_at = None
             return
         others = [m.peer for m in self.lobby.members if m.peer != self.peer_id]
@@ -136,8 +139,9 @@ class Waking:
         if not heard and others and slept_here:
             self._table_gone(slept)
             return
-        if slept_here:
-            self._woke_at = (self.now, slept)
+        if slept_here:  # (and how far the table was: `_watch_after_wake`)
+            self._woke_at = (self.now, slept, max([len(self.game.moves),
+                                                   *self._progress.values()]))
         log.info("the table answered after %.0f s away: following it", slept)
         self._thinking = None  # a bot asked before the sleep is asked again, if still due
         self._emit(E.Answered(round(slept, 1)))

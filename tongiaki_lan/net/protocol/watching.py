@@ -13,8 +13,8 @@ the players, so watchers cannot slow the table; it tells the members who watches
 
 A watcher may ask for a seat a bot plays because its player left for good, or a bot the
 table added (TAKE_SEAT, to every member; the coordinator decides by the rule of
-`lobby.take_seat`). Once a lobby names it a member, it is a player like the others — with
-no part in the draws, which stay with the contributors of the seed round.
+`lobby.take_seat`). Once a lobby names it a member, it is a player like the others; it
+takes part in the draws once the table took a fresh chain of it (`LateChains`).
 
 A part of `net.core.NodeCore` (which mixes the parts together and owns the state they
 share); kept apart so each concern reads on its own.
