@@ -177,3 +177,25 @@ def test_a_resume_whose_saved_lobby_is_older_than_its_record_waits_for_the_table
     net.play_to_end(players)
     one_digest(players)
     assert all(nd.core.stopped is None for nd in players)
+
+
+def test_two_lids_closed_in_turn_at_a_table_of_two_stop_neither_laptop():
+    """Ana's lid closes past the wait; back, she draws again; then Bob's closes within half
+    a minute of her waking. Ana took Bob's silence for the table breaking up as she woke
+    ('the table did not answer … it finished or broke up') and stopped, and Bob then too;
+    now she draws alone meanwhile, Bob comes back to the draws, and both finish."""
+    net = SimNet(seed=1, think=1.5)
+    ana, bob = net.table(2, handover_after=5.0)
+    net.run_until(lambda: len(bob.game.moves) > 10, 600)
+    net.suspend(ana, keep=16)
+    net.run_for(25)
+    net.wake(ana)
+    net.run_until(lambda: ana.kinds("answered") and len(bob.game.moves) > 50, 600)
+    net.suspend(bob, keep=16)
+    net.run_for(25)
+    net.wake(bob)
+    net.play_to_end([ana, bob])
+    one_digest([ana, bob])
+    assert not ana.kinds("table_gone") and not bob.kinds("table_gone")
+    assert [e.peer for e in ana.kinds("draw_taken")] == [ana.core.peer_id.hex(),
+                                                         bob.core.peer_id.hex()]
