@@ -14,7 +14,7 @@ from tests.net.test_farewell_sim import leave_when_a_draw_waits, verify_record
 from tests.net.test_watch_sim import watcher
 from tongiaki_lan.draws import Chain
 from tongiaki_lan.net.lab.simnet import SimNet, SimNode
-from tongiaki_lan.net.protocol.codec import Lobby, WireError
+from tongiaki_lan.net.protocol.codec import Lobby, NewChain, WireError
 from tongiaki_lan.records import RecordError
 
 
@@ -199,3 +199,19 @@ def test_two_lids_closed_in_turn_at_a_table_of_two_stop_neither_laptop():
     assert not ana.kinds("table_gone") and not bob.kinds("table_gone")
     assert [e.peer for e in ana.kinds("draw_taken")] == [ana.core.peer_id.hex(),
                                                          bob.core.peer_id.hex()]
+
+
+def test_a_chain_offered_in_the_lobby_is_refused_naming_the_sender():
+    net = SimNet(seed=5)
+    ana, bob = net.add("Ana", "10.0.0.1"), net.add("Bob", "10.0.0.2")
+    net.act(ana, ana.core.create_game, "Reef", 3, None, "")
+    net.act(bob, bob.core.begin_join, ana.core.game_id, ana.core.peer_id, ana.addr, None, "")
+    net.run_until(bob.core.seated, 10)
+    version = ana.core.lobby.version
+    net.act(bob, lambda now: (setattr(bob.core, "now", now),
+                              bob.core._broadcast(NewChain(bytes(32)))))
+    net.run_until(lambda: ana.kinds("refused"), 5)
+    ev = ana.kinds("refused")[-1]
+    assert (ev.peer, ev.what) == (bob.core.peer_id.hex(), "new_chain")
+    assert ev.reason == "a chain offered before the game started"
+    assert ana.core.lobby.version == version and ana.core.lobby.chains == ()

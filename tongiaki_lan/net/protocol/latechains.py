@@ -127,10 +127,16 @@ class LateChains:
         self._take_chains()
 
     def _on_new_chain(self, peer: bytes, msg: NewChain) -> None:
-        if self.game is None or self.watching:
+        if self.watching:
+            return  # (a watcher decides nothing: its feeder's table does)
+        if self.game is None:
+            self._refuse_msg(peer, "new_chain", "a chain offered before the game started")
             return
         if msg.head not in self._heads_heard and len(self._heads_heard) >= MAX_HEADS_HEARD:
-            return  # (a member offering head after head: the honest offer a few a game)
+            # (a member offering head after head: the honest offer a few a game)
+            self._refuse_msg(peer, "new_chain", f"more than {MAX_HEADS_HEARD} chains offered "
+                             "in one game")
+            return
         self._heads_heard.setdefault(msg.head, self._gave_upto)
         self._chain_asks[peer] = msg.head
         self._take_chains()
