@@ -469,12 +469,17 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
 
     def unheard(self, staying: list[bytes] | None = None) -> bool:
         """Whether nobody hears us, though we hear them: every other staying member is
-        present, yet has acknowledged nothing we sent for `away_after` seconds."""
+        present, yet has acknowledged nothing we sent for `away_after` seconds — counted
+        from when each was last heard again: what we sent a laptop while its lid was closed
+        waits unacknowledged, and at a table of two its return read for a moment as nobody
+        hearing us (a red line on the laptop that never left)."""
         if staying is None:
             staying = [p for p in self.staying() if p != self.peer_id]
         after = self.presence.away_after
         return bool(staying) and all(
-            not self.presence.is_absent(p) and self.links.unacked_for(p, self.now) > after
+            not self.presence.is_absent(p)
+            and min(self.links.unacked_for(p, self.now),
+                    self.now - self._back_at.get(p, -1e9)) > after
             for p in staying)
 
     def away_heard(self, peer: bytes) -> float | None:
