@@ -211,3 +211,28 @@ def test_a_laptop_left_out_of_the_draws_is_told_when_it_draws_again():
             assert session.lines[-1] == ("good", mine)
     finally:
         use("en")
+
+
+def test_a_laptop_left_out_near_the_end_is_not_promised_it_draws_again():
+    """Dropped at tile 30 of 31, a playtest's laptop read that it would take part again
+    "a few tiles on": too few tiles were left for a fresh chain to be taken."""
+    def few_left(g: Game) -> bool:
+        left = g.unrevealed_tiles()
+        islands = sum(1 for t in left if t < 16)
+        return min(islands, len(left) - islands) <= 3
+
+    said = {}
+    for when in ("early", "late"):
+        game = Game(["blue", "red"])
+        dealer, bot = Dealer(bytes(32)), make_bot("random", seed=5)
+        while when == "late" and not few_left(game):
+            dealer.apply(game, bot.choose(game))
+        assert not game.is_over
+        node = _node(game)
+        node.core = SimpleNamespace(contributors=[A, B])
+        with create_app_session(output=DummyOutput()):
+            session = LanSession(node)
+            session._on_node_event(E.ContributorDropped(0, A.hex(), "Ana", game.draws()))
+        said[when] = next(t for _s, t in session.lines if t.startswith("While this laptop"))
+    assert "until it takes part again, a few tiles on" in said["early"]
+    assert "from then on the others draw the tiles" in said["late"]

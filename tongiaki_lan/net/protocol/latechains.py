@@ -80,11 +80,12 @@ class LateChains:
                 if self._offered is not None and self._offered.commitment == head:
                     self._offered = None
             self._chain_asks.pop(peer, None)
-            log.info("%s takes part in the draws again from tile %d on",
-                     self.peer_name(peer), first + 1)
+            again = peer in self.contributors[:i]
+            log.info("%s takes part in the draws%s from tile %d on (draw %d)",
+                     self.peer_name(peer), " again" if again else "", first + 1, first)
             if tell:
                 self._emit(E.ContributorTaken(i, peer.hex(), self.peer_name(peer), first,
-                                              peer in self.contributors[:i]))
+                                              again))
         self._remember_dealt()
 
     # ------------------------------------------------------------------ offering a chain
