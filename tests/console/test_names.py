@@ -121,10 +121,10 @@ def test_the_log_says_why_a_tile_waits_who_left_the_draws_and_what_a_rewind_took
     try:
         for lang, words in (("en", ("waits for Bob, whose laptop", "about 57 s",
                                     "Bob did not answer in time for tile 5",
-                                    "from move 21 on, this laptop now follows the game")),
+                                    "went on without it: this laptop now follows the game")),
                             ("it", ("attende Bob, il cui portatile", "circa 57 s",
                                     "Bob non ha risposto in tempo per la tessera 5",
-                                    "dalla mossa 21 in poi questo portatile segue"))):
+                                    "senza di esso: questo portatile segue la partita"))):
             use(lang)
             with create_app_session(output=DummyOutput()):
                 session = LanSession(node)

@@ -698,8 +698,9 @@ class LanSession(GameSession):
             # laptop had them before its draw value was left out: none need be ours)
             self.lines.append(("bad", _(
                 "This laptop was away (asleep, or cut off) and the table went on without it: "
-                "from move {n} on, this laptop now follows the game as the table played it."
-                ).format(n=d["index"] + 1)))
+                "this laptop now follows the game as the table played it.")))
+            # (it named "move 80", a number the screen shows nowhere else: a playtest's
+            # player who had played nothing meanwhile wondered what it meant)
             if self._struck_unsaid:
                 self._struck_unsaid = 0
                 self.lines.append(("bad", _("The lines marked {mark} above tell moves and tiles "
