@@ -10,8 +10,8 @@ import dataclasses
 import pytest
 
 from tests.net.test_core_sim import one_digest
-from tests.net.test_farewell_sim import leave_when_a_draw_waits, verify_record
-from tests.net.test_watch_sim import watcher
+from tests.net.test_farewell_sim import verify_record
+from tests.net.test_watch_sim import seat_taken_after_goodbye, watcher
 from tongiaki_lan.draws import Chain
 from tongiaki_lan.net.lab.simnet import SimNet, SimNode
 from tongiaki_lan.net.protocol.codec import Lobby, NewChain, WireError
@@ -74,17 +74,8 @@ def test_a_newcomer_in_a_seat_takes_part_in_the_draws():
     """A player leaves for good; the two left would draw alone, but the newcomer who takes
     the seat commits to a chain of its own, so three laptops decide the tiles again."""
     net = SimNet(seed=139, think=1.0)
-    nodes = net.table(3)
-    leaver = nodes[1]
-    seat = leaver.core.my_seats()[0]
-    leave_when_a_draw_waits(net, leaver, after=10)
-    rest = [nodes[0], nodes[2]]
-    net.run_until(lambda: all(nd.core.lobby.seats[seat].bot for nd in rest), 10)
-    dan = watcher(net, nodes[2], autoplay="random")
-    net.run_until(lambda: dan.game is not None
-                  and seat in dan.core.lobby_json()["open_seats"], 30)
-    net.act(dan, dan.core.take_seat, seat)
-    players = [*rest, dan]
+    nodes, _, _, dan = seat_taken_after_goodbye(net, leaving=1, after=10)
+    players = [nodes[0], nodes[2], dan]
     net.run_until(lambda: all(nd.kinds("draw_taken") for nd in players), 60)
     net.play_to_end(players)
     one_digest(players)

@@ -281,13 +281,15 @@ def test_a_seat_a_player_still_plays_is_not_taken_and_a_name_at_the_table_is_ref
     assert dan.core.watching
 
 
-def _seat_taken_after_goodbye(net: SimNet) -> tuple[list[SimNode], SimNode, int, SimNode]:
-    """A table of three whose third player leaves for good while a draw waits, and Dan,
-    watching, takes that seat: (nodes, the leaver, its seat, Dan)."""
+def seat_taken_after_goodbye(net: SimNet, leaving: int = 2, after: int = 8
+                             ) -> tuple[list[SimNode], SimNode, int, SimNode]:
+    """A table of three whose player `leaving` (the third) leaves for good while a draw
+    waits, `after` moves in, and Dan, watching, takes that seat: (nodes, the leaver, its
+    seat, Dan)."""
     nodes = net.table(3)
-    leaver = nodes[2]
+    leaver = nodes[leaving]
     seat = leaver.core.my_seats()[0]
-    leave_when_a_draw_waits(net, leaver, after=8)
+    leave_when_a_draw_waits(net, leaver, after=after)
     dan = watcher(net, nodes[0], autoplay="random")
     net.run_until(lambda: dan.game is not None
                   and seat in dan.core.lobby_json()["open_seats"], 20)
@@ -298,7 +300,7 @@ def _seat_taken_after_goodbye(net: SimNet) -> tuple[list[SimNode], SimNode, int,
 
 def test_a_player_back_after_a_newcomer_took_the_seat_is_told_and_the_table_goes_on():
     net = SimNet(seed=151, think=0.2)  # (bots of 0.2 s: the game outlasts the take)
-    nodes, leaver, seat, dan = _seat_taken_after_goodbye(net)
+    nodes, leaver, seat, dan = seat_taken_after_goodbye(net)
     rest = nodes[:2]
     back = net.restart(leaver)  # the same player starts the game again from its record
     net.run_until(lambda: back.core.stopped is not None, 30)
@@ -316,7 +318,7 @@ def test_a_player_whose_seat_a_newcomer_took_can_watch_the_game_it_drew_for():
     to the early draws of the game it was fed, with no chain to draw from, and refused
     every LOG chunk with "internal error" (a LAN-party playtest: the screen froze)."""
     net = SimNet(seed=151, think=0.2)  # (bots of 0.2 s: the game outlasts the take)
-    nodes, leaver, seat, dan = _seat_taken_after_goodbye(net)
+    nodes, leaver, seat, dan = seat_taken_after_goodbye(net)
     rest = nodes[:2]
     net.kill(leaver)
     again = net.add(leaver.core.name, leaver.addr[0], leaver.addr[1],

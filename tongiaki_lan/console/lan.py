@@ -13,7 +13,7 @@ import time
 
 from tongiaki_lan.draws import MAX_LATE_CHAINS
 from tongiaki_lan.engine import COLOURS, LETTERS, IllegalMove, Move
-from tongiaki_lan.engine.tiles import STACK_IDS
+from tongiaki_lan.engine.tiles import ISLAND_IDS, SEA_IDS
 from tongiaki_lan.i18n import N_, _
 from tongiaki_lan.net.aio.pump import clock as pump_clock
 from tongiaki_lan.net.protocol.handover import handed
@@ -664,7 +664,7 @@ class LanSession(GameSession):
             pass  # a player who said goodbye: their leaving was told, and that they no
             # longer draw goes with it
         elif k == "draw_dropped" and (d.get("peer") or "") == self.node.peer_id.hex():
-            if self._may_draw_again(d["draw"]):
+            if self._may_draw_again():
                 text = _("While this laptop was away the table drew tile {n} without it: the "
                          "others draw the tiles until it takes part again, a few tiles on "
                          "(your moves count as before).")
@@ -673,7 +673,7 @@ class LanSession(GameSession):
                          "then on the others draw the tiles (your moves count as before).")
             self.lines.append(("info", text.format(n=d["draw"] + 1)))
         elif k == "draw_dropped":
-            if self._may_draw_again(d["draw"]):
+            if self._may_draw_again():
                 text = _("{name} did not answer in time for tile {n}: the others draw the "
                          "tiles without their laptop until it is back.")
             else:
@@ -829,19 +829,18 @@ class LanSession(GameSession):
         else:
             self.lines.append(("info", text))
 
-    def _may_draw_again(self, draw: int) -> bool:
-        """Can a laptop left out of draw `draw` still take part again (net/protocol/
-        latechains.py): tiles left past the lead a fresh chain needs, and room for one in
-        the lobby? A playtest's laptop dropped at tile 30 of 31 was promised it would."""
+    def _may_draw_again(self) -> bool:
+        """Can a laptop left out of the draws still take part again (net/protocol/
+        latechains.py): room for a fresh chain in the lobby, and tiles left for it? A
+        playtest's laptop dropped at tile 30 of 31 was promised it would."""
         lb = self.node.lobby
-        taken = len(lb.chains) if lb is not None else 0
-        if taken >= MAX_LATE_CHAINS or draw + 1 + CHAIN_LEAD + 1 >= len(STACK_IDS):
+        if self.game is None or (lb is not None and len(lb.chains) >= MAX_LATE_CHAINS):
             return False
-        # (the game ends when either kind of tile runs out: a few of each must be left for
-        # the tiles a waking laptop lets go by — 3 to 13 in the simulated sweeps)
-        left = self.game.unrevealed_tiles() if self.game is not None else ()
-        islands = sum(1 for t in left if t < 16)
-        return min(islands, len(left) - islands) > CHAIN_LEAD + 1
+        # (the game ends when either kind of tile runs out, E1: a few of each must be left
+        # past the lead a chain needs, for the tiles a waking laptop lets go by — 3 to 13
+        # in the simulated sweeps)
+        islands, seas = self.game.revealed_counts()
+        return min(len(ISLAND_IDS) - islands, len(SEA_IDS) - seas) > CHAIN_LEAD + 1
 
     def _last_drawer_news(self, d: dict) -> None:
         """Once a single laptop is left drawing the tiles, say so, once: the draws stay

@@ -59,15 +59,16 @@ class LateChains:
         dropped = (lobby or self.lobby).dropped
         return i is not None and all(not (j == i and first <= k) for j, first in dropped)
 
-    def _sync_chains(self, tell: bool = True) -> None:
+    def _sync_chains(self, tell: bool = True) -> bool:
         """Take the lobby's chains committed mid-game into the contributors and the draw
-        book, and adopt ours: called whenever the lobby changes (`tell`: say so)."""
+        book, and adopt ours: called whenever the lobby changes (`tell`: say so). Whether
+        it took any."""
         lb = self.lobby
         if lb is None or self.draw_book is None or not self.contributors:
-            return
+            return False
         known = len(self.contributors) - self._n_seed
         if len(lb.chains) <= known:
-            return
+            return False
         for peer, head, first in lb.chains[known:]:
             self.contributors.append(peer)
             i = self.draw_book.add(head, first)
@@ -86,7 +87,7 @@ class LateChains:
             if tell:
                 self._emit(E.ContributorTaken(i, peer.hex(), self.peer_name(peer), first,
                                               again))
-        self._remember_dealt()
+        return True
 
     # ------------------------------------------------------------------ offering a chain
 

@@ -90,8 +90,9 @@ class LobbySync:
     def _install_lobby(self, new: Lobby, broadcast: bool) -> None:
         old = self.lobby
         self.lobby = new
-        if self.game is not None and (old is None or old.chains != new.chains):
-            self._sync_chains()
+        if (self.game is not None and (old is None or old.chains != new.chains)
+                and self._sync_chains()):
+            self._remember_dealt()  # (a resumed record's values of those chains)
         if broadcast:
             self._broadcast(new)
         self._lobby_changed(old)
