@@ -478,6 +478,30 @@ async def test_a_player_whose_seat_comes_back_is_told_in_the_second_person(tmp_p
         await close_all(nodes)
 
 
+async def test_a_laptop_that_restarted_is_one_line_rejoined_not_also_back(tmp_path):
+    """A playtest's table read "Ben is back." and "Ben rejoined." for one restart of Ben's
+    laptop; whichever its node tells first, the log says it once."""
+    from tongiaki_lan.net.protocol import events as E
+
+    nodes, players = await table(tmp_path)
+    try:
+        p1 = nodes[1].peer_id.hex()
+        screen = players[0]
+        screen._on_node_event(E.Away(p1, "p1", False))
+        screen._on_node_event(E.Back(p1, "p1"))  # heard first, known restarted next
+        screen._on_node_event(E.Restarted(p1, "p1"))
+        assert texts(screen)[-2:] == ["p1 is away.", "p1 rejoined."]
+        screen._on_node_event(E.Away(p1, "p1", False))
+        screen._on_node_event(E.Restarted(p1, "p1"))  # known restarted, then heard
+        screen._on_node_event(E.Back(p1, "p1"))
+        assert texts(screen)[-2:] == ["p1 is away.", "p1 rejoined."]
+        screen._on_node_event(E.Away(p1, "p1", False))  # away once more: back is news
+        screen._on_node_event(E.Back(p1, "p1"))
+        assert texts(screen)[-2:] == ["p1 is away.", "p1 is back."]
+    finally:
+        await close_all(nodes)
+
+
 async def test_take_while_catching_up_says_it_waits_and_then_takes_the_seat(tmp_path):
     """`take red` typed before the watcher's laptop has the game as it is now is kept
     and asked for once it has (a seat taken while catching up would show decisions long

@@ -75,10 +75,11 @@ def test_a_player_going_and_coming_back_is_told_without_a_gender(lang, away, bac
     with create_app_session(output=DummyOutput()):
         session = LanSession(node)
         for ev in (E.Away(B.hex(), "Bea", False), E.Back(B.hex(), "Bea"),
-                   E.Restarted(B.hex(), "Bea"), E.SeatReclaimed(1, "Bea")):
+                   E.Away(B.hex(), "Bea", False), E.Restarted(B.hex(), "Bea"),
+                   E.SeatReclaimed(1, "Bea")):
             session._on_node_event(ev)
         lobby = LobbyScreen("Ana", lan=False, colour_output=False)
         lobby.node = node
         lobby._on_node_event(E.Away(B.hex(), "Bea", True))
-    assert [t for _s, t in session.lines[-4:]] == [away, back, rejoined, reclaimed]
+    assert [t for _s, t in session.lines[-5:]] == [away, back, away, rejoined, reclaimed]
     assert lobby.lines[-1][1] == left

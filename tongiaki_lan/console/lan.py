@@ -206,6 +206,7 @@ class LanSession(GameSession):
         # follows (for good / back soon) replaces rather than contradicts
         self._left_line: dict[str, int] = {}
         self._back_line: dict[str, int] = {}  # peer -> its "is back." line, for `reclaimed`
+        self._rejoined: set[str] = set()  # peers told "rejoined", not "away" since
         self._last_drawer_said = False  # "Only Ana's laptop still draws the tiles" told
         self._nobody_said = False  # "This laptop hears nobody" said since the last "back"
         # peers that left for good (until they start again): a bot plays their seats, so
@@ -640,8 +641,13 @@ class LanSession(GameSession):
             self._left.discard(d.get("peer") or "")  # (really back: told from now on)
             self._gone.discard(d.get("peer") or "")
             self._left_line.pop(d.get("peer") or "", None)
-            self.lines.append(("info", _("{name} rejoined.").format(
-                name=peer_label(self.node, d))))
+            text = _("{name} rejoined.").format(name=peer_label(self.node, d))
+            at = self._back_line.get(d.get("peer") or "")
+            self._rejoined.add(d.get("peer") or "")
+            if at is not None and at == len(self.lines) - 1:
+                self.lines[at] = ("info", text)  # (one line, not "Ben is back." as well)
+            else:
+                self.lines.append(("info", text))
         elif k == "draw_waiting":
             names = ", ".join(peer_label(self.node, {"peer": p, "name": n})
                               for p, n in zip(d["peers"], d["names"], strict=False))
@@ -805,6 +811,9 @@ class LanSession(GameSession):
                 self._left.add(peer)
                 self.lines.append(("info", _("{name} left the table.").format(name=name)))
             return
+        if kind == "back" and peer in self._rejoined:
+            return  # ("Ben rejoined." said it: its node restarted, and is heard again)
+        self._rejoined.discard(peer)
         text = _("{name} is away.") if kind == "away" else _("{name} is back.")
         if kind == "back":  # (the seat given back next says it again: one line, `reclaimed`)
             self._back_line[peer] = len(self.lines)
