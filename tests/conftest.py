@@ -29,6 +29,13 @@ LINUX = sys.platform.startswith("linux")
 
 def pytest_collection_modifyitems(config, items):
     for item in items:
+        if not item.get_closest_marker("netns"):
+            # With `-n N --dist loadgroup` (the README's command) one worker runs all of
+            # these in turn: many start nodes whose discovery shares this machine's
+            # loopback, where tables of tests run side by side would see each other's
+            # adverts. Each namespace test has a network of its own, and mostly waits on
+            # the clock (a lid closed 30 s): those run on the other workers meanwhile.
+            item.add_marker(pytest.mark.xdist_group("one-network"))
         if item.get_closest_marker("netns") and not LINUX:
             item.add_marker(pytest.mark.skip(
                 reason="network namespaces and iptables are Linux's (the Linux lab)"))
