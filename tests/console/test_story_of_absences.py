@@ -236,3 +236,21 @@ def test_a_laptop_left_out_near_the_end_is_not_promised_it_draws_again():
         said[when] = next(t for _s, t in session.lines if t.startswith("While this laptop"))
     assert "until it takes part again, a few tiles on" in said["early"]
     assert "from then on the others draw the tiles" in said["late"]
+
+
+def test_a_lan_panel_counts_the_tiles_drawn_that_the_lines_name_by_number():
+    """"…takes part in the draws again from tile 13": a playtest's player found no tile
+    numbers anywhere on the screen. The LAN panel says how many were drawn."""
+    from tongiaki_lan.console.screen import GameScreen
+    from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
+
+    game = Game(["blue", "red"])
+    dealer, bot = Dealer(bytes(32)), make_bot("random", seed=5)
+    while game.draws() < 5:
+        dealer.apply(game, bot.choose(game))
+    with create_app_session(output=DummyOutput()):
+        lan = GameScreen(LanSession(_node(game)), colour=False).panel_text(32)
+        solo = GameScreen(SoloSession(seed_from_text("drawn"), solo_seats(2, "Ana", "random"),
+                                      pace=0), colour=False).panel_text(32)
+    assert "Drawn: 5 tiles" in lan.splitlines()
+    assert "Drawn:" not in solo

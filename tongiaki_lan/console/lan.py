@@ -259,6 +259,9 @@ class LanSession(GameSession):
         me = self.node.peer_id.hex()
         return {w["peer"]: w["name"] for w in listed if w.get("peer") != me}
 
+    #: the panel counts the tiles drawn: this table's lines name tiles by number
+    numbers_tiles = True
+
     def watcher_names(self) -> list[str]:
         """The names of those watching, for the panel's `Watching:` line (each once)."""
         return sorted(set(self._watchers.values()), key=str.casefold)

@@ -483,7 +483,12 @@ class GameScreen:
             if len(label) + len(names) > width:
                 names = names[:max(1, width - len(label) - 1)] + "…"
             lines.append([("class:panel.head", label), ("", names), _SPARE[1]])
-        isl, sea = g.revealed_counts()
+        if getattr(s, "numbers_tiles", False):
+            # a LAN table's lines say who draws which tile by number ("takes part in the
+            # draws again from tile 13"): the count drawn says where the table stands
+            lines.append([("class:panel.head", _("Drawn: ")),
+                          ("", ngettext("{n} tile", "{n} tiles", g.draws()).format(
+                              n=g.draws()))])
         left = g.unrevealed_tiles()
         left_isl = sum(1 for t in left if t < 16)
         seas = len(left) - left_isl
