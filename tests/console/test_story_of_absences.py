@@ -254,3 +254,27 @@ def test_a_lan_panel_counts_the_tiles_drawn_that_the_lines_name_by_number():
                                       pace=0), colour=False).panel_text(32)
     assert "Drawn: 5 tiles" in lan.splitlines()
     assert "Drawn:" not in solo
+
+
+async def test_a_laptop_resumed_while_left_out_of_the_draws_is_told_so():
+    """A playtest's laptop crashed while the table drew without it: started again, its
+    story read only that it "takes part in the draws again", never that tiles were drawn
+    without it (the node does not tell a drop its resume data holds already)."""
+    game = Game(["blue", "red"])
+    dealer, bot = Dealer(bytes(32)), make_bot("random", seed=5)
+    while game.draws() < 4:
+        dealer.apply(game, bot.choose(game))
+    said = {}
+    for dropped in ((), ((0, 2),), ((0, 2), (2, 3))):  # (index 2: our fresh chain, dropped)
+        node = _node(game)
+        node.record_path = "reef.tgrec"
+        node.core = SimpleNamespace(contributors=[A, B, A])
+        node.lobby = dataclasses.replace(node.lobby, dropped=dropped)
+        with create_app_session(output=DummyOutput()):
+            session = LanSession(node)
+            await session.start()
+        said[dropped] = [t for _s, t in session.lines if "without it" in t]
+    assert said[()] == [] and said[((0, 2),)] == []  # (it draws with its fresh chain)
+    assert said[((0, 2), (2, 3))] == [
+        "While this laptop was away the table drew tile 4 without it: the others draw the "
+        "tiles until it takes part again, a few tiles on (your moves count as before)."]

@@ -511,6 +511,8 @@ class LanSession(GameSession):
             self.lines.append(("info", _("Resumed after {n} moves.").format(n=n)))
         self._open_seat_news()  # (a seat `join N` asked for, or open before this screen)
         await super().start()
+        if n and not self.watching:
+            self._left_out_news()
 
     def _flush_unwatched(self) -> None:
         """Say who stopped watching once they have been gone WATCH_LOOK_S: the lobby's
@@ -673,14 +675,7 @@ class LanSession(GameSession):
             pass  # a player who said goodbye: their leaving was told, and that they no
             # longer draw goes with it
         elif k == "draw_dropped" and (d.get("peer") or "") == self.node.peer_id.hex():
-            if self._may_draw_again():
-                text = _("While this laptop was away the table drew tile {n} without it: the "
-                         "others draw the tiles until it takes part again, a few tiles on "
-                         "(your moves count as before).")
-            else:  # (too near the end, or the table took all the fresh chains it may)
-                text = _("While this laptop was away the table drew tile {n} without it: from "
-                         "then on the others draw the tiles (your moves count as before).")
-            self.lines.append(("info", text.format(n=d["draw"] + 1)))
+            self._my_drop_line(d["draw"])
         elif k == "draw_dropped":
             if self._may_draw_again():
                 text = _("{name} did not answer in time for tile {n}: the others draw the "
@@ -840,6 +835,30 @@ class LanSession(GameSession):
             self.lines[at] = ("info", text)
         else:
             self.lines.append(("info", text))
+
+    def _my_drop_line(self, draw: int) -> None:
+        if self._may_draw_again():
+            text = _("While this laptop was away the table drew tile {n} without it: the "
+                     "others draw the tiles until it takes part again, a few tiles on "
+                     "(your moves count as before).")
+        else:  # (too near the end, or the table took all the fresh chains it may)
+            text = _("While this laptop was away the table drew tile {n} without it: from "
+                     "then on the others draw the tiles (your moves count as before).")
+        self.lines.append(("info", text.format(n=draw + 1)))
+
+    def _left_out_news(self) -> None:
+        """Resumed while the table draws without this laptop: say so below the story told
+        again. The node does not tell a drop its resume data holds already, and a
+        playtest's laptop, restarted after a crash while left out, read only that it
+        "takes part in the draws again", as if out of nowhere."""
+        lb, core = self.node.lobby, getattr(self.node, "core", None)
+        contributors = list(getattr(core, "contributors", None) or ())
+        if lb is None or self.node.peer_id not in contributors:
+            return
+        last = max(i for i, p in enumerate(contributors) if p == self.node.peer_id)
+        draw = next((d for i, d in lb.dropped if i == last), None)
+        if draw is not None:
+            self._my_drop_line(draw)
 
     def _may_draw_again(self) -> bool:
         """Can a laptop left out of the draws still take part again (net/protocol/
