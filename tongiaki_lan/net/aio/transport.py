@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tongiaki_lan.net.aio.pump import DatagramPump
+from tongiaki_lan.net.aio.pump import clock as pump_clock
 from tongiaki_lan.net.protocol.codec import Message
 from tongiaki_lan.net.protocol.links import Link, Links, RefusalHook, TransportStats
 
@@ -88,8 +89,8 @@ class Transport:
         self.core.set_game(game_id, key)
 
     def send(self, peer: bytes, addr, message: Message) -> None:
-        import time
-        self.core.now = time.monotonic()
+        self.core.now = pump_clock()  # (the pump's clock: a laptop that ever slept has
+        # its CLOCK_BOOTTIME hours ahead of time.monotonic, and a link's timers ran on both)
         self.core.send(peer, addr, message)
         self._pump.step()
 
