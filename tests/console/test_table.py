@@ -21,6 +21,7 @@ from tongiaki_lan.console.final import final_table, presence
 from tongiaki_lan.console.screen import GameScreen, MoveCompleter
 from tongiaki_lan.console.session import GameSession, Seat, SoloSession, seed_from_text, solo_seats
 from tongiaki_lan.engine import TILES, Colony, Dealer, Game, Sail
+from tongiaki_lan.i18n.islands import island_name
 
 from .conftest import wait_until
 
@@ -720,3 +721,38 @@ async def test_a_replace_refused_as_too_soon_goes_when_the_wait_is_over():
         await wait_until(lambda: screen.message == ("", ""), what="the refusal gone")
         inp.send_text("\x03\x03")
         await asyncio.wait_for(task, 30)
+
+
+async def test_an_island_typed_as_the_compact_map_shows_it_and_centre_on_an_island():
+    """A newcomer's 80x24 map wrote `Tuva 4`; `expand tuva` said "no island named
+    'tuva'". And a hint named an island off the screen: `centre Tahiti` said nothing and
+    went back to the middle."""
+    from tongiaki_lan.i18n.islands import engine_text
+
+    assert engine_text("expand tuva") == "expand Tuvalu"
+    assert engine_text("royal rapa") == "royal RapaNui"
+    assert engine_text("sail Tahi 2 NE") == "sail Tahiti 2 NE"
+    assert engine_text("expand tu") == "expand tu"  # (Tubuai, Tuamotu, Tuvalu: as typed)
+    assert engine_text("tile 2,-1 NE") == "tile 2,-1 NE"
+
+    game = _game_at(lambda g: len(g.placed_tiles()) >= 14, b"wide")
+
+    def shown(screen, w=40, h=12) -> str:
+        return "\n".join("".join(t for _s, t in line) for line in
+                         screen.view.render(game, w, h).fragment_lines())
+
+    with create_app_session(output=DummyOutput()):
+        screen = _static_screen(game)
+        first = shown(screen)
+        far = next(t for t in game.placed_tiles().values() if 0 < t[0] < 16
+                   and island_name(t[0]).replace(" ", "")[:4] not in first.replace(" ", ""))[0]
+        word = island_name(far).replace(" ", "")[:4].lower()
+        await screen.command(f"centre {word}")
+        assert screen.message[1] == (f"The map shows {island_name(far)} until the next move; "
+                                     "centre alone shows the whole board.")
+        assert island_name(far).replace(" ", "")[:4] in shown(screen).replace(" ", "")
+        await screen.command("centre")
+        assert shown(screen) == first
+        await screen.command("centre Atlantis")
+        assert screen.message == ("error", "centre: no island named 'Atlantis' (centre alone "
+                                           "shows the whole board)")

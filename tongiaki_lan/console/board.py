@@ -386,9 +386,17 @@ class BoardView:
         self.geometry: Geometry = FULL  # of the last drawing
         self._last_auto = (0, 0)  # the full-size origin a first pan starts from
         self._drawn: tuple[int, int] = (0, 0)  # origin of the last drawing, for clicks
+        self.pinned: tuple[int, int] | None = None  # (island, moves then): `centre_on`
 
     def recentre(self) -> None:
         self.offset = None
+        self.pinned = None
+
+    def centre_on(self, tile_id: int, moves: int) -> None:
+        """`centre Tahiti`: the view goes to that island (a hint named an island off the
+        screen of a newcomer's 80x24 window) and stays there until the next move."""
+        self.offset = None
+        self.pinned = (tile_id, moves)
 
     def pan(self, dx_hexes: int, dy_hexes: int) -> None:
         ox, oy = self.offset if self.offset is not None else self._last_auto
@@ -420,6 +428,11 @@ class BoardView:
     ) -> Canvas:
         """`frontier` (a New Colony) draws the free hexes with their coordinates; at
         other times they are drawn faintly, so a player sees where the board may grow."""
+        if self.pinned is not None:
+            if self.pinned[1] == len(game.moves) and game.hex_of(self.pinned[0]) is not None:
+                focus = self.pinned[0]
+            else:
+                self.pinned = None
         placed = game.placed_tiles()
         free: list[Hex] = game.frontier()
         extra = free if frontier else ()

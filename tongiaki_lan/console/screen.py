@@ -61,10 +61,10 @@ from tongiaki_lan.engine import (
 )
 from tongiaki_lan.engine import decisions as D
 from tongiaki_lan.engine import variant as V
-from tongiaki_lan.engine.tiles import token_name
+from tongiaki_lan.engine.tiles import tile_by_name, token_name
 from tongiaki_lan.i18n import N_, _, ngettext
 from tongiaki_lan.i18n import current as current_language
-from tongiaki_lan.i18n.islands import engine_text, joined_islands, shown_move
+from tongiaki_lan.i18n.islands import engine_text, island_name, joined_islands, shown_move
 
 from .board import OUTLINES as HEX_OUTLINES
 from .board import TOP as TOP_EDGE
@@ -1055,6 +1055,31 @@ class GameScreen:
                 command=typed_shortly(text), error=repr(exc)[:200]))
         self.app.invalidate()
 
+    def _centre(self, name: str) -> None:
+        """`centre` alone: the whole board again; `centre Tahiti`: that island (a hint
+        named an island off a newcomer's 80x24 screen, and `centre Tahiti` said nothing
+        and went back to the middle)."""
+        if not name:
+            self.view.recentre()
+            return
+        word = engine_text(name)
+        try:
+            tile = tile_by_name(word)
+        except KeyError:
+            tile = None
+        if tile is None or not tile.is_island:
+            self.message = ("error", _("centre: no island named '{name}' (centre alone shows "
+                                       "the whole board)").format(name=typed_shortly(name)))
+            return
+        g = self.session.game
+        if g.hex_of(tile.id) is None:
+            self.message = ("error", _("centre: {island} is not on the board").format(
+                island=island_name(tile.id)))
+            return
+        self.view.centre_on(tile.id, len(g.moves))
+        self.message = ("", _("The map shows {island} until the next move; centre alone "
+                              "shows the whole board.").format(island=island_name(tile.id)))
+
     def _offer_again(self) -> None:
         """After a refused landing the engine's offer comes back on the empty line."""
         s = self.session
@@ -1135,7 +1160,7 @@ class GameScreen:
             self._log_anchor = anchor
             return
         if word in ("centre", "center"):
-            self.view.recentre()
+            self._centre(rest.strip())
             return
         if word == "board":
             if not s.game.is_over:  # (it did nothing, silently)

@@ -131,8 +131,8 @@ GENERAL_HELP = [
     N_("Type a move in its short form; Tab lists exactly the legal ones. Other commands:"),
     N_("  hint — a bot's suggestion (put on the line: Enter plays it) · moves — list legal "
        "moves"),
-    N_("  rules — the rule behind the pending decision · help [MOVE] · centre — re-centre the "
-       "map"),
+    N_("  rules — the rule behind the pending decision · help [MOVE] · centre [ISLAND] — "
+       "re-centre the map (on an island)"),
     N_("  quit — leave (the record is saved)"),
     N_("  position — the whole position as one line of text (paste it into a bug report)"),
     N_("  board — at the end, switch between the final table and the map"),

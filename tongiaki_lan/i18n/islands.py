@@ -60,12 +60,24 @@ _TOKENS: dict[str, str] = {}
 for _name, _own in OWN_NAMES.items():
     for _word in _own.values():
         _TOKENS[_fold(_word.replace(" ", ""))] = token_name(_BY_PRINTED[_name])
+# every island's name, printed or a language's own, folded as one word -> the engine's token
+_NAMES: dict[str, str] = {_fold(token_name(t.id)): token_name(t.id) for t in TILES[:16]}
+_NAMES.update(_TOKENS)
+_WHOLE = frozenset(_NAMES)
 
 
 def engine_token(word: str) -> str:
     """A typed word in the engine's words: an island's name in any language becomes the
-    printed one's token (`Fidži` -> `Fidschi`); any other word is returned unchanged."""
-    return _TOKENS.get(_fold(word), word)
+    printed one's token (`Fidži` -> `Fidschi`); the start of one island's name, three
+    letters or more, becomes that island (`tuva` -> `Tuvalu`: the compact map writes
+    `Tuva 4`, and a newcomer typed what it showed); any other word is returned unchanged."""
+    folded = _fold(word)
+    if folded in _TOKENS:
+        return _TOKENS[folded]
+    if len(folded) < 3 or not folded.isalpha() or folded in _WHOLE:
+        return word
+    found = {tok for name, tok in _NAMES.items() if name.startswith(folded)}
+    return found.pop() if len(found) == 1 else word
 
 
 def engine_text(text: str) -> str:
