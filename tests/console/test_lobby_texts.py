@@ -66,6 +66,9 @@ async def test_game_numbers_stay_put_and_join_takes_a_name():
         assert lobby.find_game(["REEF", "kumara"]) == (reef, ["kumara"])  # then a passphrase
         lan.listed = [lagoon, reef, game("Lagoon Two", 4)]
         assert lobby.find_game(["lagoon"])[0] is lagoon  # the whole name wins over a prefix
+        recif = game("Récif", 5)  # (a French host's table, joined from an Italian keyboard)
+        lan.listed = [lagoon, reef, game("Lagoon Two", 4), recif]
+        assert lobby.find_game(["recif"])[0] is recif and lobby.find_game(["RÉC"])[0] is recif
         inp.send_text("join lag\r")
         await wait_until(lambda: "could be" in lobby.message, what="the ambiguity")
         assert "3. Lagoon" in lobby.message and "4. Lagoon Two" in lobby.message

@@ -68,7 +68,8 @@ PHASE_NAMES = {"lobby": N_("lobby"), "starting": N_("starting"), "playing": N_("
 
 
 def _folded(word: str) -> str:
-    """A word as compared for a colour: any case, accents aside (`grun` is `grün`)."""
+    """A word as compared for a colour or a game's name: any case, accents aside (`grun`
+    is `grün`, `recif` is "Récif")."""
     decomposed = unicodedata.normalize("NFKD", word.strip().casefold())
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
@@ -349,8 +350,8 @@ class LobbyScreen:
 
     def find_game(self, words: list[str], command: str = "join"):
         """The listed game that `join`'s (or `watch`'s) argument names: its number, or its
-        name (or the start of it, any case). Raises ValueError naming the command
-        otherwise."""
+        name (or the start of it, any case, accents optional: `join recif` finds "Récif",
+        typed on a keyboard without é). Raises ValueError naming the command otherwise."""
         listed = self.numbered()
         if not words:
             raise ValueError(_("{command}: give a game's number or name from the list").format(
@@ -372,9 +373,9 @@ class LobbyScreen:
         # a name may have spaces: the longest run of words that names a game wins, and a
         # word after it is the passphrase (as after a number)
         for cut in range(len(words), 0, -1):
-            typed = " ".join(words[:cut]).casefold()
-            exact = [g for _n, g in listed if g.name.casefold() == typed]
-            starts = exact or [g for _n, g in listed if g.name.casefold().startswith(typed)]
+            typed = _folded(" ".join(words[:cut]))
+            exact = [g for _n, g in listed if _folded(g.name) == typed]
+            starts = exact or [g for _n, g in listed if _folded(g.name).startswith(typed)]
             if len(starts) == 1:
                 return starts[0], words[cut:]
             if len(starts) > 1 and cut == 1:
