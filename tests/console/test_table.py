@@ -756,3 +756,51 @@ async def test_an_island_typed_as_the_compact_map_shows_it_and_centre_on_an_isla
         await screen.command("centre Atlantis")
         assert screen.message == ("error", "centre: no island named 'Atlantis' (centre alone "
                                            "shows the whole board)")
+
+
+def test_a_group_lost_after_the_last_island_is_told_without_saying_no_tiles_are_left():
+    """E2: after the last island no tile is drawn, and a group whose route needs one is
+    lost. The story said "No tiles are left to discover" while the panel counted sea
+    tiles left (a newcomer's playtest)."""
+    from tests.engine.builder import build, tid
+    from tests.engine.test_rules_special_end import ISLANDS, _far
+    from tongiaki_lan.console.story import Narrator
+    from tongiaki_lan.engine import parse_move
+
+    others = [n for n in ISLANDS if n not in ("Tubuai", "Samoa", "Nauru")]
+    g = build(tiles={(0, -1): ("Tubuai", 0), (5, -5): ("Nauru", 0), **_far(others)},
+              stack=["Samoa"], migrate=True,
+              ships={"Tonga": ["G"] + [""] * 5, "Tubuai": ["BBR", "RR"],
+                     "Nauru": ["YY", "", ""]})
+    narrator = Narrator(g, ["Ana", "Ben", "Cy", "Di"])
+    seen = len(g.events)
+    for typed in ("sail Tubuai 1 NW", "land 1:B 2:B 3:R"):
+        g.apply(parse_move(typed))
+    g.apply(g.legal_moves()[0])  # (Nauru sails: its piers face the unknown)
+    assert g.unrevealed_tiles() and g.hex_of(tid("Samoa")) is not None
+    said = [narrator.tell(e, g) for e in g.events[seen:]]
+    assert ("bad", "The last tile has been drawn: Y Y are lost at sea and go home.") \
+        in said, said
+
+
+def test_chain_reaction_is_said_of_a_beach_the_landing_filled_only():
+    """"Chain reaction!" was said of every departure after a turn's first, such as a
+    second beach the player's own expansion had filled (a newcomer's playtest)."""
+    from tongiaki_lan.console.story import Narrator
+
+    chains = others = 0
+    for n in range(12):
+        game = _play_until(lambda g: False, f"chain-{n}".encode(), players=4)
+        narrator = Narrator(game, ["Ana", "Ben", "Cy", "Di"])
+        landed: set = set()
+        for ev in game.events:
+            line = narrator.tell(ev, game)
+            if ev.kind == "turn":
+                landed = set()
+            elif ev.kind == "land":
+                landed = {(ev.data[0], b) for b, _cs in ev.data[1]}
+            elif ev.kind == "depart":
+                chain = (ev.data[0], ev.data[1]) in landed
+                assert line[1].startswith("Chain reaction!") == chain, line
+                chains, others = chains + chain, others + (not chain)
+    assert chains and others

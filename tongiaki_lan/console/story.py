@@ -64,8 +64,11 @@ class Narrator:
         self.labels = list(labels) if labels is not None else self.names
         self.colour_ids = game.colour_ids()
         self.colours = game.colours
-        self._departures_this_turn = 0
         self._group_colours = 0
+        # the beaches the last landing put ships on: one of them sailing is the chain
+        # reaction (not a second beach an expansion filled: a playtest read "Chain
+        # reaction!" for a beach its own expansion had filled)
+        self._landed: set[tuple[int, int]] = set()
         self._turns = 0
 
     def who(self, cid: int) -> str:
@@ -91,7 +94,7 @@ class Narrator:
         k, d = ev.kind, ev.data
         if k == "turn":
             self._turns += 1
-            self._departures_this_turn = 0
+            self._landed = set()
             return self.header(d[0], self._turns)
         if k == "setup":
             return ("", _("{who} puts a ship on beach {n} of Tonga.").format(
@@ -129,12 +132,11 @@ class Narrator:
             return ("info", text.format(who=self.who(d[0]), n=d[1]))
         if k == "depart":
             island, beach, pier, group = d
-            self._departures_this_turn += 1
             self._group_colours = len(set(group))
             text = _("{island} beach {beach} is full: {ships} sail {pier}.").format(
                 island=island_name(island), beach=beach + 1, ships=ships_text(group),
                 pier=DIRECTION_NAMES[pier])
-            if self._departures_this_turn > 1:
+            if (island, beach) in self._landed:
                 text = _("Chain reaction! {text}").format(text=text)
             return ("info", text)
         if k == "reveal":
@@ -162,6 +164,7 @@ class Narrator:
                                                   island=island_name(d[1])))
         if k == "land":
             island, placements, returned = d
+            self._landed = {(island, b) for b, _cs in placements}
             parts = [f"{b + 1}:{''.join(LETTERS[c] for c in cs)}" for b, cs in placements]
             where = ", ".join(parts) if parts else _("no free berth")
             if returned:
@@ -171,7 +174,9 @@ class Narrator:
             return ("", text.format(island=island_name(island), where=where,
                                     ships=ships_text(returned)))
         if k == "lost":
-            return ("bad", _("No tiles are left to discover: {ships} are lost at sea and go "
+            # (not "no tiles are left": tiles of the other kind may be, and the panel
+            # counts them; none is drawn after the last island or sea tile, E1-E2)
+            return ("bad", _("The last tile has been drawn: {ships} are lost at sea and go "
                              "home.").format(ships=ships_text(d[0])))
         if k == "closed":
             names = ", ".join(island_name(t) for t in d)
