@@ -123,6 +123,9 @@ def test_L1_surplus_ships_go_home_and_the_player_picks_which():
     # 3 free berths, 5 ships
     with pytest.raises(IllegalMove, match="exactly 3"):
         g.apply(parse_move("land 1:B 2:R"))
+    # (said in words, not "1 free berth(s)": a newcomer's playtest)
+    with pytest.raises(IllegalMove, match="beach 1 has only one free berth$"):
+        g.apply(parse_move("land 1:BG 2:R"))
     before = [g.reserve(s) for s in range(4)]
     g.apply(parse_move("land 1:G 2:B 3:R"))
     after = [g.reserve(s) for s in range(4)]

@@ -658,8 +658,11 @@ class Game:
                 return Reason(N_("{island} has no beach {beach}"), island=TILES[self._island].name,
                               beach=beach + 1)
             if len(cs) > free_at.get(beach, 0):
-                return Reason(N_("beach {beach} has only {n} free berth(s)"), beach=beach + 1,
-                              n=free_at.get(beach, 0))
+                n = free_at.get(beach, 0)
+                text = (N_("beach {beach} has no free berth") if n == 0 else
+                        N_("beach {beach} has only one free berth") if n == 1 else
+                        N_("beach {beach} has only {n} free berths"))
+                return Reason(text, beach=beach + 1, n=n)
             for c in cs:
                 if remaining.get(c, 0) <= 0:
                     return Reason(N_("the group has no more {colour} ships to land"),
