@@ -75,7 +75,11 @@ async def test_replay_steps_forwards_and_backwards(tmp_path):
         await wait_until(lambda: any("next [N]" in t for _k, t in session.lines))
         texts = [t for _k, t in session.lines]
         first_own = next(i for i, t in enumerate(texts) if "next [N]" in t)
-        assert first_own < next(i for i, t in enumerate(texts) if t.startswith("Type a move"))
+        assert first_own < next(i for i, t in enumerate(texts)
+                                if t.startswith("Commands of every game screen"))
+        # a replay takes no moves: its help offers no hint, nor typing one (a playtest)
+        assert not any(t.startswith(("Type a move", "  hint —", "Mouse: click"))
+                       for t in texts)
         # the help's first line is at the top, "── N newer lines: PgDn ──" at the foot:
         # PgDn reads on (it stepped a move, and the help was gone)
         await wait_until(lambda: screen.log_scroll > 0, what="the help scrolled to its top")

@@ -1140,7 +1140,7 @@ class GameScreen:
                 # last lines of fifty, out of sight (and PgDn steps the replay there)
                 s.lines.extend(own)
                 own = []
-            for line in help_lines(rest):
+            for line in help_lines(rest, replay=not s.can_play):
                 s.lines.append(("info", line))
             s.lines.extend(own)
             if not rest and self._lobby_leaves_game():

@@ -173,7 +173,15 @@ MOVE_HELP = {
 }
 
 
-def help_lines(topic: str = "") -> list[str]:
+# what a replay's help leaves out: it takes no moves (a playtest's replay listed `hint`
+# and "Type a move"), and a click puts a move on the line
+PLAYING_ONLY = frozenset(GENERAL_HELP[i] for i in (1, 2)) | {
+    N_("Mouse: click a beach, an island, a pier or a free hex to put its move on the line.")}
+
+
+def help_lines(topic: str = "", replay: bool = False) -> list[str]:
+    """`help` (the general lines and the moves' words) or `help MOVE`; `replay`: without
+    what only a game under way takes."""
     topic = topic.strip().lower()
     if topic in MOVE_HELP:
         return [_(MOVE_HELP[topic])]
@@ -181,6 +189,10 @@ def help_lines(topic: str = "") -> list[str]:
         return [_("no help on {topic}; try: {topics}").format(topic=repr(topic),
                                                             topics=", ".join(MOVE_HELP))]
     moves = " · ".join(_(MOVE_HELP[k]).split(" — ")[0] for k in MOVE_HELP)
+    if replay:  # (the goal first, as in a game)
+        kept = [_(line) for line in GENERAL_HELP if line not in PLAYING_ONLY]
+        return [kept[0], _("Commands of every game screen:"), *kept[1:],
+                _("Moves: {moves}").format(moves=moves)]
     return [_(line) for line in GENERAL_HELP] + [_("Moves: {moves}").format(moves=moves)]
 
 
