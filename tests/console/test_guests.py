@@ -247,6 +247,10 @@ async def test_a_newcomer_takes_the_seat_of_a_player_who_left_for_good(tmp_path,
                 # and said where it stays in sight, whatever the log says after it
                 assert screen.status_text().startswith(
                     f"Watching loopback — open: {red}; take COLOUR plays one — ")
+                inp.send_text("follow p0\r")  # (the line said nothing of it: a playtest)
+                await wait_until(lambda: screen.status_text().startswith(
+                    f"Watching loopback, following p0 — open: {red}; take COLOUR plays "
+                    "one — "), what="the status naming whom they follow")
                 inp.send_text("\t")  # `take` is offered now
                 await wait_until(lambda: screen.buffer.complete_state is not None)
                 assert "take" in {c.text for c in screen.buffer.complete_state.completions}

@@ -622,7 +622,12 @@ class GameScreen:
         if watching(s) and not s.game.is_over:  # no seat: whose decision it is, no prompt
             followed = s.followed_name()
             seats = getattr(s, "open_seats_text", lambda: None)()
-            if seats:  # (someone watching may sit down: what matters most to them)
+            if seats and followed is not None:  # (the seat they follow said too: a
+                # playtest's watcher typed `follow Ben` and the line never said so)
+                text = _("Watching {game}, following {name} — open: {colours}; take COLOUR "
+                         "plays one — {text}").format(game=s.game_name, name=followed,
+                                                      colours=seats, text=text)
+            elif seats:  # (someone watching may sit down: what matters most to them)
                 text = _("Watching {game} — open: {colours}; take COLOUR plays one — "
                          "{text}").format(game=s.game_name, colours=seats, text=text)
             elif followed is not None:
