@@ -181,3 +181,41 @@ async def test_replace_and_tab_offers_only_a_player_who_is_away(tmp_path):
         await session.close()
     finally:
         await close_all(nodes)
+
+
+async def test_tab_never_puts_a_whole_move_on_the_line_that_another_option_goes_beyond():
+    """A full beach sails N or NW: Tab on the empty line put their common part, `sail
+    Tuvalu 1 N`, on the line, a whole move, and Enter played it (a playtest's player,
+    wrecked, had only asked what the options were). Tab shows them instead."""
+    from prompt_toolkit.input import create_pipe_input
+
+    from .conftest import duel_seats, start_screen, wait_until
+
+    def n_and_nw(g: Game) -> bool:
+        texts = {str(m) for m in g.legal_moves()} if g.pending else set()
+        return (g.pending is not None and g.pending.kind == "departure" and len(texts) == 2
+                and any(t + "W" in texts or t + "E" in texts for t in texts))
+
+    game = Game(["blue", "red"])
+    for n in range(200):
+        game = Game(["blue", "red"])
+        dealer = Dealer(hashlib.blake2b(f"piers-{n}".encode(), digest_size=32).digest())
+        bot = make_bot("random", seed=n)
+        while not game.is_over and not n_and_nw(game):
+            dealer.apply(game, bot.choose(game))
+        if n_and_nw(game):
+            break
+    assert n_and_nw(game)
+    session = GameSession(game, duel_seats(game))
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        screen, task = await start_screen(session)
+        inp.send_text("\t")
+        await wait_until(lambda: screen.buffer.complete_state is not None
+                         and len(screen.buffer.complete_state.completions) == 2,
+                         what="the menu of both piers")
+        assert screen.buffer.text == ""  # (Enter here plays nothing)
+        inp.send_text("\t")  # the next Tab picks the first option, as before
+        await wait_until(lambda: screen.buffer.text in {str(m) for m in game.legal_moves()},
+                         what="an option chosen")
+        inp.send_text("\x03\x03")
+        assert await asyncio.wait_for(task, 30) == 0

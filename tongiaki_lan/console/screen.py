@@ -861,7 +861,25 @@ class GameScreen:
             if len(found) == 1:
                 b.apply_completion(found[0])
                 return
+            if state is None and self._common_part_is_a_move(b.document, found):
+                # (the part common to `sail Tuvalu 1 N` and `sail Tuvalu 1 NW` is the first
+                # of them, a whole move: put there, Enter played it, and a playtest's player
+                # who had only asked what the options were was wrecked)
+                b.start_completion(insert_common_part=False)
+                return
         generate_completions(event)
+
+    def _common_part_is_a_move(self, document, found) -> bool:
+        """Whether the text that Tab's common part would leave on the line is a legal
+        move which another option goes beyond."""
+        before = document.text_before_cursor
+        texts = [before[:len(before) + c.start_position] + c.text for c in found]
+        common = texts[0]
+        for t in texts[1:]:
+            while not t.startswith(common):
+                common = common[:-1]
+        return (common != before and len(set(texts)) > 1
+                and joined_islands(common.strip()) in self.legal_by_text())
 
     # ---------------------------------------------------------------- mouse
 
@@ -1205,6 +1223,11 @@ class GameScreen:
         if not s.can_play:
             self.message = ("error", _("{command}: a replay takes no moves (help lists "
                                        "commands)").format(command=typed_shortly(text)))
+            return
+        if word == "undo":  # (a solo game's command: elsewhere it read as a typo, in
+            # the words of a playtest's French player, "undo : commande inconnue")
+            self.message = ("error", _("undo: only in a solo game; at a LAN table every "
+                                       "laptop has played your move already"))
             return
         if word not in MOVE_HELP:  # (its keys: the words a player's move begins with)
             # (the engine's own message lists `reveal` too, which is the dealer's, never
