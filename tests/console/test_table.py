@@ -804,3 +804,14 @@ def test_chain_reaction_is_said_of_a_beach_the_landing_filled_only():
                 assert line[1].startswith("Chain reaction!") == chain, line
                 chains, others = chains + chain, others + (not chain)
     assert chains and others
+
+
+async def test_undo_at_a_lan_table_says_it_is_a_solo_games_command():
+    """`undo` away from a solo game read "undo: unknown command" (a playtest's LAN table),
+    as if mistyped."""
+    game = _game_at(lambda g: g.pending is not None and g.pending.kind == "action")
+    with create_app_session(output=DummyOutput()):
+        screen = _static_screen(game)
+        await screen.command("undo")
+    assert screen.message == ("error", "undo: only in a solo game; at a LAN table every "
+                                       "laptop has played your move already")
