@@ -340,3 +340,50 @@ async def test_who_sits_down_at_our_table_is_told():
             "Ben sat down at the table.", "A bot sat down at the table: Maui (easy)."]
         inp.send_text("\x03")
         await asyncio.wait_for(task, 30)
+
+
+async def test_two_tables_created_in_the_same_second_become_one(tmp_path):
+    """Cy and Dee typed `create Lagon 4` in the same second: neither list showed the
+    other's table yet, and the party had two tables named Lagon (a playtest). The one
+    with the larger game id moves to the other while nobody has joined it, and says so."""
+    from prompt_toolkit.input import create_pipe_input
+
+    from tongiaki_lan.net.aio.discovery import Advert, GameInfo
+    from tongiaki_lan.net.aio.node import Node
+    from tongiaki_lan.net.lab.loopback import close_all
+
+    from .conftest import FakeLan
+
+    cy = Node("Cy", host="127.0.0.1", record_dir=tmp_path / "Cy")
+    dee = Node("Dee", host="127.0.0.1", record_dir=tmp_path / "Dee")
+    await cy.start()
+    await dee.start()
+    try:
+        with create_pipe_input() as inp, create_app_session(input=inp, output=_output()):
+            lobby = LobbyScreen("Dee", lan=False, colour_output=False)
+            task = asyncio.ensure_future(lobby.run())
+            await wait_until(lambda: lobby.app.is_running, what="the lobby")
+            lobby.lan_error = None
+            lan = FakeLan()
+            lobby.attach(dee, lan)
+            inp.send_text("create Lagon 4\r")
+            await wait_until(lambda: dee.lobby is not None, what="Dee's table")
+            while True:  # Cy's table, the same second: the smaller id is the one kept
+                await cy.create_game("Lagon", 4)
+                if cy.game_id < dee.game_id:
+                    break
+                await cy.leave_game()
+            ad = Advert("x", cy.peer_id, cy.game_id, "Lagon", "Cy", "lobby", 1, 4, False,
+                        ("127.0.0.1",), cy.address[1], 0.0)
+            lan.listed = [GameInfo(cy.game_id, "Lagon", "lobby", 1, 4, False, 0.0, (ad,))]
+            await wait_until(lambda: dee.lobby is not None and dee.game_id == cy.game_id
+                             and len(cy.lobby.members) == 2, what="one table")
+            await wait_until(lambda: any("Another table named Lagon" in t
+                                         for _s, t in lobby.lines), what="the line")
+            assert [t for _s, t in lobby.lines if "Another table" in t] == [
+                "Another table named Lagon opened at the same moment as yours: you sit at "
+                "that one now, so the party has one table, not two."]
+            inp.send_text("\x03")
+            await asyncio.wait_for(task, 30)
+    finally:
+        await close_all([cy, dee])

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 import shlex
+import time
 import unicodedata
 from pathlib import Path
 
@@ -65,6 +66,11 @@ MORE_COMMANDS = ("colour", "unbot", "unready", "quit")
 PHASE_NAMES = {"lobby": N_("lobby"), "starting": N_("starting"), "playing": N_("playing"),
                "over": N_("over")}
 
+
+
+# how long after `create` a table of the same name opened elsewhere is taken for a twin
+# of ours (two friends typing `create Lagon` at once), not a second table on purpose
+TWIN_S = 10.0
 
 
 def _folded(word: str) -> str:
@@ -134,6 +140,9 @@ class LobbyScreen:
         self.yours: dict = {}  # game id -> Resumable: unfinished games this laptop played
         self._busy = 0  # commands under way (a create or a join takes a few seconds)
         self._yours_told: set = set()  # games of `yours` said to be resumable
+        # (game id, when, passphrase) of the table `create` opened here: `_settle_twin`
+        self._created: tuple[bytes, float, str | None] | None = None
+        self._moving = False
         # (game id, the table's people) as last seen: "Ben left." was said, but nobody was
         # told that Ben sat down (the host waiting for friends had to watch the seats)
         self._people: tuple[bytes | None, dict[bytes, str]] = (None, {})
@@ -241,6 +250,47 @@ class LobbyScreen:
         while True:
             await asyncio.sleep(0.5)
             self._tell_yours()
+            try:
+                await self._settle_twin()
+            except Exception:  # noqa: BLE001 - the lobby lives on; the log keeps why
+                log.exception("settling a twin table failed")
+
+    async def _settle_twin(self) -> None:
+        """Two friends typed `create Lagon` in the same second: neither list showed the
+        other's table yet, and the party had two tables of one name (a playtest). While
+        the table we opened is new (TWIN_S) and nobody has joined it, one of the same
+        name with a smaller game id wins, as `play --game` settles it
+        (net/aio/matchmaking.py): we move there, and say so. Both laptops see the same
+        ids, so one moves and the other stays."""
+        node, made = self.node, self._created
+        lb = node.lobby if node is not None else None
+        if (made is None or self._moving or lb is None or node.game_id != made[0]
+                or lb.phase != "lobby" or len(lb.members) > 1):
+            return
+        if time.monotonic() - made[1] > TWIN_S:
+            self._created = None
+            return
+        twins = sorted((g for _n, g in self.numbered()
+                        if _folded(g.name) == _folded(lb.name) and g.joinable
+                        and g.game_id < node.game_id and g.passphrase == bool(made[2])),
+                       key=lambda g: g.game_id)
+        if not twins:
+            return
+        self._moving, self._created = True, None
+        try:
+            await self._join(node, twins[0], made[2])
+        except Exception:  # noqa: BLE001 - it filled up, refused us, went: ours again
+            log.info("could not move to the twin table %s", twins[0].game_id.hex())
+            if node.lobby is None:
+                await node.create_game(lb.name, lb.total, made[2], self.colour,
+                                       variant=lb.variant)
+            return
+        finally:
+            self._moving = False
+        self.lines.append(("info", _("Another table named {game} opened at the same moment "
+                                     "as yours: you sit at that one now, so the party has "
+                                     "one table, not two.").format(game=twins[0].name)))
+        self.app.invalidate()
 
     async def close_network(self) -> None:
         if self.node is not None:
@@ -727,6 +777,7 @@ class LobbyScreen:
                     await node.leave_game()
                 await node.create_game(args[0][:24], seats, passphrase, self.colour,
                                        variant=variant)
+                self._created = (node.game_id, time.monotonic(), passphrase)
 
             if len(args) > 2 and args[2].lower() == "lock":
                 self.ask_secret(_("Passphrase for {game}:").format(game=args[0][:24]), create)
