@@ -201,6 +201,39 @@ def test_a_node_asleep_longer_than_the_handover_follows_the_table_on_waking():
     assert not sleeper.kinds("table_gone")
 
 
+def test_a_move_typed_before_the_wake_is_seen_waits_for_the_tables_word():
+    """A laptop frozen on its own decision, its seat played by a bot meanwhile: on the
+    thaw, the keys typed at the frozen screen reached the node before any datagram or
+    timer showed it the jump, and the move was played, dealt a tile, and was struck a
+    moment later (a playtest's "✗ Wrecked on S06"). The move is refused as while
+    waking: the table is asked first."""
+    from tongiaki_lan.net.protocol.movesync import WAKING
+
+    net = SimNet(seed=67)
+    nodes = net.table(3, handover_after=10.0)
+    sleeper = nodes[1]
+    sleeper.core.autoplay = None  # (a person: the decision waits for the keyboard)
+    mine = sleeper.core.my_seats()[0]
+    net.run_until(lambda: sleeper.game.pending is not None
+                  and sleeper.game.pending.seat == mine, 300)
+    n = len(sleeper.game.moves)
+    stale = sleeper.game.legal_moves()[0]
+    net.suspend(sleeper)
+    net.run_for(60)
+    assert all(len(nd.game.moves) > n for nd in nodes if nd is not sleeper)
+    sleeper.alive = True  # (SIGCONT; the keys come first, before any timer)
+    net.nodes[sleeper.addr] = sleeper
+    with pytest.raises(ValueError, match=WAKING):
+        net.act(sleeper, sleeper.core.send_move, stale)
+    assert len(sleeper.game.moves) == n
+    net.wake(sleeper)
+    assert sleeper.kinds("woke")
+    sleeper.core.autoplay = "random"
+    net.play_to_end(nodes)
+    one_digest(nodes)
+    assert not sleeper.kinds("rewound")
+
+
 @pytest.mark.parametrize("sleeper_at", [0, 1])
 def test_a_stopped_laptop_deals_no_tile_from_what_waited_in_its_socket(sleeper_at):
     """A duel; one laptop frozen (the lid, SIGSTOP) for 90 s while the table dealt tiles

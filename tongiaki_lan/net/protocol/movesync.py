@@ -76,6 +76,9 @@ class MoveSync:
         """Play a move for a seat of this node. Raises IllegalMove / ValueError as the engine
         does; nothing is sent then."""
         self.now = now
+        # (keys typed at a frozen screen come first on the thaw, before any datagram or
+        # timer shows the jump: a playtest's move was played, dealt and struck at once)
+        self._check_wake(now)
         if self.game is None or self.game.is_over:
             raise ValueError(NO_GAME)
         if self.stopped:
@@ -95,6 +98,7 @@ class MoveSync:
     def bot_move(self, index: int, move: Move, now: float) -> None:
         """The move a `BotTurn` asked for; ignored if the game moved on meanwhile."""
         self.now = now
+        self._check_wake(now)  # (a bot that thought across a sleep: the table first)
         if self.game is None or len(self.game.moves) != index or self.stopped:
             return
         if self._waking is not None or self._thinking != index:
