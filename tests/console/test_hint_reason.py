@@ -28,7 +28,7 @@ async def test_a_hint_names_its_chance_and_the_next_best_option():
     with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
         screen, task = await start_screen(session)
         await wait_until(session.my_decision, what="our first decision")
-        legal = {shown_move(str(m)) for m in session.game.legal_moves()}
+        legal = {shown_move(str(m), spaced=True) for m in session.game.legal_moves()}
         inp.send_text("\x15hint\r")
         await wait_until(lambda: screen.message[1].startswith("Hint:"), what="the hint",
                          timeout=60)
@@ -39,7 +39,7 @@ async def test_a_hint_names_its_chance_and_the_next_best_option():
         assert text.startswith(f"Hint: {hinted} (Enter plays it) — the bot's look-ahead")
         assert 0 <= int(found.group(1)) <= 100
         # the next best is another legal option of this decision, not the hint again
-        assert found.group(3) in legal and found.group(3) != hinted
+        assert found.group(3) in legal and found.group(3) != shown_move(hinted, spaced=True)
         inp.send_text("\x15quit\r\r")
         assert await asyncio.wait_for(task, 30) == 0
     await session.close()
@@ -59,3 +59,15 @@ def test_a_departure_says_where_it_goes_and_a_bot_without_chances_claims_none():
         hint_reason(game, move, options))
     # chances given for another move than the hint (never expected) are not shown
     assert hint_reason(game, move, options[::-1]) == reason
+
+
+def test_the_next_best_option_is_named_as_the_map_writes_it():
+    """"much the same with expand RapaNui": the next best option is read, not typed."""
+    from tongiaki_lan.engine import Expand
+    from tongiaki_lan.engine.tiles import tile_by_name
+
+    game = Game(["blue", "red"])
+    move = Expand(tile_by_name("Samoa").id)
+    other = Expand(tile_by_name("Rapa Nui").id)
+    assert hint_reason(game, move, ((move, 0.5), (other, 0.2))).endswith(
+        "about 50 % to win with it, 20 % with expand Rapa Nui")

@@ -1425,7 +1425,8 @@ def hint_reason(game, move, options) -> str:
     if not rest:
         why = _("the bot's look-ahead: about {best} % to win with it").format(best=best)
     else:
-        other, second = shown_move(str(rest[0][0])), rest[0][1]
+        other, second = shown_move(str(rest[0][0]), spaced=True), rest[0][1]  # (read,
+        # not typed: `Rapa Nui`)
         if chance - second < CLOSE_CHANCES:
             why = _("the bot's look-ahead: about {best} % to win with it, much the same "
                     "with {other}").format(best=best, other=other)
