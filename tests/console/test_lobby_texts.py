@@ -91,6 +91,7 @@ async def test_errors_name_their_command_once_and_read_whole():
             "create": "create: give the game a name, e.g. create Friday 4",
             "join 1": "join: Over is over; create a new game or join another",
             "frobnicate": "frobnicate: not a command (help lists them)",
+            "creat Lagon": "creat: not a command — did you mean create?",  # (a playtest)
             "create Friday night 5": "create NAME [SEATS] [lock]: a name with spaces needs "
                                      "quotes",
         }
@@ -99,6 +100,12 @@ async def test_errors_name_their_command_once_and_read_whole():
             await wait_until(lambda m=message: lobby.message == m,
                              what=f"{message!r}, got {lobby.message!r}")
             await wait_until(lambda m=message: m in " ".join(r.strip() for r in rows_of(lobby)))
+        # a colour chosen at no table is said to be kept for the next one (it said
+        # nothing, and seemed lost: a playtest)
+        inp.send_text("colour purple\r")
+        await wait_until(lambda: ("info", "Your colour at the next table you create or "
+                                          "join: purple.") in lobby.lines,
+                         what="the colour kept")
         # a game's notes that do not fit beside it get a row of their own, never cut
         lobby.yours = {lan.listed[1].game_id: object()}
         lobby.message = ""

@@ -20,7 +20,8 @@ SAYS = {
     "no-network": N_("This computer is not connected to a network."),
     "firewall": N_("Nothing reaches tongiaki-lan on this computer, not even its own "
                    "announcement: a firewall blocks it."),
-    "alone": N_("No other tongiaki-lan was heard on this network."),
+    "alone": N_("No other tongiaki-lan was heard on this network (a lobby at no table is "
+                "not announced: friends who have not created a table yet are not heard)."),
     "isolated": N_("Games are announced, but no datagram gets through to the laptops that "
                    "announce them: this network keeps its clients apart (client isolation, "
                    "usual on guest Wi-Fi)."),

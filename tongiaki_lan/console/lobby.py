@@ -849,6 +849,10 @@ class LobbyScreen:
             self.colour = colour
             if self.node is not None and self.node.lobby is not None:
                 self.node.set_seat(self.name, self.colour)
+            else:  # (it said nothing, and seemed lost: a playtest)
+                self.lines.append(("info", _("Your colour at the next table you create or "
+                                             "join: {colour}.").format(
+                    colour=_(COLOUR_NAMES[colour]))))
         elif verb == "bot":
             from tongiaki_lan.bots import bot_kinds
             from tongiaki_lan.bots.levels import DEFAULT_LEVEL, LEVELS
@@ -914,6 +918,13 @@ class LobbyScreen:
             await node.leave_game()
             self.lines.append(("info", _("You left the table.")))
         else:
+            import difflib
+
+            near = difflib.get_close_matches(verb, [*COMMANDS, *MORE_COMMANDS], n=1,
+                                             cutoff=0.75)
+            if near:  # (`creat Lagon`: the game screen said "did you mean", the lobby not)
+                raise ValueError(_("{command}: not a command — did you mean {word}?").format(
+                    command=verb if len(verb) <= 24 else verb[:23] + "…", word=near[0]))
             raise ValueError(_("{command}: not a command (help lists them)").format(
                 command=verb if len(verb) <= 24 else verb[:23] + "…"))
 
@@ -1043,8 +1054,12 @@ class LobbyScreen:
                 last_heard = loop.time()
                 continue
             if loop.time() - last_heard >= SUGGEST_DOCTOR_AFTER_S:
-                self.lines.append(("info", _("No game heard on the network for {s:.0f} s: "
-                                             "type doctor to find out why.").format(
+                # (not "find out why" alone: friends in the lobby who have not created a
+                # table yet are not announced, and doctor then blamed the network)
+                self.lines.append(("info", _("No game heard on the network for {s:.0f} s. "
+                                             "Nobody has created one yet? create NAME opens "
+                                             "one. If a friend's table is missing, doctor "
+                                             "finds out why.").format(
                     s=SUGGEST_DOCTOR_AFTER_S)))
                 self.app.invalidate()
                 return
