@@ -106,6 +106,12 @@ async def test_errors_name_their_command_once_and_read_whole():
         await wait_until(lambda: ("info", "Your colour at the next table you create or "
                                           "join: purple.") in lobby.lines,
                          what="the colour kept")
+        # a join under way (here to game 2) is not "your table" before it seats us: with a
+        # wrong passphrase a playtest's row said so until the refusal came, 4 s later
+        lobby.node.game_id = lan.listed[1].game_id
+        assert "your table" not in "".join(t for row in lobby.draw_top(80, 24)
+                                           for _s, t in row)
+        lobby.node.game_id = None
         # a game's notes that do not fit beside it get a row of their own, never cut
         lobby.yours = {lan.listed[1].game_id: object()}
         lobby.message = ""

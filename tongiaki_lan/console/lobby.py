@@ -455,8 +455,10 @@ class LobbyScreen:
                              _("  looking… none yet — create one: create NAME [SEATS]"))])
             for i, g in games[:8]:
                 lock = " " + _("[passphrase]") if g.passphrase else ""
-                mine = ("  " + _("← your table")
-                        if self.node and g.game_id == self.node.game_id else "")
+                mine = ("  " + _("← your table")  # (once seated: while a join waited
+                        # for a refusal, a wrong passphrase, the row said so for 4 s)
+                        if self.node and g.game_id == self.node.game_id
+                        and getattr(self.node, "lobby", None) is not None else "")
                 if mine and is_watching(self.node):
                     mine = "  " + _("← you watch it")
                 if not mine and g.game_id in self.yours and g.phase != "over":
