@@ -78,6 +78,22 @@ async def test_game_numbers_stay_put_and_join_takes_a_name():
         await asyncio.wait_for(task, 30)
 
 
+async def test_a_list_that_emptied_numbers_its_next_game_1():
+    """A playtest's fresh lobby showed its only game as "2.": a game seen for a moment
+    had kept number 1."""
+    gone, atoll = game("Gone", 1), game("Atoll", 2)
+    lan = FakeLan(gone)
+    with create_pipe_input() as inp, create_app_session(input=inp, output=_output()):
+        lobby, task = await _lobby(inp, lan)
+        assert lobby.numbered() == [(1, gone)]
+        lan.listed = []
+        assert lobby.numbered() == []
+        lan.listed = [atoll]
+        assert lobby.numbered() == [(1, atoll)]
+        inp.send_text("\x03")
+        await asyncio.wait_for(task, 30)
+
+
 async def test_errors_name_their_command_once_and_read_whole():
     lan = FakeLan(game("Over", 1, phase="over"), game("Secret Reef of the Long Name", 2,
                                                         passphrase=True))

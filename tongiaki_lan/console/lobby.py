@@ -387,11 +387,15 @@ class LobbyScreen:
         it is listed, so `join 2` means the game shown as 2 even after another game
         appeared or went away; games seen for the first time together are numbered by
         name (not in the order their adverts happened to arrive, which differs from
-        laptop to laptop), and a number is never given to another game in this lobby."""
+        laptop to laptop), and a number is not given to another game while any game is
+        listed."""
         found = self.discovery.games() if self.discovery is not None else []
         ids = {g.game_id for g in found}
         for gid in [gid for gid in self._numbers if gid not in ids]:
             del self._numbers[gid]
+        if not self._numbers:  # (an empty list starts again at 1: a playtest's fresh
+            # lobby showed its only game as "2.", a number kept by one seen for a moment)
+            self._next_number = 1
         for g in sorted((g for g in found if g.game_id not in self._numbers),
                         key=lambda g: (g.name.casefold(), g.game_id)):
             self._numbers[g.game_id] = self._next_number
