@@ -219,3 +219,22 @@ async def test_tab_never_puts_a_whole_move_on_the_line_that_another_option_goes_
                          what="an option chosen")
         inp.send_text("\x03\x03")
         assert await asyncio.wait_for(task, 30) == 0
+
+
+async def test_tab_with_nothing_to_complete_leaves_the_line_as_it_is():
+    """The check above looked at the first option of none: a traceback filled the whole
+    screen at every Tab with nothing to offer (a playtest, 4 of 4: `zz` and Tab)."""
+    from prompt_toolkit.input import create_pipe_input
+
+    from .conftest import duel_seats, start_screen, wait_until
+
+    game = _two_player_action_with_one_tu()
+    session = GameSession(game, duel_seats(game))
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        screen, task = await start_screen(session)
+        inp.send_text("zz\tx")  # (keys are taken in turn: the x comes after the Tab)
+        await wait_until(lambda: screen.buffer.text == "zzx" or task.done(),
+                         what="the line typed")
+        assert not task.done() and screen.buffer.text == "zzx"
+        inp.send_text("\x03\x03")
+        assert await asyncio.wait_for(task, 30) == 0

@@ -861,7 +861,8 @@ class GameScreen:
             if len(found) == 1:
                 b.apply_completion(found[0])
                 return
-            if state is None and self._common_part_is_a_move(b.document, found):
+            if (state is None and len(found) > 1
+                    and self._common_part_is_a_move(b.document, found)):
                 # (the part common to `sail Tuvalu 1 N` and `sail Tuvalu 1 NW` is the first
                 # of them, a whole move: put there, Enter played it, and a playtest's player
                 # who had only asked what the options were was wrecked)
