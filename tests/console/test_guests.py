@@ -484,7 +484,9 @@ async def test_a_player_whose_seat_comes_back_is_told_in_the_second_person(tmp_p
 
 async def test_a_laptop_that_restarted_is_one_line_rejoined_not_also_back(tmp_path):
     """A playtest's table read "Ben is back." and "Ben rejoined." for one restart of Ben's
-    laptop; whichever its node tells first, the log says it once."""
+    laptop, and "Dee is back and plays their seat again." then "Dee rejoined." for a
+    laptop that woke and took moves back (it starts its links afresh, as a restart does):
+    whichever its node tells first, the log says it once."""
     from tongiaki_lan.net.protocol import events as E
 
     nodes, players = await table(tmp_path)
@@ -494,7 +496,12 @@ async def test_a_laptop_that_restarted_is_one_line_rejoined_not_also_back(tmp_pa
         screen._on_node_event(E.Away(p1, "p1", False))
         screen._on_node_event(E.Back(p1, "p1"))  # heard first, known restarted next
         screen._on_node_event(E.Restarted(p1, "p1"))
-        assert texts(screen)[-2:] == ["p1 is away.", "p1 rejoined."]
+        assert texts(screen)[-2:] == ["p1 is away.", "p1 is back."]
+        seat = nodes[1].core.my_seats()[0]
+        screen._on_node_event(E.Away(p1, "p1", False))  # a seat given back, then the
+        screen._on_node_event(E.SeatReclaimed(seat, "p1"))  # links started afresh
+        screen._on_node_event(E.Restarted(p1, "p1"))
+        assert texts(screen)[-2:] == ["p1 is away.", "p1 is back and plays their seat again."]
         screen._on_node_event(E.Away(p1, "p1", False))
         screen._on_node_event(E.Restarted(p1, "p1"))  # known restarted, then heard
         screen._on_node_event(E.Back(p1, "p1"))

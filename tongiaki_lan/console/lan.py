@@ -23,6 +23,10 @@ from tongiaki_lan.net.protocol.settings import HANDOVER_BOT
 from .session import STRUCK, GameSession, Seat, kind_label
 from .words import net_reason
 
+# a restart heard this soon after the laptop was told back is no news: a laptop that
+# woke and took moves back starts its links afresh (`Links.rebirth`), as a restart does
+REJOIN_QUIET_S = 30.0
+
 
 def _now() -> float:
     return time.monotonic()  # (the event loop's clock, also where no loop runs)
@@ -207,6 +211,7 @@ class LanSession(GameSession):
         self._left_line: dict[str, int] = {}
         self._back_line: dict[str, int] = {}  # peer -> its "is back." line, for `reclaimed`
         self._rejoined: set[str] = set()  # peers told "rejoined", not "away" since
+        self._back_told: dict[str, float] = {}  # peer -> when it was told back, not away
         self._last_drawer_said = False  # "Only Ana's laptop still draws the tiles" told
         self._nobody_said = False  # "This laptop hears nobody" said since the last "back"
         # peers that left for good (until they start again): a bot plays their seats, so
@@ -634,6 +639,7 @@ class LanSession(GameSession):
             else:
                 text = _("{name} is back and plays their seat again.").format(name=d["name"])
                 owner = lb.seats[d["seat"]].owner.hex() if lb is not None else ""
+                self._back_told[owner] = _now()
                 at = self._back_line.pop(owner, None)
                 if at is not None and at == len(self.lines) - 1:
                     # (one line: "Ben is back." came just before, and both were shown)
@@ -646,13 +652,15 @@ class LanSession(GameSession):
             self._left.discard(d.get("peer") or "")  # (really back: told from now on)
             self._gone.discard(d.get("peer") or "")
             self._left_line.pop(d.get("peer") or "", None)
-            text = _("{name} rejoined.").format(name=peer_label(self.node, d))
-            at = self._back_line.get(d.get("peer") or "")
             self._rejoined.add(d.get("peer") or "")
-            if at is not None and at == len(self.lines) - 1:
-                self.lines[at] = ("info", text)  # (one line, not "Ben is back." as well)
-            else:
-                self.lines.append(("info", text))
+            told = self._back_told.get(d.get("peer") or "")
+            if told is None or _now() - told >= REJOIN_QUIET_S:
+                # (else told back a moment ago, which says it: a laptop that woke and took
+                # moves back starts its links afresh, as a restart does, and playtest
+                # screens read "Dee is back and plays their seat again." then "Dee
+                # rejoined.")
+                self.lines.append(("info", _("{name} rejoined.").format(
+                    name=peer_label(self.node, d))))
         elif k == "draw_waiting":
             names = ", ".join(peer_label(self.node, {"peer": p, "name": n})
                               for p, n in zip(d["peers"], d["names"], strict=False))
@@ -812,6 +820,10 @@ class LanSession(GameSession):
         if kind == "back" and peer in self._rejoined:
             return  # ("Ben rejoined." said it: its node restarted, and is heard again)
         self._rejoined.discard(peer)
+        if kind == "back":
+            self._back_told[peer] = _now()
+        else:
+            self._back_told.pop(peer, None)
         text = _("{name} is away.") if kind == "away" else _("{name} is back.")
         if kind == "back":  # (the seat given back next says it again: one line, `reclaimed`)
             self._back_line[peer] = len(self.lines)
