@@ -749,13 +749,13 @@ async def test_an_island_typed_as_the_compact_map_shows_it_and_centre_on_an_isla
         word = island_name(far).replace(" ", "")[:4].lower()
         await screen.command(f"centre {word}")
         assert screen.message[1] == (f"The map shows {island_name(far)} until the next move; "
-                                     "centre alone shows the whole board.")
+                                     "centre alone goes back to the usual view.")
         assert island_name(far).replace(" ", "")[:4] in shown(screen).replace(" ", "")
         await screen.command("centre")
-        assert shown(screen) == first
+        assert shown(screen) == first and screen.message[1] == "The map is back to its usual view."
         await screen.command("centre Atlantis")
         assert screen.message == ("error", "centre: no island named 'Atlantis' (centre alone "
-                                           "shows the whole board)")
+                                           "goes back to the usual view)")
 
 
 def test_a_group_lost_after_the_last_island_is_told_without_saying_no_tiles_are_left():

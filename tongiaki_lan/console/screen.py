@@ -1085,6 +1085,8 @@ class GameScreen:
         and went back to the middle)."""
         if not name:
             self.view.recentre()
+            # (it went back in silence: a playtest's player wondered whether it was heard)
+            self.message = ("", _("The map is back to its usual view."))
             return
         word = engine_text(name)
         try:
@@ -1092,8 +1094,9 @@ class GameScreen:
         except KeyError:
             tile = None
         if tile is None or not tile.is_island:
-            self.message = ("error", _("centre: no island named '{name}' (centre alone shows "
-                                       "the whole board)").format(name=typed_shortly(name)))
+            self.message = ("error", _("centre: no island named '{name}' (centre alone goes "
+                                       "back to the usual view)").format(
+                name=typed_shortly(name)))
             return
         g = self.session.game
         if g.hex_of(tile.id) is None:
@@ -1102,7 +1105,8 @@ class GameScreen:
             return
         self.view.centre_on(tile.id, len(g.moves))
         self.message = ("", _("The map shows {island} until the next move; centre alone "
-                              "shows the whole board.").format(island=island_name(tile.id)))
+                              "goes back to the usual view.").format(
+            island=island_name(tile.id)))
 
     def _offer_again(self) -> None:
         """After a refused landing the engine's offer comes back on the empty line."""

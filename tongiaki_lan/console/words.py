@@ -175,8 +175,13 @@ MOVE_HELP = {
 
 # what a replay's help leaves out: it takes no moves (a playtest's replay listed `hint`
 # and "Type a move"), and a click puts a move on the line
-PLAYING_ONLY = frozenset(GENERAL_HELP[i] for i in (1, 2)) | {
+PLAYING_ONLY = frozenset(GENERAL_HELP[i] for i in (1, 2, 7, 8, 9)) | {
     N_("Mouse: click a beach, an island, a pier or a free hex to put its move on the line.")}
+# a replay's keys instead (PgUp/PgDn step through the moves there, not the log)
+REPLAY_KEYS = [
+    N_("Keys: PgDn/PgUp step a move forwards/back (PgDn reads on a log scrolled back),"),
+    N_("  End shows the newest lines, arrows pan the map, Ctrl-C or Ctrl-D leaves."),
+]
 
 
 def help_lines(topic: str = "", replay: bool = False) -> list[str]:
@@ -189,10 +194,10 @@ def help_lines(topic: str = "", replay: bool = False) -> list[str]:
         return [_("no help on {topic}; try: {topics}").format(topic=repr(topic),
                                                             topics=", ".join(MOVE_HELP))]
     moves = " · ".join(_(MOVE_HELP[k]).split(" — ")[0] for k in MOVE_HELP)
-    if replay:  # (the goal first, as in a game)
+    if replay:  # (the goal first, as in a game; the moves' words are not typed here)
         kept = [_(line) for line in GENERAL_HELP if line not in PLAYING_ONLY]
         return [kept[0], _("Commands of every game screen:"), *kept[1:],
-                _("Moves: {moves}").format(moves=moves)]
+                *(_(line) for line in REPLAY_KEYS)]
     return [_(line) for line in GENERAL_HELP] + [_("Moves: {moves}").format(moves=moves)]
 
 
