@@ -416,3 +416,43 @@ async def test_two_tables_created_in_the_same_second_become_one(tmp_path):
             await asyncio.wait_for(task, 30)
     finally:
         await close_all([cy, dee])
+
+
+async def test_a_colour_taken_at_the_table_is_said_with_the_one_given(tmp_path):
+    """A playtest's player chose violet, joined a table where it was taken, and played
+    blue without a word."""
+    from prompt_toolkit.input import create_pipe_input
+
+    from tongiaki_lan.net.aio.discovery import Advert, GameInfo
+    from tongiaki_lan.net.aio.node import Node
+    from tongiaki_lan.net.lab.loopback import close_all
+
+    from .conftest import FakeLan
+
+    ana = Node("Ana", host="127.0.0.1", record_dir=tmp_path / "Ana")
+    cy = Node("Cy", host="127.0.0.1", record_dir=tmp_path / "Cy")
+    await ana.start()
+    await cy.start()
+    try:
+        await ana.create_game("Reef", 4, None, "purple")
+        ad = Advert("x", ana.peer_id, ana.game_id, "Reef", "Ana", "lobby", 1, 4, False,
+                    ("127.0.0.1",), ana.address[1], 0.0)
+        lan = FakeLan(GameInfo(ana.game_id, "Reef", "lobby", 1, 4, False, 0.0, (ad,)))
+        with create_pipe_input() as inp, create_app_session(input=inp, output=_output()):
+            lobby = LobbyScreen("Cy", lan=False, colour_output=False)
+            task = asyncio.ensure_future(lobby.run())
+            await wait_until(lambda: lobby.app.is_running, what="the lobby")
+            lobby.lan_error = None
+            lobby.attach(cy, lan)
+            inp.send_text("colour purple\r")
+            inp.send_text("join reef\r")
+            await wait_until(lambda: any("was taken" in t for _s, t in lobby.lines),
+                             what="the colour given")
+            got = next(x.colour for x in cy.lobby.seats if x.owner == cy.peer_id)
+            assert got != "purple"
+            assert (f"purple was taken at this table: you play {got} (colour COLOUR changes "
+                    "it).") in [t for _s, t in lobby.lines]
+            inp.send_text("\x03")
+            await asyncio.wait_for(task, 30)
+    finally:
+        await close_all([ana, cy])

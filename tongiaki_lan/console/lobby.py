@@ -316,6 +316,14 @@ class LobbyScreen:
         elif k == "joined":
             self.lines.append(("info", _("You are at the table {game}.").format(
                 game=d.get("game"))))
+            lb = getattr(self.node, "lobby", None)
+            got = next((x.colour for x in getattr(lb, "seats", ())
+                        if x.owner == self.node.peer_id and x.kind == "human"), None)
+            if self.colour and got and got != self.colour:  # (given another in silence:
+                # a playtest's player who had chosen violet played blue and was not told)
+                self.lines.append(("info", _("{wanted} was taken at this table: you play "
+                                             "{colour} (colour COLOUR changes it).").format(
+                    wanted=_(COLOUR_NAMES[self.colour]), colour=_(COLOUR_NAMES[got]))))
         elif k in ("request_refused", "error"):
             self.lines.append(("bad", net_reason(d.get("reason"))))
         elif k == "turned_away" and d.get("bots"):
