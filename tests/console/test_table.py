@@ -815,3 +815,28 @@ async def test_undo_at_a_lan_table_says_it_is_a_solo_games_command():
         await screen.command("undo")
     assert screen.message == ("error", "undo: only in a solo game; at a LAN table every "
                                        "laptop has played your move already")
+
+
+async def test_a_move_typed_while_waking_stays_on_the_line_until_the_table_moves_on():
+    """Back from a sleep, a typed move read "T0: asking the table what happened…" as if a
+    rule refused it, and had to be typed again once the table answered (the verification
+    playtest). It stays on the line, Enter plays it then; if the table played on
+    meanwhile, it goes: it was meant for a decision that is no longer there."""
+    from tongiaki_lan.console.session import NotYet
+
+    game = _game_at(lambda g: g.pending is not None and g.pending.kind == "action")
+    typed = str(game.legal_moves()[0])
+    with create_app_session(output=DummyOutput()):
+        screen = _static_screen(game)
+
+        async def submit(move):
+            raise NotYet("asking the table what happened while this computer was away")
+        screen.session.submit = submit
+        await screen.command(typed)
+        assert screen.message == ("", "asking the table what happened while this computer "
+                                      "was away: your move stays on the line, Enter plays "
+                                      "it once the table has answered")
+        assert screen.buffer.text == typed
+        game.apply(game.legal_moves()[0])  # the table's move: a new decision
+        screen.session.changed()
+        assert screen.buffer.text == "" and screen.message == ("", "")

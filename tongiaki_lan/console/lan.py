@@ -18,9 +18,10 @@ from tongiaki_lan.i18n import N_, _
 from tongiaki_lan.net.aio.pump import clock as pump_clock
 from tongiaki_lan.net.protocol.handover import handed
 from tongiaki_lan.net.protocol.latechains import CHAIN_LEAD
+from tongiaki_lan.net.protocol.movesync import WAKING
 from tongiaki_lan.net.protocol.settings import HANDOVER_BOT
 
-from .session import STRUCK, GameSession, Seat, kind_label
+from .session import STRUCK, GameSession, NotYet, Seat, kind_label
 from .words import net_reason
 
 # a restart heard this soon after the laptop was told back is no news: a laptop that
@@ -1035,6 +1036,8 @@ class LanSession(GameSession):
             raise
         except ValueError as exc:  # not sent: the net's reason, in the player's language
             self._typed.discard(index)
+            if str(exc) == WAKING:  # (not a rule: "T0: asking the table…" read oddly)
+                raise NotYet(net_reason(exc)) from None
             raise IllegalMove("T0", net_reason(exc)) from None
 
     def local_seats(self) -> set[int]:

@@ -71,7 +71,7 @@ from .board import TOP as TOP_EDGE
 from .board import BoardView, Canvas, tile_face
 from .final import final_rows, short_name
 from .rules import clause_text, rules_lines
-from .session import HUMAN_KINDS, GameSession, SoloSession, kind_label
+from .session import HUMAN_KINDS, GameSession, NotYet, SoloSession, kind_label
 from .story import tile_label
 from .theme import build_style, player_style
 from .words import MOVE_HELP, engine_reason, help_lines, pending_text, preview_text
@@ -307,6 +307,7 @@ class GameScreen:
         self._log_anchor: int | None = None
         self._log_rows = 10  # the log's height as last drawn (a page for PgUp/PgDn)
         self._for_this_decision: tuple[str, str] | None = None  # a message cleared with it
+        self._waiting_offer: str | None = None  # a move kept on the line while waking
         self._small_note: tuple[str, str] | None = None  # "Enlarge the window first", as said
         self.show_board = False  # at the end: the map instead of the final table
         self.final_scroll = 0  # the first row of the final table shown (Up/Down)
@@ -958,10 +959,18 @@ class GameScreen:
             # a new decision: an old reason or a pending confirmation no longer applies
             self._decision_key = key
             if (self.message[0] == "error" or self._confirm is not None
-                    or self.message == self._for_this_decision):
+                    or self.message == self._for_this_decision
+                    or self._waiting_offer is not None):
                 self.message = ("", "")
+            if self._waiting_offer is not None and self._prefill == self._waiting_offer \
+                    and self.buffer.text == self._prefill:
+                # (the table played on while we slept: a move kept for the old decision
+                # must not be played on the new one by an Enter)
+                self.offer("")
+                self._prefill = None
             self._confirm = None
             self._for_this_decision = None
+            self._waiting_offer = None
         # Offer the default landing on the line, so Enter accepts it (and it can be edited).
         want = None
         if s.my_decision() and p is not None and p.kind == D.LANDING:
@@ -1067,6 +1076,11 @@ class GameScreen:
         """Run one line typed by the player. Never raises: problems become a message."""
         try:
             await self._command(text)
+        except NotYet as exc:  # (back from a sleep: kept on the line for when it may go)
+            self.message = ("", _("{reason}: your move stays on the line, Enter plays it "
+                                  "once the table has answered").format(reason=exc))
+            self.offer(text)
+            self._waiting_offer = text
         except IllegalMove as exc:
             self.message = ("error", refusal_text(typed_shortly(text), exc))
             self._offer_again()

@@ -100,6 +100,11 @@ def bot_seed(seed: bytes, seat: int, salt: bytes = b"") -> int:
                           "big")
 
 
+class NotYet(Exception):
+    """A move not sent yet, through no fault of its own: this laptop, back from a sleep,
+    is asking the table what happened. The screen keeps it on the line."""
+
+
 class GameSession:
     """The common part: a game, its seats, the story so far, and change notification."""
 
