@@ -412,6 +412,7 @@ async def test_two_tables_created_in_the_same_second_become_one(tmp_path):
             assert [t for _s, t in lobby.lines if "Another table" in t] == [
                 "Another table named Lagon opened at the same moment as yours: you sit at "
                 "that one now, so the party has one table, not two."]
+            assert [t for _s, t in lobby.lines].count("You are at the table Lagon.") == 1
             inp.send_text("\x03")
             await asyncio.wait_for(task, 30)
     finally:

@@ -314,8 +314,10 @@ class LobbyScreen:
         elif k == "guest_refused":
             self.lines.append(("bad", net_reason(d.get("reason"))))
         elif k == "joined":
-            self.lines.append(("info", _("You are at the table {game}.").format(
-                game=d.get("game"))))
+            if not self._moving:  # (moving to a twin table of the same name: its own
+                # line says so, and "You are at the table Lagon." came twice)
+                self.lines.append(("info", _("You are at the table {game}.").format(
+                    game=d.get("game"))))
             lb = getattr(self.node, "lobby", None)
             got = next((x.colour for x in getattr(lb, "seats", ())
                         if x.owner == self.node.peer_id and x.kind == "human"), None)
