@@ -211,8 +211,8 @@ class LanSession(GameSession):
         # follows (for good / back soon) replaces rather than contradicts
         self._left_line: dict[str, int] = {}
         self._back_line: dict[str, int] = {}  # peer -> its "is back." line, for `reclaimed`
-        self._rejoined: set[str] = set()  # peers told "rejoined", not "away" since
-        self._back_told: dict[str, float] = {}  # peer -> when it was told back, not away
+        # peer -> when it was told back (or rejoined), not away since
+        self._back_told: dict[str, float] = {}
         self._last_drawer_said = False  # "Only Ana's laptop still draws the tiles" told
         self._nobody_said = False  # "This laptop hears nobody" said since the last "back"
         # peers that left for good (until they start again): a bot plays their seats, so
@@ -653,13 +653,13 @@ class LanSession(GameSession):
             self._left.discard(d.get("peer") or "")  # (really back: told from now on)
             self._gone.discard(d.get("peer") or "")
             self._left_line.pop(d.get("peer") or "", None)
-            self._rejoined.add(d.get("peer") or "")
             told = self._back_told.get(d.get("peer") or "")
             if told is None or _now() - told >= REJOIN_QUIET_S:
                 # (else told back a moment ago, which says it: a laptop that woke and took
                 # moves back starts its links afresh, as a restart does, and playtest
                 # screens read "Dee is back and plays their seat again." then "Dee
                 # rejoined.")
+                self._back_told[d.get("peer") or ""] = _now()
                 self.lines.append(("info", _("{name} rejoined.").format(
                     name=peer_label(self.node, d))))
         elif k == "draw_waiting":
@@ -818,9 +818,8 @@ class LanSession(GameSession):
                 self._left.add(peer)
                 self.lines.append(("info", _("{name} left the table.").format(name=name)))
             return
-        if kind == "back" and peer in self._rejoined:
+        if kind == "back" and peer in self._back_told:
             return  # ("Ben rejoined." said it: its node restarted, and is heard again)
-        self._rejoined.discard(peer)
         if kind == "back":
             self._back_told[peer] = _now()
         else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import difflib
 import logging
 import shlex
 import time
@@ -934,8 +935,6 @@ class LobbyScreen:
             await node.leave_game()
             self.lines.append(("info", _("You left the table.")))
         else:
-            import difflib
-
             near = difflib.get_close_matches(verb, [*COMMANDS, *MORE_COMMANDS], n=1,
                                              cutoff=0.75)
             if near:  # (`creat Lagon`: the game screen said "did you mean", the lobby not)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import difflib
 import math
+import os
 import re
 import textwrap
 
@@ -876,10 +877,7 @@ class GameScreen:
         move which another option goes beyond."""
         before = document.text_before_cursor
         texts = [before[:len(before) + c.start_position] + c.text for c in found]
-        common = texts[0]
-        for t in texts[1:]:
-            while not t.startswith(common):
-                common = common[:-1]
+        common = os.path.commonprefix(texts)
         return (common != before and len(set(texts)) > 1
                 and joined_islands(common.strip()) in self.legal_by_text())
 

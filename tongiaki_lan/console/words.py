@@ -125,23 +125,32 @@ def _departure_text(game: Game) -> str:
     return _("full: {beaches} — sail ISLAND B PIER").format(beaches=where)
 
 
-GENERAL_HELP = [
-    N_("Goal: most points at the end; an island scores for each player with a ship or king "
-       "on it (rules scoring)."),
+# the help's lines that only a game under way takes (a replay's help leaves them out: a
+# playtest's replay listed `hint` and "Type a move"; its keys step through the moves)
+_TYPING = [
     N_("Type a move in its short form; Tab lists exactly the legal ones. Other commands:"),
     N_("  hint — a bot's suggestion (put on the line: Enter plays it) · moves — list legal "
        "moves"),
-    N_("  rules — the rule behind the pending decision · help [MOVE] · centre [ISLAND] — "
-       "re-centre the map (on an island)"),
-    N_("  quit — leave (the record is saved)"),
-    N_("  position — the whole position as one line of text (paste it into a bug report)"),
-    N_("  board — at the end, switch between the final table and the map"),
+]
+_GAME_KEYS = [
     N_("Keys: arrows pan the map while the line is empty (Shift+arrows always), Home "
        "re-centres,"),
     N_("  PgUp/PgDn scroll the log (End: the newest), Tab completes (a sail says where it "
        "goes),"),
     N_("  Ctrl-C or Ctrl-D leaves. Text put on the line for you is replaced by what you type."),
     N_("Mouse: click a beach, an island, a pier or a free hex to put its move on the line."),
+]
+
+GENERAL_HELP = [
+    N_("Goal: most points at the end; an island scores for each player with a ship or king "
+       "on it (rules scoring)."),
+    *_TYPING,
+    N_("  rules — the rule behind the pending decision · help [MOVE] · centre [ISLAND] — "
+       "re-centre the map (on an island)"),
+    N_("  quit — leave (the record is saved)"),
+    N_("  position — the whole position as one line of text (paste it into a bug report)"),
+    N_("  board — at the end, switch between the final table and the map"),
+    *_GAME_KEYS,
     N_("Map: a beach is its number, ships as colour letters, · a free berth, then its piers"),
     N_("  (N NE SE S SW NW). Sea: 'N-S 4' is a route from N to S with danger 4 (needs 4"),
     N_("  colours in the group); no number = any group crosses."),
@@ -173,10 +182,7 @@ MOVE_HELP = {
 }
 
 
-# what a replay's help leaves out: it takes no moves (a playtest's replay listed `hint`
-# and "Type a move"), and a click puts a move on the line
-PLAYING_ONLY = frozenset(GENERAL_HELP[i] for i in (1, 2, 7, 8, 9)) | {
-    N_("Mouse: click a beach, an island, a pier or a free hex to put its move on the line.")}
+PLAYING_ONLY = frozenset([*_TYPING, *_GAME_KEYS])
 # a replay's keys instead (PgUp/PgDn step through the moves there, not the log)
 REPLAY_KEYS = [
     N_("Keys: PgDn/PgUp step a move forwards/back (PgDn reads on a log scrolled back),"),

@@ -63,7 +63,6 @@ for _name, _own in OWN_NAMES.items():
 # every island's name, printed or a language's own, folded as one word -> the engine's token
 _NAMES: dict[str, str] = {_fold(token_name(t.id)): token_name(t.id) for t in TILES[:16]}
 _NAMES.update(_TOKENS)
-_WHOLE = frozenset(_NAMES)
 
 
 def engine_token(word: str) -> str:
@@ -74,7 +73,7 @@ def engine_token(word: str) -> str:
     folded = _fold(word)
     if folded in _TOKENS:
         return _TOKENS[folded]
-    if len(folded) < 3 or not folded.isalpha() or folded in _WHOLE:
+    if len(folded) < 3 or not folded.isalpha() or folded in _NAMES:
         return word
     found = {tok for name, tok in _NAMES.items() if name.startswith(folded)}
     return found.pop() if len(found) == 1 else word
