@@ -79,9 +79,13 @@ class Pane:
 
 
 def _status(screen: str) -> str:
-    """The status line: the last line above the prompt that is not the message."""
+    """The status line: the last line above the prompt that is not the message. Not a
+    row of the side column (`│`): the log's own "Game over: …" line came a redraw before
+    the status line's, and a test read the end from it (CI, once)."""
     lines = screen.rstrip("\n").splitlines()
     for line in reversed(lines[:-1]):
+        if "│" in line:
+            continue
         if "Your decision" in line or "Waiting for" in line or "Game over" in line:
             return line
     return ""
