@@ -446,3 +446,24 @@ def test_a_watcher_is_told_who_the_table_waits_for_and_when_they_are_back():
     assert dan.core.table_away() == set() and not dan.kinds("refused")
     net.play_to_end([*nodes, dan])
     one_digest([*nodes, dan])
+
+
+def test_a_newcomer_who_took_a_seat_is_no_longer_listed_as_watching():
+    """The players' panels list who watches. A newcomer who took a seat stayed on the
+    list to the end of the game at every laptop (a playtest: "Watching: Eve, Kai" while
+    Kai held red and won), since the member that had fed it still counted it."""
+    net = SimNet(seed=151, think=0.2)
+    nodes, _leaver, seat, dan = seat_taken_after_goodbye(net)
+    eve = watcher(net, nodes[1], "Eve", host="10.0.0.51")
+    everyone = [*nodes[:2], dan, eve]
+    net.run_until(lambda: all(nd.core.lobby is not None
+                              and nd.core.lobby.seats[seat].owner == dan.core.peer_id
+                              for nd in everyone), 20)
+    taken_at = len(nodes[0].game.moves)
+    net.run_until(lambda: len(nodes[0].game.moves) > taken_at + 10 or nodes[0].game.is_over,
+                  60)
+    net.run_until(lambda: all(eve.core.peer_id.hex() in [w["peer"] for w in nd.core.watchers()]
+                              for nd in nodes[:2]), 20)
+    for nd in everyone:
+        listed = [w["name"] for w in nd.core.watchers()]
+        assert "Dan" not in listed, (nd.core.name, listed)

@@ -373,13 +373,19 @@ class Spectators:
         self._watchers_changed()
 
     def watchers(self) -> list[dict]:
-        """Everyone watching the table, as the members we hear tell it (each once)."""
+        """Everyone watching the table, as the members we hear tell it (each once).
+
+        A peer that plays a seat is not listed, whatever a member's list still says: a
+        feeder's list can lag behind a newcomer's seat (a playtest read "Watching: Eve,
+        Kai" to the end while Kai held red and won)."""
         present = self.present()
+        seated = {s.owner for s in self.lobby.seats if s.kind == "human"} if self.lobby else set()
         seen: dict[bytes, str] = {}
         for feeder in sorted(self._watcher_lists):
             if feeder in present or feeder == self.peer_id:
                 for p, name in self._watcher_lists[feeder]:
-                    seen.setdefault(p, name)
+                    if p not in seated:
+                        seen.setdefault(p, name)
         return [{"peer": p.hex(), "name": n} for p, n in sorted(seen.items(), key=lambda x: x[1])]
 
     def _watchers_changed(self) -> None:
