@@ -9,6 +9,7 @@ for good.
 
 from __future__ import annotations
 
+import contextlib
 import getpass
 import json
 import os
@@ -104,8 +105,13 @@ def ask_name(path: str | os.PathLike, *, ask=input, say=print) -> str:
     from tongiaki_lan.i18n import _
 
     suggestion = os_user_name()
+    question = _("Your name for the other players [{name}]: ").format(name=suggestion)
     try:
-        answer = ask(_("Your name for the other players [{name}]: ").format(name=suggestion))
+        answer = ask(question)
+        if _looks_like_a_command(answer):  # (a playtest: `watch motu` became a name)
+            answer = ask(_("'{answer}' looks like a command: the lobby opens after this "
+                           "question. Type it again to be called that. ").format(
+                answer=clean_name(answer)) + question)
     except EOFError:
         answer = ""
     name = clean_name(answer) or suggestion
@@ -117,12 +123,28 @@ def ask_name(path: str | os.PathLike, *, ask=input, say=print) -> str:
     return name
 
 
+# the lobby's commands that a first answer may be meant as (English, as typed anywhere)
+_COMMAND_WORDS = ("create", "join", "watch", "solo", "help", "quit", "list", "doctor",
+                  "name", "colour", "color", "replay", "records", "lobby")
+
+
+def _looks_like_a_command(answer: str) -> bool:
+    words = answer.split()
+    return bool(words) and words[0].casefold() in _COMMAND_WORDS
+
+
 def player_name(path: str | os.PathLike, given: str | None, *, interactive: bool,
                 ask=input, say=print) -> str:
     """Who plays: `--name` if given; else the saved profile; else, on the first run, asked
-    (interactive) or the OS user's name (not interactive, not saved)."""
+    (interactive) or the OS user's name (not interactive, not saved). A `--name` given at
+    a terminal on the first run is kept as that run's answer would be: the next start
+    asked the question all the same, and took the command typed into it for a name."""
     if given and clean_name(given):
-        return clean_name(given)  # (as the first run's answer: `--name 'ana '` is "ana")
+        name = clean_name(given)  # (as the first run's answer: `--name 'ana '` is "ana")
+        if interactive and not Path(path).exists():
+            with contextlib.suppress(OSError):
+                save_profile(path, name=name)
+        return name
     try:
         profile = load_profile(path)
     except ProfileError as exc:

@@ -90,3 +90,36 @@ async def test_the_lobby_name_command_changes_the_saved_name(tmp_path):
     await lobby._command("name Captain Cook")  # what the input line runs on Enter
     assert lobby.name == "Captain Cook"
     assert load_profile(path).name == "Captain Cook"
+
+
+def test_a_name_given_on_the_first_run_at_a_terminal_is_kept(tmp_path):
+    """`tongiaki-lan --name Finn` on the first run, then `tongiaki-lan`: the second start
+    asked the question all the same (a playtest typed `watch motu` into it)."""
+    path = tmp_path / "profile.json"
+
+    def ask(_prompt):
+        raise AssertionError("asked again")
+
+    assert player_name(path, "Finn", interactive=True, ask=ask) == "Finn"
+    assert player_name(path, None, interactive=True, ask=ask) == "Finn"
+    assert player_name(path, "Bo", interactive=True, ask=ask) == "Bo"  # this run only
+    assert load_profile(path).name == "Finn"
+    elsewhere = tmp_path / "other.json"
+    assert player_name(elsewhere, "Finn", interactive=False, ask=ask) == "Finn"
+    assert not elsewhere.exists()  # (no terminal: nothing saved, as before)
+
+
+def test_a_command_typed_into_the_question_is_asked_about_once(tmp_path, monkeypatch):
+    monkeypatch.setattr("tongiaki_lan.profile.os_user_name", lambda: "Eve")
+    path = tmp_path / "profile.json"
+    answers = iter(["watch motu", "Eve Lind"])
+    asked = []
+
+    def ask(prompt):
+        asked.append(prompt)
+        return next(answers)
+
+    assert player_name(path, None, interactive=True, ask=ask) == "Eve Lind"
+    assert asked[1].startswith("'watch motu' looks like a command")
+    answers = iter(["join", "join"])  # typed twice: that is the name
+    assert player_name(tmp_path / "p2.json", None, interactive=True, ask=ask) == "join"

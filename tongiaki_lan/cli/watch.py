@@ -94,7 +94,10 @@ async def _main(args: argparse.Namespace) -> int:
     from tongiaki_lan.profile import player_name
     from tongiaki_lan.records import default_record_dir, record_file_name
 
-    name = player_name(places().profile, args.name, interactive=False)
+    # (the players see this name: "Eve is watching."; the first run at a terminal asks
+    # it as the lobby does, rather than show the login name, "Root")
+    name = player_name(places().profile, args.name,
+                       interactive=sys.stdin.isatty() and sys.stdout.isatty())
     ref = None
     if args.join:
         try:
