@@ -113,6 +113,10 @@ async def test_a_watchers_screen_follows_a_game_to_its_end_with_no_move_prompt(t
             assert len(nodes[0].game.moves) == n
             # no seat is open here: the refusal does not send them looking for one
             assert "take COLOUR" not in screen.message[1], screen.message
+            # ... and stays to be read while the players play on (it went with the next
+            # player's move, 0.3 s after it showed)
+            await play(players, lambda: len(nodes[0].game.moves) >= n + 2, watchers=[session])
+            assert "you are watching" in screen.message[1], screen.message
             # Tab offers the watcher's commands only (no moves, no hint)
             inp.send_text("\t")
             await wait_until(lambda: screen.buffer.complete_state is not None,

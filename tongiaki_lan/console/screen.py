@@ -316,6 +316,7 @@ class GameScreen:
         self._prefill: str | None = None  # an offer on the line that typing replaces
         self._confirm: tuple[int, str] | None = None  # (version, text) awaiting a 2nd Enter
         self._decision_key: tuple | None = None
+        self._was_mine = False  # whether the decision on show was ours (`_on_change`)
         self._hinting = False
         # `quit` (or `lobby`) mid-game was typed once: Enter again leaves; the word, or False
         self._quit_asked: str | bool = False
@@ -954,9 +955,15 @@ class GameScreen:
         key = (len(g.moves), p)
         new_decision = key != self._decision_key
         if new_decision:
-            # a new decision: an old reason or a pending confirmation no longer applies
+            # a new decision: an old reason or a pending confirmation no longer applies.
+            # A refusal typed while others decide stays until a decision of ours comes: a
+            # watcher's "you are watching, with no seat" went with the next player's move,
+            # 0.3 s after it showed, before it could be read (a playtest)
             self._decision_key = key
-            if (self.message[0] == "error" or self._confirm is not None
+            mine = s.my_decision()
+            refusal_stale = self.message[0] == "error" and (mine or self._was_mine)
+            self._was_mine = mine
+            if (refusal_stale or self._confirm is not None
                     or self.message == self._for_this_decision
                     or self._waiting_offer is not None):
                 self.message = ("", "")
