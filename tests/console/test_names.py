@@ -339,7 +339,7 @@ def test_replace_says_when_the_tiles_still_wait_for_the_last_laptop_that_draws()
         "The tiles still wait for Bob's laptop: it is the only one left that draws them."]
     node.present = lambda: {A, B}  # awake: nothing waits for it
     session.lines.clear()
-    session.commands()["replace"][1]("Bob")
+    session.commands()["replace"][1]("bob")  # (named as the table knows the player)
     assert [t for _s, t in session.lines] == ["Asked the table to give Bob's seat to a bot."]
 
 

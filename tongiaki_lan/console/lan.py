@@ -1086,9 +1086,13 @@ class LanSession(GameSession):
                 self.node.replace(who.strip())
             except ValueError as exc:
                 return _("replace: {reason}").format(reason=net_reason(exc))
-            # (before what the table answered: on the coordinator that is already here)
+            # (before what the table answered: on the coordinator that is already here).
+            # The seat's player by the name the table knows, not as typed ("finn")
+            want = who.strip().casefold()
+            named = next((t.name for t in self.node.lobby.seats
+                          if want in (t.name.casefold(), t.colour.casefold())), who.strip())
             self.lines.insert(min(at, len(self.lines)), ("info", _(
-                "Asked the table to give {name}'s seat to a bot.").format(name=who.strip())))
+                "Asked the table to give {name}'s seat to a bot.").format(name=named)))
             drawer = self._last_drawer()
             if drawer is not None and drawer != self.node.peer_id and (
                     drawer not in self.node.present()):
