@@ -36,7 +36,9 @@ async def test_a_hint_names_its_chance_and_the_next_best_option():
         found = CHANCES.search(text)
         assert found, text
         hinted = screen.buffer.text
-        assert text.startswith(f"Hint: {hinted} (Enter plays it) — the bot's look-ahead")
+        # (the move read as the next best is: `sail Rapa Nui 2 SE`, not `RapaNui`)
+        assert text.startswith(f"Hint: {shown_move(hinted, spaced=True)} (Enter plays it) — "
+                               "the bot's look-ahead")
         assert 0 <= int(found.group(1)) <= 100
         # the next best is another legal option of this decision, not the hint again
         assert found.group(3) in legal and found.group(3) != shown_move(hinted, spaced=True)

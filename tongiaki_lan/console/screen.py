@@ -1415,8 +1415,9 @@ class GameScreen:
         if s.version != version:
             self.message = ("", "")
             return
-        text = shown_move(str(move))
-        self.message = ("", _("Hint: {move} (Enter plays it)").format(move=text))
+        text = shown_move(str(move))  # (on the line, as typed: `sail RapaNui 2 SE`)
+        self.message = ("", _("Hint: {move} (Enter plays it)").format(
+            move=shown_move(str(move), spaced=True)))  # (read, as its next best option is)
         if isinstance(move, Colony) and not s.game.on_board(p.seat):
             self.message = ("", _("Hint: colony (Enter plays it: you have no ships on the "
                                   "beaches, so none go home)"))
