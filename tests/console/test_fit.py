@@ -189,3 +189,17 @@ def test_a_turn_header_too_wide_for_the_panel_drops_its_rules_not_its_colour():
     assert rows == ["turn 22: Ben — bot (normal) (R)"]
     wide = ["".join(t for _c, t in row) for row in wrap_fragments([header], 60)]
     assert wide == [header[1]]  # (with room, the rules stay)
+
+
+def test_a_summary_line_never_cuts_a_move_between_two_rows():
+    """"Since your last move" broke "Hina: expand Tonga, beaches 4 5" as "beaches 4" and
+    "5" on the next row (a playtest): a move reads as one piece."""
+    from tongiaki_lan.console.screen import wrap_fragments
+
+    moves = ["expand Tonga", "beaches 4 5", "sail Rapa Nui 2 SW", "land 3 on beach 2"]
+    line = ("summary", "  Hina: " + ", ".join(moves))
+    for width in range(24, 70):
+        rows = [" ".join("".join(t for _c, t in row).split())
+                for row in wrap_fragments([line], width)]
+        pieces = [p.strip() for r in rows for p in r.removeprefix("Hina:").split(",")]
+        assert [p for p in pieces if p] == moves, (width, rows)

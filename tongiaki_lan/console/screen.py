@@ -173,9 +173,20 @@ def wrap_fragments(lines, width: int) -> list[list[tuple[str, str]]]:
         cls = f"class:log.{style}" if style else "class:log"
         if style == "turn" and len(text) > width:  # (a narrow panel broke "── turn 22: Ben
             text = text.strip("─ ")  # — bot (normal)" from its "(R) ──": the rules go first)
+        if style == "summary":
+            text = _moves_whole(text)
         for part in wrap_words(text, max(10, width), subsequent_indent="  ") or [""]:
             out.append([(cls, part)])
     return out
+
+
+def _moves_whole(text: str) -> str:
+    """A summary line (`  Hina: expand Tonga, beaches 4 5`) with each move's words held
+    together: a move was cut between lines ("beaches 4" / "5", a playtest)."""
+    head, sep, moves = text.partition(": ")
+    if not sep:
+        return text
+    return head + sep + ", ".join(m.replace(" ", "\u00a0") for m in moves.split(", "))
 
 
 class MoveCompleter(Completer):
