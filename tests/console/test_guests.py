@@ -623,3 +623,28 @@ async def test_a_watcher_is_shown_who_the_table_waits_for(tmp_path):
         await session.close()
     finally:
         await close_all([*nodes, *([dan] if dan else [])])
+
+
+async def test_a_watcher_from_the_lobby_goes_back_to_it_mid_game(tmp_path):
+    """Nobody waits for a watcher: `lobby` takes it back to the lobby at any time (it was
+    told "lobby: after the game; to leave it now, quit", and `quit` left the program)."""
+    from tongiaki_lan.console.screen import BACK_TO_LOBBY
+
+    nodes, players = await table(tmp_path)
+    dan = None
+    try:
+        await play(players, lambda: len(players[0].game.moves) >= 6)
+        dan = await watcher(tmp_path, nodes[0])
+        session = LanSession(dan)
+        session.from_lobby = True
+        with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+            screen, task = await start_screen(session)
+            inp.send_text("help\r")
+            await wait_until(lambda: any(t.startswith("  lobby — stop watching")
+                                         for t in texts(session)), what="the help")
+            inp.send_text("lobby\r")
+            assert await asyncio.wait_for(task, 30) == BACK_TO_LOBBY
+            assert not nodes[0].game.is_over
+        await session.close()
+    finally:
+        await close_all([*nodes, *([dan] if dan else [])])

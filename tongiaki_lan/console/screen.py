@@ -1184,7 +1184,9 @@ class GameScreen:
             self.app.exit(result=BACK_TO_LOBBY)
             return
         if word == "lobby" and getattr(s, "from_lobby", False):
-            if not s.game.is_over and not getattr(s, "seat_lost", False):
+            # (a watcher has no seat to leave: back to the lobby at any time; `quit` left
+            # the program, and a playtest's watcher wanted the next table)
+            if not s.game.is_over and not getattr(s, "seat_lost", False) and not watching(s):
                 self.message = ("error", _("lobby: after the game; to leave it now, quit"))
                 return
             self.app.exit(result=BACK_TO_LOBBY)
@@ -1317,6 +1319,8 @@ class GameScreen:
                                   "Commands:").format(game=s.game_name)))
         for help_text, _handler in s.commands().values():
             s.lines.append(("info", "  " + _(help_text)))
+        if getattr(s, "from_lobby", False):
+            s.lines.append(("info", "  " + _("lobby — stop watching and go back to the lobby")))
         s.lines.append(("info", "  " + _("quit — stop watching (nobody waits for you)")))
         s.lines.append(("info", _("Keys: arrows pan the map, PgUp/PgDn scroll the log, Tab "
                                   "completes.")))
