@@ -648,3 +648,45 @@ async def test_a_watcher_from_the_lobby_goes_back_to_it_mid_game(tmp_path):
         await session.close()
     finally:
         await close_all([*nodes, *([dan] if dan else [])])
+
+
+async def test_a_woken_player_is_told_when_a_bot_played_their_seat_meanwhile(tmp_path):
+    """The table may give a sleeping player's seat to a bot and back before the laptop
+    wakes: its screen then told the bot's moves as the player's own ("Finn expands on
+    Tonga"), with no word that Finn had not played them (a playtest). Once the table
+    has answered, the screen says how many of the seat's moves a bot made."""
+    from tongiaki_lan.net.protocol import events as E
+
+    nodes, players = await table(tmp_path)
+    try:
+        await play(players, lambda: len(players[0].game.moves) >= 4)
+        finn = players[1]
+        finn._on_node_event(E.Woke(86.0))
+        bots = [make_bot("random", seed=9), make_bot("random", seed=10)]
+        mine = 0
+        start = len(finn.game.moves)
+        while mine < 2 and not finn.game.is_over:  # (the seat's moves, not typed here)
+            await wait_until(lambda: any(s.my_decision() for s in players), what="a decision")
+            i = next(k for k, s in enumerate(players) if s.my_decision())
+            n = len(finn.game.moves)
+            move = bots[i].choose(players[i].game.copy())
+            if i == 1:
+                nodes[1].send_move(move)
+                mine += 1
+            else:
+                await players[0].submit(move)
+            await wait_until(lambda n=n: len(finn.game.moves) > n, what="the move applied")
+        assert mine == 2 and len(finn.game.moves) > start
+        finn._on_node_event(E.Answered(86.0))
+        said = texts(finn)
+        assert said[-1] == ("While you were away a bot played 2 moves of your seat; the seat "
+                            "is yours again."), said[-3:]
+        # told already by the table's own line: not said twice
+        finn._on_node_event(E.Woke(40.0))
+        seat = nodes[1].core.my_seats()[0]
+        finn._on_node_event(E.SeatHandedOver(seat, "p1", "normal", nodes[0].peer_id.hex(),
+                                             "p0"))
+        finn._on_node_event(E.Answered(40.0))
+        assert sum(t.startswith("While you were away") for t in texts(finn)) == 2
+    finally:
+        await close_all(nodes)

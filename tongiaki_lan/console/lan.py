@@ -14,7 +14,7 @@ import time
 from tongiaki_lan.draws import MAX_LATE_CHAINS
 from tongiaki_lan.engine import COLOURS, LETTERS, IllegalMove, Move
 from tongiaki_lan.engine.tiles import ISLAND_IDS, SEA_IDS
-from tongiaki_lan.i18n import N_, _
+from tongiaki_lan.i18n import N_, _, ngettext
 from tongiaki_lan.net.aio.pump import clock as pump_clock
 from tongiaki_lan.net.protocol.handover import handed
 from tongiaki_lan.net.protocol.latechains import CHAIN_LEAD
@@ -202,6 +202,8 @@ class LanSession(GameSession):
         self.draw_wait: tuple[int, str, float] | None = None
         self._draw_never = False  # the tile waits for the last who draw: no countdown
         self._typed: set[int] = set()  # indices of the moves played at this keyboard
+        self._our_moves: set[int] = set()  # indices of the moves of our seats, by anyone
+        self._handover_told = False  # since the last sleep: "While you were away …" said
         self._bot_moves: set[int] = set()  # moves a bot made for another, away player
         self._handed_kind: dict[int, str] = {}  # seat -> the bot kind that last played it
         self._struck_unsaid = 0  # story lines struck since the last take-back's line
@@ -551,6 +553,10 @@ class LanSession(GameSession):
             for i, seat in enumerate(self.node.lobby.seats):
                 if handed(seat):
                     self._handed_kind[i] = seat.bot
+        if k == "rewound":  # (moves taken back: their indices hold other moves now)
+            self._our_moves = {i for i in self._our_moves if i < d["index"]}
+        if k == "move" and d.get("seat") is not None and d["seat"] in self.local_seats():
+            self._our_moves.add(d["index"])  # (those not typed here: a bot's, `_asleep_news`)
         if k == "move" and d.get("seat") is not None:
             bot = d.get("by_bot")  # (judged by who sent it: the lobby may have given the
             # seat back before the bot's last moves reached us)
@@ -592,6 +598,7 @@ class LanSession(GameSession):
                                          "the seat to a bot after a minute)").format(
                 name=d.get("name", "?"), who=d.get("name", "NAME"))))
         elif k == "handover" and self._is_mine(d.get("seat")):
+            self._handover_told = True
             # (on our own screen: "Ben's seat is played by a bot" read as about someone else)
             self.lines.append(("info", _("While you were away your seat was played by a bot "
                                          "({bot}, on {driver}'s laptop): it is yours again "
@@ -613,6 +620,7 @@ class LanSession(GameSession):
                                  "waits.").format(name=peer_label(self.node, d)))
         elif k == "woke":
             self._woke_at_move = len(self.game.moves) if self.game is not None else -1
+            self._handover_told = False
             self.lines.append(("bad", _("This computer was asleep for {s} s: asking the table "
                                         "what happened…").format(s=round(d["slept"]))))
         elif k == "answered" and d["slept"]:
@@ -765,6 +773,7 @@ class LanSession(GameSession):
             else:
                 self.lines.append(("good", _("The table answered: this laptop follows the "
                                              "game again.")))
+            self._asleep_news()
         if self.node.lobby is not None:
             self._guests_news()
             # (who drives each seat: the labels follow)
@@ -778,6 +787,22 @@ class LanSession(GameSession):
             if k != "away":  # (a goodbye's own line first, then the seat it opens)
                 self._open_seat_news()
         self.changed()
+
+    def _asleep_news(self) -> None:
+        """Back from a sleep: if a bot played our seat meanwhile and nothing said so, say
+        it. The table may hand the seat over and back while this laptop sleeps, and the
+        woken screen then told the bot's moves as the player's own ("Finn expands on
+        Tonga"), with no word that Finn had not played them (a playtest)."""
+        if self._handover_told or self._woke_at_move < 0:
+            return
+        n = sum(1 for i in self._our_moves
+                if i >= self._woke_at_move and i not in self._typed)
+        if n:
+            self.lines.append(("info", ngettext(
+                "While you were away a bot played {n} move of your seat; the seat is yours "
+                "again.",
+                "While you were away a bot played {n} moves of your seat; the seat is yours "
+                "again.", n).format(n=n)))
 
     def _guests_news(self) -> None:
         """Say at the table when its host changes who may watch, chat or sit in (the
