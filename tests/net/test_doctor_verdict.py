@@ -85,3 +85,16 @@ def test_a_clock_hours_off_is_called_harmless_in_words():
     assert "Ana's clock is 5.0 h behind ours: harmless" in text
     assert "Ben's clock is 2 min ahead of ours: harmless" in text
     assert "Cy's clock" not in text  # 0.2 s: nothing to say
+
+
+def test_a_german_report_writes_its_decimals_with_a_comma():
+    """A German player read "Uhr +18000.0 s", "5.0 h" and "10.9 ms" (a playtest)."""
+    behind = {**_node("Ana", True), "clock_offset_s": -18000.4}
+    facts = _facts(nodes=[behind])
+    use("de")
+    try:
+        text = "\n".join(t for _s, t in report_lines(facts, D.verdict(facts)))
+    finally:
+        use("en")
+    assert "1,5 ms" in text and "-18000,4 s" in text and "5,0 h" in text, text
+    assert "1.5 ms" not in text and "5.0 h" not in text

@@ -3,7 +3,7 @@ doctor` show the same lines). The facts and the verdict come from net.aio.doctor
 
 from __future__ import annotations
 
-from tongiaki_lan.i18n import N_, _
+from tongiaki_lan.i18n import N_, _, decimal
 
 WHY = {
     "chosen": N_("chosen with --interface"),
@@ -84,8 +84,10 @@ def report_lines(facts: dict, v: dict) -> list[tuple[str, str]]:
                                           version=n.get("version", ""))
         where = ", ".join(f"{h}:{n['port']}" for h in n["hosts"]) or "?"
         if n["answers"]:
-            exchange = _("answers in {ms} ms; clock {offset:+.1f} s from ours").format(
-                ms=n["rtt_ms"], offset=n["clock_offset_s"])
+            ms = n["rtt_ms"]
+            exchange = _("answers in {ms} ms; clock {offset} s from ours").format(
+                ms=decimal(ms) if isinstance(ms, float) else ms,
+                offset=decimal(n["clock_offset_s"], sign=True))
         else:
             exchange = _("no answer to {n} probes").format(
                 n=sum(p["sent"] for p in n["probes"]))
@@ -95,7 +97,7 @@ def report_lines(facts: dict, v: dict) -> list[tuple[str, str]]:
         offset = n.get("clock_offset_s") if n["answers"] else None
         if offset is None or abs(offset) < CLOCK_NOTED_S:
             continue
-        amount = (_("{h:.1f} h").format(h=abs(offset) / 3600) if abs(offset) >= 3600
+        amount = (_("{h} h").format(h=decimal(abs(offset) / 3600)) if abs(offset) >= 3600
                   else _("{m} min").format(m=round(abs(offset) / 60)))
         text = (_("{who}'s clock is {amount} ahead of ours") if offset > 0
                 else _("{who}'s clock is {amount} behind ours"))

@@ -130,6 +130,17 @@ def current() -> str:
     return _code
 
 
+# languages that write a decimal comma (3,5 h); English writes a point
+_DECIMAL_COMMA = ("it", "fi", "fr", "de")
+
+
+def decimal(value: float, places: int = 1, *, sign: bool = False) -> str:
+    """A number with `places` decimals as the console's language writes it: `doctor`
+    showed a German player "Uhr +18000.0 s" and "10.9 ms" (a playtest)."""
+    text = f"{value:+.{places}f}" if sign else f"{value:.{places}f}"
+    return text.replace(".", ",") if _code in _DECIMAL_COMMA else text
+
+
 def _(message: str) -> str:
     return _eliding(_active.gettext(message))
 
