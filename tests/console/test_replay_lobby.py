@@ -176,3 +176,41 @@ async def test_a_passphrase_is_typed_unseen_and_kept_out_of_the_history():
         await asyncio.wait_for(task, 30)
     assert "kumara7" not in sink.getvalue()  # never drawn
     assert "kumara7" not in list(lobby.buffer.history.get_strings())  # Up cannot bring it back
+
+
+async def test_a_passphrase_the_table_does_not_answer_is_asked_again_unseen():
+    """A wrong passphrase: the table stays silent. The player typed the passphrase again
+    as a command, and the screen said "kumara: not a command" (a playtest): the lobby
+    now asks for it again, unseen, until it is right or Enter alone cancels."""
+    import io
+
+    from prompt_toolkit.data_structures import Size
+    from prompt_toolkit.output.vt100 import Vt100_Output
+
+    from tongiaki_lan.console.lobby import WrongPassphrase
+
+    sink = io.StringIO()
+    output = Vt100_Output(sink, lambda: Size(rows=24, columns=80), term="xterm")
+    got = []
+
+    async def then(secret):
+        got.append(secret)
+        if secret != "kumara":
+            raise WrongPassphrase("could not join Reef: no answer from the game within 4 s "
+                                  "(wrong or missing passphrase?)")
+
+    with create_pipe_input() as inp, create_app_session(input=inp, output=output):
+        lobby = LobbyScreen("Tester", lan=False, colour_output=False)
+        task = asyncio.ensure_future(lobby.run())
+        await wait_until(lambda: lobby.app.is_running)
+        lobby.ask_secret("Passphrase for Reef:", then)
+        inp.send_text("kumar\r")
+        await wait_until(lambda: any("Type the passphrase again" in t for _, t in lobby.lines),
+                         what="asked again")
+        inp.send_text("kumara\r")
+        await wait_until(lambda: got == ["kumar", "kumara"], what="the second try")
+        assert lobby._secret is None  # right: nothing more is asked
+        inp.send_text("\x03")
+        await asyncio.wait_for(task, 30)
+    assert "kumara" not in sink.getvalue() and "kumar:" not in sink.getvalue()
+    assert not any("kumar" in t for _, t in lobby.lines)

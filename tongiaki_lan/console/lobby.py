@@ -124,6 +124,19 @@ def _count(word: str, what: str, lo: int, hi: int, example: str) -> int:
     return int(word)
 
 
+class WrongPassphrase(ValueError):
+    """A join or watch with a passphrase that no member answered: most often a wrong one
+    (its datagrams fail the MAC and are dropped), so the passphrase is asked again."""
+
+
+def _passphrase_silence(exc) -> bool:
+    from tongiaki_lan.net.protocol.lobby import NO_ANSWER_PASSPHRASE, NO_ANSWER_WITHIN_PASSPHRASE
+
+    reason = str(exc)
+    return reason == NO_ANSWER_PASSPHRASE or reason.startswith(
+        NO_ANSWER_WITHIN_PASSPHRASE.split("{", 1)[0])
+
+
 class LobbyScreen:
     def __init__(self, name: str, colour: str = "", record_dir=None, host: str = "0.0.0.0",
                  port: int = 0, lan: bool = True, colour_output: bool = True,
@@ -708,8 +721,20 @@ class LobbyScreen:
         self.app.invalidate()
 
     def ask_secret(self, prompt: str, then) -> None:
-        """The next line typed is a passphrase: not echoed, not kept in the history."""
-        self._secret = (prompt, then)
+        """The next line typed is a passphrase: not echoed, not kept in the history. A
+        table that stays silent to it (a wrong one, most often) asks again: a playtest's
+        player typed the passphrase again as a command, and the screen showed it
+        ("kumara: not a command")."""
+        async def attempt(secret: str) -> None:
+            try:
+                await then(secret)
+            except WrongPassphrase as exc:
+                self.lines.append(("bad", str(exc)))
+                self.lines.append(("info", _("Type the passphrase again (it is not shown), or "
+                                             "Enter alone to cancel.")))
+                self.ask_secret(prompt, then)
+
+        self._secret = (prompt, attempt)
         self.app.invalidate()
 
     def _need_lan(self):
@@ -949,14 +974,15 @@ class LobbyScreen:
 
         if node.lobby is not None:
             await node.leave_game()
-        last = _("no address to reach it")
+        last, locked = _("no address to reach it"), False
         for ref in refs_of(info):
             try:
                 await node.join_game(ref, passphrase, self.colour, timeout=4.0)
                 return
             except JoinRefused as exc:
-                last = net_reason(exc)
-        raise ValueError(_("could not join {game}: {reason}").format(game=info.name, reason=last))
+                last, locked = net_reason(exc), _passphrase_silence(exc)
+        raise (WrongPassphrase if locked and passphrase else ValueError)(
+            _("could not join {game}: {reason}").format(game=info.name, reason=last))
 
     async def _join_running(self, node, info, rest: list[str]) -> None:
         """`join N [COLOUR]` of a game already running: with a seat open, watch it and
@@ -992,15 +1018,15 @@ class LobbyScreen:
 
         if node.lobby is not None:
             await node.leave_game()
-        last = _("no address to reach it")
+        last, locked = _("no address to reach it"), False
         for ref in refs_of(info):
             try:
                 await node.watch_game(ref, passphrase, timeout=4.0)
                 return
             except JoinRefused as exc:
-                last = net_reason(exc)
-        raise ValueError(_("could not watch {game}: {reason}").format(game=info.name,
-                                                                      reason=last))
+                last, locked = net_reason(exc), _passphrase_silence(exc)
+        raise (WrongPassphrase if locked and passphrase else ValueError)(
+            _("could not watch {game}: {reason}").format(game=info.name, reason=last))
 
     async def _watch(self, node, info, passphrase, take: str | None = None) -> None:
         """`watch N` (and `join N` of a running game with a seat open, `take` naming the
