@@ -622,7 +622,7 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
         self._progress.pop(peer, None)
         w = self._watchers.get(peer)
         if w is not None:  # a watcher that started again: feed it from the start
-            w.sent, w.lobby_version, w.state_sent, w.farewells = 0, -1, False, set()
+            w.start_over()
         # what we served its earlier run went to an incarnation that no longer listens
         self._served = {k: t for k, t in self._served.items() if k[0] != peer}
         if self.lobby is not None and L.is_member(self.lobby, peer):

@@ -77,6 +77,11 @@ class _Watcher:
     farewells: dict = dataclasses.field(default_factory=dict)  # leaver -> the goodbye it has
     away: tuple | None = None  # the members we last told it were away (AWAY_LIST)
 
+    def start_over(self) -> None:
+        """Feed it everything again: it asked again (our answer was lost), or restarted."""
+        self.lobby_version, self.state_sent, self.sent = -1, False, 0
+        self.farewells, self.away = {}, None
+
 
 class Spectators:
     # ================================================================== watcher side
@@ -288,8 +293,7 @@ class Spectators:
             log.info("%s watches the table through us", msg.name)
             self._announce_watchers()
         else:  # asked again (our answer was lost, or it restarted): start it over
-            w.lobby_version, w.state_sent, w.sent = -1, False, 0
-            w.farewells, w.away = {}, None
+            w.start_over()
         w.beat = self.now  # how far the table is, first: it says "N moves in" at once
         self.links.send(peer, w.addr, self._heartbeat())
         self._feed(peer, w)
