@@ -4,6 +4,8 @@ newcomer takes the seat of a player who left for good. Virtual clock, no sockets
 
 from __future__ import annotations
 
+import pytest
+
 from tests.net.test_core_sim import one_digest
 from tests.net.test_farewell_sim import leave_when_a_draw_waits, verify_record
 from tongiaki_lan.net.lab.simnet import SimNet, SimNode
@@ -467,3 +469,136 @@ def test_a_newcomer_who_took_a_seat_is_no_longer_listed_as_watching():
     for nd in everyone:
         listed = [w["name"] for w in nd.core.watchers()]
         assert "Dan" not in listed, (nd.core.name, listed)
+
+
+def watcher_names(node: SimNode) -> list[str]:
+    """Who watches the table, as the players' panels list them."""
+    return [w["name"] for w in node.core.watchers()]
+
+
+def eve_watching_ben(net: SimNet, humans: int, bots: int) -> tuple[list[SimNode], SimNode]:
+    """A table of `humans` players and `bots` table bots, and Eve watching it through its
+    last player, Ben, up to move 7 (the playtest's screen froze there); a seat she takes
+    plays itself: (players, Eve)."""
+    nodes = net.table(humans, bots=bots)
+    eve = watcher(net, nodes[-1], "Eve", host="10.0.0.51", autoplay="random")
+    net.run_until(lambda: eve.game is not None and len(eve.game.moves) >= 7, 30)
+    return nodes, eve
+
+
+@pytest.mark.parametrize(("humans", "bots"), [(1, 2), (2, 1)])
+def test_a_watcher_whose_laptop_slept_past_its_feeders_patience_comes_back_by_itself(
+        humans, bots):
+    """Eve's lid closed for 50 s (kill -STOP) at move 7. Her feeder Ben dropped her ("went
+    quiet") and forgot her link: its key, its sequence numbers. Woken, her node asked Ben
+    again on the old link every 4 s for the rest of the game: the WATCH waited in Ben's
+    reorder buffer behind messages Ben had had long before, and the rest Ben refused as a
+    stranger's. Her screen stayed at move 7 while the table played to the end, her chat
+    line reached nobody and `take` timed out three times (a playtest; Ben was the only
+    player she could ask). Now she asks afresh, catches up, and is heard again."""
+    net = SimNet(seed=163, think=2.0)
+    nodes, eve = eve_watching_ben(net, humans, bots)
+    ben = nodes[-1]
+    net.suspend(eve)  # kill -STOP: nothing in or out
+    net.run_for(50)
+    assert "Eve" not in watcher_names(ben)  # dropped: she went quiet
+    net.wake(eve)  # kill -CONT: her clock jumps by 50 s
+    net.run_until(lambda: eve.core.caught_up_with_table()
+                  and len(eve.game.moves) >= len(ben.game.moves), 20)
+    assert eve.kinds("woke") and eve.kinds("answered")  # her screen says both
+    net.run_until(lambda: all("Eve" in watcher_names(nd) for nd in nodes), 5)
+    net.act(eve, eve.core.chat, "hei")
+    net.run_until(lambda: all(any(c.text == "hei" for c in nd.kinds("chat")) for nd in nodes),
+                  5)
+    seat = eve.core.lobby_json()["open_seats"][0]
+    net.act(eve, eve.core.take_seat, seat)
+    net.run_until(lambda: not eve.core.watching, 40)
+    players = [*nodes, eve]
+    net.play_to_end(players)
+    one_digest(players)
+    assert all(nd.core.lobby.seats[seat].owner == eve.core.peer_id for nd in players)
+    assert verify_record(eve) == len(ben.game.moves)
+
+
+def test_a_watcher_asleep_while_its_feeder_restarted_follows_the_new_run_to_the_end():
+    """Ben, the one player Eve can ask, started again while her laptop slept: his new run
+    has new keys, another incarnation, and no idea of her. Woken, she asks him afresh
+    and watches the game to its end."""
+    net = SimNet(seed=167, think=2.0)
+    (ben,), eve = eve_watching_ben(net, 1, 2)
+    net.suspend(eve)
+    net.run_for(20)
+    ben = net.restart(ben)  # the same player, a new run from his record
+    net.run_for(30)
+    net.wake(eve)
+    net.play_to_end([ben, eve])
+    one_digest([ben, eve])
+    assert verify_record(eve) == len(ben.game.moves)
+
+
+def test_a_watcher_cut_off_past_its_feeders_patience_is_told_and_comes_back():
+    """Eve's Wi-Fi loses everything for long enough that Ben drops her (no sleep: her
+    clock runs on). Her screen says she is cut off once she has asked every player in
+    vain, and that the table answers again once it does; she follows it to the end."""
+    net = SimNet(seed=173, think=2.0)
+    (ben,), eve = eve_watching_ben(net, 1, 2)
+    net.blocked.add(eve.addr)
+    net.run_until(lambda: "Eve" not in watcher_names(ben) and eve.kinds("watch_cut"), 30)
+    (cut,) = eve.kinds("watch_cut")
+    assert cut.cut and cut.moves == len(eve.game.moves) < len(ben.game.moves)
+    net.blocked.discard(eve.addr)
+    net.run_until(lambda: len(eve.kinds("watch_cut")) == 2, 15)
+    assert not eve.kinds("watch_cut")[1].cut
+    net.run_until(lambda: "Eve" in watcher_names(ben), 5)
+    net.act(eve, eve.core.chat, "taas täällä")
+    net.run_until(lambda: any(c.text == "taas täällä" for c in ben.kinds("chat")), 5)
+    net.play_to_end([ben, eve])
+    one_digest([ben, eve])
+
+
+def test_a_watcher_that_wakes_to_a_table_gone_is_told_so():
+    """While Eve's laptop slept the table played to its end and closed: nobody answers
+    her. Her screen says she is cut off (the console says what to type) instead of
+    waiting for ever at the move where she fell asleep."""
+    net = SimNet(seed=179, think=0.5)
+    (ben,), eve = eve_watching_ben(net, 1, 2)
+    net.suspend(eve)
+    net.play_to_end([ben])
+    net.kill(ben)  # the table's last laptop closes
+    net.wake(eve)
+    net.run_until(lambda: eve.kinds("watch_cut"), 30)
+    assert eve.kinds("woke") and eve.core.watching and not eve.game.is_over
+
+
+def test_a_watcher_back_from_a_short_sleep_is_fed_afresh_by_the_feeder_that_kept_it(caplog):
+    """Asleep 6 s, Eve is still Ben's watcher when she asks again as a new incarnation;
+    her first WATCH is lost and a heartbeat of hers comes first. Ben starts her feed over
+    as for a watcher that restarted — which set her goodbyes-sent to a set, and every
+    tick of Ben's failed on it ("tick failed": no heartbeat, no draw, no handover) until
+    the WATCH came again, at a table where a player had left."""
+    net = SimNet(seed=181, think=2.0)
+    nodes = net.table(3)
+    ben = nodes[0]
+    leave_when_a_draw_waits(net, nodes[2], after=6)
+    eve = watcher(net, ben, "Eve", host="10.0.0.51")
+    net.run_until(lambda: eve.game is not None and eve.kinds("left"), 30)
+    net.suspend(eve)
+    net.run_for(6)
+    lost: list[str] = []
+
+    def lose_first_watch(data: bytes, src, dest) -> bool:
+        from tongiaki_lan.net.protocol.codec import Watch, peek_envelope
+
+        if src == eve.addr and not lost and isinstance(peek_envelope(data).message, Watch):
+            lost.append("Watch")
+            return True
+        return False
+    net.lose = lose_first_watch
+    with caplog.at_level("ERROR"):
+        net.wake(eve)
+        net.run_until(lambda: eve.core.caught_up_with_table()
+                      and len(eve.game.moves) >= len(ben.game.moves), 20)
+    assert lost and not [r for r in caplog.records if r.levelname == "ERROR"]
+    players = nodes[:2]
+    net.play_to_end([*players, eve])
+    one_digest([*players, eve])

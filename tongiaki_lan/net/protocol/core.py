@@ -352,6 +352,8 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
         self._table_away: set[bytes] = set()  # a watcher: who its feeder says is away
         self._told_watching = False
         self._watch_sent = -1e9
+        self._asking = None  # a watcher asking for a feed again (`_ask_to_watch`)
+        self._take_asked: tuple[int, float] | None = None  # a watcher's seat request, when
         self._watchers: dict = {}
         self._watcher_lists: dict[bytes, tuple] = {}
         self._watchers_shown: list = []
@@ -684,6 +686,8 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
                 self._member_back(peer)
             self._heard_while_waking(peer)
             self._note_address(peer, addr)
+        if self.watching and peer == self.feeder and not isinstance(msg, Refuse):
+            self._feeder_answered()  # (its first word after a WATCH again: a LOG, a beat)
         try:
             if early:
                 self._on_move(peer, msg, early=True)
@@ -700,6 +704,7 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
             self._on_lobby(peer, addr, msg)
         elif isinstance(msg, Refuse):
             if self.watching:  # refused as a watcher, or a seat we asked for
+                self._take_asked = None  # (not asked again after a cut: refused again)
                 self.join_refusal = msg.reason
                 self._emit(E.GuestRefused(msg.reason))
             elif (self.game is not None and not self.stopped and L.is_seat_given(msg.reason)

@@ -415,6 +415,18 @@ class Watching(NodeEvent):
 
 
 @dataclass(frozen=True)
+class WatchCut(NodeEvent):
+    """Watching: its feeder went quiet and every member asked after it stayed silent too
+    (`cut`: True): this laptop is cut off from the table (its Wi-Fi, a sleep), or the
+    table ended meanwhile. It keeps asking, and says False once a member feeds it again.
+    `moves`: how far its game goes."""
+
+    kind: ClassVar[str] = "watch_cut"
+    cut: bool
+    moves: int
+
+
+@dataclass(frozen=True)
 class WatchersChanged(NodeEvent):
     """Who watches the table now, as this node knows it: `[{"peer", "name"}, ...]`."""
 

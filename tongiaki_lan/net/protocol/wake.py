@@ -37,8 +37,12 @@ class Waking:
         """Called with each new `now`: a jump since the last call is a sleep."""
         last = self._last_call
         self._last_call = now
-        if (last is None or self.game is None or self.stopped or now - last < WAKE_GAP_S
-                or self.watching):  # (a watcher just catches up: it decides nothing)
+        if last is None or self.stopped or now - last < WAKE_GAP_S:
+            return
+        if self.watching:  # it decides nothing, but its feeder may have dropped it
+            self._watcher_woke(now - last)
+            return
+        if self.game is None:
             return
         slept = now - last
         self._shift_clocks(slept)

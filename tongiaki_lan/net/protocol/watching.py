@@ -63,6 +63,17 @@ TAKE_WAIT_S = 30.0  # a seat request waits this long for the seat's turn to pass
 GUESTS_BY_WORD = {"open": 7, "watch": 3, "quiet": 1, "closed": 0}  # console and CLI words
 
 
+@dataclass(frozen=True)
+class _Asking:
+    """A watcher asking for a feed again (`Spectators._ask_to_watch`), until a feeder
+    answers: how long the laptop had slept (0: its feeder just went quiet), the members
+    asked so far, and whether the screen was told it is cut off."""
+
+    slept: float
+    asked: frozenset[bytes]
+    told: bool = False
+
+
 @dataclass
 class _Watcher:
     """What a feeder keeps of one watcher."""
@@ -78,7 +89,8 @@ class _Watcher:
     away: tuple | None = None  # the members we last told it were away (AWAY_LIST)
 
     def start_over(self) -> None:
-        """Feed it everything again: it asked again (our answer was lost), or restarted."""
+        """Feed it everything again: it asked again (our answer was lost), or restarted
+        (it does so after a sleep or a cut: `Spectators._ask_to_watch`)."""
         self.lobby_version, self.state_sent, self.sent = -1, False, 0
         self.farewells, self.away = {}, None
 
@@ -98,6 +110,69 @@ class Spectators:
         self._watch_sent = now
         self.links.rebirth()  # (watching the same table again: no old sequence numbers)
         self.links.send(peer, addr, Watch(self.name))
+
+    def _ask_to_watch(self, peer: bytes, slept: float = 0.0) -> None:
+        """WATCH `peer` again, as a new watcher: on a fresh link, as a fresh incarnation.
+
+        A member that dropped us (we went quiet: a sleep, a long loss) forgot our link,
+        its key and sequence numbers; one that restarted never knew them. WATCH on our old
+        link reached neither: its sequence number, far past the 1 a new link expects, kept
+        it in the member's reorder buffer for good (acknowledged there, so never resent),
+        and the rest was refused as a stranger's — a playtest's watcher asked the one
+        player it knew every 4 s to the end of the game. So the link to `peer` is forgotten
+        (the new one names no incarnation of it: a restarted member takes it too) and every
+        link starts over as a new incarnation (`Links.rebirth`): a member that still keeps
+        our old link starts it afresh and feeds us from the start, as after a restart."""
+        now = self.now
+        addr = self._addr_of(peer)
+        self.links.now = now  # (after a sleep the links' clock may still be at its start)
+        self.links.forget(peer)
+        self.links.rebirth()
+        self.feeder = peer
+        self._joining.add(peer)
+        self._watch_sent = now
+        self._progress.pop(peer, None)  # caught up again only once it says how far it is
+        a = self._asking
+        self._asking = (_Asking(slept, frozenset({peer})) if a is None else
+                        dataclasses.replace(a, slept=max(a.slept, slept),
+                                            asked=a.asked | {peer}))
+        self.links.send(peer, addr, Watch(self.name))
+        take = self._take_asked
+        if take is not None and now - take[1] < TAKE_WAIT_S:
+            self._send_take_seat(take[0])  # (the rebirth dropped it, unacknowledged)
+
+    def rewatching(self) -> float | None:
+        """While a watcher asks for its feed again, until a member answers: how long this
+        laptop had slept before it asked (0: its feeder just went quiet); else None. The
+        game it shows meanwhile may be behind the table's."""
+        return self._asking.slept if self._asking is not None else None
+
+    def _watcher_woke(self, slept: float) -> None:
+        """This laptop slept (or the process was stopped) while watching: a feeder drops a
+        watcher it has not heard for WATCHER_SILENT_S, so ask it again at once, afresh,
+        before anything queued before the sleep goes out (`_check_wake`)."""
+        if self.lobby is None or (self.game is not None and self.game.is_over):
+            return  # (no answer yet: WATCH is sent again anyway; over: nothing to follow)
+        log.info("this computer was asleep for %.0f s: asking %s to feed it again", slept,
+                 self.peer_name(self.feeder))
+        self._emit(E.Woke(round(slept, 1)))
+        self._ask_to_watch(self.feeder, slept)
+
+    def _moves_here(self) -> int:
+        return len(self.game.moves) if self.game is not None else 0
+
+    def _feeder_answered(self) -> None:
+        """Our feeder sent something after our WATCH again (on the fresh link: nothing
+        older reaches us): the screen is told, if it was told anything."""
+        a = self._asking
+        if a is None:
+            return
+        self._asking = None
+        log.info("%s feeds us again", self.peer_name(self.feeder))
+        if a.told:
+            self._emit(E.WatchCut(False, self._moves_here()))
+        if a.slept:
+            self._emit(E.Answered(round(a.slept, 1)))
 
     def table_away(self) -> set[bytes]:
         """A watcher: the members its feeder counts away (AWAY_LIST). It hears only its
@@ -149,6 +224,10 @@ class Spectators:
         self.now = now
         if self.lobby is None or not self.watching:
             raise ValueError("not watching a table")
+        self._take_asked = (seat, now)
+        self._send_take_seat(seat)
+
+    def _send_take_seat(self, seat: int) -> None:
         for m in self.lobby.members:
             addr = self._addr_of(m.peer)
             if addr is not None:
@@ -170,6 +249,7 @@ class Spectators:
         first = cur is None
         if L.is_member(msg, self.peer_id):
             self.feeder = None  # seated: from here on a player
+            self._asking = self._take_asked = None
             log.info("took a seat at %s", msg.name)
             # decide nothing before every player has said how far the table is: a decision
             # of our seat that the bot played a moment ago must not come back to us
@@ -214,16 +294,21 @@ class Spectators:
             return
         lk = self.links.links.get(feeder)
         heard = lk.last_heard if lk is not None else -1e9
-        if now - heard > FEEDER_SILENT_S and now - self._watch_sent > FEEDER_SILENT_S:
-            members = [m.peer for m in self.lobby.members]
+        members = [m.peer for m in self.lobby.members if m.peer != self.peer_id]
+        if (now - heard > FEEDER_SILENT_S and now - self._watch_sent > FEEDER_SILENT_S
+                and members):
             nxt = members[(members.index(feeder) + 1) % len(members)] \
                 if feeder in members else members[0]
             log.info("%s no longer answers: watching through %s", self.peer_name(feeder),
                      self.peer_name(nxt))
-            self.feeder = nxt
-            self._joining.add(nxt)
-            self._watch_sent = now
-            self.links.send(nxt, self._addr_of(nxt), Watch(self.name))
+            a = self._asking
+            if (a is not None and not a.told and a.asked >= set(members)
+                    and not (self.game is not None and self.game.is_over)):
+                # every member asked in vain: said once, while it goes on asking
+                log.info("no member of the table answers: cut off, or the table ended")
+                self._asking = dataclasses.replace(a, told=True)
+                self._emit(E.WatchCut(True, self._moves_here()))
+            self._ask_to_watch(nxt)
             return
         if now - self._last_hb >= HEARTBEAT_S:
             self._last_hb = now
