@@ -690,3 +690,50 @@ async def test_a_woken_player_is_told_when_a_bot_played_their_seat_meanwhile(tmp
         assert sum(t.startswith("While you were away") for t in texts(finn)) == 2
     finally:
         await close_all(nodes)
+
+
+async def test_a_watcher_cut_off_from_the_table_is_told_so_and_the_way_out():
+    """A playtest's watcher, woken from a sleep, sat at move 7 while the table played to
+    its end: her status line went on with the decision of move 7 and its open seats, and
+    nothing said that no move came any more. Now the screen says it asks the table, then
+    (nobody answering) that the laptop is cut off and that `lobby` leaves, and that it
+    follows the game again once the table answers."""
+    from types import SimpleNamespace
+
+    from tongiaki_lan.console.screen import BACK_TO_LOBBY
+    from tongiaki_lan.engine import Game
+    from tongiaki_lan.net.protocol import events as E
+    from tongiaki_lan.net.protocol import lobby as L
+
+    ben, cat, eve = bytes([1]) * 8, bytes([2]) * 8, bytes([3]) * 8
+    lb = L.new_lobby("Lagon", 2, False, ben, "Ben", "", 1)
+    lb = L.apply_request(lb, cat, ("10.0.0.9", 4000), L.Join("Cat", ""))
+    state = {"asking": None, "caught_up": True}
+    node = SimpleNamespace(
+        lobby=lb, peer_id=eve, game=Game(["blue", "red"]), game_id=b"g" * 8, name="Eve",
+        core=SimpleNamespace(watching=True, caught_up_with_table=lambda: state["caught_up"],
+                             table_moves=lambda: 0, rewatching=lambda: state["asking"]),
+        watchers=[], transport=SimpleNamespace(links={}),
+        lobby_json=lambda: {"watchers": [], "open_seats": [], "seats": []},
+        present=lambda: {ben, cat}, coordinator=lambda: ben, add_listener=lambda fn: None)
+    session = LanSession(node)
+    with create_app_session(output=DummyOutput()):
+        screen = GameScreen(session, colour=False)
+        exits = []
+        screen.app.exit = lambda result=None: exits.append(result)
+        state.update(asking=50.0, caught_up=False)  # (its node asks its feeder afresh)
+        session._on_node_event(E.Woke(50.0))
+        assert "Asking the table what happened" in screen.status_text()
+        session._on_node_event(E.WatchCut(True, 7))  # every player asked in vain
+        assert ("Nobody at the table answers this laptop: it is cut off (its Wi-Fi, or a long "
+                "sleep), or the game ended meanwhile. It keeps asking; the game here goes up "
+                "to move 7.") in texts(session)
+        assert texts(session)[-1] == ("Type lobby to go back to the list of games, where "
+                                      "watch N follows this one.")
+        assert "Nobody at the table answers this laptop" in screen.status_text()
+        await screen.command("lobby")
+        assert exits == [BACK_TO_LOBBY]
+        state.update(asking=None, caught_up=True)  # the table answers after all
+        session._on_node_event(E.WatchCut(False, 7))
+        assert texts(session)[-1] == "The table answered: this laptop follows the game again."
+        assert screen.status_text().startswith("Watching Lagon")

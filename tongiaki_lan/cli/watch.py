@@ -80,6 +80,13 @@ def _text(ev) -> str | None:
         return f"({k}) {d.get('name', '')}"
     if k == "game_over":
         return f"game over: {', '.join(d['winners'])} win; digest {d['digest'][:16]}"
+    if k == "woke":
+        return f"this computer slept {d['slept']:.0f} s: asking the table to feed it again"
+    if k == "answered":
+        return "the table answered: watching it again"
+    if k == "watch_cut":  # (cut: nobody answers, and it goes on asking)
+        return ("nobody at the table answers: cut off, or the game ended; still asking"
+                if d["cut"] else "the table answers again")
     if k in ("guest_refused", "mismatch", "error"):
         return f"{k}: {d.get('reason', '')}"
     return None

@@ -177,6 +177,7 @@ class LanSession(GameSession):
     title = N_("LAN")
     from_lobby = True  # a LAN game always starts from the lobby
     seat_lost = False  # back after a goodbye for good, the seat was a newcomer's
+    watch_cut = False  # watching, and no member of the table answers (`lobby` leaves)
     _answer_due = False  # back from a sleep: say so once the game has caught up
     _woke_at_move = -1  # how far the game was when this laptop woke
 
@@ -629,6 +630,19 @@ class LanSession(GameSession):
             # moves played meanwhile are here and told, below them: what happened while
             # away landed 28 lines up, above the story of the moves caught up.
             self._answer_due = True
+        elif k == "watch_cut" and d["cut"]:
+            # (a playtest's watcher, woken from a sleep, sat at move 7 while the table
+            # played to its end, with no word that nothing came any more)
+            self.watch_cut = True
+            self.lines.append(("bad", _(
+                "Nobody at the table answers this laptop: it is cut off (its Wi-Fi, or a "
+                "long sleep), or the game ended meanwhile. It keeps asking; the game here "
+                "goes up to move {n}.").format(n=d["moves"])))
+            self.lines.append(("info", _("Type lobby to go back to the list of games, "
+                                         "where watch N follows this one.")))
+        elif k == "watch_cut":
+            self.watch_cut = False
+            self._answer_due = True  # (said once the moves missed are here and told)
         elif k == "table_gone":
             self.lines.append(("bad", _("The table did not answer: it finished or broke up "
                                         "while this computer slept. Your record keeps the game "
@@ -996,7 +1010,16 @@ class LanSession(GameSession):
         word: "Waiting for Ana (B): choosing an action…" on Ana's own screen read as if
         the decision were someone else's."""
         core = getattr(self.node, "core", None)
-        if core is None or self.watching or self.game.is_over or not core.waking():
+        if core is None or self.game.is_over:
+            return None
+        if self.watching and self.watch_cut:  # (the game shown stopped where it was cut)
+            return _("Nobody at the table answers this laptop  (lobby: the list of games · "
+                     "quit leaves)")
+        if self.watching:  # (back from a sleep, the feed asked for again: not yet here)
+            asking = getattr(core, "rewatching", lambda: None)()
+            return (_("Asking the table what happened while this laptop was away…")
+                    if asking else None)
+        if not core.waking():
             return None
         return _("Asking the table what happened while this laptop was away…")
 
