@@ -230,9 +230,10 @@ class Links:
         self.closed = False
 
     def rebirth(self) -> None:
-        """Go on as a new incarnation without a restart (a node that took moves back): what
-        is still queued for the old state is dropped, and peers refuse any copy of it
-        still on its way, as from an earlier run."""
+        """Go on as a new incarnation without a restart (a node that took moves back, a
+        watcher asking a member for the game again): what is still queued for the old
+        state is dropped, and peers refuse any copy of it still on its way, as from an
+        earlier run; a peer that kept our link starts it afresh, at sequence 1."""
         self.incarnation += 1
         for lk in self.links.values():
             lk.reset(lk.their_inc)
