@@ -161,3 +161,40 @@ async def test_a_player_restarted_after_a_newcomer_took_a_seat_finds_the_newcome
     assert len({f["digest"] for f in finals}) == 1
     for f in finals:
         assert verify_record(f["record"]).hex() == f["digest"]
+
+
+async def test_a_watcher_stopped_past_its_feeders_patience_follows_the_game_to_its_end(
+        tmp_path):
+    """The playtest with real processes: a headless watcher is stopped (SIGSTOP, a closed
+    lid) until its feeder has dropped it, then resumed. Its feeder is the only player
+    left (the other left for good), so the watcher's only way back is to ask that one
+    afresh; before, it asked on its old link, unheard, to the end of the game."""
+    with Lan(3) as lan:
+        # 1 s a move: the game outlasts the watcher's start, its 10 s stop, its way back
+        players = [Proc(play_cmd(lan, i, tmp_path, "lid", 2, "--bot-delay", "1.0",
+                                 "--table-bot", "random", timeout=300), tmp_path)
+                   for i in range(2)]
+        procs = list(players)
+        stayer, leaver = players
+        try:
+            await _start_then_leave_for_good(players, leaver, 6)
+            await stayer.wait(lambda: stayer.count("handover") >= 1, 30)
+            eve = Proc(watch_cmd(lan, 2, tmp_path, "lid"), tmp_path)
+            procs.append(eve)
+            await eve.start()
+            await eve.wait(lambda: eve.count("move") >= 10, 60)
+
+            def watched() -> list[str]:  # who the stayer last said watches
+                told = events(stayer, "watchers")
+                return [w["name"] for w in told[-1]["watchers"]] if told else []
+            await stayer.wait(lambda: "watcher2" in watched(), 30)
+            eve.kill(signal.SIGSTOP)
+            await stayer.wait(lambda: "watcher2" not in watched(), 60)  # dropped: quiet
+            eve.kill(signal.SIGCONT)
+            await stayer.wait(lambda: "watcher2" in watched(), 30)  # back
+            codes = [await p.finish(300) for p in (stayer, eve)]
+        finally:
+            await kill_all(procs)
+    assert codes == [0, 0], [(p.events[-3:], p.stderr[-1500:]) for p in procs]
+    one_verified_game((stayer, eve))
+    assert events(eve, "woke") and events(eve, "answered")
