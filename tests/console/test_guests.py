@@ -730,7 +730,8 @@ async def test_a_watcher_cut_off_from_the_table_is_told_so_and_the_way_out():
                 "to move 7.") in texts(session)
         assert texts(session)[-1] == ("Type lobby to go back to the list of games, where "
                                       "watch N follows this one.")
-        assert "Nobody at the table answers this laptop" in screen.status_text()
+        assert screen.status_text() == ("Nobody at the table answers  (lobby: the list of "
+                                        "games · quit leaves)")
         await screen.command("lobby")
         assert exits == [BACK_TO_LOBBY]
         state.update(asking=None, caught_up=True)  # the table answers after all

@@ -1013,8 +1013,8 @@ class LanSession(GameSession):
         if core is None or self.game.is_over:
             return None
         if self.watching and self.watch_cut:  # (the game shown stopped where it was cut)
-            return _("Nobody at the table answers this laptop  (lobby: the list of games · "
-                     "quit leaves)")
+            return _("Nobody at the table answers  (lobby: the list of games · quit "
+                     "leaves)")
         if self.watching:  # (back from a sleep, the feed asked for again: not yet here)
             asking = getattr(core, "rewatching", lambda: None)()
             return (_("Asking the table what happened while this laptop was away…")
