@@ -162,6 +162,7 @@ async def test_without_the_passphrase_a_node_can_neither_join_nor_inject(tmp_pat
                 raise AssertionError("joined without the passphrase")
             except JoinRefused as exc:
                 assert "passphrase" in str(exc)
+                assert exc.silent_lock  # (the lobby asks for the passphrase again)
         gen = HostileDatagrams(3, nodes[0].game_id, [nd.peer_id for nd in nodes])
         for _ in range(300):
             _, data = gen.one()

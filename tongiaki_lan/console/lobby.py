@@ -129,14 +129,6 @@ class WrongPassphrase(ValueError):
     (its datagrams fail the MAC and are dropped), so the passphrase is asked again."""
 
 
-def _passphrase_silence(exc) -> bool:
-    from tongiaki_lan.net.protocol.lobby import NO_ANSWER_PASSPHRASE, NO_ANSWER_WITHIN_PASSPHRASE
-
-    reason = str(exc)
-    return reason == NO_ANSWER_PASSPHRASE or reason.startswith(
-        NO_ANSWER_WITHIN_PASSPHRASE.split("{", 1)[0])
-
-
 class LobbyScreen:
     def __init__(self, name: str, colour: str = "", record_dir=None, host: str = "0.0.0.0",
                  port: int = 0, lan: bool = True, colour_output: bool = True,
@@ -980,7 +972,7 @@ class LobbyScreen:
                 await node.join_game(ref, passphrase, self.colour, timeout=4.0)
                 return
             except JoinRefused as exc:
-                last, locked = net_reason(exc), _passphrase_silence(exc)
+                last, locked = net_reason(exc), exc.silent_lock
         raise (WrongPassphrase if locked and passphrase else ValueError)(
             _("could not join {game}: {reason}").format(game=info.name, reason=last))
 
@@ -1024,7 +1016,7 @@ class LobbyScreen:
                 await node.watch_game(ref, passphrase, timeout=4.0)
                 return
             except JoinRefused as exc:
-                last, locked = net_reason(exc), _passphrase_silence(exc)
+                last, locked = net_reason(exc), exc.silent_lock
         raise (WrongPassphrase if locked and passphrase else ValueError)(
             _("could not watch {game}: {reason}").format(game=info.name, reason=last))
 

@@ -638,8 +638,9 @@ class Node:
         if not answered:
             reason = (L.NO_ANSWER_WITHIN_PASSPHRASE if locked else L.NO_ANSWER_WITHIN).format(
                 seconds=f"{timeout:.0f}")
+        silent = locked and (not answered or core.join_refusal is None)
         core.abandon()
-        raise JoinRefused(reason)
+        raise JoinRefused(reason, silent_lock=silent)
 
     async def watch_game(self, ref: GameRef, passphrase: str | None = None,
                          timeout: float = 5.0) -> None:

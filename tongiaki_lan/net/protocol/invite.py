@@ -8,7 +8,13 @@ from tongiaki_lan.net.protocol.codec import ID_LEN
 
 
 class JoinRefused(Exception):
-    """Joining a game did not work; str() says why in words."""
+    """Joining a game did not work; str() says why in words. `silent_lock`: a game with a
+    passphrase never answered, which most often means a wrong one (its datagrams fail
+    the MAC and are dropped): the lobby asks for it again."""
+
+    def __init__(self, reason: str, silent_lock: bool = False):
+        super().__init__(reason)
+        self.silent_lock = silent_lock
 
 
 @dataclass(frozen=True)
