@@ -86,6 +86,29 @@ def test_a_seat_a_bot_played_for_its_away_player_is_said(tmp_path):
     assert listed["bot_played_for"] == ["Ben"] and listed["players"] == ["Ana", "Ben"]
 
 
+def test_a_newcomer_in_a_seat_a_bot_still_played_is_not_listed_as_helped(tmp_path):
+    """Ben left for good, a bot played his seat, and Dee took it over before her first
+    move; meanwhile a bot played Ana's seat too. The list said the bot played for
+    "Ben & Ana & Dee", though Dee never was away (a LAN-party playtest)."""
+    header = RecordHeader(bytes(32), (SeatInfo("Ana", "blue"), SeatInfo("Ben", "red")),
+                          game_name="Lagoon")
+    g = header.new_game()
+    dealer = header.dealer()
+    says = {4: (("Ana", "Ben"), ("", "normal")), 6: (("Ana", "Dee"), ("", "normal")),
+            7: (("Ana", "Dee"), ("normal", "normal")), 9: (("Ana", "Dee"), ("", ""))}
+    with RecordWriter.create(tmp_path / "l.tgrec", header, fsync=False) as w:
+        def write(mv):
+            names, bots = says.get(w.next_index, (None, None))
+            w.append(mv, g.digest(), names=names, bots=bots)
+
+        while len(g.moves) < 11:
+            dealer.apply(g, g.legal_moves()[0], write)
+    (listed,) = [json.loads(line) for line in cli("records", "--records", str(tmp_path),
+                                                  "--json", env={**os.environ}).stdout.splitlines()]
+    assert listed["players"] == ["Ana", "Ben → Dee"]
+    assert listed["bot_played_for"] == ["Ben", "Ana"]
+
+
 def test_verify_of_the_resume_data_says_what_it_is_and_names_bots_once(tmp_path):
     env = {**os.environ}
     _record(tmp_path / "r.tgrec", None)

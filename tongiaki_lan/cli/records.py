@@ -55,9 +55,16 @@ def summaries(directory: Path, limit: int | None = SHOWN) -> list[dict]:
                 if history[-1] != name:
                     history.append(name)
         players = list(dict.fromkeys(" → ".join(h) for h in histories))  # (V1: once)
-        # whose seat a bot played some turns of (away, or gone for good: replay tells)
-        helped = list(dict.fromkeys(record.seat_names(i)[s] for i, bots in record.bots
-                                    for s, bot in enumerate(bots) if bot))
+        # whose seat a bot played some turns of (away, or gone for good: replay tells),
+        # named as the bot took the seat over: a newcomer who took a seat a bot still
+        # played was listed among those the bot played for (a playtest)
+        helped_names: list[str] = []
+        before: tuple[str, ...] = ("",) * len(record.header.seats)
+        for i, bots in record.bots:
+            helped_names += [record.seat_names(i)[s] for s, bot in enumerate(bots)
+                             if bot and not before[s]]
+            before = bots
+        helped = list(dict.fromkeys(helped_names))
         left = False
         if has_sidecar(path):  # (this laptop's seat: resume data beside the record)
             with contextlib.suppress(Exception):
