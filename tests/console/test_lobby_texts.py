@@ -346,9 +346,9 @@ async def test_help_at_a_table_shows_its_first_line_first():
 async def test_who_sits_down_at_our_table_is_told():
     """"Ben left." was said in the lobby, but not that Ben sat down: the host waiting for
     friends had to watch the seats. People and bots are told."""
-    def seat(name, owner, kind="human"):
+    def seat(name, owner, kind="human", plays=""):
         return SimpleNamespace(kind=kind, name=name, colour="blue", owner=owner, ready=False,
-                               bot="easy" if kind == "bot" else "")
+                               bot="easy" if kind == "bot" else "", plays=plays)
 
     with create_pipe_input() as inp, create_app_session(input=inp, output=_output()):
         lobby, task = await _lobby(inp, FakeLan())
@@ -360,13 +360,16 @@ async def test_who_sits_down_at_our_table_is_told():
         event = SimpleNamespace(kind="lobby", data={})
         lobby._on_node_event(event)  # we sat down: Ana, already there, is no news
         assert not any("sat down" in t for _s, t in lobby.lines)
-        table.seats += (seat("Ben", b"ben"), seat("Maui", b"ana", "bot"))
+        table.seats += (seat("Ben", b"ben"), seat("Maui", b"ana", "bot"),
+                        seat("Kai", b"kai", plays="normal"))
         lobby._on_node_event(event)
         lobby._on_node_event(event)
         # (a bot too: the host's `bot` showed in the seats with no word, and the others
-        # wondered who Maui was — a LAN-party playtest)
+        # wondered who Maui was — a LAN-party playtest; and a laptop that plays its seat
+        # with a bot, `play --headless --bot normal`, read as a person)
         assert [t for _s, t in lobby.lines if "sat down" in t] == [
-            "Ben sat down at the table.", "A bot sat down at the table: Maui (easy)."]
+            "Ben sat down at the table.", "A bot sat down at the table: Maui (easy).",
+            "A bot sat down at the table: Kai (normal)."]
         inp.send_text("\x03")
         await asyncio.wait_for(task, 30)
 

@@ -31,7 +31,7 @@ async def test_V1_create_two_colours_reaches_the_node_and_the_table_line_says_it
         inp.send_text("create Quad 4\r")
         await wait_until(lambda: len(created) == 2, what="a standard game")
         assert created == [("Duo", 2, "two-colours"), ("Quad", 4, "standard")]
-        seat = SimpleNamespace(kind="human", name="Tester", colour="blue", owner=b"me",
+        seat = SimpleNamespace(kind="human", name="Tester", colour="blue", owner=b"me", plays="",
                                ready=False, bot="")
         table = SimpleNamespace(seats=(seat,), name="Duo", total=2, passphrase=False,
                                 phase="lobby", variant="two-colours", members=())
@@ -49,7 +49,7 @@ async def test_the_table_line_says_a_changed_tile_wait():
     line now says it whenever it is not the default."""
     with create_pipe_input() as inp, create_app_session(input=inp, output=_output()):
         lobby, task = await _lobby(inp, FakeLan())
-        seat = SimpleNamespace(kind="human", name="Tester", colour="blue", owner=b"me",
+        seat = SimpleNamespace(kind="human", name="Tester", colour="blue", owner=b"me", plays="",
                                ready=False, bot="")
         table = SimpleNamespace(seats=(seat,), name="Reef", total=3, passphrase=False,
                                 phase="lobby", variant="standard", members=(), draw_wait=15)

@@ -264,6 +264,31 @@ def test_a_seat_handed_to_a_bot_reads_as_the_bots_in_panel_and_turn_header():
     assert GameSession(Game(["blue", "red"]), seats_of(node)).labels == ["Ana", "Cat"]
 
 
+def test_a_laptop_that_plays_its_seat_with_a_bot_is_shown_as_a_bot():
+    """Kai's laptop ran `play --headless --bot normal`: every screen showed Kai as a
+    person, on the panel and in the results ("Winner: Kai."), and the lobby's seat list
+    said "human" (a LAN-party playtest). The laptop says so in its JOIN."""
+    from tongiaki_lan.console.lan import seats_of
+
+    lb = L.new_lobby("Reef", 4, False, A, "Ana", "", 1)
+    lb = L.apply_request(lb, B, ADDR, Join("Kai", "", "normal"))
+    assert [(s.name, s.plays) for s in lb.seats] == [("Ana", ""), ("Kai", "normal")]
+    node = SimpleNamespace(lobby=lb, peer_id=A, present=lambda: {A, B})
+    session = GameSession(Game(["blue", "red"]), seats_of(node))
+    assert session.labels == ["Ana", "Kai — bot (normal)"]
+    with create_app_session(output=DummyOutput()):
+        panel = GameScreen(session, colour=False).panel_text(32)
+    assert "Kai — bot (normal)" in panel
+    # on Kai's laptop itself (were it to show a screen) the seat is its own, not a bot's
+    mine = SimpleNamespace(lobby=lb, peer_id=B, present=lambda: {A, B})
+    assert GameSession(Game(["blue", "red"]), seats_of(mine)).labels == ["Ana", "Kai"]
+    # a person's JOIN says nothing of a bot
+    plain = L.apply_request(lb, C, ADDR, Join("Dee", ""))
+    assert plain.seats[-1].plays == ""
+    three = SimpleNamespace(lobby=plain, peer_id=A, present=lambda: {A, B, C})
+    assert GameSession(Game(["blue", "red", "green"]), seats_of(three)).labels[2] == "Dee"
+
+
 async def test_the_lobbys_chat_goes_on_into_the_game_log():
     """A line said at the table just before the start is the game log's first news."""
     from tongiaki_lan.console.lan import LanSession

@@ -146,6 +146,8 @@ def seats_of(node, gone: set[str] | frozenset[str] = frozenset()) -> list[Seat]:
             kind = "human" if mine else "remote"
         if s.kind == "human" and s.bot:  # handed to a bot while its player is away
             kind = s.bot
+        elif s.kind == "human" and s.plays and not mine:  # a laptop that runs a bot
+            kind = s.plays
         out.append(Seat(s.name, s.colour, kind, local=mine and s.kind != "bot" and not s.bot,
                         away=(s.owner not in present and s.owner.hex() not in gone
                               and not (i < len(left) and left[i]))))

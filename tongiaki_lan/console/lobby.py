@@ -378,14 +378,15 @@ class LobbyScreen:
         for key, seat in people.items():
             if key in before or key == node.peer_id:
                 continue
-            if seat.kind == "human":
+            bot = seat.bot if seat.kind == "bot" else seat.plays
+            if not bot:
                 self.lines.append(("info", _("{name} sat down at the table.").format(
                     name=seat.name)))
-            else:
-                name = seat.name.removesuffix(f" ({seat.bot})")  # (`Maui (normal)`)
+            else:  # (a bot the host added, or a laptop that plays its seat with one)
+                name = seat.name.removesuffix(f" ({bot})")  # (`Maui (normal)`)
                 self.lines.append(("info", _("A bot sat down at the table: {name} "
                                              "({level}).").format(
-                    name=name, level=kind_label(seat.bot))))
+                    name=name, level=kind_label(bot))))
 
     def carried_lines(self) -> list[tuple[str, str]]:
         """The table's chat so far, for the game screen's log: a line said just before
@@ -525,8 +526,8 @@ class LobbyScreen:
             # (the colour column as wide as its longest name in this language: `keltainen`)
             cw = max(len(_(c)) for c in COLOUR_NAMES.values())
             for i, s in enumerate(lb.seats, 1):
-                kind = (_("bot {kind}").format(kind=kind_label(s.bot)) if s.kind == "bot"
-                        else _("human"))
+                bot = s.bot if s.kind == "bot" else s.plays  # (plays: a laptop's bot)
+                kind = _("bot {kind}").format(kind=kind_label(bot)) if bot else _("human")
                 name = s.name
                 if s.kind == "bot" and name.endswith(f" ({s.bot})") and len(name) > len(s.bot) + 3:
                     name = name[:-len(s.bot) - 3]  # `Tangaroa (search)`: the kind column says it

@@ -38,6 +38,7 @@ MESSAGES = [
     ("heartbeat-playing", C.Heartbeat("playing", 9, 17, DIG)),
     ("ack", C.Ack()),
     ("join", C.Join("Tevita", "green")),
+    ("join-bot-laptop", C.Join("Kai", "", "normal")),
     ("lobby", C.Lobby(4, "lobby", "Friday night", 4, False, (SEAT, BOT),
                       (C.Member(A, "0.0.0.0", 40000), C.Member(B, "10.0.0.7", 40001)))),
     ("lobby-starting", C.Lobby(5, "starting", "Friday night", 2, True, (SEAT, BOT),
@@ -50,6 +51,10 @@ MESSAGES = [
                                   (C.Member(A, "0.0.0.0", 40000), C.Member(B, "10.0.0.7", 40001)),
                                   bytes(range(8)), ((1, 4),), chains=((B, DIG, 9),))),
     ("new-chain", C.NewChain(DIG)),
+    # a laptop that plays its seat with a bot (`play --headless --bot normal`)
+    ("lobby-bot-laptop", C.Lobby(3, "lobby", "Friday night", 3, False,
+                                 (SEAT, C.Seat("human", "Kai", "green", B, False, "", "normal")),
+                                 (C.Member(A, "0.0.0.0", 40000), C.Member(B, "10.0.0.7", 40001)))),
     # two colours each (docs/rules.md V1) once started: each player seated twice, A1 B1 A2 B2
     ("lobby-two-colours", C.Lobby(6, "starting", "Duo", 4, False,
                                   (SEAT, BOT, C.Seat("human", "Ana", "green", A, True),

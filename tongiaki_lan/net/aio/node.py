@@ -448,7 +448,9 @@ class Node:
 
     def _open_record(self) -> None:
         lb = self.lobby
-        header = RecordHeader(self.seed, tuple(SeatInfo(s.name, s.colour, s.bot or "human")
+        # (a seat's kind: the bot a table gave it, or the one its laptop plays it with)
+        header = RecordHeader(self.seed, tuple(SeatInfo(s.name, s.colour,
+                                                        s.bot or s.plays or "human")
                                                for s in lb.seats),
                               created=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                               game_name=lb.name, commitments=self.core.seed_heads,

@@ -21,8 +21,9 @@ from tongiaki_lan.engine.variant import STANDARD, VARIANTS
 from tongiaki_lan.net.protocol.identity import peer_id_of, verify
 
 MAGIC = b"TK"
-# 4: incarnations, variant…; 5: bots that decide anew; 6: AWAY_LIST (protocol/wire.md)
-PROTOCOL_VERSION = 7
+# 4: incarnations, variant…; 5: bots that decide anew; 6: AWAY_LIST; 7: NEW_CHAIN;
+# 8: who plays a seat from its laptop, a person or a bot (JOIN, seats) (protocol/wire.md)
+PROTOCOL_VERSION = 8
 FLAG_MAC = 0x01
 FLAG_SIGNED = 0x02
 FLAG_LINK_MAC = 0x04
@@ -39,6 +40,7 @@ ID_LEN = 8
 DIGEST_LEN = 32
 SECRET_LEN = 32
 MAX_NAME = 24
+MAX_BOT = 16  # a bot's kind or level as a seat names it
 MAX_CHAT = 400
 MAX_TEXT = 300
 MAX_U64 = (1 << 64) - 1
@@ -256,16 +258,21 @@ class Join(Message):
     TYPE: ClassVar[int] = 10
     name: str
     colour: str  # "" = any free colour
+    # the bot that plays the seat on the joining laptop (`play --headless --bot normal`),
+    # "" for a person at its keyboard: the others' screens said "Winner: Kai." of a laptop
+    # that ran a bot (a LAN-party playtest)
+    plays: str = ""
 
     def body(self) -> list:
-        return [self.name, self.colour]
+        return [self.name, self.colour, self.plays]
 
     @classmethod
     def parse(cls, items: list) -> Join:
-        _arity(items, 2, "join")
+        _arity(items, 3, "join")
         return cls(
             _str(items[0], "join.name", MAX_NAME, allow_empty=False),
             _str(items[1], "join.colour", 12),
+            _str(items[2], "join.plays", MAX_BOT),
         )
 
 
@@ -279,21 +286,26 @@ class Seat:
     owner: bytes
     ready: bool
     bot: str = ""  # bot kind, "" for humans
+    # a human seat whose laptop plays it with a bot (Join.plays): that bot, else "" (a
+    # person). Not a handover: `bot` is the one a table gives the seat of someone away
+    plays: str = ""
 
     def to_wire(self) -> list:
-        return [self.kind, self.name, self.colour, self.owner, self.ready, self.bot]
+        return [self.kind, self.name, self.colour, self.owner, self.ready, self.bot,
+                self.plays]
 
     @classmethod
     def parse(cls, v: Any) -> Seat:
-        items = _list(v, "seat", 6)
-        _arity(items, 6, "seat")
+        items = _list(v, "seat", 7)
+        _arity(items, 7, "seat")
         return cls(
             _choice(items[0], "seat.kind", SEAT_KINDS),
             _str(items[1], "seat.name", MAX_NAME, allow_empty=False),
             _str(items[2], "seat.colour", 12, allow_empty=False),
             _bin(items[3], "seat.owner", ID_LEN),
             _bool(items[4], "seat.ready"),
-            _str(items[5], "seat.bot", 16),
+            _str(items[5], "seat.bot", MAX_BOT),
+            _str(items[6], "seat.plays", MAX_BOT),
         )
 
 

@@ -30,6 +30,7 @@ from tongiaki_lan.net.protocol.auth import derive_key
 from tongiaki_lan.net.protocol.codec import (
     DRAW_WAIT_DEFAULT,
     ID_LEN,
+    MAX_BOT,
     NO_GAME,
     Abort,
     AddBot,
@@ -136,6 +137,12 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
 
     # ================================================================== sans-I/O surface
 
+    @property
+    def plays(self) -> str:
+        """The bot this laptop plays its seat with (a headless node), "" for a person at
+        the keyboard: the others' screens call the seat a bot's (Join.plays, Seat.plays)."""
+        return (self.autoplay or "")[:MAX_BOT]
+
     def receive(self, data: bytes, addr: tuple, now: float) -> None:
         self.now = now
         if is_probe_frame(data):  # outside any game: a probe (protocol/wire.md, "Probe")
@@ -206,7 +213,7 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
         self._enter_game(self.entropy(ID_LEN), passphrase)
         self.lobby = dataclasses.replace(
             L.new_lobby(game_name, seats, bool(passphrase), self.peer_id, self.name, colour,
-                        self.port, variant), draw_wait=self.draw_wait)
+                        self.port, variant, self.plays), draw_wait=self.draw_wait)
         self._lobby_changed(None)
         self._emit(E.Joined(game_name, self.game_id.hex(), True, invite))
         return self.game_id
@@ -223,7 +230,7 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
         self._joining = {peer}
         self._join_sent = {peer}
         self._join_colour = colour
-        self.links.send(peer, addr, Join(self.name, colour))
+        self.links.send(peer, addr, Join(self.name, colour, self.plays))
 
     def abandon(self) -> None:
         """Forget the current game (a failed join, or after leaving)."""
@@ -544,6 +551,7 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
             "game": lb.name, "game_id": self.game_id.hex(), "version": lb.version,
             "phase": lb.phase, "seats_total": lb.total, "passphrase": lb.passphrase,
             "seats": [{"name": s.name, "colour": s.colour, "kind": s.kind, "bot": s.bot,
+                       "plays": s.plays,
                        "ready": s.ready, "owner": s.owner.hex(), "mine": s.owner == self.peer_id,
                        "away": s.owner not in present, "handed": handed(s),
                        "left": s.kind == "human" and self.left_for_good(s.owner)}
@@ -559,7 +567,7 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
         }
 
     def _seat_json(self) -> list[dict]:
-        return [{"name": s.name, "colour": s.colour, "kind": s.bot or "human"}
+        return [{"name": s.name, "colour": s.colour, "kind": s.bot or s.plays or "human"}
                 for s in self.lobby.seats]
 
     def caught_up(self) -> bool:

@@ -92,7 +92,7 @@ REFUSALS = (*GUEST_REFUSALS, ALREADY_STARTED, FULL, UNKNOWN_COLOUR, NO_COLOUR_LE
 
 
 def new_lobby(name: str, total: int, passphrase: bool, creator: bytes, player: str,
-              colour: str, port: int, variant: str = STANDARD) -> Lobby:
+              colour: str, port: int, variant: str = STANDARD, plays: str = "") -> Lobby:
     """`variant` "two-colours" (V1): the lobby seats 2 players, one seat each as usual;
     `start` gives each a second seat (and colour)."""
     if not 2 <= total <= 6:
@@ -105,7 +105,7 @@ def new_lobby(name: str, total: int, passphrase: bool, creator: bytes, player: s
     if colour not in COLOURS:
         raise ValueError(f"unknown colour {colour!r}")
     return Lobby(1, "lobby", name, total, passphrase,
-                 (Seat("human", player, colour, creator, False),),
+                 (Seat("human", player, colour, creator, False, "", plays),),
                  (Member(creator, "0.0.0.0", port),), variant=variant)
 
 
@@ -261,7 +261,7 @@ def apply_request(lobby: Lobby, peer: bytes, addr: tuple[str, int], msg: Message
         colour = free_colour(lobby, msg.colour)
         if colour is None:
             return NO_COLOUR_LEFT
-        seats = (*lobby.seats, Seat("human", msg.name, colour, peer, False))
+        seats = (*lobby.seats, Seat("human", msg.name, colour, peer, False, "", msg.plays))
         members = (*lobby.members, Member(peer, addr[0], addr[1]))
         return _bump(lobby, seats=seats, members=members)
     if not is_member(lobby, peer):

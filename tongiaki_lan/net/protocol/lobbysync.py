@@ -139,7 +139,8 @@ class LobbySync:
                 if m.peer not in self._join_sent:
                     self._join_sent.add(m.peer)
                     self._joining.add(m.peer)
-                    self.links.send(m.peer, (m.host, m.port), Join(self.name, self._join_colour))
+                    self.links.send(m.peer, (m.host, m.port),
+                                    Join(self.name, self._join_colour, self.plays))
             return
         if cur is not None:
             for m in msg.members:  # addresses the others learnt (a restarted member's)
