@@ -339,3 +339,42 @@ async def test_a_laptop_nobody_hears_takes_its_moves_back_and_the_table_plays_on
             assert verify_record(nd.record_path) == nd.game.digest()
     finally:
         await close_all(nodes)
+
+
+@pytest.mark.parametrize("who", [2, 0])  # another player, or the table's creator
+async def test_a_player_back_in_a_new_run_after_a_goodbye_for_good_plays_their_seat_again(
+        tmp_path, who):
+    """The real glue of the docs' row "the player whose seat a bot plays comes back (… a
+    new run after a goodbye for good)": `leave(for_good=True)` (the FAREWELL, the wait
+    until it is heard, the resume data marked as left), the table's bot in the seat, then
+    a new node of the same profile resuming that record, at once (well within the 10 s in
+    which the leaver's late datagrams do not count): the seat is the player's again, its
+    game catches up with the table's, and the game ends with one digest. A playtest read a
+    frozen screen and "Someone else plays your seat now" there; the simulated LAN never
+    showed it, and neither does this."""
+    nodes = await make_table(3, tmp_path, autoplay="random")
+    back = None
+    try:
+        for nd in nodes:
+            nd.bot_delay = 0.05  # (pacing: the game must still be on when the player is back)
+            nd.core.handover_bot = "random"
+        await nodes[0].wait_for(lambda: all(nd.game is not None for nd in nodes), 30)
+        leaver = nodes[who]
+        rest = [nd for nd in nodes if nd is not leaver]
+        await leaver.wait_for(lambda: len(leaver.game.moves) >= 10, 60)
+        seat = leaver.core.my_seats()[0]
+        await leaver.leave(for_good=True)
+        await rest[0].wait_for(lambda: all(nd.lobby.seats[seat].bot for nd in rest), 10)
+        back = Node(leaver.name, host="127.0.0.1", record_dir=tmp_path, autoplay="random")
+        await back.start()
+        await back.resume(leaver.record_path)
+        assert back.peer_id == leaver.peer_id
+        everyone = [back, *rest]
+        await back.wait_for(lambda: all(not nd.lobby.seats[seat].bot for nd in everyone)
+                            and back.core.caught_up_with_table(), 30)
+        await play_to_end(everyone, 300)
+        assert len({nd.game.digest() for nd in everyone}) == 1
+        assert not back.stopped and not any(nd.stopped for nd in rest)
+        assert verify_record(back.record_path) == back.game.digest()
+    finally:
+        await close_all(nodes + ([back] if back else []))
