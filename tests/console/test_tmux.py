@@ -86,7 +86,8 @@ def _status(screen: str) -> str:
     for line in reversed(lines[:-1]):
         if "│" in line:
             continue
-        if "Your decision" in line or "Waiting for" in line or "Game over" in line:
+        if any(w in line for w in ("Your decision", "Waiting for", "Game over",
+                                   "is thinking")):  # (a bot's seat: a headless bot laptop)
             return line
     return ""
 
