@@ -74,8 +74,9 @@ class SimNet:
         self._n = 0
         self._started = 0
         self.blocked: set[Addr] = set()  # addresses whose datagrams are all lost
-        # stopped nodes whose socket keeps what comes: addr -> (node, how many, datagrams)
-        self._frozen: dict[Addr, tuple[SimNode, int, list[tuple[bytes, Addr]]]] = {}
+        # stopped nodes whose socket keeps what comes: addr -> (node, how many, the first
+        # or the newest, datagrams)
+        self._frozen: dict[Addr, tuple[SimNode, int, bool, list[tuple[bytes, Addr]]]] = {}
         self.delivered = 0
         self.dropped = 0
         self.taps: list[Callable[[bytes, Addr, Addr], None]] = []
@@ -118,15 +119,19 @@ class SimNet:
         node.alive = False
         self.nodes.pop(node.addr, None)
 
-    def suspend(self, node: SimNode, keep: int = 0) -> None:
+    def suspend(self, node: SimNode, keep: int = 0, *, first: bool = False) -> None:
         """SIGSTOP, or the lid closed: the node runs nothing (no timer, no bot) and the
-        datagrams sent to it meanwhile are lost, but for the last `keep` of them: a
-        process stopped (SIGSTOP, a frozen cgroup) finds them waiting in its socket.
-        `wake` goes on where it stopped."""
+        datagrams sent to it meanwhile are lost, but for `keep` of them: a process stopped
+        (SIGSTOP, a frozen cgroup) finds them waiting in its socket. Which ones: the last
+        `keep` by default; with `first`, the first `keep`, as a real socket keeps them
+        (Linux drops a datagram that finds the receive buffer full, so a long sleep leaves
+        its first seconds waiting, and nothing of the table's news since: a playtest's
+        woken laptop dealt a tile from them that the simulator, keeping the newest, never
+        did). `wake` goes on where it stopped."""
         node.alive = False
         self.nodes.pop(node.addr, None)
         if keep:
-            self._frozen[node.addr] = (node, keep, [])
+            self._frozen[node.addr] = (node, keep, first, [])
 
     def wake(self, node: SimNode) -> None:
         """SIGCONT: the node's next call sees the clock jumped by the whole sleep. What
@@ -134,7 +139,7 @@ class SimNet:
         input found before the timers that fell due meanwhile."""
         node.alive = True
         self.nodes[node.addr] = node
-        _, _, held = self._frozen.pop(node.addr, (None, 0, []))
+        _, _, _, held = self._frozen.pop(node.addr, (None, 0, False, []))
         for data, src in held:
             node.core.receive(data, src, self.now)
             self._collect(node)
@@ -251,10 +256,11 @@ class SimNet:
                     self.delivered += 1
                     node.core.receive(data, src, self.now)
                     self._collect(node)
-                elif dest in self._frozen:  # (a stopped process's socket: the newest wait)
-                    _, keep, held = self._frozen[dest]
-                    held.append((data, src))
-                    del held[:-keep]
+                elif dest in self._frozen:  # (a stopped process's socket)
+                    _, keep, first, held = self._frozen[dest]
+                    if not first or len(held) < keep:
+                        held.append((data, src))
+                        del held[:-keep]
             else:
                 node, index, move = payload
                 if node.alive:
