@@ -9,7 +9,7 @@ import pytest
 from tests.net.test_core_sim import one_digest, record_digest
 from tongiaki_lan.draws import Chain, draw_tile
 from tongiaki_lan.net.lab.simnet import SimNet, SimNode
-from tongiaki_lan.net.protocol.codec import Farewell, farewell_bytes
+from tongiaki_lan.net.protocol.codec import Farewell, Lobby, farewell_bytes, peek_envelope
 from tongiaki_lan.net.protocol.identity import Identity
 from tongiaki_lan.net.protocol.settings import HANDOVER_BOT
 from tongiaki_lan.net.protocol.wake import WAKE_WATCH_S
@@ -252,6 +252,74 @@ def test_a_stopped_laptop_deals_no_tile_from_what_waited_in_its_socket(sleeper_a
     net.run_for(30)
     assert other.kinds("draw_dropped")  # the table draws without the sleeper
     net.wake(sleeper)
+    net.play_to_end(nodes)
+    one_digest(nodes)
+    assert not sleeper.kinds("rewound")
+    verify_record(sleeper)
+
+
+def _freeze_during_anothers_turn(net: SimNet, nodes: list[SimNode], after: int,
+                                 **suspend) -> SimNode:
+    """Stop nodes[1] (SIGSTOP, a closed lid) while another seat decides, after `after`
+    moves; returns it."""
+    sleeper = nodes[1]
+    mine = sleeper.core.my_seats()
+    net.run_until(lambda: len(sleeper.game.moves) > after and sleeper.game.pending is not None
+                  and sleeper.game.pending.seat not in (None, *mine), 300)
+    net.suspend(sleeper, **suspend)
+    return sleeper
+
+
+def _told_on_answer(net: SimNet, sleeper: SimNode) -> int:
+    """What the woken screen says once the table answered and this laptop caught up
+    (console `_asleep_news`): how many moves of its seat, since the wake, it has then —
+    the bot's, since the player typed none."""
+    woke = len(sleeper.game.moves)
+    seats = sleeper.core.my_seats()
+    net.wake(sleeper)
+    net.run_until(lambda: sleeper.kinds("answered") and sleeper.core.caught_up_with_table(),
+                  30)
+    return sum(1 for ev in sleeper.kinds("move")
+               if ev.index >= woke and ev.seat in seats)
+
+
+@pytest.mark.parametrize("seed,players", [(2, 3), (4, 3), (6, 4), (7, 4)])
+def test_a_laptop_woken_past_the_handover_deals_no_tile_from_its_socket_before_the_lobby(
+        seed, players):
+    """Playtests: a laptop stopped 86 s (handover 60 s) during another's turn; the table
+    left it out of a draw and a bot played its seat. Its socket had kept what came in the
+    first seconds of the sleep (a full buffer drops the rest: the values of that draw, not
+    the lobby that left it out), so the table's acknowledgements ended its hold while
+    that lobby was still on its way: it dealt the draw with its own value, a tile its
+    player saw appear and struck a moment later, and its screen, taking the stale
+    heartbeats' move count for the table's, never said that a bot had played its seat."""
+    net = SimNet(seed=seed, think=1.0)  # (bots of a second: the table still plays on)
+    nodes = net.table(players, handover_after=60.0)
+    sleeper = _freeze_during_anothers_turn(net, nodes, 8 + seed % 20, keep=64, first=True)
+    net.run_for(86)
+    others = [nd for nd in nodes if nd is not sleeper]
+    assert all(nd.kinds("draw_dropped") and nd.kinds("handover") for nd in others)
+    assert not others[0].game.is_over
+    assert _told_on_answer(net, sleeper) > 0  # "While you were away a bot played N moves"
+    net.play_to_end(nodes)
+    one_digest(nodes)
+    assert not sleeper.kinds("rewound")  # no tile dealt here that the table replaced
+    verify_record(sleeper)
+
+
+def test_a_laptop_woken_past_the_handover_waits_for_a_lobby_lost_on_the_way():
+    """The same with the lobby that left the sleeper out of the draws waiting in its
+    socket no more, and lost on the Wi-Fi for a moment after the wake: the table's
+    acknowledgements came, the lobby did not yet."""
+    net = SimNet(seed=1, think=1.0)
+    nodes = net.table(4, handover_after=60.0)
+    sleeper = _freeze_during_anothers_turn(net, nodes, 9, keep=64)
+    net.run_for(86)
+    assert not nodes[0].game.is_over
+    woke = net.now
+    net.lose = lambda data, src, dest: (dest == sleeper.addr and net.now - woke < 0.3
+                                        and isinstance(peek_envelope(data).message, Lobby))
+    assert _told_on_answer(net, sleeper) > 0
     net.play_to_end(nodes)
     one_digest(nodes)
     assert not sleeper.kinds("rewound")

@@ -83,7 +83,7 @@ from tongiaki_lan.net.protocol.settings import (
     STUCK_AFTER_S,
     TICK_S,
 )
-from tongiaki_lan.net.protocol.wake import Waking
+from tongiaki_lan.net.protocol.wake import Hold, Waking
 from tongiaki_lan.net.protocol.watching import Spectators
 
 log = logging.getLogger("tongiaki_lan.net.protocol.core")
@@ -348,7 +348,7 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
         self._farewells: dict[bytes, Farewell] = {}  # leaver -> its goodbye (`Farewells`)
         self._farewell_at: dict[bytes, float] = {}  # leaver -> when we took its goodbye
         self._returned: set[bytes] = set()  # leavers for good that started again since
-        self._waking: tuple | None = None  # holding after a sleep or restart (`Waking`)
+        self._waking: Hold | None = None  # holding after a sleep or restart (`Waking`)
         self._last_call: float | None = None  # the `now` of the last call (`Waking`)
         # (when, slept, the table's moves) the table answered our wake
         self._woke_at: tuple | None = None
@@ -692,7 +692,7 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
                 self._back_at[peer] = self.now
                 self._emit(E.Back(peer.hex(), self.peer_name(peer)))
                 self._member_back(peer)
-            self._heard_while_waking(peer)
+            self._heard_while_waking(peer, msg)
             self._note_address(peer, addr)
         if self.watching and peer == self.feeder and not isinstance(msg, Refuse):
             self._feeder_answered()  # (its first word after a WATCH again: a LOG, a beat)

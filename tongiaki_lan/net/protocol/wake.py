@@ -10,6 +10,15 @@ and heard it, then follows the table (the lobby that left it out rewinds it, as 
 restart). If nobody answers, the table finished or broke up meanwhile: the node says so
 instead of playing on alone.
 
+What counts as the table's answer: each member still here has acknowledged a request
+sent after the wake (a datagram that waited in our socket while we slept may come from a
+node gone since), has sent a heartbeat since (its move count and lobby version as they
+are now, not as the stale ones from the socket said), and our lobby is at least that
+version. An acknowledgement alone ended the hold in playtests while the lobby that had
+left this node out of a draw was still on its way (it was dropped by the full socket,
+and its resend came after the acknowledgement): the node dealt that draw with its own
+value from the values in its socket, a tile the table never drew, struck a moment later.
+
 A part of `net.core.NodeCore` (which mixes the parts together and owns the state they
 share); kept apart so each concern reads on its own.
 """
@@ -17,9 +26,10 @@ share); kept apart so each concern reads on its own.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass, field
 
 from tongiaki_lan.net.protocol import events as E
-from tongiaki_lan.net.protocol.codec import Fetch
+from tongiaki_lan.net.protocol.codec import Fetch, Heartbeat, Message
 
 log = logging.getLogger("tongiaki_lan.net.protocol.wake")
 
@@ -30,6 +40,25 @@ WAKE_GAP_S = 3.0
 WAKE_HOLD_S = 4.0
 # after that, everyone gone quiet this soon means the table was closing as we woke
 WAKE_WATCH_S = 30.0
+# a member that answered but whose lobby we still lack (lost again and again, or one we
+# refuse) holds us this long at most: then we act on what we have, as before the lobby
+# and heartbeat were waited for (a tile dealt so is taken back when the lobby comes)
+WAKE_HOLD_MAX_S = 30.0
+
+
+@dataclass
+class Hold:
+    """A node holding back after a sleep or restart (`Waking`): what it waits for."""
+
+    since: float
+    slept: float  # 0 after a restart
+    # member -> (its link, the sequence number of our request after the wake): acked, the
+    # member is here now
+    marks: dict = field(default_factory=dict)
+    heard: set[bytes] = field(default_factory=set)  # after a restart: any word proves it
+    slept_here: bool = True  # (False: a restart, where silence is no news)
+    # member -> the newest lobby version its heartbeats gave since it answered
+    told: dict[bytes, int] = field(default_factory=dict)
 
 
 class Waking:
@@ -63,14 +92,14 @@ class Waking:
             lk = self.links.links.get(peer)
             if lk is not None:
                 marks[peer] = (lk, lk.send_next - 1)
-        self._waking = (now, slept, marks, set(), True)
+        self._waking = Hold(now, slept, marks)
 
     def _hold_until_heard(self, now: float) -> None:
         """After a restart from our record: the table may have played our seat meanwhile
         (a bot), so we decide nothing before hearing it either; a table that does not
         answer is no news here (the others may be restarting too)."""
         self._last_call = now
-        self._waking = (now, 0.0, {}, set(), False)
+        self._waking = Hold(now, 0.0, slept_here=False)
 
     def _shift_clocks(self, slept: float) -> None:
         """The others' silence during our sleep is not theirs: move every time this node
@@ -88,9 +117,17 @@ class Waking:
         """Holding back after a sleep or restart: the table has not answered yet."""
         return self._waking is not None
 
-    def _heard_while_waking(self, peer: bytes) -> None:
-        if self._waking is not None and not self._waking[4]:
-            self._waking[3].add(peer)  # (a fresh process: nothing stale in its socket)
+    def _heard_while_waking(self, peer: bytes, msg: Message) -> None:
+        """A member's message while we hold: after a restart any word is its answer (a
+        fresh process: nothing stale in its socket); a heartbeat once it answered says how
+        far the table is now, and which lobby we need before we act."""
+        w = self._waking
+        if w is None:
+            return
+        if not w.slept_here:
+            w.heard.add(peer)
+        if isinstance(msg, Heartbeat) and peer in self._answered():
+            w.told[peer] = max(w.told.get(peer, 0), msg.lobby_version)
 
     def _table_gone(self, slept: float) -> None:
         n = len(self.game.moves)
@@ -119,27 +156,47 @@ class Waking:
             self._table_gone(w[1])
 
     def _answered(self) -> set[bytes]:
-        _, _, marks, heard, _ = self._waking
-        out = set(heard)
-        for peer, (lk, seq) in marks.items():
+        """The members that answered our wake: acknowledged our request (after a restart:
+        said anything)."""
+        w = self._waking
+        out = set(w.heard)
+        for peer, (lk, seq) in w.marks.items():
             if self.links.links.get(peer) is lk and seq not in lk.unacked:
                 out.add(peer)
         return out
 
+    def _informed(self, heard: set[bytes]) -> set[bytes]:
+        """The members that answered whose news we have: a heartbeat of theirs since, and
+        their lobby (or a newer one). Before that, the values in our socket may be of a
+        draw the table dealt without us, and the lobby that says so is still coming (the
+        member sends it again on our heartbeat, which shows our older version)."""
+        told = self._waking.told
+        return {p for p in heard if p in told and self.lobby.version >= told[p]}
+
     def _wake_tick(self) -> None:
-        """End the hold once every member still here answered, or after WAKE_HOLD_S; if
-        nobody did after a sleep, the table is gone."""
+        """End the hold once every member still here answered and we have its news, or,
+        after WAKE_HOLD_S, once we have the news of those that answered (the others may be
+        cut off from us; a table where nobody answered a sleeper is gone)."""
         if self._waking is None:
             self._watch_after_wake()
             return
-        since, slept, _, _, slept_here = self._waking
+        w = self._waking
+        slept, slept_here = w.slept, w.slept_here
         heard = self._answered()
+        informed = self._informed(heard)
         others = self._recipients()
-        answered = bool(heard) and all(p in heard or self.presence.is_absent(p)
-                                       for p in others)
-        if not answered and self.now - since < WAKE_HOLD_S:
+        done = bool(informed) and all(p in informed or self.presence.is_absent(p)
+                                      for p in others)
+        held = self.now - w.since
+        if not done and held < WAKE_HOLD_S:
+            return
+        behind = heard - informed  # (answered, but we lack their lobby or heartbeat)
+        if not done and behind and held < WAKE_HOLD_MAX_S:
             return
         self._waking = None
+        if behind:
+            log.info("acting after %.0f s without the news of %s", held,
+                     ", ".join(sorted(self.peer_name(p) for p in behind)))
         if not heard and others and slept_here:
             self._table_gone(slept)
             return
