@@ -254,6 +254,35 @@ async def test_help_is_shown_from_its_first_line_and_pages_by_the_log_height():
     assert back[0].startswith("Goal: most points")
 
 
+async def test_paging_a_short_log_shows_every_line():
+    """Under a New Colony tile at 80x24 the log is 4 rows, and a page was 5: a newcomer
+    reading `rules` lost a line at every PgDn ("home." and the start of rule C2 were never
+    on screen — a playtest). Every line is seen, paging down and up."""
+    game = _game_at(lambda g: g.pending is not None and g.pending.kind == "action")
+    screen = _static_screen(game)
+    screen.session.lines.extend(("info", f"line {i}") for i in range(40))
+
+    def visible() -> set[str]:
+        rows = ["".join(t for _s, t in row) for row in screen.draw_log(32, 4)]
+        return {r for r in rows if r.startswith("line ")}
+
+    screen.log_scroll = 10_000  # the oldest lines first, as `rules` opens
+    seen = visible()
+    while screen.log_scroll:
+        screen.scroll_log(1)
+        seen |= visible()
+    assert seen == {f"line {i}" for i in range(40)}, sorted(
+        {f"line {i}" for i in range(40)} - seen)
+    seen = visible()
+    while True:
+        before = screen.log_scroll
+        screen.scroll_log(-1)
+        seen |= visible()
+        if screen.log_scroll == before:
+            break
+    assert seen == {f"line {i}" for i in range(40)}
+
+
 def test_the_scrolled_back_marker_is_in_the_players_language():
     """An Italian log scrolled back ended in "── 15 newer line(s): PgDn ──" in English."""
     from tongiaki_lan import i18n

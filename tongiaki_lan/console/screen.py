@@ -603,7 +603,10 @@ class GameScreen:
     def scroll_log(self, pages: int) -> None:
         # a page is the log's height less two lines kept for context (5 lines, the old
         # step, took four PgUps to read `help` in the 10-line log of an 80x24 terminal)
-        self.log_scroll = max(0, self.log_scroll - pages * max(5, self._log_rows - 2))
+        # (and never more than the log shows, less the marker's row and one of context: a
+        # 4-row log under a New Colony tile moved 5, and the rules a newcomer paged
+        # through lost a line at every PgDn — a playtest)
+        self.log_scroll = max(0, self.log_scroll - pages * max(1, self._log_rows - 2))
 
     def _status(self) -> tuple[str, str]:
         s = self.session
