@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import re
 
 import pytest
 from prompt_toolkit.application import create_app_session
@@ -100,6 +101,46 @@ def test_every_sail_option_says_where_it_goes():
         screen.buffer.text = offered[0].text
         meta = "".join(t for _, t in offered[0].display_meta)
         assert screen.status_text() == f"{offered[0].text} {meta}"
+
+
+def _sails_after(game: Game, move) -> bool:
+    """Whether ships leave a beach once `move` is played (T2), by playing it on a copy."""
+    trial = game.copy()
+    start = len(trial.events)
+    trial.apply(move)
+    return (any(e.kind == "depart" for e in trial.events[start:])
+            or (trial.pending is not None and trial.pending.kind == "departure"))
+
+
+def test_a_choice_of_beaches_that_fills_one_says_its_ships_sail():
+    """A newcomer's first `beaches 1 6` filled beach 1: three ships sailed at once and
+    were wrecked, with no word before it; Tab previewed `sail` options but not these
+    (a playtest). Each option that fills a beach says so, the others say nothing."""
+    def mixed(g: Game) -> bool:
+        if g.pending is None or g.pending.kind != "expand_beaches":
+            return False
+        sails = {_sails_after(g, m) for m in g.legal_moves()}
+        return sails == {True, False}
+
+    game = _game_at(mixed)
+    with create_app_session(output=DummyOutput()):
+        screen = _static_screen(game)
+        event = CompleteEvent(completion_requested=True)
+        offered = list(MoveCompleter(screen).get_completions(Document("beaches"), event))
+        assert offered and len(offered) == len(game.legal_moves())
+        for c in offered:
+            meta = "".join(t for _, t in c.display_meta)
+            move = next(m for m in game.legal_moves() if str(m) == c.text)
+            if _sails_after(game, move):
+                assert re.fullmatch(r"→ beach \d fills: ([BRGY] )+sail (N|NE|SE|S|SW|NW)|"
+                                    r"→ beaches .+ fill: you choose which sails first",
+                                    meta), meta
+            else:
+                assert meta == "", (c.text, meta)
+        filling = next(c for c in offered if "".join(t for _, t in c.display_meta))
+        screen.buffer.text = filling.text  # the status line says it for the typed move
+        assert screen.status_text() == (
+            f"{filling.text} {''.join(t for _, t in filling.display_meta)}")
 
 
 async def test_typing_replaces_an_offer_and_a_refused_landing_gets_it_back():

@@ -75,7 +75,7 @@ from .rules import clause_text, rules_lines
 from .session import HUMAN_KINDS, GameSession, NotYet, SoloSession, kind_label
 from .story import tile_label
 from .theme import build_style, player_style
-from .words import MOVE_HELP, engine_reason, help_lines, pending_text, preview_text
+from .words import MOVE_HELP, engine_reason, help_lines, move_preview, pending_text
 
 COMPLETION_LIMIT = 24  # above this many matches, complete one word at a time
 META = ("help", "hint", "moves", "rules", "position", "centre", "board", "quit")
@@ -237,7 +237,7 @@ class MoveCompleter(Completer):
             by_text = self.screen.legal_by_text()
             for m in matches:
                 move = by_text.get(m)
-                meta = preview_text(game, move) if isinstance(move, Sail) else ""
+                meta = move_preview(game, move)
                 yield Completion(m, start_position=-len(before), display_meta=meta)
         if low:
             lobby = ("lobby",) if getattr(self.screen.session, "from_lobby", False) else ()
@@ -658,10 +658,11 @@ class GameScreen:
         elif s.bot_deciding():  # turning while the bot thinks: the screen is not stuck
             text = SPINNER[self._spin % len(SPINNER)] + " " + text
         p = s.game.pending
-        if p is not None and p.kind == D.DEPARTURE and s.my_decision():
+        if p is not None and p.kind in (D.DEPARTURE, D.EXPAND_BEACHES) and s.my_decision():
             move = self.legal_by_text().get(joined_islands(self.buffer.text.strip()))
-            if isinstance(move, Sail):
-                text = f"{shown_move(str(move))} {preview_text(s.game, move)}"
+            where = move_preview(s.game, move)
+            if where:  # (what the move typed sets off: where it sails, a beach it fills)
+                text = f"{shown_move(str(move))} {where}"
         return style, text
 
     def _wrapped(self, text: str, most: int) -> list[str]:
@@ -1460,7 +1461,8 @@ def hint_reason(game, move, options) -> str:
     departure goes; the hint bot's chances with it and with the next best option
     (`options`: (move, chance) best first, from its look-ahead; empty if none). (The
     engine plays a decision with one option itself: none is ever forced here.)"""
-    where = " " + preview_text(game, move) if isinstance(move, Sail) else ""  # (→ …)
+    where = move_preview(game, move)  # (→ …: where it sails, a beach it fills)
+    where = " " + where if where else ""
     if not options or options[0][0] != move:
         return where
     (_best_move, chance), *rest = options

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from tongiaki_lan.engine import LETTERS, Game, Sail
+from tongiaki_lan.engine import LETTERS, ChooseBeaches, Game, Move, Sail
 from tongiaki_lan.engine import decisions as D
+from tongiaki_lan.engine.hexgrid import DIRECTION_NAMES
 from tongiaki_lan.i18n import N_, _, ngettext
 from tongiaki_lan.i18n.islands import island_name, shown_island
 
-from .story import final_words, ships_text, tile_label
+from .story import final_words, numbers_text, ships_text, tile_label
 
 
 def _unbroken_tail(text: str) -> str:
@@ -75,6 +76,39 @@ def pending_text(game: Game, names: list[str], local: set[int],
     if replay:
         return "class:status", _("{who}: {doing}").format(who=who, doing=doing)
     return "class:status", _("Waiting for {who}: {doing}…").format(who=who, doing=doing)
+
+
+def move_preview(game: Game, move: Move | None) -> str:
+    """What a move sets off, where that can be seen before it is played: a departure's
+    destination, or the beach a choice of beaches fills (whose ships then sail at once);
+    "" for the rest."""
+    if isinstance(move, Sail):
+        return preview_text(game, move)
+    if isinstance(move, ChooseBeaches):
+        return fill_text(game, move)
+    return ""
+
+
+def fill_text(game: Game, move: ChooseBeaches) -> str:
+    """T2 after an expansion: a beach the new ships fill sails at once. A newcomer's
+    first `beaches 1 6` filled beach 1 and sent three ships to be wrecked with no word
+    before it (a playtest); Tab and the status line now say it, as they do for `sail`.
+    Played on a copy up to the first departure or the next decision (no tile is drawn:
+    the copy stops where a tile would be revealed)."""
+    trial = game.copy(undo=False)
+    start = len(trial.events)
+    trial.apply(move)
+    departs = [e.data for e in trial.events[start:] if e.kind == "depart"]
+    if departs:
+        _island, beach, pier, group = departs[0]
+        return _("→ beach {beach} fills: {ships} sail {pier}").format(
+            beach=beach + 1, ships=ships_text(group), pier=DIRECTION_NAMES[pier])
+    p = trial.pending
+    if p is not None and p.kind == D.DEPARTURE:  # several full: the player picks
+        full = sorted({m.beach for m in trial.legal_moves() if isinstance(m, Sail)})
+        return _("→ beaches {beaches} fill: you choose which sails first").format(
+            beaches=numbers_text(full))
+    return ""
 
 
 def preview_text(game: Game, move: Sail) -> str:
