@@ -94,6 +94,7 @@ async def test_a_player_renamed_after_the_first_run_resumes_their_game_after_a_c
     path = player_identity_path(gus_dir, "Gustavo")
     assert path == gus_dir / PLAYER_IDENTITY and load_identity(path).peer_id == played_by
     (game,) = unfinished_games(gus_dir).values()
+    assert not game.left  # (a crash: the lobby opens it at once, asking nobody first)
     again = Node("Gustavo", host="127.0.0.1", record_dir=gus_dir, profile=path)
     try:
         await again.start()

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 
 import pytest
 
 from tongiaki_lan.net.aio.node import Node
+from tongiaki_lan.net.aio.resumable import unfinished_games
+from tongiaki_lan.net.aio.sidecar import sidecar_path
 from tongiaki_lan.net.lab.faults import FaultRule, FaultySocket
 from tongiaki_lan.net.lab.loopback import close_all, make_table, play_to_end
 from tongiaki_lan.net.protocol.invite import GameRef, JoinRefused
@@ -365,6 +368,13 @@ async def test_a_player_back_in_a_new_run_after_a_goodbye_for_good_plays_their_s
         seat = leaver.core.my_seats()[0]
         await leaver.leave(for_good=True)
         await rest[0].wait_for(lambda: all(nd.lobby.seats[seat].bot for nd in rest), 10)
+        # the lobby's "yours" knows it was left for good (it asks the table before it
+        # opens the game screen: docs/console.md)
+        alone = tmp_path / "leaver"
+        alone.mkdir()
+        for path in (leaver.record_path, sidecar_path(leaver.record_path)):
+            shutil.copy(path, alone / path.name)
+        assert unfinished_games(alone)[leaver.game_id].left
         back = Node(leaver.name, host="127.0.0.1", record_dir=tmp_path, autoplay="random")
         await back.start()
         await back.resume(leaver.record_path)

@@ -27,6 +27,9 @@ class Resumable:
     passphrase: bool
     peer: bytes = b""  # the peer id that played it (its identity resumes it)
     key_kept: bool = False  # its passphrase game's key is in the resume data: not asked
+    # its player said goodbye for good: the table may have given the seat to a newcomer
+    # since, so the lobby asks it before opening the game screen (console/lobby.py)
+    left: bool = False
 
 
 def unfinished_games(record_dir: str | os.PathLike) -> dict[bytes, Resumable]:
@@ -51,5 +54,6 @@ def unfinished_games(record_dir: str | os.PathLike) -> dict[bytes, Resumable]:
             continue
         out[side["game_id"]] = Resumable(side["game_id"], side["lobby"].name, path,
                                          len(game.moves), bool(side["passphrase"]),
-                                         side["peer"], side["key"] is not None)
+                                         side["peer"], side["key"] is not None,
+                                         side["left"])
     return out
