@@ -379,6 +379,8 @@ async def test_a_player_back_in_a_new_run_after_a_goodbye_for_good_plays_their_s
         await back.start()
         await back.resume(leaver.record_path)
         assert back.peer_id == leaver.peer_id
+        # the table's word that the seat is the player's again, which the lobby waits for
+        await back.wait_for(back.heard_as_member, 10)
         everyone = [back, *rest]
         await back.wait_for(lambda: all(not nd.lobby.seats[seat].bot for nd in everyone)
                             and back.core.caught_up_with_table(), 30)

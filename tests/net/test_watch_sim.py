@@ -305,7 +305,9 @@ def test_a_player_back_after_a_newcomer_took_the_seat_is_told_and_the_table_goes
     nodes, leaver, seat, dan = seat_taken_after_goodbye(net)
     rest = nodes[:2]
     back = net.restart(leaver)  # the same player starts the game again from its record
-    net.run_until(lambda: back.core.stopped is not None, 30)
+    # (never taken back as a member meanwhile: the lobby waits for that word, or this
+    # refusal, before it opens the game screen)
+    net.run_until(lambda: back.core.stopped is not None or back.core.heard_as_member(), 30)
     assert back.core.stopped == "Dan took your seat after you left for good: you may watch " \
                                 "the game"
     assert back.kinds("guest_refused")

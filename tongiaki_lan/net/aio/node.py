@@ -820,6 +820,10 @@ class Node:
     def caught_up(self) -> bool:
         return self.core.caught_up()
 
+    def heard_as_member(self) -> bool:
+        """A member has spoken to us as to one of the table (`NodeCore.heard_as_member`)."""
+        return self.core.heard_as_member()
+
     def _peer_name(self, peer: bytes | None) -> str:
         return self.core.peer_name(peer)
 

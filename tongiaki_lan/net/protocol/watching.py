@@ -208,6 +208,17 @@ class Spectators:
             return n
         return max([n, *(k for p, k in self._progress.items() if L.is_member(self.lobby, p))])
 
+    def heard_as_member(self) -> bool:
+        """Whether a member of the table has told this node, as one of its own, how far
+        the game is (its heartbeat, its moves or a LOG: members send those only to
+        members). After a resume this is the table's word that the seat is ours again: a
+        player back after a goodbye for good whose seat a newcomer took hears nothing but
+        REFUSE SEAT_GIVEN (`_on_guest_message`), and a member merely heard (that refusal)
+        is no such word. The lobby waits for it before it opens the game screen."""
+        if self.lobby is None or self.watching or self.stopped:
+            return False
+        return any(p != self.peer_id and L.is_member(self.lobby, p) for p in self._progress)
+
     def caught_up_with_table(self) -> bool:
         """This node's game has every move a member said it has (a watcher: once its
         feeder has said how far the table is at all)."""
