@@ -115,6 +115,12 @@ except ImportError:  # (the network extras missing: no table to show it for)
 # the lobby suggests `doctor` once when it has heard of no game for this long
 SUGGEST_DOCTOR_AFTER_S = 20.0
 
+# how long `join N` of a game left for good waits for the table's word on the seat before
+# it opens the game screen all the same: a newcomer's seat is said at once to the first
+# heartbeat of the resumed game, and again every 5 s (net/protocol/watching.py), so this
+# covers one lost answer; a table that stays silent is shown by the game screen as gone
+RECLAIM_WAIT_S = 8.0
+
 
 def _count(word: str, what: str, lo: int, hi: int, example: str) -> int:
     """A number typed as an argument, or a one-line reason naming the command."""
@@ -166,6 +172,12 @@ class LobbyScreen:
         # after `join N [COLOUR]` of a running game with an open seat: the seat to take once
         # the game screen follows it ("": the only one open); cli/lobby.py passes it on
         self.take_wanted: str | None = None
+        # `join N` of a game this laptop left for good: the game's id while the table is
+        # asked for the seat back (`_reclaim`), the games whose seat a newcomer plays
+        # (told once: every member says it), and how long the table's word is waited for
+        self._reclaiming: bytes | None = None
+        self._seat_gone: set[bytes] = set()
+        self.reclaim_wait_s = RECLAIM_WAIT_S
         self._tasks: set[asyncio.Task] = set()
         self.buffer = Buffer(multiline=False, accept_handler=self._accept,
                              completer=WordCompleter([*COMMANDS, *MORE_COMMANDS],
@@ -309,6 +321,9 @@ class LobbyScreen:
 
     def _on_node_event(self, ev) -> None:
         k, d = ev.kind, ev.data
+        if k in ("guest_refused", "request_refused") and self._seat_given(d.get("reason")):
+            self.app.invalidate()
+            return
         if k == "chat":
             who = peer_label(self.node, d)
             if d.get("watcher"):
@@ -348,6 +363,9 @@ class LobbyScreen:
                 reason=net_reason(d.get("reason")))))
         elif k == "starting":
             self.lines.append(("info", _("Everyone is ready: agreeing on the seed…")))
+        elif k in ("away", "back") and self._asking():
+            pass  # (the table, asked for the seat back, is heard or not: no news here; a
+            # playtest's screen flapped "away" and "back" at each refusal of the seat)
         elif k in ("away", "back"):
             if d.get("left"):
                 text = _("{name} left.")
@@ -357,8 +375,72 @@ class LobbyScreen:
         elif k == "lobby":
             self._tell_arrivals()
         elif k == "game_start":
-            if self.app.is_running and not self.app.future.done():
-                self.app.exit(result=("game", self.node, self.discovery))
+            if self._reclaiming is None or self._reclaiming != self.node.game_id:
+                self._open_game()
+            # (else a game left for good, resumed: the table's word opens it, `_reclaim`)
+        self.app.invalidate()
+
+    def _open_game(self) -> None:
+        """Hand over to the game screen (cli/lobby.py builds it from the node)."""
+        if self.app.is_running and not self.app.future.done():
+            self.app.exit(result=("game", self.node, self.discovery))
+
+    def _asking(self) -> bool:
+        """Whether the node's game is one this lobby asks the seat back at, or was told a
+        newcomer plays: its table's comings and goings are not this lobby's news."""
+        gid = getattr(self.node, "game_id", None)
+        return gid is not None and (gid == self._reclaiming or gid in self._seat_gone)
+
+    async def _reclaim(self, node, info) -> None:
+        """`join N` of a game left for good, resumed: open the game screen once the table
+        takes this laptop back as one of its members (`heard_as_member`: its heartbeats
+        and moves, which members send to members only), or after `reclaim_wait_s` with no
+        word at all (a table gone quiet: the game screen says so, nothing is lost). A
+        newcomer's seat keeps the player here (`_seat_given`). A playtest's screen opened
+        at once at the record's old state, frozen, flapping "away" and "back", and only
+        then said that Dee played the seat now."""
+        gid = info.game_id
+        await node.wait_for(lambda: (self._reclaiming != gid or node.game_id != gid
+                                     or node.heard_as_member()),
+                            self.reclaim_wait_s, raise_on_timeout=False)
+        if self._reclaiming != gid:
+            return  # a newcomer's seat (said), or another command's table since
+        self._reclaiming = None
+        if node.game_id == gid and node.game is not None:  # (not left meanwhile)
+            self._open_game()
+
+    def _seat_given(self, reason) -> bool:
+        """REFUSE SEAT_GIVEN to a game resumed after a goodbye for good: a newcomer plays
+        the seat. The player stays in the lobby, told who took it and how to follow the
+        game; the node forgets the game (it deleted the resume data already) and the row
+        no longer says "yours". True when the refusal was this (or a repeat of it: each
+        member says it every 5 s until the node has left)."""
+        from tongiaki_lan.net.protocol.lobby import is_seat_given
+
+        if not is_seat_given(reason or ""):
+            return False
+        gid = self._reclaiming
+        if gid is None or gid != getattr(self.node, "game_id", None):
+            return self._asking()
+        self._reclaiming = None
+        self._seat_gone.add(gid)
+        mine = self.yours.pop(gid, None)
+        number = self._numbers.get(gid)
+        self.lines.append(("bad", net_reason(reason)))
+        self.lines.append(("info", _("The game goes on without you: watch {game} follows it "
+                                     "from the side.").format(
+            game=number if number is not None else getattr(mine, "name", ""))))
+        task = asyncio.ensure_future(self._forget(self.node))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return True
+
+    async def _forget(self, node) -> None:
+        """Leave the game whose seat a newcomer plays: the node stops following it."""
+        try:
+            await node.leave_game()
+        except Exception:  # noqa: BLE001 - the lobby lives on; the log keeps why
+            log.exception("leaving a game whose seat was given failed")
         self.app.invalidate()
 
     def _tell_arrivals(self) -> None:
@@ -596,7 +678,9 @@ class LobbyScreen:
                 prompt=self._secret[0])
         if self.message:
             return "class:message.error", " " + self.message
-        if self.node is not None and self.node.lobby is not None and is_watching(self.node):
+        if self._reclaiming is not None:  # (not `ready · bot · start` at a running table)
+            hint = _("asking the table for your seat back… · leave · help · quit")
+        elif self.node is not None and self.node.lobby is not None and is_watching(self.node):
             hint = _("watching: say TEXT · leave · help")
         elif self.node is not None and self.node.lobby is not None:
             if self.node.coordinator() == self.node.peer_id:
@@ -833,9 +917,22 @@ class LobbyScreen:
                 async def resume(secret: str | None) -> None:
                     if node.lobby is not None:
                         await node.leave_game()
-                    self.lines.append(("info", _("Resuming {game} from {record}…").format(
-                        game=info.name, record=mine.record)))
-                    await node.resume(mine.record, secret)  # game_start opens the game
+                    if not getattr(mine, "left", False):  # (a crash, `quit soon`)
+                        self.lines.append(("info", _("Resuming {game} from {record}…").format(
+                            game=info.name, record=mine.record)))
+                        await node.resume(mine.record, secret)  # game_start opens the game
+                        return
+                    # left for good: a newcomer may play the seat now, and the table
+                    # says so only after the game has started again here
+                    self.lines.append(("info", _("You left {game} for good: asking its table "
+                                                 "for your seat back…").format(game=info.name)))
+                    self._reclaiming = info.game_id  # (before: game_start comes at once)
+                    try:
+                        await node.resume(mine.record, secret)
+                    except BaseException:
+                        self._reclaiming = None
+                        raise
+                    await self._reclaim(node, info)
 
                 if mine.passphrase and not passphrase and not mine.key_kept:
                     # (with its key kept, not asked: typing it again cost a player back
