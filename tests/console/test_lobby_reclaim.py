@@ -16,6 +16,7 @@ import io
 import time
 from types import SimpleNamespace
 
+import pytest
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
@@ -180,3 +181,82 @@ async def test_a_game_resumed_after_a_crash_opens_at_once(tmp_path):
         assert not node.member  # (nobody's word was waited for)
         assert not any("asking" in t for t in said(lobby))
         assert any("Resuming Reef" in t for t in said(lobby))
+
+
+
+@pytest.mark.parametrize("dee_took_it", [True, False], ids=["Dee took it", "a bot plays it"])
+async def test_with_real_nodes_cat_back_after_a_goodbye_for_good(tmp_path, dee_took_it):
+    """The playtest on loopback: Cat leaves a running table for good, a bot plays her seat,
+    perhaps Dee takes it from the side (`watch`, `take`), and Cat's next run `join`s the
+    game marked hers from the real lobby. Dee's seat: the table's own refusal keeps her
+    there, with the way to watch, and the game is no longer hers to resume. The bot's:
+    the table takes her back and the game screen opens."""
+    import shutil
+
+    from tongiaki_lan.net.aio.node import GameRef, Node
+    from tongiaki_lan.net.aio.resumable import unfinished_games
+    from tongiaki_lan.net.aio.sidecar import sidecar_path
+    from tongiaki_lan.net.lab.loopback import close_all, make_table
+
+    from .test_guests import advertised
+
+    nodes = await make_table(3, tmp_path, autoplay="random")
+    dee = Node("Dee", host="127.0.0.1", record_dir=tmp_path / "Dee", autoplay="random")
+    back = None
+    try:
+        for nd in nodes:
+            nd.bot_delay = 0.1  # (pacing: the game must still be on when Cat is back)
+            nd.core.handover_bot = "random"
+        await nodes[0].wait_for(lambda: all(nd.game is not None for nd in nodes), 30)
+        cat, rest = nodes[2], nodes[:2]
+        await cat.wait_for(lambda: len(cat.game.moves) >= 6, 60)
+        seat = cat.core.my_seats()[0]
+        await cat.leave(for_good=True)
+        await rest[0].wait_for(lambda: all(nd.lobby.seats[seat].bot for nd in rest), 10)
+        if dee_took_it:
+            await dee.start()
+            await dee.watch_game(GameRef(rest[0].game_id, rest[0].peer_id, "127.0.0.1",
+                                         rest[0].address[1], False))
+            await dee.wait_for(lambda: dee.game is not None, 30)
+            dee.bot_delay = 0.1
+            await dee.take_seat(seat)
+            await rest[0].wait_for(lambda: all(nd.lobby.seats[seat].owner == dee.peer_id
+                                               for nd in rest), 10)
+        mine = tmp_path / "cat"  # (Cat's laptop: her record and its resume data alone)
+        mine.mkdir()
+        for path in (cat.record_path, sidecar_path(cat.record_path)):
+            shutil.copy(path, mine / path.name)
+        back = Node(cat.name, host="127.0.0.1", record_dir=tmp_path,  # (her profile)
+                    autoplay="random")
+        await back.start()
+        with create_pipe_input() as inp, create_app_session(input=inp, output=_output()):
+            lobby = LobbyScreen("p2", lan=False, colour_output=False)
+            lobby.reclaim_wait_s = 600.0  # (only the table's word ends the wait here)
+            task = asyncio.ensure_future(lobby.run())
+            await wait_until(lambda: lobby.app.is_running, what="the lobby")
+            lobby.lan_error = None
+            lobby.attach(back, FakeLan(advertised(rest[0])))
+            lobby.yours = unfinished_games(mine)
+            assert lobby.yours[rest[0].game_id].left
+            lobby.app.invalidate()
+            await wait_until(lambda: any("← yours" in r for r in rows_of(lobby)),
+                             what="the row marked yours")
+            inp.send_text("join 1\r")
+            if not dee_took_it:
+                assert await asyncio.wait_for(task, 60) == ("game", back, lobby.discovery)
+                assert back.heard_as_member() and not back.stopped
+                await back.wait_for(lambda: all(not nd.lobby.seats[seat].bot
+                                                for nd in [back, *rest]), 30)
+                return
+            await wait_until(lambda: any("watch 1 follows it" in t for t in said(lobby)),
+                             what=f"the refusal, got {said(lobby)[-4:]}")
+            await wait_until(lambda: back.lobby is None, what="the game forgotten")
+            assert said(lobby).count("Dee took your seat after you left for good: you may "
+                                     "watch the game") == 1
+            assert not lobby.yours and not unfinished_games(mine)
+            assert not lobby.app.future.done()
+            inp.send_text("\x03")
+            assert await asyncio.wait_for(task, 30) == ("quit",)
+        assert all(not nd.stopped for nd in [*rest, dee])  # the table plays on
+    finally:
+        await close_all([*nodes, dee, *([back] if back else [])])
