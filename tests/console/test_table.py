@@ -324,6 +324,38 @@ async def test_paging_a_short_log_shows_every_line():
     assert seen == {f"line {i}" for i in range(40)}
 
 
+def test_a_ship_placed_with_no_ships_on_the_board_names_rule_x1():
+    """`Kupe (Y) places a ship on beach 2 of Fiji.` read as a bot slipping onto a
+    newcomer's island: Kupe had no ship on the board (X1), and nothing said so (a
+    playtest). An X1 placement says it; a New Colony's ship, placed the same way, does
+    not."""
+    from tongiaki_lan.console.story import Narrator
+    from tongiaki_lan.engine import Place
+
+    game = Game(["blue", "red", "green"])
+    dealer = Dealer(hashlib.blake2b(b"x1", digest_size=32).digest())
+    bot = make_bot("random", seed=11)
+    x1 = colony = 0
+    narrator = Narrator(game, ["Ana", "Ben", "Kupe"])
+    told = 0
+    while not game.is_over and not (x1 and colony):
+        p = game.pending
+        move = bot.choose(game)
+        is_x1 = p is not None and p.kind == "action" and isinstance(move, Place)
+        dealer.apply(game, move)
+        lines = [narrator.tell(ev, game) for ev in game.events[told:]]
+        told = len(game.events)
+        placed = [t for _s, t in filter(None, lines) if " places " in t]
+        if is_x1:
+            x1 += 1
+            assert len(placed) == 1 and "has no ships on the board" in placed[0], placed
+            assert placed[0].endswith("(X1).")
+        elif placed and p is not None and p.kind == "colony_ship":
+            colony += 1
+            assert "(X1)" not in placed[0] and "no ships" not in placed[0], placed
+    assert x1 and colony, "the game had no X1 placement or no New Colony ship"
+
+
 def test_the_scrolled_back_marker_is_in_the_players_language():
     """An Italian log scrolled back ended in "── 15 newer line(s): PgDn ──" in English."""
     from tongiaki_lan import i18n

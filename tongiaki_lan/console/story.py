@@ -70,6 +70,7 @@ class Narrator:
         # reaction!" for a beach its own expansion had filled)
         self._landed: set[tuple[int, int]] = set()
         self._turns = 0
+        self._turn_opens = False  # the next event is a turn's first: its action
 
     def who(self, cid: int) -> str:
         seat = self.colour_ids.index(cid) if cid in self.colour_ids else -1
@@ -91,6 +92,7 @@ class Narrator:
         return self._turns
 
     def tell(self, ev: Event, game: Game | None = None) -> Line | None:
+        opens, self._turn_opens = self._turn_opens, ev.kind == "turn"
         k, d = ev.kind, ev.data
         if k == "turn":
             self._turns += 1
@@ -113,7 +115,18 @@ class Narrator:
                 who=self.who(d[0]), island=island_name(d[1]), n=d[2] + 1))
         if k == "place":
             n, beaches = len(d[2]), sorted(set(d[2]))
-            if len(beaches) > 1:  # (two ships, one on each)
+            if opens:  # a turn's action: X1, no ships on the board (a colony's ship comes
+                # later in its turn). Said, or a bot's ship on "my" island looked like a
+                # slip of the rules to a newcomer (a playtest)
+                if len(beaches) > 1:
+                    text = _("{who} has no ships on the board and places {n} ships on beaches "
+                             "{beaches} of {island} (X1).")
+                else:
+                    text = ngettext("{who} has no ships on the board and places a ship on "
+                                    "beach {beaches} of {island} (X1).",
+                                    "{who} has no ships on the board and places {n} ships on "
+                                    "beach {beaches} of {island} (X1).", n)
+            elif len(beaches) > 1:  # (two ships, one on each)
                 text = _("{who} places {n} ships on beaches {beaches} of {island}.")
             else:
                 text = ngettext("{who} places a ship on beach {beaches} of {island}.",
