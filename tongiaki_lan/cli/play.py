@@ -36,8 +36,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="record file (default GAME-NAME.tgrec in --records); an "
                              "unfinished record is resumed")
     records_option(parser)
-    parser.add_argument("--timeout", type=float, default=600.0,
-                        help="give up after this many seconds")
+    # (two hours, as `watch`: a bot laptop started as the README shows quit 10 minutes
+    # into a 3-player game, and the table waited for it — a LAN-party playtest)
+    parser.add_argument("--timeout", type=float, default=7200.0,
+                        help="give up after this many seconds (default 7200); giving up "
+                             "mid-game is a goodbye for good: a bot takes the seat at once")
     parser.add_argument("--wait", type=float, default=1.5,
                         help="how long to look for the game before creating it")
     parser.add_argument("--join", default=None, metavar="INVITE",
@@ -279,6 +282,8 @@ async def _play(args: argparse.Namespace, record: Path, resume: bool,
             code = 0  # left on purpose: the record is whole up to here
         else:
             task.cancel()
+            if not stop.is_set() and node.game is not None and not node.game.is_over:
+                await node.leave(for_good=True)  # (the table must not wait for us)
             _out({"event": "error", "reason": "interrupted" if stop.is_set() else
                   f"no result within {args.timeout:.0f} s"})
     finally:
