@@ -12,15 +12,12 @@ tests/net/test_loopback_games.py and tests/console/test_guests.py)."""
 from __future__ import annotations
 
 import asyncio
-import io
 import time
 from types import SimpleNamespace
 
 import pytest
 from prompt_toolkit.application import create_app_session
-from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output.vt100 import Vt100_Output
 
 from tongiaki_lan.console.lobby import LobbyScreen
 from tongiaki_lan.net.aio.discovery import GameInfo
@@ -29,6 +26,7 @@ from tongiaki_lan.net.protocol import events as E
 from tongiaki_lan.net.protocol import lobby as L
 
 from .conftest import FakeLan, wait_until
+from .test_lobby_texts import _output, rows_of
 
 REEF = GameInfo(b"\x07" * 8, "Reef", "playing", 3, 3, False, 1.0, ())
 GIVEN = L.SEAT_GIVEN.format(name="Dee")
@@ -87,18 +85,6 @@ class FakeNode:
 
     def coordinator(self) -> bytes:
         return b"\x02" * 8
-
-
-def _output():
-    return Vt100_Output(io.StringIO(), lambda: Size(rows=24, columns=80), term="xterm")
-
-
-def rows_of(lobby: LobbyScreen) -> list[str]:
-    drawn = lobby.app.renderer._last_screen
-    if drawn is None:
-        return []
-    return ["".join(drawn.data_buffer[y][x].char for x in range(80)).rstrip()
-            for y in range(24)]
 
 
 async def _lobby(tmp_path, left: bool, wait_s: float = 600.0):
