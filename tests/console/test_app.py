@@ -42,8 +42,11 @@ async def test_whole_solo_game_played_by_typed_hints(tmp_path):
             if session.game.is_over:
                 break
             before = len(session.game.moves)
-            inp.send_text(KILL_LINE + "hint\r")
-            await wait_until(lambda: screen.message[1].startswith("Hint:"), what="a hint")
+            if session.game.pending.kind != "landing":
+                inp.send_text(KILL_LINE + "hint\r")
+            # (a landing's hint is asked by the screen itself, and put on the line)
+            await wait_until(lambda: screen.message[1].startswith("Hint:")
+                             and screen.buffer.text not in ("", "hint"), what="a hint")
             assert screen.buffer.text == screen.message[1].split(": ", 1)[1].split(" (")[0]
             inp.send_text("\r")
             await wait_until(lambda b=before: len(session.game.moves) > b, what="our move")
@@ -102,8 +105,9 @@ async def test_illegal_input_gives_one_line_reason_and_changes_nothing(tmp_path)
     await session.close()
 
 
-async def test_landing_offers_the_default_on_the_line(tmp_path):
-    """Play hints until we must land; the line then holds the engine's default landing."""
+async def test_landing_offers_the_hints_landing_on_the_line(tmp_path):
+    """Play hints until we must land; the line then holds the hint's landing (not the
+    engine's default one: tests/console/test_landing_offer.py)."""
     session = SoloSession(seed_from_text("pipe-landing"), solo_seats(3, "Tester", "random"),
                           record_path=None, pace=0, hint_kind="random")
     with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
@@ -115,8 +119,10 @@ async def test_landing_offers_the_default_on_the_line(tmp_path):
                 break
             p = session.game.pending
             if p.kind == "landing":
-                default = str(session.game.default_landing())
-                await wait_until(lambda d=default: screen.buffer.text == d, what="the offer")
+                await wait_until(lambda: screen.message[1].startswith("Hint: land ")
+                                 and screen.buffer.text, what="the offer")
+                default = screen.buffer.text
+                assert screen.message[1].startswith(f"Hint: {default} (Enter plays it)")
                 before = len(session.game.moves)
                 inp.send_text("\r")
                 await wait_until(lambda b=before: len(session.game.moves) > b)

@@ -165,8 +165,9 @@ async def test_typing_replaces_an_offer_and_a_refused_landing_gets_it_back():
                              and screen.buffer.text not in ("", "x"), what="the hint again")
             inp.send_text("\r")
             await wait_until(lambda b=before: len(session.game.moves) > b)
-        offer = str(session.game.default_landing())
-        await wait_until(lambda: screen.buffer.text == offer, what="the landing offer")
+        await wait_until(lambda: screen.message[1].startswith("Hint: land ")
+                         and screen.buffer.text, what="the landing offer (the hint's)")
+        offer = screen.buffer.text
         moves = len(session.game.moves)
         inp.send_text("l")
         await wait_until(lambda: screen.buffer.text == "l", what="the offer replaced by typing")

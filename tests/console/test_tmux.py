@@ -145,11 +145,30 @@ def _play_hints_until(pane, stop, limit: int = 1000) -> str:
         if stop(screen):
             return screen
         assert "Game over" not in _status(screen), "the game ended first"
-        pane.send("C-u", "hint", "Enter")
-        pane.wait_for(lambda s: "Hint:" in s, what="a hint")
-        pane.send("Enter")
-        pane.wait_for(lambda s: "Hint:" not in s, what="the hint to be played")
+        _take_hint(pane)
     raise AssertionError("too many moves")
+
+
+def _take_hint(pane) -> None:
+    """Play the hint's move at our decision. A landing has it on the line already (the
+    status line says "Enter takes the hint"), once the hint is no longer on its way:
+    typing `hint` there raced the hint the screen asks for itself, whose "Hint:" could
+    show before the typed one was read, and the Enter sent for it met an empty line."""
+    screen = pane.wait_for(lambda s: "a hint is on its way" not in _status(s),
+                           what="the landing's hint")
+    if "Enter takes the hint" not in _status(screen):
+        pane.send("C-u", "hint", "Enter")
+        screen = pane.wait_for(lambda s: "Hint:" in s and s.rstrip("\n").splitlines()[-1]
+                               .strip() not in (">", "> hint"), what="a hint")
+    said = (_status(screen), _hint_row(screen))
+    pane.send("Enter")
+    # played: its "Hint:" row has gone, or is another's (the next landing's, at once)
+    pane.wait_for(lambda s: (_status(s), _hint_row(s)) != said or "Hint:" not in s,
+                  what="the hint to be played")
+
+
+def _hint_row(screen: str) -> str:
+    return next((line for line in screen.splitlines() if line.startswith("Hint:")), "")
 
 
 def _log(screen: str) -> str:
@@ -189,14 +208,16 @@ def test_sail_option_shows_where_it_goes(solo):
 
 def test_landing_offer_survives_a_refusal(solo):
     pane, _, _ = solo("tmux-landing-0", width=80, height=24)
-    screen = _play_hints_until(pane, lambda s: "Enter takes the offer" in _status(s), limit=60)
+    screen = _play_hints_until(pane, lambda s: "Enter takes the hint" in _status(s),
+                               limit=60)
     prompt = screen.rstrip("\n").splitlines()[-1]
-    assert prompt.startswith("> land "), prompt  # the engine's offer, on the line
+    assert prompt.startswith("> land "), prompt  # the hint's landing, on the line
     pane.send("land 9:B", "Enter")  # typing replaces the offer; this one is refused
     screen = pane.wait_for(lambda s: "land 9:B:" in s, what="the refusal")
     pane.wait_for(lambda s: s.rstrip("\n").splitlines()[-1] == prompt, what="the offer again")
     pane.send("Enter")
-    pane.wait_for(lambda s: "Enter takes the offer" not in _status(s), what="the landing")
+    pane.wait_for(lambda s: "Enter takes the hint" not in _status(s),
+                  what="the landing")
     pane.send("C-u", "quit", "Enter", "Enter")  # mid-game: Enter again
 
 

@@ -16,7 +16,7 @@ import pytest
 
 from tongiaki_lan.records import read_record, replay_record
 
-from .test_tmux import REPO, TMUX, Pane, _status
+from .test_tmux import REPO, TMUX, Pane, _status, _take_hint
 
 IP = shutil.which("ip")
 pytestmark = [
@@ -81,10 +81,7 @@ def test_two_consoles_play_one_lan_game(netns, tmp_path):
             if mover is None:
                 continue
             p = panes[mover]
-            p.send("C-u", "hint", "Enter")
-            p.wait_for(lambda s: "Hint:" in s, what=f"a hint for {mover}")
-            p.send("Enter")
-            p.wait_for(lambda s: "Hint:" not in s, what="the hint to be played")
+            _take_hint(p)
             turns += 1
             assert turns < 3000
         finals = {w: _status(p.capture()) for w, p in panes.items()}
@@ -132,10 +129,7 @@ def test_a_player_who_quits_with_ctrl_c_resumes_from_the_lobby_and_the_game_fini
             for p in screens_of.values():
                 s = p.capture()
                 if "Your decision" in _status(s):
-                    p.send("C-u", "hint", "Enter")
-                    p.wait_for(lambda s: "Hint:" in s, what="a hint")
-                    p.send("Enter")
-                    p.wait_for(lambda s: "Hint:" not in s, what="the hint to be played")
+                    _take_hint(p)
                     turns += 1
             assert turns < 3000
 

@@ -268,7 +268,12 @@ def test_the_status_line_of_every_own_decision_fits_80_columns(lang):
     import hashlib
 
     from tongiaki_lan.bots import make_bot
-    from tongiaki_lan.console.words import pending_text, preview_text
+    from tongiaki_lan.console.words import (
+        LANDING_PLAIN,
+        LANDING_THINKING,
+        pending_text,
+        preview_text,
+    )
     from tongiaki_lan.engine import Dealer, Game, Sail
 
     i18n.use(lang)
@@ -283,6 +288,11 @@ def test_the_status_line_of_every_own_decision_fits_80_columns(lang):
                 kinds.add(p.kind)
                 _style, text = pending_text(game, ["Somebody"] * n, {p.seat})
                 assert len(" " + text) <= 80, text
+                for landing in (LANDING_THINKING, LANDING_PLAIN) if p.kind == "landing" else ():
+                    # (while the hint chooses the landing offered; if it failed)
+                    _style, text = pending_text(game, ["Somebody"] * n, {p.seat},
+                                                landing=landing)
+                    assert len(" " + text) <= 80, text
             for move in game.legal_moves() if p.kind == "departure" else ():
                 if isinstance(move, Sail):  # the line typed shows where it goes instead
                     text = f"{move} {preview_text(game, move)}"

@@ -75,7 +75,16 @@ from .rules import clause_text, rules_lines
 from .session import HUMAN_KINDS, GameSession, NotYet, SoloSession, kind_label
 from .story import tile_label
 from .theme import build_style, player_style
-from .words import MOVE_HELP, engine_reason, help_lines, move_preview, pending_text
+from .words import (
+    LANDING_HINTED,
+    LANDING_PLAIN,
+    LANDING_THINKING,
+    MOVE_HELP,
+    engine_reason,
+    help_lines,
+    move_preview,
+    pending_text,
+)
 
 COMPLETION_LIMIT = 24  # above this many matches, complete one word at a time
 META = ("help", "hint", "moves", "rules", "position", "centre", "board", "quit")
@@ -329,6 +338,16 @@ class GameScreen:
         self._decision_key: tuple | None = None
         self._was_mine = False  # whether the decision on show was ours (`_on_change`)
         self._hinting = False
+        # the last hint, (decision key, move, its options): `hint` again on the same
+        # decision says the same, and agrees with the landing offered (a second draw of
+        # the bot's dice could recommend the other of two landings "much the same")
+        self._hinted: tuple | None = None
+        # the landing offered for a decision, (decision key, move text or None), and
+        # whether it is the engine's plain one (the hint failed); the decision whose
+        # landing hint has been asked for
+        self._landing_offer: tuple = (None, None)
+        self._landing_plain = False
+        self._landing_asked: tuple | None = None
         # `quit` (or `lobby`) mid-game was typed once: Enter again leaves; the word, or False
         self._quit_asked: str | bool = False
         self._ticker: asyncio.Task | None = None  # redraws a countdown on the status line
@@ -619,7 +638,8 @@ class GameScreen:
             return "class:status", waiting
         style, text = pending_text(s.game, s.names, s.local_seats() if s.can_play else set(),
                                    lobby=getattr(s, "from_lobby", False), labels=s.labels,
-                                   replay=hasattr(s, "position_text"))
+                                   replay=hasattr(s, "position_text"),
+                                   landing=self._landing_state())
         p = s.game.pending
         away = (p is not None and p.seat is not None and s.seats[p.seat].away
                 and s.labels[p.seat] == s.names[p.seat])
@@ -991,10 +1011,17 @@ class GameScreen:
             self._confirm = None
             self._for_this_decision = None
             self._waiting_offer = None
-        # Offer the default landing on the line, so Enter accepts it (and it can be edited).
+        # Offer the hint's landing on the line, so Enter accepts it (and it can be edited).
+        # It used to be the engine's first landing, offered as if it were advice, while
+        # `hint` recommended another: a newcomer who took the offer was misled. A landing
+        # costs the hint bot about a tenth of a second; until it answers the line is empty
+        # and the status line says the hint is choosing.
         want = None
         if s.my_decision() and p is not None and p.kind == D.LANDING:
-            want = str(g.default_landing())
+            want = self._landing_offer[1] if self._landing_offer[0] == key else None
+            if want is None and self._landing_asked != key:
+                self._landing_asked = key
+                s.spawn(self._hint(auto=True))
         if want is not None and not self._quit_asked and (not self.buffer.text
                                                           or self.buffer.text == self._prefill):
             # (not over a `quit` awaiting its Enter: that Enter must not land a group)
@@ -1143,11 +1170,22 @@ class GameScreen:
             island=island_name(tile.id)))
 
     def _offer_again(self) -> None:
-        """After a refused landing the engine's offer comes back on the empty line."""
+        """After a refused landing the landing offered comes back on the empty line."""
         s = self.session
         p = s.game.pending
         if s.my_decision() and p is not None and p.kind == D.LANDING and not self.buffer.text:
-            self.offer(str(s.game.default_landing()))
+            key, text = self._landing_offer
+            if key == (len(s.game.moves), p) and text is not None:
+                self.offer(text)
+
+    def _landing_state(self) -> str:
+        """What the line holds at our landing: the hint's landing, nothing yet, or the
+        engine's plain one (`words.LANDING_*`)."""
+        s = self.session
+        key, text = self._landing_offer
+        if key != (len(s.game.moves), s.game.pending) or text is None:
+            return LANDING_THINKING
+        return LANDING_PLAIN if self._landing_plain else LANDING_HINTED
 
     async def _command(self, text: str) -> None:
         word, _sep, rest = text.partition(" ")
@@ -1398,7 +1436,10 @@ class GameScreen:
         self._confirm = (len(s.game.moves), "colony")
         self.offer("colony")
 
-    async def _hint(self) -> None:
+    async def _hint(self, auto: bool = False) -> None:
+        """`hint`: a bot's move on the line, and why. `auto`: asked by the screen itself
+        for our landing, whose offer is the hint's move; it then leaves alone a line
+        the player has typed on meanwhile, and a pending `quit`."""
         s = self.session
         p = s.game.pending
         if p is None:
@@ -1408,6 +1449,8 @@ class GameScreen:
             self.message = ("", _("A replay takes no moves: no hint."))
             return
         if not s.my_decision():
+            if auto:
+                return
             if p.seat is None:  # a tile being drawn: nobody's decision ("the dealer's" read
                 # as if someone at the table had to act)
                 waits = getattr(s, "countdown_text", lambda: None)()
@@ -1420,21 +1463,48 @@ class GameScreen:
             # moved and the decision was ours
             self._for_this_decision = self.message
             return
-        if self._hinting:
-            return
-        self._hinting = True
-        version = s.version
-        self.message = ("", _("Thinking…"))
-        self.app.invalidate()
-        try:
-            move = await s.hint()
-        finally:
-            self._hinting = False
-        self._quit_asked = False  # `quit` mid-game was typed once: Enter again leaves
-        if s.version != version:
-            self.message = ("", "")
-            return
+        key = (len(s.game.moves), p)
+        if self._hinted is not None and self._hinted[0] == key:
+            move, options = self._hinted[1], self._hinted[2]  # (asked already: the same)
+        else:
+            if self._hinting:
+                return
+            self._hinting = True
+            version = s.version
+            if not auto or self._line_is_free():
+                self.message = ("", _("Thinking…"))
+            self.app.invalidate()
+            try:
+                move = await s.hint()
+            except Exception as exc:  # noqa: BLE001 - a hint must never take the game down
+                if not auto:
+                    raise
+                move = None
+                error = exc
+            finally:
+                self._hinting = False
+            # (a typed hint is for the screen it was asked on; the screen's own, for the
+            # decision: a chat line in between must not leave the landing without offer)
+            moved_on = (len(s.game.moves), s.game.pending) != key if auto else (
+                s.version != version)
+            if moved_on:
+                if not auto or self.message == ("", _("Thinking…")):
+                    self.message = ("", "")
+                return
+            if move is None:  # (the hint bot failed: the plain landing, not called advice)
+                self._offer_landing(key, str(s.game.default_landing()), plain=True)
+                self.message = ("error", _("hint: {error}").format(error=repr(error)[:200]))
+                self.app.invalidate()
+                return
+            options = s.hint_options
+            self._hinted = (key, move, options)
         text = shown_move(str(move))  # (on the line, as typed: `sail RapaNui 2 SE`)
+        if p.kind == D.LANDING:
+            self._landing_offer, self._landing_plain = (key, text), False
+        if auto and not self._line_is_free():
+            self.app.invalidate()  # (the status line says the hint's landing is known)
+            return
+        self._quit_asked = False  # `quit` mid-game was typed once: Enter again leaves
         self.message = ("", _("Hint: {move} (Enter plays it)").format(
             move=shown_move(str(move), spaced=True)))  # (read, as its next best option is)
         if isinstance(move, Colony) and not s.game.on_board(p.seat):
@@ -1447,9 +1517,20 @@ class GameScreen:
                 "Hint: colony (Enter plays it: your {n} ships on the board go home)",
                 ships).format(n=ships))
             self._confirm = (len(s.game.moves), "colony")
-        self.message = (self.message[0], self.message[1] + hint_reason(s.game, move,
-                                                                        s.hint_options))
+        self.message = (self.message[0], self.message[1] + hint_reason(s.game, move, options))
         self.offer(text)
+        self.app.invalidate()
+
+    def _line_is_free(self) -> bool:
+        """Whether an offer may go on the line: nothing typed on it (an untouched offer
+        is not typing) and no `quit` awaiting its Enter (that Enter must not land)."""
+        return not self._quit_asked and (not self.buffer.text
+                                         or self.buffer.text == self._prefill)
+
+    def _offer_landing(self, key: tuple, text: str, plain: bool) -> None:
+        self._landing_offer, self._landing_plain = (key, text), plain
+        if self._line_is_free():
+            self.offer(text)
 
 
 CLOSE_CHANCES = 0.03  # a hint's next best option this near is "much the same"

@@ -18,13 +18,23 @@ def _unbroken_tail(text: str) -> str:
     return head + sep + tail.replace(" ", "\u00a0") if sep else text
 
 
+# What the line holds at our own landing decision (`pending_text`'s `landing`)
+LANDING_HINTED = "hinted"  # the hint's landing: Enter plays what `hint` recommends
+LANDING_THINKING = "thinking"  # nothing yet: the hint is choosing
+LANDING_PLAIN = "plain"  # the engine's default_landing (the hint failed): no advice
+
+
 def pending_text(game: Game, names: list[str], local: set[int],
                  lobby: bool = False, labels: list[str] | None = None,
-                 replay: bool = False) -> tuple[str, str]:
+                 replay: bool = False, landing: str = LANDING_HINTED) -> tuple[str, str]:
     """(style, text) for the status line: the pending decision and whose it is.
     `lobby`: the game was started from the lobby, which `lobby` goes back to; `labels`
     name the seats in the result (`Maui — bot (search)`). `replay`: nobody is thinking
-    or waited for, the decision is only named (`Kupe — bot (search) (Y): placing…`)."""
+    or waited for, the decision is only named (`Kupe — bot (search) (Y): placing…`).
+    `landing`: what the line holds at our own landing (`LANDING_*`): the hint's landing,
+    nothing yet while the hint thinks, or the engine's plain one if the hint failed. A
+    newcomer read "Enter takes the offer" as advice, and the engine's first landing was
+    often not the one `hint` recommended."""
     p = game.pending
     if p is None:
         result = final_words(game, labels or names)
@@ -49,7 +59,11 @@ def pending_text(game: Game, names: list[str], local: set[int],
                                        "numbers)", p.count or 0),
             D.T1A_SOURCE: _("reserve empty: bring a ship to {island} — take ISLAND B"),
             D.DEPARTURE: "{departure}",
-            D.LANDING: _("{ships} reach {island}: Enter takes the offer"),
+            D.LANDING: {
+                LANDING_HINTED: _("{ships} reach {island}: Enter takes the hint"),
+                LANDING_THINKING: _("{ships} reach {island}: a hint is on its way…"),
+                LANDING_PLAIN: _("{ships} reach {island}: Enter lands them in beach order"),
+            }[landing],
             D.COLONY_TILE: _("New Colony: place {tile} — tile Q,R DIR (its red mark)"),
             D.COLONY_SHIP: _("New Colony: a ship on {island} — place {island} BEACH"),
         }[p.kind].format(island=island, n=p.count, ships=ships_text(p.group), tile=tile,
