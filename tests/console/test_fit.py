@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import io
+import re
 
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.data_structures import Size
@@ -16,7 +17,13 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from tongiaki_lan.bots import make_bot
-from tongiaki_lan.console.board import COMPACT, FULL, board_extent, compact_face
+from tongiaki_lan.console.board import (
+    COMPACT,
+    FULL,
+    board_extent,
+    compact_face,
+    fitting_geometry,
+)
 from tongiaki_lan.console.screen import GameScreen
 from tongiaki_lan.console.session import GameSession, Seat
 from tongiaki_lan.engine import TILES, Dealer, Game, Sail
@@ -203,3 +210,32 @@ def test_a_summary_line_never_cuts_a_move_between_two_rows():
                 for row in wrap_fragments([line], width)]
         pieces = [p.strip() for r in rows for p in r.removeprefix("Hina:").split(",")]
         assert [p for p in pieces if p] == moves, (width, rows)
+
+
+async def test_the_log_says_once_why_the_map_turned_compact_and_what_size_shows_it_whole():
+    """A newcomer saw the hexes shrink and lose their piers between two moves, with no
+    word of why: the log now says so, with the window size that shows the full map."""
+    game = _play("fit-3", lambda g: len(g.moves) >= 54)
+    with create_pipe_input() as inp, create_app_session(input=inp, output=_session_output()):
+        screen = _screen(game)
+        task = await _run(screen, inp, lambda rows: any("Tonga" in r for r in rows))
+        assert screen.view.geometry is COMPACT
+        said = re.compile(r"The map is drawn compact, without piers .*: the board no longer "
+                          r"fits this window at full size\. A window of at least (\d+)×(\d+) "
+                          r"shows it full size\.")
+        await wait_until(lambda: "at least" in " ".join(_rows(screen)), what="the note")
+        told = [t for _s, t in screen.session.lines if said.match(t)]
+        assert len(told) == 1, screen.session.lines
+        cols, rows = map(int, said.match(told[0]).groups())
+        # at that size the whole board is drawn full size; a column less, it is not
+        side = GameScreen._side_for(cols)
+        assert fitting_geometry(game.placed_tiles(), cols - side - 1, rows - 3) is FULL
+        x0, y0, x1, y1 = board_extent(game.placed_tiles(), FULL)
+        assert x1 - x0 > cols - 1 - GameScreen._side_for(cols - 1) - 1  # (the least)
+        assert rows == max(24, y1 - y0 + 3)
+        inp.send_text("help\r")  # more drawings of the same compact map: said once only
+        await wait_until(lambda: any("Goal" in t for _s, t in screen.session.lines))
+        await wait_until(lambda: any("Goal" in r for r in _rows(screen)), what="the help")
+        assert len([t for _s, t in screen.session.lines if said.match(t)]) == 1
+        inp.send_text("\x03\x03")  # mid-game: Ctrl-C asks, a second one leaves
+        assert await asyncio.wait_for(task, 30) == 0

@@ -67,9 +67,9 @@ from tongiaki_lan.i18n import N_, _, ngettext
 from tongiaki_lan.i18n import current as current_language
 from tongiaki_lan.i18n.islands import engine_text, island_name, joined_islands, shown_move
 
+from .board import COMPACT, FULL, BoardView, Canvas, board_extent, tile_face
 from .board import OUTLINES as HEX_OUTLINES
 from .board import TOP as TOP_EDGE
-from .board import BoardView, Canvas, tile_face
 from .final import final_rows, short_name
 from .rules import clause_text, rules_lines
 from .session import HUMAN_KINDS, GameSession, NotYet, SoloSession, kind_label
@@ -338,6 +338,7 @@ class GameScreen:
         self._decision_key: tuple | None = None
         self._was_mine = False  # whether the decision on show was ours (`_on_change`)
         self._hinting = False
+        self._compact_told = False  # the log said why the fitted map is compact
         # the last hint, (decision key, move, its options): `hint` again on the same
         # decision says the same, and agrees with the landing offered (a second draw of
         # the bot's dice could recommend the other of two landings "much the same")
@@ -396,7 +397,31 @@ class GameScreen:
             # once per change of the game, not on every key's redraw)
             self._focus = (self.session.version, decision_island(g))
         focus = self._focus[1]
-        return self.view.render(g, width, height, frontier=frontier, focus=focus).fragment_lines()
+        lines = self.view.render(g, width, height, frontier=frontier, focus=focus).fragment_lines()
+        if self.view.offset is None:  # (the drawing fitted to the window, not a pan)
+            compact = self.view.geometry is COMPACT
+            if compact and not self._compact_told:  # (once a game: the board only grows)
+                self._compact_told = True
+                self._tell_compact(frontier)
+        return lines
+
+    def _tell_compact(self, frontier: bool) -> None:
+        """Say, the first time it happens, that the map turned compact because the window
+        is too small for the board at full size, and what size shows it whole: a
+        newcomer saw the hexes shrink and lose their piers between two moves, with no
+        word of why (a playtest)."""
+        g = self.session.game
+        hexes = [*g.placed_tiles(), *(g.frontier() if frontier else ())]
+        x0, y0, x1, y1 = board_extent(hexes, FULL)
+        cols = next(c for c in range(MIN_COLUMNS, 4000)
+                    if c - self._side_for(c) - 1 >= x1 - x0)
+        rows = max(MIN_ROWS, y1 - y0 + 3)  # (the status, message and command rows)
+        self.session.lines.append(("info", _(
+            "The map is drawn compact, without piers (Tab on sail says where each goes): "
+            "the board no longer fits this window at full size. A window of at least {size} "
+            "shows it full size.").format(
+            size=f"{cols}×{rows}")))
+        self.app.invalidate()
 
     def _clipped_final(self, lines: list, height: int) -> list:
         """The final table from `final_scroll` on, as many rows as `height` holds: at 80x24
@@ -730,7 +755,11 @@ class GameScreen:
             return 80, 24
 
     def _side_columns(self) -> int:
-        cols = self._size()[0]
+        return self._side_for(self._size()[0])
+
+    @staticmethod
+    def _side_for(cols: int) -> int:
+        """The side column's width in a terminal `cols` wide."""
         return 32 if cols < 100 else min(48, cols // 3)
 
     def _side_width(self) -> Dimension:
