@@ -83,6 +83,15 @@ class RecordError(ValueError):
     """A record that cannot be read or does not replay; the message names where and why."""
 
 
+def _plain_word(value: object) -> str:
+    """An optional header word as read: a short text of letters, else "" (absent, or
+    damaged: bytes, a number, a long run of anything). Never a reason to refuse the
+    record: it only chooses a language."""
+    if isinstance(value, str) and 0 < len(value) <= 16 and value.replace("_", "").isalpha():
+        return value
+    return ""
+
+
 @dataclass(frozen=True, slots=True)
 class SeatInfo:
     name: str
@@ -105,6 +114,9 @@ class RecordHeader:
     variant: str = STANDARD
     # this laptop watched the game (protocol/watching.md); it may have taken a seat later
     watched: bool = False
+    # a solo game: the console's language when it started (`solo --resume` speaks it
+    # again); "" when not said (older records, LAN games) or not a plain short text
+    lang: str = ""
 
     @property
     def colours(self) -> tuple[str, ...]:
@@ -122,6 +134,7 @@ class RecordHeader:
             **({"draws": list(self.commitments)} if self.commitments else {}),
             **({"variant": self.variant} if self.variant != STANDARD else {}),
             **({"watched": True} if self.watched else {}),
+            **({"lang": self.lang} if self.lang else {}),
         }
 
     @classmethod
@@ -166,6 +179,7 @@ class RecordHeader:
             created if isinstance(created, str) else "",
             game if isinstance(game, str) else "",
             tuple(commitments), variant, obj.get("watched") is True,
+            _plain_word(obj.get("lang")),
         )
 
     def new_game(self) -> Game:

@@ -87,6 +87,8 @@ def run(args) -> int:
         session = _resumed(args, records, options)
         if session is None:
             return 2
+        if args.lang is None:  # (`--lang` given again wins)
+            _speak_as_started(session)
         return _run(session, args)
     kind = args.bot or args.level or DEFAULT_LEVEL
     seed = seed_from_text(args.seed)
@@ -132,6 +134,21 @@ def _resumed(args, records: Path, options: dict):
     except (OSError, RecordError) as exc:
         print(_("solo: cannot play on {path}: {error}").format(path=path, error=exc))
         return None
+
+
+def _speak_as_started(session) -> None:
+    """A resumed game speaks the language it was started in, as its record says: a
+    player who started `solo --lang it` got the system's language back on `--resume`.
+    A record that does not say (older, or the word damaged) keeps the language chosen
+    as usual, and the log says so and how to choose."""
+    from tongiaki_lan.i18n import LANGUAGES, _, use
+
+    if session.started_lang in LANGUAGES:
+        use(session.started_lang)
+        return
+    session.notes.append(_("This record does not say which language its game was started "
+                           "in (an older record): the game speaks the usual one; "
+                           "tongiaki-lan solo --resume --lang LANG chooses another."))
 
 
 def _run(session, args) -> int:

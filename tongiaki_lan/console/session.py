@@ -22,6 +22,7 @@ from tongiaki_lan.bots import HINT_LEVEL, make_bot
 from tongiaki_lan.engine import COLOURS, Dealer, Game, IllegalMove, Move, Reveal
 from tongiaki_lan.engine.variant import STANDARD, variant_of, with_variant
 from tongiaki_lan.i18n import N_, _
+from tongiaki_lan.i18n import current as current_language
 from tongiaki_lan.i18n.islands import shown_move
 
 from .story import Line, Narrator
@@ -381,6 +382,7 @@ class SoloSession(GameSession):
             game = with_variant(Game([s.colour for s in seats]), variant)
         super().__init__(game, seats, hint_kind)
         self.resumed = resumed
+        self.started_lang = ""  # a resumed game's language when it started, if it said
         self.notes: list[str] = []  # said after the opening line (`solo`: a game to resume)
         if resumed:  # its story so far, told again (PgUp reads it) and numbering the
             # turns on: the log began at "turn 2" after a resume at turn 19
@@ -412,8 +414,10 @@ class SoloSession(GameSession):
         if game.is_over:
             raise RecordError(_("that game is over (replay shows it)"))
         seats = [Seat(s.name, s.colour, s.kind, local=s.kind == "human") for s in header.seats]
-        return cls(header.seed, seats, record_path=Path(path), pace=pace, hint_kind=hint_kind,
-                   bot_options=bot_options, game=game)
+        session = cls(header.seed, seats, record_path=Path(path), pace=pace,
+                      hint_kind=hint_kind, bot_options=bot_options, game=game)
+        session.started_lang = header.lang  # ("" in an older record: `solo` falls back)
+        return session
 
     async def start(self) -> None:
         if self.resumed:
@@ -447,6 +451,7 @@ class SoloSession(GameSession):
             created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
             game_name="solo",
             variant=variant_of(self.game),
+            lang=current_language(),  # (`solo --resume` speaks it again: docs/languages.md)
         )
         try:
             self._writer = RecordWriter.create(self.record_path, header)
