@@ -54,10 +54,10 @@ def pending_text(game: Game, names: list[str], local: set[int],
         text = {
             D.SETUP: _("put a ship on Tonga — place Tonga BEACH"),
             D.ACTION: _action_text(game, p.seat),
-            D.EXPAND_BEACHES: ngettext("{n} new ship on {island} — beaches B (a beach number)",
-                                       "{n} new ships on {island} — beaches B… ({n} beach "
+            D.EXPAND_BEACHES: ngettext("{n} new ship on {island} — beaches BEACH (its number)",
+                                       "{n} new ships on {island} — beaches BEACH… ({n} beach "
                                        "numbers)", p.count or 0),
-            D.T1A_SOURCE: _("reserve empty: bring a ship to {island} — take ISLAND B"),
+            D.T1A_SOURCE: _("reserve empty: bring a ship to {island} — take ISLAND BEACH"),
             D.DEPARTURE: "{departure}",
             D.LANDING: {
                 LANDING_HINTED: _("{ships} reach {island}: Enter takes the hint"),
@@ -151,7 +151,7 @@ def _action_text(game: Game, seat: int) -> str:
     kinds = {str(m).split()[0] for m in moves}
     if "expand" in kinds:
         return _("your turn — expand ISLAND, royal ISLAND or colony")
-    return _("your turn, no ships out — place ISLAND B [B] or colony")
+    return _("your turn, no ships out — place ISLAND BEACH [BEACH] or colony")
 
 
 def _departure_text(game: Game) -> str:
@@ -168,9 +168,9 @@ def _departure_text(game: Game) -> str:
         parts[-2:] = [parts[-2] + " …"]
     where = ", ".join(parts)
     if sum(len(bs) for bs in islands.values()) == 1:
-        return _("{beach} is full: sail ISLAND B PIER (Tab: where it goes)").format(
+        return _("{beach} is full: sail ISLAND BEACH PIER (Tab: where it goes)").format(
             beach=where)
-    return _("full: {beaches} — sail ISLAND B PIER").format(beaches=where)
+    return _("full: {beaches} — sail ISLAND BEACH PIER").format(beaches=where)
 
 
 # the help's lines that only a game under way takes (a replay's help leaves them out: a
@@ -212,19 +212,19 @@ GENERAL_HELP = [
 # Move words stay English in every language: they are the moves' text form, the same on
 # every laptop at the table and in the record.
 MOVE_HELP = {
-    "place": N_("place ISLAND B [B] — setup (S3: one ship on Tonga), X1 with no ships on the "
-                "board (2 on Tonga or 1 elsewhere), or the New Colony ship (C3)"),
+    "place": N_("place ISLAND BEACH [BEACH] — setup (S3: one ship on Tonga), X1 with no ships "
+                "on the board (2 on Tonga or 1 elsewhere), or the New Colony ship (C3)"),
     "expand": N_("expand ISLAND — T1: add as many ships as you have there (one per free "
                  "beach)"),
     "royal": N_("royal ISLAND — K1: all ships there are yours; they go home but one, the king"),
     "colony": N_("colony — C1: take all your ships home and discover tiles until an island"),
-    "beaches": N_("beaches B … — T1: which beaches of the expanded island get the new ships"),
-    "take": N_("take ISLAND B — T1a: with an empty reserve, the ship you bring over ('take "
+    "beaches": N_("beaches BEACH … — T1: which beaches of the expanded island get the new ships"),
+    "take": N_("take ISLAND BEACH — T1a: with an empty reserve, the ship you bring over ('take "
                "nothing' brings none)"),
-    "sail": N_("sail ISLAND B PIER — M1: which full beach departs next and by which pier"),
-    "land": N_("land B:COLOURS … — L1: e.g. 'land 1:BR 3:Y'; every beach with a free berth "
-               "first gets one ship; ships without a berth go home. Enter accepts the offered "
-               "one."),
+    "sail": N_("sail ISLAND BEACH PIER — M1: which full beach departs next and by which pier"),
+    "land": N_("land BEACH:COLOURS … — L1: e.g. 'land 1:BR 3:Y'; every beach with a free "
+               "berth first gets one ship; ships without a berth go home. The line offers the "
+               "hint's landing: Enter plays it."),
     "tile": N_("tile Q,R DIR — C2: the hex (shown on the map) and where the tile's red mark "
                "(its S edge as shown in the side panel) points"),
 }
