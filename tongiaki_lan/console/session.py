@@ -19,7 +19,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from tongiaki_lan.bots import HINT_LEVEL, make_bot
-from tongiaki_lan.engine import COLOURS, Dealer, Game, IllegalMove, Move, Reveal
+from tongiaki_lan.engine import COLOURS, Dealer, Game, IllegalMove, Move, Reveal, Sail
 from tongiaki_lan.engine.variant import STANDARD, variant_of, with_variant
 from tongiaki_lan.i18n import N_, _
 from tongiaki_lan.i18n import current as current_language
@@ -273,6 +273,7 @@ class GameSession:
     def _drain_events(self) -> None:
         events = self.game.events
         for k, ev in enumerate(events[self._seen_events:], self._seen_events):
+            self._narrator.settled = self.settled_departure(k)
             line = self._narrator.tell(ev, self.game)
             if line:
                 if ev.kind == "game_over":  # (the summary of the last moves goes before)
@@ -282,6 +283,11 @@ class GameSession:
                 self._told.append((k, line))
                 self.lines.append(line)
         self._seen_events = len(events)
+
+    def settled_departure(self, k: int) -> bool:
+        """Whether event `k` is a departure the engine settled by itself (one option
+        left): a solo game knows which departures a Sail move chose; others do not say."""
+        return False
 
     def follow_game(self, new: Game) -> int:
         """Go on with `new`, a game that shares only a beginning with the one shown (a
@@ -382,6 +388,11 @@ class SoloSession(GameSession):
             game = with_variant(Game([s.colour for s in seats]), variant)
         super().__init__(game, seats, hint_kind)
         self.resumed = resumed
+        # which departures a move chose (event indices): any other told from here on was
+        # settled by the engine; the story of a resumed game before it does not say
+        self._chosen: set[int] = set()
+        self._told_from = len(game.events)
+        self._mark = 0
         self.started_lang = ""  # a resumed game's language when it started, if it said
         self.notes: list[str] = []  # said after the opening line (`solo`: a game to resume)
         if resumed:  # its story so far, told again (PgUp reads it) and numbering the
@@ -472,11 +483,26 @@ class SoloSession(GameSession):
                 path=self.record_path, error=exc)))
             self.record_path = None
 
+    def settled_departure(self, k: int) -> bool:
+        ev = self.game.events[k]
+        return ev.kind == "depart" and k >= self._told_from and k not in self._chosen
+
     def _apply(self, move: Move) -> None:
         # raises IllegalMove, state untouched; then the seeded dealer reveals tiles
-        self.dealer.apply(self.game, move, self._record)
+        self._mark = len(self.game.events)
+        self.dealer.apply(self.game, move, self._moved)
         self._drain_events()
         self.changed()
+
+    def _moved(self, move: Move) -> None:
+        """After each move applied (and each reveal): a Sail's first departure event is
+        the one it chose; the others are the engine's (`settled_departure`)."""
+        events = self.game.events
+        if isinstance(move, Sail):
+            self._chosen.update(next(([k] for k in range(self._mark, len(events))
+                                      if events[k].kind == "depart"), []))
+        self._mark = len(events)
+        self._record(move)
 
     def _record(self, move: Move) -> None:
         if self._writer is not None:
@@ -557,6 +583,7 @@ class SoloSession(GameSession):
                 self.lines.append(("bad", _("record write failed: {error}").format(error=exc)))
                 self._writer = None
         self._seen_events = min(self._seen_events, len(g.events))
+        self._chosen = {k for k in self._chosen if k < len(g.events)}
         self.lines.append(("info", _("Taken back: {move}").format(
             move=shown_move(str(move), spaced=True))))
         self.changed()

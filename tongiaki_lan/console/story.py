@@ -70,6 +70,9 @@ class Narrator:
         # reaction!" for a beach its own expansion had filled)
         self._landed: set[tuple[int, int]] = set()
         self._turns = 0
+        # the event told next is a departure the engine settled by itself (one option
+        # left): its line says why that pier. Set by the session, which knows the moves
+        self.settled = False
         self._turn_opens = False  # the next event is a turn's first: its action
 
     def who(self, cid: int) -> str:
@@ -146,9 +149,14 @@ class Narrator:
         if k == "depart":
             island, beach, pier, group = d
             self._group_colours = len(set(group))
-            text = _("{island} beach {beach} is full: {ships} sail {pier}.").format(
-                island=island_name(island), beach=beach + 1, ships=ships_text(group),
-                pier=DIRECTION_NAMES[pier])
+            text = None
+            if self.settled and game is not None:  # (nobody chose it: say why this pier)
+                from .departures import settled_departure_text
+                text = settled_departure_text(game, island, beach, pier, group)
+            if text is None:
+                text = _("{island} beach {beach} is full: {ships} sail {pier}.").format(
+                    island=island_name(island), beach=beach + 1, ships=ships_text(group),
+                    pier=DIRECTION_NAMES[pier])
             if (island, beach) in self._landed:
                 text = _("Chain reaction! {text}").format(text=text)
             return ("info", text)
