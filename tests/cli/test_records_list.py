@@ -147,3 +147,29 @@ def test_a_game_left_for_good_or_only_watched_is_not_called_unfinished(tmp_path)
     assert rows[0].endswith(" moves · unfinished")  # (its resume data waits for a join)
     assert rows[1].endswith("Cove (watched) · Ana, Ben · 0 moves · watched, not to the end")
     assert rows[2].endswith(" moves · left for good")
+
+
+def test_a_bot_laptops_seat_is_not_said_to_have_been_played_for_but_a_newcomers_is(tmp_path):
+    """Kai's laptop plays with a bot (`play --headless --bot normal`): the table's bot
+    played his seat while the laptop was away, and the list said "(a bot played some
+    turns for Kai)" as of a person (a LAN playtest). Dee, who took the table bot Maui's
+    seat mid-game and was away later, is a person: that is said."""
+    header = RecordHeader(bytes(32), (SeatInfo("Ana", "blue"), SeatInfo("Kai", "red", "normal"),
+                                      SeatInfo("Maui (random)", "green", "random")),
+                          game_name="Atoll")
+    g = header.new_game()
+    dealer = header.dealer()
+    dee = ("Ana", "Kai", "Dee")
+    says = {3: (("Ana", "Kai", "Maui (random)"), ("", "normal", "")),
+            6: (dee, ("", "", "")), 9: (dee, ("", "", "normal")), 12: (dee, ("", "", ""))}
+    with RecordWriter.create(tmp_path / "a.tgrec", header, fsync=False) as w:
+        def write(mv):
+            names, bots = says.get(w.next_index, (None, None))
+            w.append(mv, g.digest(), names=names, bots=bots)
+
+        while len(g.moves) < 14:
+            dealer.apply(g, g.legal_moves()[0], write)
+    out = cli("records", "--records", str(tmp_path), env={**os.environ})
+    lines = out.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if "Atoll · Ana, Kai, Maui (random) → Dee" in line)
+    assert lines[at + 1].strip() == "(a bot played some turns for Dee)", lines

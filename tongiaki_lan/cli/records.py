@@ -55,16 +55,7 @@ def summaries(directory: Path, limit: int | None = SHOWN) -> list[dict]:
                 if history[-1] != name:
                     history.append(name)
         players = list(dict.fromkeys(" → ".join(h) for h in histories))  # (V1: once)
-        # whose seat a bot played some turns of (away, or gone for good: replay tells),
-        # named as the bot took the seat over: a newcomer who took a seat a bot still
-        # played was listed among those the bot played for (a playtest)
-        helped_names: list[str] = []
-        before: tuple[str, ...] = ("",) * len(record.header.seats)
-        for i, bots in record.bots:
-            helped_names += [record.seat_names(i)[s] for s, bot in enumerate(bots)
-                             if bot and not before[s]]
-            before = bots
-        helped = list(dict.fromkeys(helped_names))
+        helped = _helped(record)
         left = False
         if has_sidecar(path):  # (this laptop's seat: resume data beside the record)
             with contextlib.suppress(Exception):
@@ -84,6 +75,34 @@ def summaries(directory: Path, limit: int | None = SHOWN) -> list[dict]:
         })
         out.append(entry)
     return out
+
+
+def _helped(record) -> list[str]:
+    """Whose seat a bot played some turns of (away, or gone for good: replay tells), named
+    as the bot took the seat over: a newcomer who took a seat a bot still played was
+    listed among those the bot played for (a playtest). A bot's own seat is left out
+    (a table's bot, or a laptop that plays its seat with one, `play --headless --bot`):
+    "(a bot played some turns for Kai)" of a bot laptop away for a while read as if a
+    person had been helped (a LAN playtest). Who took a seat mid-game is taken for a
+    person: the record names them, not what plays them."""
+    seats = record.header.seats
+    names: list[str] = []
+    before: tuple[str, ...] = ("",) * len(seats)
+    for i, bots in record.bots:
+        now = record.seat_names(i)
+        for s, bot in enumerate(bots):
+            if bot and not before[s] and not _a_bot_plays(record, s, i):
+                names.append(now[s])
+        before = bots
+    return list(dict.fromkeys(names))
+
+
+def _a_bot_plays(record, seat: int, index: int) -> bool:
+    """Whether seat `seat` is a bot's for good before move `index`: its first player
+    is a bot (the header's kind) and nobody took it over since."""
+    first = record.header.seats[seat]
+    return first.kind != "human" and all(
+        names[seat] == first.name for at, names in record.names if at < index)
 
 
 def run(args) -> int:
