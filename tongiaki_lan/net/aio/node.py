@@ -30,6 +30,7 @@ from tongiaki_lan.net.protocol import events as E
 from tongiaki_lan.net.protocol import lobby as L
 from tongiaki_lan.net.protocol.codec import GUEST_WATCH, NO_GAME, Message, encode_datagram
 from tongiaki_lan.net.protocol.core import NodeCore, bot_seed, handed
+from tongiaki_lan.net.protocol.handover import seat_kind
 from tongiaki_lan.net.protocol.identity import Identity
 from tongiaki_lan.net.protocol.invite import GameRef, JoinRefused
 from tongiaki_lan.net.protocol.settings import HANDOVER_BOT, net_bot_options
@@ -162,6 +163,9 @@ class Node:
         # did), and the kind the table last gave it (`_bot_for`)
         self._seat_bots: dict[int, str] = {}
         self._bot_kinds: dict[int, str] = {}
+        # a watcher: the moves the table had played when it came (None: not watching, or
+        # not yet told); who played those is not known here (`_before_arrival`)
+        self._arrival: int | None = None
         self._sync_pending = False
         # move index -> when this node had applied it (the glue's clock: `bench net`)
         self.applied_at: dict[int, float] = {}
@@ -386,6 +390,10 @@ class Node:
             with contextlib.suppress(OSError):
                 sidecar_path(self.record_path).unlink()
             self.notify(ev)
+        elif isinstance(ev, E.Watching):
+            if self._arrival is None:  # (the first feeder's word: how far the table was)
+                self._arrival = ev.moves
+            self.notify(ev)
         elif isinstance(ev, E.Joined):
             self.notify(E.Joined(ev.game, ev.game_id, ev.created, ev.invite or self.invite()))
         elif isinstance(ev, E.LobbyChanged):
@@ -449,8 +457,7 @@ class Node:
     def _open_record(self) -> None:
         lb = self.lobby
         # (a seat's kind: the bot a table gave it, or the one its laptop plays it with)
-        header = RecordHeader(self.seed, tuple(SeatInfo(s.name, s.colour,
-                                                        s.bot or s.plays or "human")
+        header = RecordHeader(self.seed, tuple(SeatInfo(s.name, s.colour, seat_kind(s))
                                                for s in lb.seats),
                               created=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                               game_name=lb.name, commitments=self.core.seed_heads,
@@ -507,11 +514,24 @@ class Node:
         if handed(s):
             self._bot_kinds[i] = s.bot
         if i == seat:
-            if by_bot is None:  # (unknown: the lobby says)
+            if by_bot is None and self._before_arrival(self._writer.next_index):
+                self._seat_bots[i] = ""  # (nobody told us who played it: see below)
+            elif by_bot is None:  # (unknown: the lobby says)
                 self._seat_bots[i] = s.bot if handed(s) else ""
             else:
                 self._seat_bots[i] = (self._bot_kinds.get(i) or HANDOVER_BOT) if by_bot else ""
         return self._seat_bots.get(i, "")
+
+    def _before_arrival(self, index: int) -> bool:
+        """Whether move `index` was played before this laptop came to watch (its
+        feeder's log brought it): nothing on the wire says who played those
+        (protocol/watching.md), and the lobby of now is not the lobby of then. A late
+        arrival read Ben's seat as handed to a bot from the first move, because it was
+        when she came, while every other laptop had the bot from move 12 to move 34 (a
+        LAN playtest); its record says nothing of a bot before it came instead."""
+        if self._arrival is None:
+            return self.core.watching  # (the feeder has not said how far the table is)
+        return index < self._arrival
 
     def _record(self, move: Move, digest: bytes, proof: list | None = None,
                 seat: int | None = None, by_bot: bool | None = None) -> None:
@@ -692,6 +712,7 @@ class Node:
     def _reset_local(self) -> None:
         self._close_record()
         self._writer = None
+        self._arrival = None
         self._left_for_good = False
 
     def invite(self, host: str | None = None) -> str:

@@ -65,7 +65,7 @@ from tongiaki_lan.net.protocol.codec import (
 )
 from tongiaki_lan.net.protocol.drawsync import DrawSync
 from tongiaki_lan.net.protocol.farewell import Farewells
-from tongiaki_lan.net.protocol.handover import Handover, handed
+from tongiaki_lan.net.protocol.handover import Handover, handed, seat_kind
 from tongiaki_lan.net.protocol.identity import Identity
 from tongiaki_lan.net.protocol.latechains import LateChains
 from tongiaki_lan.net.protocol.links import Links
@@ -567,7 +567,7 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
         }
 
     def _seat_json(self) -> list[dict]:
-        return [{"name": s.name, "colour": s.colour, "kind": s.bot or s.plays or "human"}
+        return [{"name": s.name, "colour": s.colour, "kind": seat_kind(s)}
                 for s in self.lobby.seats]
 
     def caught_up(self) -> bool:

@@ -48,6 +48,16 @@ def handed(seat) -> bool:
     return seat.kind == "human" and bool(seat.bot)
 
 
+def seat_kind(seat) -> str:
+    """What plays the seat for good, as records and the `game_start` event say it: a
+    table bot's kind, the bot its laptop plays it with (`plays`), else "human"; never the
+    bot that stands in for an away player. A late arrival opened its record while Ben's
+    seat was handed and called Ben a bot ("normal") for the whole game, where every
+    other laptop called him a person (a LAN playtest)."""
+    if seat.kind != "human":
+        return seat.bot or seat.kind
+    return seat.plays or "human"
+
 
 class Handover:
     def replace(self, who: str, now: float, bot: str | None = None) -> None:
