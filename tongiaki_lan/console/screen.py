@@ -91,9 +91,13 @@ META = ("help", "hint", "moves", "rules", "position", "centre", "board", "quit")
 MIN_COLUMNS, MIN_ROWS = 80, 24  # below this the screen says so instead of drawing nonsense
 MIN_LOG_ROWS = 10  # a bot round must not scroll past unseen
 # Side-panel lines that may go when the panel is cut short, the first of these first:
-# which bot kind plays whom, who watches, and "Ends when either kind runs out" (the
-# panel's last fragment is the marker: empty, so it shows nothing).
+# who watches (how many stays on the "Drawn:" line), which bot kind plays whom, and "Ends
+# when either kind runs out" (the panel's last fragment is the marker: empty, so it shows
+# nothing). The seats come before the guests: at 80x24 a table of four with two watchers
+# lost "Kai — bot (normal)" and kept "Watching: Dan, Eve" (a LAN playtest).
 _SPARE = (("class:panel.spare1", ""), ("class:panel.spare2", ""), ("class:panel.spare3", ""))
+_WATCHERS, _BOTS, _ENDS = _SPARE
+_COUNT_HERE = ("class:panel.drawn", "")  # the line that says how many watch when the list goes
 
 SPINNER = "|/-\\"
 BACK_TO_LOBBY = 3  # what the screen ends with when the player typed `lobby` after a game
@@ -523,7 +527,7 @@ class GameScreen:
             text = ngettext("{names} — bot ({kind})", "{names} — bots ({kind})",
                             len(who)).format(names=", ".join(who), kind=kind_label(kind))
             for part in wrap_words(text, max(10, width), subsequent_indent="  "):
-                lines.append([("class:panel.head", part), _SPARE[0]])
+                lines.append([("class:panel.head", part), _BOTS])
         # (once the game is over nobody is waited for: "Away: Cy" stood beside "Cy left
         # the table." as the players closed their laptops)
         away = [name for info, name in zip(s.seats, names, strict=True)
@@ -540,13 +544,13 @@ class GameScreen:
             names = ", ".join(watchers)
             if len(label) + len(names) > width:
                 names = names[:max(1, width - len(label) - 1)] + "…"
-            lines.append([("class:panel.head", label), ("", names), _SPARE[1]])
+            lines.append([("class:panel.head", label), ("", names), _WATCHERS])
         if getattr(s, "numbers_tiles", False):
             # a LAN table's lines say who draws which tile by number ("takes part in the
             # draws again from tile 13"): the count drawn says where the table stands
             lines.append([("class:panel.head", _("Drawn: ")),
                           ("", ngettext("{n} tile", "{n} tiles", g.draws()).format(
-                              n=g.draws()))])
+                              n=g.draws())), _COUNT_HERE])
         left = g.unrevealed_tiles()
         left_isl = sum(1 for t in left if t < 16)
         seas = len(left) - left_isl
@@ -558,7 +562,7 @@ class GameScreen:
         if g.is_over:
             lines.append([("class:panel.head", _("The game is over."))])
         else:
-            lines.append([("class:panel.head", _("Ends when either kind runs out")), _SPARE[2]])
+            lines.append([("class:panel.head", _("Ends when either kind runs out")), _ENDS])
         removed = g.removed_tiles()
         if removed:
             lines.append([("class:panel.head", _("Removed: ")),
@@ -606,7 +610,25 @@ class GameScreen:
                 else:
                     keep.append(line)
             lines = keep[::-1]
+        if not any(line[-1] == _WATCHERS for line in lines):
+            lines = self._watchers_counted(lines, width)
         return lines[:height]
+
+    def _watchers_counted(self, lines: list, width: int) -> list:
+        """How many watch, when their names had no room: on the "Drawn:" line, else on
+        the title, wherever it fits ("Drawn: 12 tiles · 2 watching"), so that a player
+        still sees the table is watched; nowhere when neither has room."""
+        n = len(getattr(self.session, "watcher_names", lambda: [])())
+        if not n:
+            return lines
+        more = ("class:panel.head", " · " + ngettext("{n} watching", "{n} watching", n).format(
+            n=n))
+        places = [i for i, line in enumerate(lines) if line[-1] == _COUNT_HERE] + [0]
+        for i in places:
+            line = [f for f in lines[i] if f != _COUNT_HERE]
+            if i < len(lines) and sum(len(t) for _s, t in line) + len(more[1]) <= width:
+                return [*lines[:i], [*line, more], *lines[i + 1:]]
+        return lines
 
     def _panel_height(self) -> Dimension:
         """As tall as its content, but never so tall that the log gets under 10 lines
