@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 
-from tongiaki_lan.console.departures import leads_back
 from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
 from tongiaki_lan.engine import Sail
 from tongiaki_lan.engine.hexgrid import DIRECTION_NAMES
@@ -44,7 +43,7 @@ async def test_a_settled_departure_says_which_pier_and_why():
     for m in x2a:  # the piers named lead back over the board (the colour test too)
         island = next(t for t in game.islands() if island_name(t) == m.group(1))
         for word in m.group(4).split(", "):
-            assert leads_back(game, island, DIRECTION_NAMES.index(word), 5), m.group(0)
+            assert game.leads_back(island, DIRECTION_NAMES.index(word), 5), m.group(0)
         assert m.group(3) not in m.group(4).split(", ")
     # a departure a move chose says nothing of the kind
     assert all(not SETTLED.search(t) for t in departures if t not in settled)

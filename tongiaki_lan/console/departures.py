@@ -12,33 +12,12 @@ over placed tiles still does); an island removed since (X2b) leaves nothing to s
 from __future__ import annotations
 
 from tongiaki_lan.engine import Game
-from tongiaki_lan.engine.hexgrid import DIRECTION_NAMES, DIRECTIONS
-from tongiaki_lan.engine.tiles import SEA_EXIT, TILES
+from tongiaki_lan.engine.hexgrid import DIRECTION_NAMES
+from tongiaki_lan.engine.tiles import TILES
 from tongiaki_lan.i18n import _
 from tongiaki_lan.i18n.islands import island_name
 
 from .story import ships_text
-
-
-def leads_back(game: Game, island: int, pier: int, colours: int) -> bool:
-    """X2a's test on the board as it is: the group of `colours` colours, leaving
-    `island` by board direction `pier`, comes back to it (or to a Royal Island, whose
-    K3 turns it back) over placed tiles, every crossing safe."""
-    placed, kings = game.placed_tiles(), game.kings()
-    q, r = game.hex_of(island)
-    d = pier
-    while True:
-        q, r = q + DIRECTIONS[d][0], r + DIRECTIONS[d][1]
-        cell = placed.get((q, r))
-        if cell is None:
-            return False
-        tid, rot = cell
-        if TILES[tid].is_island:
-            return tid == island or tid in kings
-        exit_local, danger = SEA_EXIT[tid][(d + 3 - rot) % 6]
-        if danger and colours < danger:
-            return False
-        d = (exit_local + rot) % 6
 
 
 def settled_departure_text(game: Game, island: int, beach: int, pier: int,
@@ -57,7 +36,7 @@ def settled_departure_text(game: Game, island: int, beach: int, pier: int,
         return _("{island} beach {beach} is full: {ships} sail {pier}, its only "
                  "pier.").format(**values)
     colours = len(set(group))
-    if all(leads_back(game, island, p, colours) for p in others):
+    if all(game.leads_back(island, p, colours) for p in others):
         return _("{island} beach {beach} is full: {ships} sail {pier}: {others} would lead "
                  "back to {island} (X2a).").format(
             others=", ".join(DIRECTION_NAMES[p] for p in others), **values)

@@ -1130,6 +1130,12 @@ class Game:
                     return False
         return True
 
+    def leads_back(self, island: int, pier: int, colours: int) -> bool:
+        """X2a's test on the board as it is: a group of `colours` colours leaving `island`
+        by board direction `pier` comes back to it (or to a Royal Island, K3), every
+        crossing safe. Public so a screen can say why a departure went where it did."""
+        return self._leads_back(island, pier, colours)
+
     def _leads_back(self, island: int, pier: int, ncol: int) -> bool:
         """`_trace(...).outcome == "back"`, without building the Preview: X2a and X2b ask
         it for every option of every departure decision."""
