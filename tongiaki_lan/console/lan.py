@@ -14,7 +14,7 @@ import time
 from tongiaki_lan.draws import MAX_LATE_CHAINS
 from tongiaki_lan.engine import COLOURS, LETTERS, IllegalMove, Move
 from tongiaki_lan.engine.tiles import ISLAND_IDS, SEA_IDS
-from tongiaki_lan.i18n import N_, _, ngettext
+from tongiaki_lan.i18n import N_, _
 from tongiaki_lan.net.aio.pump import clock as pump_clock
 from tongiaki_lan.net.protocol.handover import handed
 from tongiaki_lan.net.protocol.latechains import CHAIN_LEAD
@@ -22,6 +22,7 @@ from tongiaki_lan.net.protocol.movesync import WAKING
 from tongiaki_lan.net.protocol.settings import HANDOVER_BOT
 
 from .session import STRUCK, GameSession, NotYet, Seat, kind_label
+from .wakestory import WakeStory
 from .words import net_reason
 
 # a restart heard this soon after the laptop was told back is no news: a laptop that
@@ -181,7 +182,6 @@ class LanSession(GameSession):
     seat_lost = False  # back after a goodbye for good, the seat was a newcomer's
     watch_cut = False  # watching, and no member of the table answers (`lobby` leaves)
     _answer_due = False  # back from a sleep: say so once the game has caught up
-    _woke_at_move = -1  # how far the game was when this laptop woke
 
     def __init__(self, node, discovery=None, carried: list | None = None,
                  take: str | None = None):
@@ -205,8 +205,7 @@ class LanSession(GameSession):
         self.draw_wait: tuple[int, str, float] | None = None
         self._draw_never = False  # the tile waits for the last who draw: no countdown
         self._typed: set[int] = set()  # indices of the moves played at this keyboard
-        self._our_moves: set[int] = set()  # indices of the moves of our seats, by anyone
-        self._handover_told = False  # since the last sleep: "While you were away …" said
+        self._wake = WakeStory()  # since the last sleep: what is told, and in which order
         self._bot_moves: set[int] = set()  # moves a bot made for another, away player
         self._handed_kind: dict[int, str] = {}  # seat -> the bot kind that last played it
         self._struck_unsaid = 0  # story lines struck since the last take-back's line
@@ -557,9 +556,7 @@ class LanSession(GameSession):
                 if handed(seat):
                     self._handed_kind[i] = seat.bot
         if k == "rewound":  # (moves taken back: their indices hold other moves now)
-            self._our_moves = {i for i in self._our_moves if i < d["index"]}
-        if k == "move" and d.get("seat") is not None and d["seat"] in self.local_seats():
-            self._our_moves.add(d["index"])  # (those not typed here: a bot's, `_asleep_news`)
+            self._wake.rewound(d["index"])
         if k == "move" and d.get("seat") is not None:
             bot = d.get("by_bot")  # (judged by who sent it: the lobby may have given the
             # seat back before the bot's last moves reached us)
@@ -601,7 +598,7 @@ class LanSession(GameSession):
                                          "the seat to a bot after a minute)").format(
                 name=d.get("name", "?"), who=d.get("name", "NAME"))))
         elif k == "handover" and self._is_mine(d.get("seat")):
-            self._handover_told = True
+            self._wake.handover_told = True
             # (on our own screen: "Ben's seat is played by a bot" read as about someone else)
             self.lines.append(("info", _("While you were away your seat was played by a bot "
                                          "({bot}, on {driver}'s laptop): it is yours again "
@@ -622,8 +619,7 @@ class LanSession(GameSession):
             self._said_left(d, _("{name} left and will be back soon; their seat "
                                  "waits.").format(name=peer_label(self.node, d)))
         elif k == "woke":
-            self._woke_at_move = len(self.game.moves) if self.game is not None else -1
-            self._handover_told = False
+            self._wake.woke(self.game)
             self.lines.append(("bad", _("This computer was asleep for {s} s: asking the table "
                                         "what happened…").format(s=round(d["slept"]))))
         elif k == "answered" and d["slept"]:
@@ -646,6 +642,7 @@ class LanSession(GameSession):
             self.watch_cut = False
             self._answer_due = True  # (said once the moves missed are here and told)
         elif k == "table_gone":
+            self._wake.answered = True  # (nothing more comes: nothing waits for it)
             self.lines.append(("bad", _("The table did not answer: it finished or broke up "
                                         "while this computer slept. Your record keeps the game "
                                         "up to move {n}.").format(n=d["moves"])))
@@ -658,9 +655,9 @@ class LanSession(GameSession):
             # follows, takes this line back)
             lb = self.node.lobby
             if self._is_mine(d["seat"]):
-                # (our own seat: "Dee is back" read as if about someone else)
-                self.lines.append(("good", _("Your seat is yours again: the bot that played "
-                                             "it while you were away stops.")))
+                # (our own seat: "Dee is back" read as if about someone else; after a
+                # sleep, below the moves missed meanwhile)
+                self.lines.extend(self._wake.reclaimed(self._bot_moves_since_wake))
             else:
                 text = _("{name} is back and plays their seat again.").format(name=d["name"])
                 owner = lb.seats[d["seat"]].owner.hex() if lb is not None else ""
@@ -778,18 +775,8 @@ class LanSession(GameSession):
             self._last_drawer_news(d)
         if self._answer_due and caught_up(self.node):
             self._answer_due = False
-            p = self.game.pending if self.game is not None else None
-            ours = p is not None and p.seat is not None and p.seat in self.local_seats()
-            if ours and len(self.game.moves) == self._woke_at_move:
-                self.lines.append(("good", _("The table answered: the game is where it was, "
-                                             "and the decision is yours.")))
-            elif ours:
-                self.lines.append(("good", _("The table answered: this laptop has caught up, "
-                                             "and the decision is yours.")))
-            else:
-                self.lines.append(("good", _("The table answered: this laptop follows the "
-                                             "game again.")))
-            self._asleep_news()
+            self.lines.extend(self._wake.answer(self._answer_line(), self._seat_handed(),
+                                                self._bot_moves_since_wake))
         if self.node.lobby is not None:
             self._guests_news()
             # (who drives each seat: the labels follow)
@@ -804,21 +791,31 @@ class LanSession(GameSession):
                 self._open_seat_news()
         self.changed()
 
-    def _asleep_news(self) -> None:
-        """Back from a sleep: if a bot played our seat meanwhile and nothing said so, say
-        it. The table may hand the seat over and back while this laptop sleeps, and the
-        woken screen then told the bot's moves as the player's own ("Finn expands on
-        Tonga"), with no word that Finn had not played them (a playtest)."""
-        if self._handover_told or self._woke_at_move < 0:
-            return
-        n = sum(1 for i in self._our_moves
-                if i >= self._woke_at_move and i not in self._typed)
-        if n:
-            self.lines.append(("info", ngettext(
-                "While you were away a bot played {n} move of your seat; the seat is yours "
-                "again.",
-                "While you were away a bot played {n} moves of your seat; the seat is yours "
-                "again.", n).format(n=n)))
+    def _answer_line(self) -> tuple[str, str]:
+        """The table answered a woken laptop and the moves missed are here: in a player's
+        words (a woken player read the watcher's "this laptop follows the game again")."""
+        p = self.game.pending if self.game is not None else None
+        ours = p is not None and p.seat is not None and p.seat in self.local_seats()
+        if ours and len(self.game.moves) == self._wake.woke_at:
+            return ("good", _("The table answered: the game is where it was, and the decision "
+                              "is yours."))
+        if ours:
+            return ("good", _("The table answered: this laptop has caught up, and the "
+                              "decision is yours."))
+        if self.watching:
+            return ("good", _("The table answered: this laptop follows the game again."))
+        return ("good", _("The table answered: this laptop has caught up, and you play on."))
+
+    def _bot_moves_since_wake(self) -> int:
+        """Our seats' moves since the wake not typed here (by the lobby's owners: while
+        the laptop caught up, the screen played no seat)."""
+        return self._wake.bot_moves(self.game, self._is_mine, self._typed.__contains__)
+
+    def _seat_handed(self) -> bool:
+        """A bot still plays one of our seats (the give-back is still to come)."""
+        lb = self.node.lobby
+        return lb is not None and any(handed(s) and s.owner == self.node.peer_id
+                                      for s in lb.seats)
 
     def _guests_news(self) -> None:
         """Say at the table when its host changes who may watch, chat or sit in (the
