@@ -826,6 +826,28 @@ async def test_a_replace_refused_as_too_soon_goes_when_the_wait_is_over():
         await asyncio.wait_for(task, 30)
 
 
+async def test_a_replace_refused_in_the_last_second_keeps_its_reason_in_the_log():
+    """`replace Ben` typed again as the countdown said 1 s: refused, and the reason went
+    with the wait a moment later, before it could be read. The log keeps it."""
+    game = _game_at(lambda g: g.pending is not None and g.pending.seat == 1)
+    seats = [Seat("Ana", "blue", local=True), Seat("Ben", "red", kind="remote", away=True),
+             Seat("Cy", "green", kind="remote")]
+    session = _AwaySession(game, seats)
+    session.left = 0.4
+    refusal = "replace: Ben has been away 2 s; a seat can be replaced after 60 s"
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        screen = GameScreen(session, colour=False)
+        task = await _run(screen, session)
+        session.changed()
+        inp.send_text("replace Ben\r")
+        await wait_until(lambda: screen.message == ("error", refusal))
+        session.left = None  # the wait is over: the message line is cleared
+        await wait_until(lambda: screen.message == ("", ""), what="the refusal gone")
+        assert session.lines[-1] == ("bad", refusal)
+        inp.send_text("\x03\x03")
+        await asyncio.wait_for(task, 30)
+
+
 async def test_an_island_typed_as_the_compact_map_shows_it_and_centre_on_an_island():
     """A newcomer's 80x24 map wrote `Tuva 4`; `expand tuva` said "no island named
     'tuva'". And a hint named an island off the screen: `centre Tahiti` said nothing and

@@ -1349,6 +1349,10 @@ class GameScreen:
                 self.message = ("error", result)
                 if word == "replace" and getattr(s, "replace_left", lambda: None)():
                     self._until_replace = self.message  # (too soon: cleared at the end)
+                    # and kept in the log: typed again in the last second, the reason
+                    # went with the wait a moment later, before it could be read (a
+                    # playtest)
+                    s.say(result, "bad")
             return
         if not s.can_play:
             self.message = ("error", _("{command}: a replay takes no moves (help lists "
