@@ -31,14 +31,14 @@ def _woken(seed: int, players: int):
     sleeper.core.autoplay = None  # (a person: moves of the seat typed here, none so far)
     net.run_for(86)
     mark, at = len(screen.lines), len(sleeper.events)
-    table = len(nodes[0].game.moves)  # (the moves this laptop missed: all told first)
-    told = []  # (line, the moves of the screen's game then), as each line comes
-    node.add_listener(lambda ev: told.extend((t, len(screen.game.moves))
-                                             for _s, t in screen.lines[mark + len(told):]))
+    # the turns the table had begun as this laptop woke: their headers all come first
+    turns = sum(1 for ev in nodes[0].game.events if ev.kind == "turn")
     net.wake(sleeper)
     net.run_until(lambda: GIVE_BACK in [t for _s, t in screen.lines[mark:]], 120)
-    assert all(n >= table for t, n in told if t == GIVE_BACK or t.startswith("The table "
-                                                                            "answered"))
+    said = [t for _s, t in screen.lines]
+    answer = next(i for i in range(mark, len(said)) if said[i].startswith("The table "
+                                                                         "answered"))
+    assert sum(1 for t in said[:answer] if t.startswith("── turn")) >= turns
     return screen, [t for _s, t in screen.lines[mark:]], sleeper.events[at:]
 
 

@@ -657,6 +657,7 @@ class LanSession(GameSession):
             if self._is_mine(d["seat"]):
                 # (our own seat: "Dee is back" read as if about someone else; after a
                 # sleep, below the moves missed meanwhile)
+                self._drain_events()  # (the moves the game has first: `_answer_due`)
                 self.lines.extend(self._wake.reclaimed(self._bot_moves_since_wake))
             else:
                 text = _("{name} is back and plays their seat again.").format(name=d["name"])
@@ -775,6 +776,9 @@ class LanSession(GameSession):
             self._last_drawer_news(d)
         if self._answer_due and caught_up(self.node):
             self._answer_due = False
+            # (the game has the moves missed before their events come: a playtest's answer
+            # stood above most of them, told after it)
+            self._drain_events()
             self.lines.extend(self._wake.answer(self._answer_line(), self._seat_handed(),
                                                 self._bot_moves_since_wake))
         if self.node.lobby is not None:
