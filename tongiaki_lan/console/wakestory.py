@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tongiaki_lan.engine import Game, Reveal
+from tongiaki_lan.engine import Game, IllegalMove, Reveal
 from tongiaki_lan.i18n import _, ngettext
 
 from .story import Line
@@ -55,7 +55,10 @@ class WakeStory:
         replay, n = self._at_wake.copy(), 0
         for i, move in enumerate(game.moves[self.woke_at:], self.woke_at):
             p = replay.pending
-            replay.apply(move)
+            try:
+                replay.apply(move)
+            except IllegalMove:  # (the game was taken back below the wake, its event
+                break  # not yet here: what follows is not from this wake's game)
             if (p is not None and p.seat is not None and not isinstance(move, Reveal)
                     and ours(p.seat) and not typed(i)):
                 n += 1
