@@ -216,6 +216,10 @@ async def test_an_away_players_seat_counts_down_to_when_replace_may_give_it_to_a
         await wait_until(lambda: drawn() is not None, what="the countdown drawn")
         first = drawn()
         assert 0 < first <= 30
+        # the log says this laptop's wait, not "after a minute" (the default's)
+        await wait_until(lambda: any(
+            "Waiting for p1 to come back… (replace p1 gives the seat to a bot once they have "
+            "been away 30 s)" in t for _s, t in session.lines), what="the wait in the log")
         await wait_until(lambda: (drawn() or first) < first, what="a second counted down")
         rule.drop = 0.0  # back: nothing to count any more
         await wait_until(lambda: drawn() is None and "p1" in screen.status_text(),

@@ -594,9 +594,13 @@ class LanSession(GameSession):
         elif k == "draw_dropped" and (d.get("peer") or "") in self._gone:
             pass  # (a goodbye for good leaves the draws too: nothing went wrong)
         elif k == "waiting":
+            # (the wait is this laptop's: a minute, or `--handover S`; "a minute" was said
+            # of a 30 s wait too)
             self.lines.append(("info", _("Waiting for {name} to come back… (replace {who} gives "
-                                         "the seat to a bot after a minute)").format(
-                name=d.get("name", "?"), who=d.get("name", "NAME"))))
+                                         "the seat to a bot once they have been away {limit} "
+                                         "s)").format(
+                name=d.get("name", "?"), who=d.get("name", "NAME"),
+                limit=round(self.node.core.handover_limit()))))
         elif k == "handover" and self._is_mine(d.get("seat")):
             self._wake.handover_told = True
             # (on our own screen: "Ben's seat is played by a bot" read as about someone else)

@@ -77,7 +77,7 @@ class Handover:
         if s.owner == self.peer_id:
             raise ValueError(OWN_SEAT)
         away = self.presence.away_for(s.owner, now)
-        limit = self._handover_limit()
+        limit = self.handover_limit()
         if away is None:
             raise ValueError(IS_HERE.format(name=s.name))
         if self.plays_through_others(s.owner):
@@ -102,9 +102,11 @@ class Handover:
         away = self.presence.away_for(s.owner, self.now)
         if away is None or self.plays_through_others(s.owner):
             return None
-        return max(0.0, self._handover_limit() - away)
+        return max(0.0, self.handover_limit() - away)
 
-    def _handover_limit(self) -> float:
+    def handover_limit(self) -> float:
+        """Seconds an absent player's seat waits before `replace` may give it to a bot
+        (this laptop's `--handover`, else a minute): what the screens tell."""
         return self.handover_after if self.handover_after is not None else HANDOVER_AFTER_S
 
     def heard_through(self, peer: bytes) -> float | None:
@@ -122,7 +124,7 @@ class Handover:
 
     def plays_through_others(self, peer: bytes) -> bool:
         heard = self.heard_through(peer)
-        return heard is not None and heard < self._handover_limit()
+        return heard is not None and heard < self.handover_limit()
 
     def _seen_through_others(self, peer: bytes) -> None:
         """Something `peer` made (a move of its seat, its value of a draw) reached us."""
