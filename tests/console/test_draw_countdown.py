@@ -30,12 +30,14 @@ from .test_bottom_lines import Terminal, readable, rows_of
 COUNTDOWN = re.compile(r"draw it without them in (\d+) s")
 
 
-async def _table(tmp_path, handover_after: float | None = None):
-    """Two nodes in one game, every move typed (no autoplay); the second's socket can be
-    made to lose everything it sends."""
+async def _table(tmp_path, handover_after: float | None = None, their_bot: str | None = None):
+    """Two nodes in one game, every move typed (no autoplay; `their_bot`: the second is a
+    bot laptop, `play --headless --bot`); the second's socket can be made to lose
+    everything it sends."""
     rule = FaultRule(seed=1)
     nodes = [Node(f"p{i}", host="127.0.0.1", record_dir=tmp_path, handover_after=handover_after,
-                  wrap_socket=(lambda s: FaultySocket(s, rule)) if i else None)
+                  wrap_socket=(lambda s: FaultySocket(s, rule)) if i else None,
+                  autoplay=their_bot if i else None)
              for i in range(2)]
     for node in nodes:
         await node.start()

@@ -145,13 +145,15 @@ def seats_of(node, gone: set[str] | frozenset[str] = frozenset()) -> list[Seat]:
             kind = s.bot or "bot"
         else:
             kind = "human" if mine else "remote"
+        laptop_bot = False
         if s.kind == "human" and s.bot:  # handed to a bot while its player is away
             kind = s.bot
         elif s.kind == "human" and s.plays and not mine:  # a laptop that runs a bot
             kind = s.plays
+            laptop_bot = True
         out.append(Seat(s.name, s.colour, kind, local=mine and s.kind != "bot" and not s.bot,
                         away=(s.owner not in present and s.owner.hex() not in gone
-                              and not (i < len(left) and left[i]))))
+                              and not (i < len(left) and left[i])), laptop_bot=laptop_bot))
     return out
 
 

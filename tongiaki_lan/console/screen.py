@@ -688,8 +688,10 @@ class GameScreen:
                                    replay=hasattr(s, "position_text"),
                                    landing=self._landing_state())
         p = s.game.pending
+        # (a seat a bot plays for its away player does not wait; a bot laptop's does: its
+        # line read "Cat — bot (random) is thinking…" while the game waited for the laptop)
         away = (p is not None and p.seat is not None and s.seats[p.seat].away
-                and s.labels[p.seat] == s.names[p.seat])
+                and (s.labels[p.seat] == s.names[p.seat] or s.seats[p.seat].laptop_bot))
         if away and watching(s):
             # (a watcher, told by its feeder: no `replace` to offer, it has no seat)
             text = _("Waiting for {name} to come back").format(name=s.names[p.seat])

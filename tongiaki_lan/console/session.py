@@ -35,6 +35,9 @@ class Seat:
     kind: str = "human"  # "human", a bot kind, or "remote"
     local: bool = False  # played from this keyboard
     away: bool = False
+    # a laptop that plays its seat with a bot (`play --headless --bot`): labelled a bot's,
+    # yet a laptop the table waits for when it goes away, as for a person's
+    laptop_bot: bool = False
 
 
 HUMAN_KINDS = ("human", "remote")
