@@ -39,7 +39,9 @@ def _race(seed: int, late: float = 2.0):
     return table
 
 
-@pytest.mark.parametrize("seed", [0, 1, 4, 5])
+# (seeds whose timing makes the race happen: the first assertion checks it did; with
+# 2026-11-28's liveness timings seed 1 no longer raced and 8 took its place)
+@pytest.mark.parametrize("seed", [0, 4, 5, 8])
 def test_a_value_that_crosses_the_tables_drop_is_taken_back_not_a_fork(seed):
     table = _race(seed)
     host, quiet, third = table

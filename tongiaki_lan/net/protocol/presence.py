@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 
-AWAY_AFTER_S = 3.0
+AWAY_AFTER_S = 4.0
 
 
 class Presence:

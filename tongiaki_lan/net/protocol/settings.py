@@ -2,7 +2,7 @@
 
 from tongiaki_lan.bots.levels import DEFAULT_LEVEL, fixed_options
 
-HEARTBEAT_S = 0.5
+HEARTBEAT_S = 0.4
 TICK_S = 0.1
 FETCH_RETRY_S = 1.0
 START_TIMEOUT_S = 15.0
