@@ -70,6 +70,9 @@ def test_resume_speaks_the_language_the_game_was_started_in(run, tmp_path):
     screen = pane.wait_for(lambda s: "Tua decisione" in s or "Your decision" in s,
                            what="the resumed game")
     assert "Tua decisione" in screen, screen
+    # the story so far, told again, is Italian too (it was told before the language
+    # changed: "Tester (B) puts a ship on beach 3 of Tonga.")
+    assert "a ship on beach" not in _log(screen) and "Tonga" in _log(screen), _log(screen)
     _leave(pane)
 
     pane = run(f"--resume {record} --lang fr")  # given again, --lang wins

@@ -87,8 +87,6 @@ def run(args) -> int:
         session = _resumed(args, records, options)
         if session is None:
             return 2
-        if args.lang is None:  # (`--lang` given again wins)
-            _speak_as_started(session)
         return _run(session, args)
     kind = args.bot or args.level or DEFAULT_LEVEL
     seed = seed_from_text(args.seed)
@@ -116,7 +114,7 @@ def run(args) -> int:
 def _resumed(args, records: Path, options: dict):
     """The session of `--resume [FILE]`, or None after saying why there is none."""
     from tongiaki_lan.console.session import SoloSession
-    from tongiaki_lan.i18n import _
+    from tongiaki_lan.i18n import LANGUAGES, _
     from tongiaki_lan.records import RecordError, iter_unfinished_solo_records
 
     if args.resume == LATEST:
@@ -128,27 +126,29 @@ def _resumed(args, records: Path, options: dict):
         path = unfinished[0]
     else:
         path = Path(args.resume)
+    speak = None if args.lang is not None else _speak_as_started  # (`--lang` again wins)
     try:
-        return SoloSession.resume(path, pace=args.pace, hint_kind=args.hint_bot,
-                                  bot_options=options)
+        session = SoloSession.resume(path, pace=args.pace, hint_kind=args.hint_bot,
+                                     bot_options=options, speak=speak)
     except (OSError, RecordError) as exc:
         print(_("solo: cannot play on {path}: {error}").format(path=path, error=exc))
         return None
+    if speak is not None and session.started_lang not in LANGUAGES:
+        session.notes.append(_("This record does not say which language its game was started "
+                               "in (an older record): the game speaks the usual one; "
+                               "tongiaki-lan solo --resume --lang LANG chooses another."))
+    return session
 
 
-def _speak_as_started(session) -> None:
+def _speak_as_started(lang: str) -> None:
     """A resumed game speaks the language it was started in, as its record says: a
     player who started `solo --lang it` got the system's language back on `--resume`.
     A record that does not say (older, or the word damaged) keeps the language chosen
-    as usual, and the log says so and how to choose."""
-    from tongiaki_lan.i18n import LANGUAGES, _, use
+    as usual (the log then says so and how to choose)."""
+    from tongiaki_lan.i18n import LANGUAGES, use
 
-    if session.started_lang in LANGUAGES:
-        use(session.started_lang)
-        return
-    session.notes.append(_("This record does not say which language its game was started "
-                           "in (an older record): the game speaks the usual one; "
-                           "tongiaki-lan solo --resume --lang LANG chooses another."))
+    if lang in LANGUAGES:
+        use(lang)
 
 
 def _run(session, args) -> int:

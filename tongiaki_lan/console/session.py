@@ -415,9 +415,13 @@ class SoloSession(GameSession):
 
     @classmethod
     def resume(cls, path: Path, pace: float = 0.4, hint_kind: str | None = None,
-               bot_options: dict | None = None) -> SoloSession:
+               bot_options: dict | None = None,
+               speak: Callable[[str], None] | None = None) -> SoloSession:
         """The unfinished solo game of record `path`, to play on and append to. Raises
-        RecordError (or OSError) saying what is wrong with the file."""
+        RecordError (or OSError) saying what is wrong with the file. `speak` is handed the
+        language the record says the game started in ("" if none) before the story so far
+        is told: told first, it stayed in the language of before ("They land on Tonga" in
+        an Italian game resumed)."""
         from tongiaki_lan.records import RecordError, read_record, replay_record
 
         record = read_record(path)
@@ -427,6 +431,8 @@ class SoloSession(GameSession):
         game = replay_record(record)  # every move checked again: a damaged file says where
         if game.is_over:
             raise RecordError(_("that game is over (replay shows it)"))
+        if speak is not None:
+            speak(header.lang)
         seats = [Seat(s.name, s.colour, s.kind, local=s.kind == "human") for s in header.seats]
         session = cls(header.seed, seats, record_path=Path(path), pace=pace,
                       hint_kind=hint_kind, bot_options=bot_options, game=game)
