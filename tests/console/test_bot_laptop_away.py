@@ -39,10 +39,15 @@ async def test_a_bot_laptop_gone_at_its_decision_is_waited_for_and_replace_is_of
         with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
             screen, task = await start_screen(session)
             rule.drop = 1.0  # the bot laptop drops off the network
-            while mine():  # our turn, to its end: the bot laptop's decision
+            while True:  # our turn, to its end (a tile it reveals is drawn without
+                # the cut-off laptop, after the table's draw wait): its decision
+                p = me.game.pending
+                if p is not None and p.seat is not None and p.seat not in me.my_seats():
+                    break
                 n = len(me.game.moves)
-                me.send_move(me.game.legal_moves()[0])
-                await me.wait_for(lambda n=n: len(me.game.moves) > n, 30)
+                if mine():
+                    me.send_move(me.game.legal_moves()[0])
+                await me.wait_for(lambda n=n: len(me.game.moves) > n, 60)
             await wait_until(lambda: "Waiting for p1 to come back" in screen.status_text(),
                              what="the wait for the bot laptop")
             assert "replace p1 gives the seat to a bot" in screen.status_text()

@@ -99,6 +99,13 @@ async def test_every_laptop_lists_the_game_alike_and_a_bot_laptop_is_not_helped(
         await dee.watch_game(ref)
         await dee.wait_for(lambda: dee.game is not None and dee.core.caught_up_with_table(), 60)
         await ana.wait_for(moves_on(6), 60)
+        # and a decision of Ben's played by the bot since Dee came (six moves can all be
+        # the others': a turn is several moves, and then Dee had no bot move to record)
+        def bens(yes: bool):
+            return lambda: ana.game.is_over or (ana.game.pending is not None and (
+                ana.game.pending.seat == seat_of["Ben"]) == yes)
+        await ana.wait_for(bens(True), 60)
+        await ana.wait_for(bens(False), 60)
         party.back(1, ben)
         await play_to_end(table)
         await dee.wait_for(lambda: dee.game is not None and dee.game.is_over, 60)
