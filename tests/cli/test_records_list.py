@@ -173,3 +173,17 @@ def test_a_bot_laptops_seat_is_not_said_to_have_been_played_for_but_a_newcomers_
     lines = out.stdout.splitlines()
     at = next(i for i, line in enumerate(lines) if "Atoll · Ana, Kai, Maui (random) → Dee" in line)
     assert lines[at + 1].strip() == "(a bot played some turns for Dee)", lines
+
+
+def test_a_table_bots_level_is_listed_in_the_readers_language(tmp_path):
+    """The table names its bots "Hina (normal)"; an Italian list said "(normal)" in
+    English among Italian words. The JSON keeps the name as recorded."""
+    _record(tmp_path / "a.tgrec", 6, seats=(("Ana", "blue", "human"),
+                                            ("Hina (normal)", "red", "normal")))
+    out = cli("records", "--records", str(tmp_path), "--lang", "it", env={**os.environ})
+    assert out.returncode == 0, out.stderr
+    assert "Ana, Hina (normale) ·" in out.stdout, out.stdout
+    assert "(normal)" not in out.stdout
+    listed = cli("records", "--records", str(tmp_path), "--json", "--lang", "it",
+                 env={**os.environ})
+    assert json.loads(listed.stdout.splitlines()[0])["players"] == ["Ana", "Hina (normal)"]

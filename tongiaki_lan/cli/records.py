@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
@@ -25,10 +26,13 @@ def configure(p: argparse.ArgumentParser) -> None:
     lang_option(p)
 
 
-def summaries(directory: Path, limit: int | None = SHOWN) -> list[dict]:
+def summaries(directory: Path, limit: int | None = SHOWN,
+              level: Callable[[str], str] | None = None) -> list[dict]:
     """One summary per record, newest first: numbered from 1, as `replay N` counts. A
     damaged record is listed with what is wrong with it, not left out: its number must
-    not shift the others'."""
+    not shift the others'. `level` says a table bot's level in the reader's language
+    ("Maui (normale)"): the record keeps the name the table gave it, "Maui (normal)",
+    which an Italian list showed in English among Italian words (a playtest)."""
     from tongiaki_lan.net.aio.sidecar import has_sidecar, read_sidecar
     from tongiaki_lan.records import newest_records, read_record, replay_record
 
@@ -44,6 +48,8 @@ def summaries(directory: Path, limit: int | None = SHOWN) -> list[dict]:
             out.append(entry)
             continue
         names = record.seat_names()
+        if level is not None:
+            names = tuple(_leveled(n, record.header.seats, level) for n in names)
         by_colour = {}
         for seat, name in zip(record.header.seats, names, strict=True):
             by_colour.setdefault(seat.colour, name)
@@ -54,8 +60,13 @@ def summaries(directory: Path, limit: int | None = SHOWN) -> list[dict]:
             for history, name in zip(histories, changed, strict=False):
                 if history[-1] != name:
                     history.append(name)
+        if level is not None:
+            histories = [[_leveled(n, record.header.seats, level) for n in h]
+                         for h in histories]
         players = list(dict.fromkeys(" → ".join(h) for h in histories))  # (V1: once)
         helped = _helped(record)
+        if level is not None:
+            helped = [_leveled(n, record.header.seats, level) for n in helped]
         left = False
         if has_sidecar(path):  # (this laptop's seat: resume data beside the record)
             with contextlib.suppress(Exception):
@@ -75,6 +86,16 @@ def summaries(directory: Path, limit: int | None = SHOWN) -> list[dict]:
         })
         out.append(entry)
     return out
+
+
+def _leveled(name: str, seats, level: Callable[[str], str]) -> str:
+    """`name` with a table bot's level said by `level`, if it is a seat's first name and
+    ends with that seat's level in brackets, as the table names its bots."""
+    for seat in seats:
+        tail = f" ({seat.kind})"
+        if seat.kind != "human" and seat.name == name and name.endswith(tail):
+            return f"{name.removesuffix(tail)} ({level(seat.kind)})"
+    return name
 
 
 def _helped(record) -> list[str]:
@@ -110,11 +131,13 @@ def run(args) -> int:
 
     if not use_language(args):
         return 2
+    from tongiaki_lan.console.session import kind_label
     from tongiaki_lan.i18n import _, ngettext
     from tongiaki_lan.records import default_record_dir
 
     directory = args.records or default_record_dir()
-    found = summaries(directory, None if args.all else SHOWN)
+    found = summaries(directory, None if args.all else SHOWN,
+                      None if args.json else kind_label)
     if args.json:
         for entry in found:
             print(json.dumps(entry))
