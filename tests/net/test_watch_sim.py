@@ -223,6 +223,8 @@ def test_a_newcomer_takes_the_seat_of_a_player_who_left_for_good_and_plays_it():
         assert taken.seats == [seat] and taken.name == "Dan" and taken.was == "p1"
         assert taken.mine is (nd is dan)
         assert not any(m.peer == leaver.core.peer_id for m in nd.core.lobby.members)
+        # Dan's laptop plays with a bot: the table says so, as of one seated in the lobby
+        assert nd.core.lobby.seats[seat].plays == "random"
     net.play_to_end(players)
     one_digest(players)
     mine = [ev for ev in dan.kinds("move") if ev.by == dan.core.peer_id.hex()]

@@ -356,8 +356,13 @@ class LanSession(GameSession):
                     was=d["was"], colours=colours)))
             else:
                 self._watchers.pop(d.get("peer") or "", None)  # (a player now)
+                name = d["name"]
+                lb = self.node.lobby
+                plays = lb.seats[d["seats"][0]].plays if lb is not None and d["seats"] else ""
+                if plays:  # (a laptop that plays with a bot, `play --headless --bot`)
+                    name = _("{name} — bot ({kind})").format(name=name, kind=kind_label(plays))
                 self.lines.append(("info", _("{name} takes {was}'s seat ({colours}).").format(
-                    name=d["name"], was=d["was"], colours=colours)))
+                    name=name, was=d["was"], colours=colours)))
         elif k == "guest_refused":
             self._taking = False
             if self._seat_given_news(d.get("reason") or ""):

@@ -92,6 +92,7 @@ MESSAGES = [
     ("watch-state", C.WatchState(DIG, (A, B), (bytes(range(100, 132)), VAL))),
     ("watchers", C.Watchers(((B, "Dan"), (A, "Eve")))),
     ("take-seat", C.TakeSeat(1, "Dan")),
+    ("take-seat-bot-laptop", C.TakeSeat(2, "Kai", "easy")),
     ("away-list", C.AwayList((A, B))),
     ("chat-from-watcher", C.ChatFrom(B, "Dan", "go blue!", True)),
     ("set-guests", C.SetGuests(C.GUEST_WATCH | C.GUEST_CHAT)),

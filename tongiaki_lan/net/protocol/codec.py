@@ -22,8 +22,9 @@ from tongiaki_lan.net.protocol.identity import peer_id_of, verify
 
 MAGIC = b"TK"
 # 4: incarnations, variant…; 5: bots that decide anew; 6: AWAY_LIST; 7: NEW_CHAIN;
-# 8: who plays a seat from its laptop, a person or a bot (JOIN, seats) (protocol/wire.md)
-PROTOCOL_VERSION = 8
+# 8: who plays a seat from its laptop, a person or a bot (JOIN, seats); 9: the same for a
+# seat taken mid-game (TAKE_SEAT) (protocol/wire.md)
+PROTOCOL_VERSION = 9
 FLAG_MAC = 0x01
 FLAG_SIGNED = 0x02
 FLAG_LINK_MAC = 0x04
@@ -869,15 +870,20 @@ class TakeSeat(Message):
     TYPE: ClassVar[int] = 39
     seat: int
     name: str
+    # the bot the newcomer's laptop plays with (`play --headless --bot`), "" for a
+    # person, as Join.plays: without it a bot laptop that took a seat mid-game was shown
+    # to the table as a person
+    plays: str = ""
 
     def body(self) -> list:
-        return [self.seat, self.name]
+        return [self.seat, self.name, self.plays]
 
     @classmethod
     def parse(cls, items: list) -> TakeSeat:
-        _arity(items, 2, "take_seat")
+        _arity(items, 3, "take_seat")
         return cls(_uint(items[0], "take_seat.seat", MAX_SEATS - 1),
-                   _str(items[1], "take_seat.name", MAX_NAME, allow_empty=False))
+                   _str(items[1], "take_seat.name", MAX_NAME, allow_empty=False),
+                   _str(items[2], "take_seat.plays", MAX_BOT))
 
 
 @dataclass(frozen=True)

@@ -388,9 +388,10 @@ def open_seats(lobby: Lobby, left_for_good: Collection[bytes]) -> list[int]:
 
 
 def take_seat(lobby: Lobby, seat: int, peer: bytes, name: str, addr: tuple[str, int],
-              left_for_good: Collection[bytes]) -> Lobby | str:
+              left_for_good: Collection[bytes], plays: str = "") -> Lobby | str:
     """The coordinator's rule for a newcomer asking to play `seat` mid-game: the player's
-    seats become the newcomer's (human, ready, its name), the newcomer joins the members
+    seats become the newcomer's (human, ready, its name, and the bot its laptop plays
+    with, `plays`, as for one who joined before the start), the newcomer joins the members
     and a member left with no seat (the leaver) leaves them, so the table never lists more
     members than seats."""
     if lobby.phase != "playing":
@@ -408,7 +409,7 @@ def take_seat(lobby: Lobby, seat: int, peer: bytes, name: str, addr: tuple[str, 
         return _refuse_name(lobby, name)
     seats = list(lobby.seats)
     for i in group:
-        seats[i] = Seat("human", name, seats[i].colour, peer, True, "")
+        seats[i] = Seat("human", name, seats[i].colour, peer, True, "", plays)
     owners = {s.owner for s in seats}
     members = tuple(m for m in lobby.members if m.peer in owners)
     return _bump(lobby, seats=tuple(seats), members=(*members, Member(peer, addr[0], addr[1])))

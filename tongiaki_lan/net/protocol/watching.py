@@ -243,7 +243,7 @@ class Spectators:
             addr = self._addr_of(m.peer)
             if addr is not None:
                 self._joining.add(m.peer)
-                self.links.send(m.peer, addr, TakeSeat(seat, self.name))
+                self.links.send(m.peer, addr, TakeSeat(seat, self.name, self.plays))
 
     def _watch_lobby(self, peer: bytes, msg: Lobby) -> None:
         """A lobby for a watcher (from its feeder, or after TAKE_SEAT from the coordinator):
@@ -560,7 +560,7 @@ class Spectators:
         came after its goodbye) would otherwise leave the newcomer unanswered."""
         if self.lobby is None:
             return
-        self._take_requests[peer] = (msg.seat, msg.name, tuple(addr[:2]), self.now)
+        self._take_requests[peer] = (msg.seat, msg.name, msg.plays, tuple(addr[:2]), self.now)
         self._answer_take_requests()
 
     def _answer_take_requests(self) -> None:
@@ -575,9 +575,9 @@ class Spectators:
         if not coordinating:
             return
         for peer in sorted(self._take_requests):
-            seat, name, addr, since = self._take_requests[peer]
+            seat, name, plays, addr, since = self._take_requests[peer]
             left = [p for p in self._farewells if self.left_for_good(p)]
-            result = L.take_seat(lb, seat, peer, name, addr, left)
+            result = L.take_seat(lb, seat, peer, name, addr, left, plays)
             if isinstance(result, str) or g is None or g.is_over or self.stopped:
                 why = result if isinstance(result, str) else L.NOT_RUNNING
                 del self._take_requests[peer]
