@@ -11,7 +11,7 @@ over placed tiles still does); an island removed since (X2b) leaves nothing to s
 
 from __future__ import annotations
 
-from tongiaki_lan.engine import Game
+from tongiaki_lan.engine import Game, Sail
 from tongiaki_lan.engine.hexgrid import DIRECTION_NAMES
 from tongiaki_lan.engine.tiles import TILES
 from tongiaki_lan.i18n import _
@@ -42,3 +42,44 @@ def settled_departure_text(game: Game, island: int, beach: int, pier: int,
             others=", ".join(DIRECTION_NAMES[p] for p in others), **values)
     return _("{island} beach {beach} is full: {ships} sail {pier}: the other piers were "
              "taken from this same position already this turn (X2d).").format(**values)
+
+
+class MoveSpans:
+    """Where each move's events begin in a LAN game's event list, as the node says when it
+    applies the move (`MoveApplied.events_from`): a Sail's first departure is the one its
+    player chose, any other departure among its events (or another move's) the engine
+    settled, and the story says why, as in a solo game. A LAN screen said only "Tonga
+    beach 5 is full: B R G sail NE." (a playtest), since the game alone does not tell
+    which departures a move chose. Said only where both ends of the move's events are
+    known: a node that applied several moves in one step, or took them from a log, says
+    the plain line rather than guess."""
+
+    def __init__(self) -> None:
+        self._start: dict[int, int] = {}  # move index -> its first event's index
+
+    def note(self, index: int, start: int) -> None:
+        if start >= 0:
+            self._start[index] = start
+
+    def forget_from(self, index: int) -> None:
+        """Moves from `index` on were taken back: their indices hold other moves now."""
+        self._start = {i: s for i, s in self._start.items() if i < index}
+
+    def settled(self, game: Game, k: int) -> bool:
+        """Whether event `k`, a departure, was settled by the engine (no one chose it)."""
+        events = game.events
+        if not 0 <= k < len(events) or events[k].kind != "depart":
+            return False
+        owner = max((i for i, s in self._start.items() if s <= k), default=None)
+        if owner is None or owner >= len(game.moves):
+            return False
+        after = self._start.get(owner + 1)
+        if after is None and len(game.moves) > owner + 1:
+            return False  # (the next move's start not known: k may be its own)
+        if after is not None and after <= k:
+            return False
+        if not isinstance(game.moves[owner], Sail):
+            return True
+        first = next(j for j in range(self._start[owner], len(events))
+                     if events[j].kind == "depart")
+        return k != first

@@ -21,6 +21,7 @@ from tongiaki_lan.net.protocol.latechains import CHAIN_LEAD
 from tongiaki_lan.net.protocol.movesync import WAKING
 from tongiaki_lan.net.protocol.settings import HANDOVER_BOT
 
+from .departures import MoveSpans
 from .session import STRUCK, GameSession, NotYet, Seat, kind_label
 from .wakestory import WakeStory
 from .words import net_reason
@@ -199,6 +200,7 @@ class LanSession(GameSession):
         self._taking = False
         self._newcomer = False  # took a seat at this table from its screen
         self._reclaimed: tuple[int, str] = (-1, "")  # the last "is back" line: where, who
+        self._spans = MoveSpans()  # which departures a move chose (`settled_departure`)
         super().__init__(node.game, seats_of(node))
         self.carried = list(carried or [])  # the lobby's chat, shown first
         self.title = f"{_('LAN')} {node.lobby.name}"[:20]
@@ -541,6 +543,16 @@ class LanSession(GameSession):
                 del self._unwatched[name]
                 self.lines.append(("info", _("{name} stopped watching.").format(name=name)))
 
+    def settled_departure(self, k: int) -> bool:
+        return self._spans.settled(self.game, k)
+
+    def follow_game(self, new) -> int:
+        shared = next((i for i, (a, b) in enumerate(zip(self.game.moves, new.moves,
+                                                            strict=False)) if a != b),
+                      min(len(self.game.moves), len(new.moves)))
+        self._spans.forget_from(shared)  # (the moves after it are the table's, not ours)
+        return super().follow_game(new)
+
     def _on_node_event(self, ev) -> None:
         k, d = ev.kind, ev.data
         self._flush_unwatched()
@@ -554,6 +566,8 @@ class LanSession(GameSession):
         # (said with the take-back's own line: the game changed already as the events of
         # the lobby that caused it came in, "left out of the draws" first)
         self._struck_unsaid += struck
+        if k in ("move", "reveal"):  # (before its events are told)
+            self._spans.note(d["index"], d.get("events_from", -1))
         if k in ("move", "game_over", "reveal", "draw_dropped", "rewound", "mismatch"):
             self.draw_wait = None  # the tile came, its contributor was left out, or the
             # game moved on: nothing is waited for any more
@@ -564,6 +578,7 @@ class LanSession(GameSession):
                     self._handed_kind[i] = seat.bot
         if k == "rewound":  # (moves taken back: their indices hold other moves now)
             self._wake.rewound(d["index"])
+            self._spans.forget_from(d["index"])
         if k == "move" and d.get("seat") is not None:
             bot = d.get("by_bot")  # (judged by who sent it: the lobby may have given the
             # seat back before the bot's last moves reached us)

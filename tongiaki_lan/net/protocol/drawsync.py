@@ -144,6 +144,7 @@ class DrawSync:
             if any(self._away_lately(i) for i in active if i != me):
                 self._late_deal_at = self.now  # (its value may be one the table left out)
             move = Reveal(self.draw_book.tile)
+            start = len(g.events)
             g.apply(move)
             idx = len(g.moves) - 1
             digest = g.digest()
@@ -153,7 +154,7 @@ class DrawSync:
             self._draw_wait = None
             self._emit(E.RecordMove(idx, move, digest, self._proof_for_record(k, values)))
             self.move_times.setdefault(idx, self.now)
-            self._emit(E.TileRevealed(idx, str(move)))
+            self._emit(E.TileRevealed(idx, str(move), start))
             if self._passed_on != k:
                 self._pass_on(k, values)
             dealt += 1

@@ -117,6 +117,10 @@ class MoveApplied(NodeEvent):
     # player's, or our own seat's move came from elsewhere); None when not known here (a
     # move taken from a fetched log): then the lobby of the moment is the best guess
     by_bot: bool | None = None
+    # how many game events there were before it: its own start there (a departure it
+    # made is the one chosen, later ones the engine settled: the story says why), -1 if
+    # not known
+    events_from: int = -1
 
 
 @dataclass(frozen=True)
@@ -126,6 +130,7 @@ class TileRevealed(NodeEvent):
     kind: ClassVar[str] = "reveal"
     index: int
     move: str
+    events_from: int = -1  # (as MoveApplied's)
 
 
 @dataclass(frozen=True)

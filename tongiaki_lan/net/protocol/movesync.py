@@ -185,6 +185,7 @@ class MoveSync:
         g = self.game
         idx = len(g.moves)
         seat = g.pending.seat
+        start = len(g.events)
         g.apply(move)  # raises on an illegal move; nothing sent then
         digest = g.digest()
         self._digest_list.append(digest)
@@ -194,7 +195,7 @@ class MoveSync:
         self._emit(E.RecordMove(idx, move, digest, seat=seat, by_bot=by_bot))
         self.move_times[idx] = self.sent_at[idx] = self.now
         self._broadcast_move(idx, move.to_wire(), digest)
-        self._applied(idx, seat, move, by=self.peer_id, by_bot=by_bot)
+        self._applied(idx, seat, move, by=self.peer_id, by_bot=by_bot, events_from=start)
 
     def _broadcast_move(self, idx: int, wire: list, digest: bytes) -> None:
         """MOVE to every member; to a peer over a lossy link with the moves before it
@@ -213,12 +214,13 @@ class MoveSync:
             self.links.send(peer, self._addr_of(peer), msg)
 
     def _applied(self, idx: int, seat: int, move: Move, by: bytes,
-                 by_bot: bool | None = None) -> None:
+                 by_bot: bool | None = None, events_from: int = -1) -> None:
         s = self.lobby.seats[seat]
         self._gatherer = by  # (the draws this move calls for: see DrawSync._send_value)
         if s.kind == "human" and not handed(s) and by != s.owner:
             self._seen_through_others(s.owner)  # (its own move, passed on by `by`)
-        self._emit(E.MoveApplied(idx, seat, s.colour, s.name, str(move), by.hex(), by_bot))
+        self._emit(E.MoveApplied(idx, seat, s.colour, s.name, str(move), by.hex(), by_bot,
+                                 events_from))
         self._deal()
         if self.game.is_over:
             self._game_over()
@@ -393,6 +395,7 @@ class MoveSync:
             move = move_from_wire(wire)
         except ValueError as exc:
             return f"malformed move: {exc}"
+        start = len(g.events)
         try:
             g.apply(move)
         except IllegalMove as exc:
@@ -417,7 +420,7 @@ class MoveSync:
         if mine != digest:
             self._stop(f"digest mismatch after move {idx} ({move}) from {self.peer_name(peer)}: "
                        f"ours {mine.hex()[:16]}, theirs {digest.hex()[:16]}")
-        self._applied(idx, d.seat, move, by=peer, by_bot=by_bot)
+        self._applied(idx, d.seat, move, by=peer, by_bot=by_bot, events_from=start)
         return None
 
     def _fetch(self, peer: bytes, start: int) -> None:
