@@ -33,6 +33,10 @@ class Presence:
         self._left.add(peer)
         self._absent_since.setdefault(peer, now)
 
+    def last_heard(self, peer: bytes) -> float | None:
+        """When `peer` was last heard (or first looked for), None if never."""
+        return self._last.get(peer)
+
     def is_absent(self, peer: bytes) -> bool:
         return peer in self._absent_since
 
