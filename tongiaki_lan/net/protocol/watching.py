@@ -54,7 +54,7 @@ from tongiaki_lan.net.protocol.settings import HEARTBEAT_S
 
 log = logging.getLogger("tongiaki_lan.net.protocol.watching")
 
-WATCHER_SILENT_S = 10.0  # a watcher not heard this long is gone (it heartbeats every 0.5 s)
+WATCHER_SILENT_S = 10.0  # a watcher not heard this long is gone (it heartbeats every HEARTBEAT_S)
 FEEDER_SILENT_S = 4.0  # a watcher whose feeder is this quiet asks the next member
 WATCH_RETRY_S = 1.0  # WATCH again while nobody answered
 FEED_CHUNKS = 8  # LOG chunks (about 20 moves each) sent to one watcher per tick
