@@ -346,6 +346,8 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
         self._yield_checked = -1
         self.seed: bytes | None = None
         self._farewells: dict[bytes, Farewell] = {}  # leaver -> its goodbye (`Farewells`)
+        # goodbyes back soon of players who came back since (`_farewell_restart`)
+        self._spent_farewells: set[Farewell] = set()
         self._farewell_at: dict[bytes, float] = {}  # leaver -> when we took its goodbye
         self._returned: set[bytes] = set()  # leavers for good that started again since
         self._waking: Hold | None = None  # holding after a sleep or restart (`Waking`)

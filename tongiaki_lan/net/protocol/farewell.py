@@ -78,6 +78,12 @@ class Farewells:
         known = self._farewells.get(leaver)
         if known == msg or (known is not None and known.for_good):
             return  # seen (a for-good goodbye stays for good)
+        if msg in self._spent_farewells:
+            if peer != leaver:
+                return  # a goodbye back soon of a run that has come back since, passed on
+            # (the same words from the leaver's own run, which the links took as its
+            # current one: it says goodbye again before another tile was drawn)
+            self._spent_farewells.discard(msg)
         self._farewells[leaver] = msg
         self._farewell_at[leaver] = self.now
         for other in self._recipients():  # passed on once: a lost datagram of a leaver
@@ -188,6 +194,14 @@ class Farewells:
         comes back, `draws.md`)."""
         if self.left_for_good(peer):
             self._returned.add(peer)
+        fw = self._farewells.get(peer)
+        if fw is not None and not fw.for_good:
+            # a goodbye back soon is over once the player is back: kept, it was passed to
+            # every member back from away, and a laptop resumed after a crash read "Dee
+            # left and will be back soon" with Dee at the table; and Dee's next `quit
+            # soon` at the same tile, the very same signed words, was taken as seen
+            del self._farewells[peer]
+            self._spent_farewells.add(fw)
 
     def _late_after_goodbye(self, peer: bytes) -> bool:
         """Whether a message of `peer`, a member, is a late datagram of the run that said
