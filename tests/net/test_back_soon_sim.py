@@ -46,3 +46,21 @@ def test_a_second_quit_soon_at_the_same_tile_is_told_to_the_table():
     net.run_for(3)
     assert len(_left(ana, dee)) == 2 and len(_left(ben, dee)) == 2
     assert ana.core.presence.has_left(dee.core.peer_id)
+
+
+def test_a_goodbye_learnt_after_a_restart_ends_when_the_player_is_heard_again():
+    """Ben's laptop started again while Dee was gone: it learnt her goodbye from the
+    others, and her new run is the first of her it hears (no restart, to it). Still her
+    goodbye is over for it then, and Ana's laptop, started again later, is not told."""
+    net = SimNet(seed=11)
+    ana, ben, dee = net.table(3, autoplay=None)
+    net.act(dee, dee.core.say_farewell, False)
+    net.kill(dee)
+    net.run_until(lambda: _left(ana, dee) and _left(ben, dee), 10)
+    ben = net.restart(ben)
+    net.run_until(lambda: _left(ben, dee), 10)  # told by Ana
+    dee = net.restart(dee)
+    net.run_for(5)
+    ana = net.restart(ana)
+    net.run_for(10)
+    assert _left(ana, dee) == [], "Ana's laptop was told Dee left, with Dee at the table"

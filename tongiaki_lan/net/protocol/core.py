@@ -695,6 +695,7 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
                 self._back_at[peer] = self.now
                 log.info("%s is back, after %.1f s away", self.peer_name(peer),
                          gone_for or 0.0)  # (with its "away" below: `_log_away`)
+                self._back_after_goodbye(peer)
                 self._emit(E.Back(peer.hex(), self.peer_name(peer)))
                 self._member_back(peer)
             self._heard_while_waking(peer, msg)

@@ -194,12 +194,16 @@ class Farewells:
         comes back, `draws.md`)."""
         if self.left_for_good(peer):
             self._returned.add(peer)
+        self._back_after_goodbye(peer)
+
+    def _back_after_goodbye(self, peer: bytes) -> None:
+        """A member heard again (a new run of it, or the first word of its run to a node
+        that started since): a goodbye back soon it said is over. Kept, it was passed to
+        every member back from away, and a laptop resumed after a crash read "Dee left
+        and will be back soon" with Dee at the table; and Dee's next `quit soon` at the
+        same tile, the very same signed words, was taken as seen and told nobody."""
         fw = self._farewells.get(peer)
         if fw is not None and not fw.for_good:
-            # a goodbye back soon is over once the player is back: kept, it was passed to
-            # every member back from away, and a laptop resumed after a crash read "Dee
-            # left and will be back soon" with Dee at the table; and Dee's next `quit
-            # soon` at the same tile, the very same signed words, was taken as seen
             del self._farewells[peer]
             self._spent_farewells.add(fw)
 
