@@ -10,6 +10,8 @@ already seen: nobody was told, and the table showed the player merely "away".
 
 from __future__ import annotations
 
+import pytest
+
 from tongiaki_lan.net.lab.simnet import SimNet
 
 
@@ -64,3 +66,17 @@ def test_a_goodbye_learnt_after_a_restart_ends_when_the_player_is_heard_again():
     ana = net.restart(ana)
     net.run_for(10)
     assert _left(ana, dee) == [], "Ana's laptop was told Dee left, with Dee at the table"
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_goodbye_back_soon_on_a_lossy_wifi_is_told_once(seed):
+    """The leaver's program runs on for up to 2 s after its goodbye (until it was heard):
+    its last heartbeats bring it back for a moment, and a copy of the goodbye it sends
+    again, its first one lost, may come after them; that copy is no new goodbye."""
+    net = SimNet(seed=seed, loss=0.2)
+    ana, ben, dee = net.table(3, autoplay=None)
+    net.act(dee, dee.core.say_farewell, False)
+    net.run_for(2)
+    net.kill(dee)
+    net.run_for(5)
+    assert len(_left(ana, dee)) == 1 and len(_left(ben, dee)) == 1

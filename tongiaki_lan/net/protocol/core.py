@@ -347,7 +347,9 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
         self.seed: bytes | None = None
         self._farewells: dict[bytes, Farewell] = {}  # leaver -> its goodbye (`Farewells`)
         # goodbyes back soon of players who came back since (`_farewell_restart`)
-        self._spent_farewells: set[Farewell] = set()
+        # (-> the leaver's run we took it from: only a newer run may say the same again)
+        self._spent_farewells: dict[Farewell, int] = {}
+        self._farewell_run: dict[bytes, int] = {}
         self._farewell_at: dict[bytes, float] = {}  # leaver -> when we took its goodbye
         self._returned: set[bytes] = set()  # leavers for good that started again since
         self._waking: Hold | None = None  # holding after a sleep or restart (`Waking`)

@@ -79,13 +79,14 @@ class Farewells:
         if known == msg or (known is not None and known.for_good):
             return  # seen (a for-good goodbye stays for good)
         if msg in self._spent_farewells:
-            if peer != leaver:
-                return  # a goodbye back soon of a run that has come back since, passed on
-            # (the same words from the leaver's own run, which the links took as its
-            # current one: it says goodbye again before another tile was drawn)
-            self._spent_farewells.discard(msg)
+            if peer != leaver or self._run_of(leaver) <= self._spent_farewells[msg]:
+                return  # a goodbye back soon of a run that has come back since, late
+            # (the same words from a newer run of the leaver, which the links took as
+            # its current one: it says goodbye again before another tile was drawn)
+            del self._spent_farewells[msg]
         self._farewells[leaver] = msg
         self._farewell_at[leaver] = self.now
+        self._farewell_run[leaver] = self._run_of(leaver)
         for other in self._recipients():  # passed on once: a lost datagram of a leaver
             if other not in (peer, leaver):  # that exits a moment later costs nothing
                 self.links.send(other, self._addr_of(other), msg)
@@ -205,7 +206,12 @@ class Farewells:
         fw = self._farewells.get(peer)
         if fw is not None and not fw.for_good:
             del self._farewells[peer]
-            self._spent_farewells.add(fw)
+            self._spent_farewells[fw] = self._farewell_run.get(peer, 0)
+
+    def _run_of(self, peer: bytes) -> int:
+        """The incarnation of `peer` our link knows (0: none yet)."""
+        lk = self.links.links.get(peer)
+        return lk.their_inc if lk is not None else 0
 
     def _late_after_goodbye(self, peer: bytes) -> bool:
         """Whether a message of `peer`, a member, is a late datagram of the run that said
