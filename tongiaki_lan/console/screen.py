@@ -72,7 +72,8 @@ from .board import OUTLINES as HEX_OUTLINES
 from .board import TOP as TOP_EDGE
 from .final import final_rows, short_name
 from .rules import clause_text, rules_lines
-from .session import HUMAN_KINDS, GameSession, NotYet, SoloSession, kind_label
+from .seatmarks import STEPS, mark_lines, seat_marks
+from .session import HUMAN_KINDS, GameSession, NotYet, SoloSession
 from .story import tile_label
 from .theme import build_style, player_style
 from .words import (
@@ -90,13 +91,6 @@ COMPLETION_LIMIT = 24  # above this many matches, complete one word at a time
 META = ("help", "hint", "moves", "rules", "position", "centre", "board", "quit")
 MIN_COLUMNS, MIN_ROWS = 80, 24  # below this the screen says so instead of drawing nonsense
 MIN_LOG_ROWS = 10  # a bot round must not scroll past unseen
-# Side-panel lines that may go when the panel is cut short, the first of these first:
-# who watches (how many stays on the "Drawn:" line), which bot kind plays whom, and "Ends
-# when either kind runs out" (the panel's last fragment is the marker: empty, so it shows
-# nothing). The seats come before the guests: at 80x24 a table of four with two watchers
-# lost "Kai — bot (normal)" and kept "Watching: Dan, Eve" (a LAN playtest).
-_SPARE = (("class:panel.spare1", ""), ("class:panel.spare2", ""), ("class:panel.spare3", ""))
-_WATCHERS, _BOTS, _ENDS = _SPARE
 _COUNT_HERE = ("class:panel.drawn", "")  # the line that says how many watch when the list goes
 
 SPINNER = "|/-\\"
@@ -363,7 +357,7 @@ class GameScreen:
         self._spinner: asyncio.Task | None = None  # turns while a bot thinks
         self._spin = 0
         self._setting = False
-        self._panel_cache: tuple[tuple, list] = ((), [])
+        self._panel_cache: tuple[tuple, dict[int, list]] = ((), {})
         self.buffer = Buffer(
             multiline=False,
             completer=MoveCompleter(self),
@@ -459,16 +453,20 @@ class GameScreen:
                 out.append([(style, " " + part)])
         return out
 
-    def panel_lines(self, width: int) -> list[list[tuple[str, str]]]:
-        """The side panel; built once per redraw (the layout asks for it several times:
-        its height, then its content), keyed on anything that could change it."""
+    def panel_lines(self, width: int, shortened: int = 0) -> list[list[tuple[str, str]]]:
+        """The side panel, with the first `shortened` of `STEPS` applied; built once per
+        redraw (the layout asks for it several times: its height, then its content),
+        keyed on anything that could change it."""
         s = self.session
         key = (self.app.render_counter, s.version, len(s.game.moves), width, current_language())
         if self._panel_cache[0] != key:
-            self._panel_cache = (key, self._panel_lines(width))
-        return self._panel_cache[1]
+            self._panel_cache = (key, {})
+        built = self._panel_cache[1]
+        if shortened not in built:
+            built[shortened] = self._panel_lines(width, frozenset(STEPS[:shortened]))
+        return built[shortened]
 
-    def _panel_lines(self, width: int) -> list[list[tuple[str, str]]]:
+    def _panel_lines(self, width: int, steps: frozenset[str]) -> list[list[tuple[str, str]]]:
         s = self.session
         g = s.game
         p = g.pending
@@ -518,34 +516,19 @@ class GameScreen:
                               ("", " " + _("{points} pts, {islands} isl").format(
                                   points=pkeys[pl][0], islands=pkeys[pl][1]))])
         # Who a bot plays, by kind (`Hina, Maui — bots (search)`, `Cat — bot (greedy)` for
-        # a seat handed over while its player is away): a row has no room for it
-        kinds: dict[str, list[str]] = {}
-        for info, name in zip(s.seats, names, strict=True):
-            if info.kind not in HUMAN_KINDS and name not in kinds.get(info.kind, ()):
-                kinds.setdefault(info.kind, []).append(name)  # (two colours: named once)
-        for kind, who in kinds.items():
-            text = ngettext("{names} — bot ({kind})", "{names} — bots ({kind})",
-                            len(who)).format(names=", ".join(who), kind=kind_label(kind))
-            for part in wrap_words(text, max(10, width), subsequent_indent="  "):
-                lines.append([("class:panel.head", part), _BOTS])
-        # (once the game is over nobody is waited for: "Away: Cy" stood beside "Cy left
-        # the table." as the players closed their laptops)
-        away = [name for info, name in zip(s.seats, names, strict=True)
-                if info.away and not g.is_over]
-        if away:
-            label = _("Away: ")
-            names = ", ".join(away)
-            if len(label) + len(names) > width:
-                names = names[:max(1, width - len(label) - 1)] + "…"
-            lines.append([("class:panel.head", label), ("class:panel.away", names)])
+        # a seat handed over while its player is away), and who is away (greyed above): a
+        # row has no room for it. (Once the game is over nobody is waited for: "Away: Cy"
+        # stood beside "Cy left the table." as the players closed their laptops.)
+        marks = seat_marks(s.seats, s.names, [LETTERS[c] for c in g.colour_ids()], g.is_over)
+        lines.extend(mark_lines(marks, width, steps, wrap_words))
         watchers = getattr(s, "watcher_names", lambda: [])()
-        if watchers:  # a LAN table's guests: who looks on
+        if watchers and "watchers" not in steps:  # a LAN table's guests: who looks on
             label = _("Watching: ")
             names = ", ".join(watchers)
             if len(label) + len(names) > width:
                 names = names[:max(1, width - len(label) - 1)] + "…"
-            lines.append([("class:panel.head", label), ("", names), _WATCHERS])
-        if getattr(s, "numbers_tiles", False):
+            lines.append([("class:panel.head", label), ("", names)])
+        if getattr(s, "numbers_tiles", False) and "drawn" not in steps:
             # a LAN table's lines say who draws which tile by number ("takes part in the
             # draws again from tile 13"): the count drawn says where the table stands
             lines.append([("class:panel.head", _("Drawn: ")),
@@ -554,17 +537,19 @@ class GameScreen:
         left = g.unrevealed_tiles()
         left_isl = sum(1 for t in left if t < 16)
         seas = len(left) - left_isl
-        lines.append([("class:panel.head", _("Left: ")),
-                      ("", _("{islands}, {seas}").format(
-                          islands=ngettext("{n} island", "{n} islands", left_isl).format(
-                              n=left_isl),
-                          seas=ngettext("{n} sea tile", "{n} sea tiles", seas).format(n=seas)))])
+        if "left" not in steps:
+            lines.append([("class:panel.head", _("Left: ")),
+                          ("", _("{islands}, {seas}").format(
+                              islands=ngettext("{n} island", "{n} islands", left_isl).format(
+                                  n=left_isl),
+                              seas=ngettext("{n} sea tile", "{n} sea tiles", seas).format(
+                                  n=seas)))])
         if g.is_over:
             lines.append([("class:panel.head", _("The game is over."))])
-        else:
-            lines.append([("class:panel.head", _("Ends when either kind runs out")), _ENDS])
+        elif "ends" not in steps:
+            lines.append([("class:panel.head", _("Ends when either kind runs out"))])
         removed = g.removed_tiles()
-        if removed:
+        if removed and "removed" not in steps:
             lines.append([("class:panel.head", _("Removed: ")),
                           ("", ", ".join(tile_label(t) for t in removed))])
         group = g.group_at_sea()
@@ -580,7 +565,8 @@ class GameScreen:
                 lines.append([*row, note])
             else:  # a long island name: the note on a line of its own
                 lines.extend([row, [note]])
-            lines.extend(self._tile_picture(p.tile))
+            if "picture" not in steps:
+                lines.extend(self._tile_picture(p.tile))
         return lines
 
     def _tile_picture(self, tid: int) -> list[list[tuple[str, str]]]:
@@ -595,24 +581,21 @@ class GameScreen:
         return [[("", " ")] + line for line in canvas.fragment_lines()]
 
     def draw_panel(self, width: int, height: int):
-        lines = self.panel_lines(width)
-        # Too tall (six seats at 80x24): the lines that can go, go first, least needed
-        # first: the cut took "Left: 3 islands, 5 sea tiles" and the tile in hand, while
-        # the names of the bots' kinds stayed.
-        for spare in _SPARE:
-            if len(lines) <= height:
-                break
-            extra = len(lines) - height
-            keep = []
-            for line in reversed(lines):
-                if extra and line[-1] == spare:
-                    extra -= 1
-                else:
-                    keep.append(line)
-            lines = keep[::-1]
-        if not any(line[-1] == _WATCHERS for line in lines):
+        # Too tall (six seats at 80x24, four at a landing): the panel shortens step by
+        # step (`STEPS`) until it fits; the rows and who plays them stay (the cut took
+        # "Hina, Maui, Kupe, Rata, Tangaroa — bots (normal)", and with two colours each or
+        # at a landing could take seats' rows).
+        shortened = self._fitting_steps(width, height)
+        lines = self.panel_lines(width, shortened)
+        if shortened:  # (the watchers' names went first: how many stays, if it fits)
             lines = self._watchers_counted(lines, width)
         return lines[:height]
+
+    def _fitting_steps(self, width: int, height: int) -> int:
+        """How many of `STEPS` the panel needs to fit `height` lines (all of them when
+        even the shortest form is taller: the panel is made that tall, `_panel_height`)."""
+        return next((n for n in range(len(STEPS))
+                     if len(self.panel_lines(width, n)) <= height), len(STEPS))
 
     def _watchers_counted(self, lines: list, width: int) -> list:
         """How many watch, when their names had no room: on the "Drawn:" line, else on
@@ -632,14 +615,18 @@ class GameScreen:
 
     def _panel_height(self) -> Dimension:
         """As tall as its content, but never so tall that the log gets under 10 lines
-        (except while you place a New Colony tile, whose picture must show whole)."""
+        (except while you place a New Colony tile, whose picture must show whole), and
+        never shorter than its shortest form: the seats' rows and who plays them (six
+        seats at a landing, one away, at 80x24: the log has 9 lines then)."""
         rows = self._size()[1]
-        want = len(self.panel_lines(self._side_columns()))
+        width = self._side_columns()
+        want = len(self.panel_lines(width))
+        least = len(self.panel_lines(width, len(STEPS)))
         room = max(4, rows - 3 - 1 - MIN_LOG_ROWS)
         p = self.session.game.pending
         if p is not None and p.kind == D.COLONY_TILE and self.session.my_decision():
             room = max(room, rows - 3 - 1 - 4)  # the tile in hand matters more just now
-        return Dimension.exact(max(1, min(want, room)))
+        return Dimension.exact(max(1, least, min(want, room)))
 
     def draw_log(self, width: int, height: int):
         # Wrap from the newest line backwards, only as far as the window can show:
