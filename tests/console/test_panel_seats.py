@@ -155,3 +155,4 @@ async def test_every_table_size_and_language_says_who_plays_each_seat(n, lang):
                 assert f"Player{ben}" in away or f" {LETTERS[ben]}" in away, (phase, panel)
     finally:
         use("en")
+

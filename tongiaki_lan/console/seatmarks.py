@@ -90,20 +90,26 @@ def _bots_on_one_line(marks: SeatMarks, width: int) -> str:
 
 
 def bot_texts(marks: SeatMarks, width: int, steps: frozenset[str], wrap: Wrap) -> list[str]:
-    """The lines saying which seats bots play, as short as `steps` asks."""
+    """The lines saying which seats bots play, as short as `steps` asks; a shorter form
+    only where it takes fewer lines (`Hina — bot (normal)` for a bot's two colours is one
+    line either way, and names read better than letters)."""
     if not marks.bots:
         return []
-    if "one bot line" in steps and len(marks.bots) > 1:
-        return [_bots_on_one_line(marks, width)]
+
+    def wrapped(texts: list[str]) -> list[str]:
+        return [part for text in texts
+                for part in wrap(text, max(10, width), subsequent_indent="  ")]
+
+    lines = wrapped([ngettext("{names} — bot ({kind})", "{names} — bots ({kind})",
+                              len(g.names)).format(names=", ".join(g.names),
+                                                   kind=kind_label(g.kind))
+                     for g in marks.bots])
     if "bot letters" in steps:
-        texts = [_bots_by_letters(g) for g in marks.bots]
-    else:
-        texts = [ngettext("{names} — bot ({kind})", "{names} — bots ({kind})",
-                          len(g.names)).format(names=", ".join(g.names),
-                                               kind=kind_label(g.kind))
-                 for g in marks.bots]
-    return [part for text in texts
-            for part in wrap(text, max(10, width), subsequent_indent="  ")]
+        letters = wrapped([_bots_by_letters(g) for g in marks.bots])
+        lines = letters if len(letters) < len(lines) else lines
+    if "one bot line" in steps and len(lines) > 1:
+        lines = wrapped([_bots_on_one_line(marks, width)])
+    return lines
 
 
 def away_line(marks: SeatMarks, width: int) -> Line | None:
