@@ -47,9 +47,8 @@ def summaries(directory: Path, limit: int | None = SHOWN,
             entry["error"] = str(exc)
             out.append(entry)
             continue
-        names = record.seat_names()
-        if level is not None:
-            names = tuple(_leveled(n, record.header.seats, level) for n in names)
+        shown = _leveled(record.header.seats, level) if level is not None else {}
+        names = tuple(shown.get(n, n) for n in record.seat_names())
         by_colour = {}
         for seat, name in zip(record.header.seats, names, strict=True):
             by_colour.setdefault(seat.colour, name)
@@ -60,13 +59,9 @@ def summaries(directory: Path, limit: int | None = SHOWN,
             for history, name in zip(histories, changed, strict=False):
                 if history[-1] != name:
                     history.append(name)
-        if level is not None:
-            histories = [[_leveled(n, record.header.seats, level) for n in h]
-                         for h in histories]
+        histories = [[shown.get(n, n) for n in h] for h in histories]
         players = list(dict.fromkeys(" → ".join(h) for h in histories))  # (V1: once)
-        helped = _helped(record)
-        if level is not None:
-            helped = [_leveled(n, record.header.seats, level) for n in helped]
+        helped = [shown.get(n, n) for n in _helped(record)]
         left = False
         if has_sidecar(path):  # (this laptop's seat: resume data beside the record)
             with contextlib.suppress(Exception):
@@ -88,14 +83,12 @@ def summaries(directory: Path, limit: int | None = SHOWN,
     return out
 
 
-def _leveled(name: str, seats, level: Callable[[str], str]) -> str:
-    """`name` with a table bot's level said by `level`, if it is a seat's first name and
-    ends with that seat's level in brackets, as the table names its bots."""
-    for seat in seats:
-        tail = f" ({seat.kind})"
-        if seat.kind != "human" and seat.name == name and name.endswith(tail):
-            return f"{name.removesuffix(tail)} ({level(seat.kind)})"
-    return name
+def _leveled(seats, level: Callable[[str], str]) -> dict[str, str]:
+    """The table bots' names as shown, their level said by `level` (`{"Maui (normal)":
+    "Maui (normale)"}`): a seat's first name that ends with its level in brackets, as the
+    table names its bots."""
+    return {s.name: f"{s.name.removesuffix(f' ({s.kind})')} ({level(s.kind)})"
+            for s in seats if s.kind != "human" and s.name.endswith(f" ({s.kind})")}
 
 
 def _helped(record) -> list[str]:

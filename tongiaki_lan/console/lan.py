@@ -22,7 +22,7 @@ from tongiaki_lan.net.protocol.movesync import WAKING
 from tongiaki_lan.net.protocol.settings import HANDOVER_BOT
 
 from .departures import MoveSpans
-from .session import STRUCK, GameSession, NotYet, Seat, kind_label
+from .session import STRUCK, GameSession, NotYet, Seat, _shared, kind_label, seat_label
 from .wakestory import WakeStory
 from .words import net_reason
 
@@ -358,11 +358,10 @@ class LanSession(GameSession):
                     was=d["was"], colours=colours)))
             else:
                 self._watchers.pop(d.get("peer") or "", None)  # (a player now)
-                name = d["name"]
                 lb = self.node.lobby
                 plays = lb.seats[d["seats"][0]].plays if lb is not None and d["seats"] else ""
-                if plays:  # (a laptop that plays with a bot, `play --headless --bot`)
-                    name = _("{name} — bot ({kind})").format(name=name, kind=kind_label(plays))
+                # (a laptop that plays with a bot, `play --headless --bot`: labelled so)
+                name = seat_label(Seat(d["name"], "", plays or "remote"))
                 self.lines.append(("info", _("{name} takes {was}'s seat ({colours}).").format(
                     name=name, was=d["was"], colours=colours)))
         elif k == "guest_refused":
@@ -547,10 +546,8 @@ class LanSession(GameSession):
         return self._spans.settled(self.game, k)
 
     def follow_game(self, new) -> int:
-        shared = next((i for i, (a, b) in enumerate(zip(self.game.moves, new.moves,
-                                                            strict=False)) if a != b),
-                      min(len(self.game.moves), len(new.moves)))
-        self._spans.forget_from(shared)  # (the moves after it are the table's, not ours)
+        # (the moves after the shared ones are the table's, not ours)
+        self._spans.forget_from(_shared(list(self.game.moves), list(new.moves)))
         return super().follow_game(new)
 
     def _on_node_event(self, ev) -> None:
