@@ -10,6 +10,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
+from tongiaki_lan.i18n.islands import shown_move
 from tongiaki_lan.records import read_record, replay_record
 
 from .conftest import start_screen, wait_until
@@ -47,7 +48,9 @@ async def test_whole_solo_game_played_by_typed_hints(tmp_path):
             # (a landing's hint is asked by the screen itself, and put on the line)
             await wait_until(lambda: screen.message[1].startswith("Hint:")
                              and screen.buffer.text not in ("", "hint"), what="a hint")
-            assert screen.buffer.text == screen.message[1].split(": ", 1)[1].split(" (")[0]
+            # the line holds the move as typed (`place HivaOa 3`), the hint reads it spaced
+            assert shown_move(screen.buffer.text, spaced=True) == \
+                screen.message[1].split(": ", 1)[1].split(" (")[0]
             inp.send_text("\r")
             await wait_until(lambda b=before: len(session.game.moves) > b, what="our move")
             typed += 1
@@ -108,7 +111,7 @@ async def test_illegal_input_gives_one_line_reason_and_changes_nothing(tmp_path)
 async def test_landing_offers_the_hints_landing_on_the_line(tmp_path):
     """Play hints until we must land; the line then holds the hint's landing (not the
     engine's default one: tests/console/test_landing_offer.py)."""
-    session = SoloSession(seed_from_text("pipe-landing"), solo_seats(3, "Tester", "random"),
+    session = SoloSession(seed_from_text("pipe-landing-0"), solo_seats(3, "Tester", "random"),
                           record_path=None, pace=0, hint_kind="random")
     with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
         screen, task = await start_screen(session)

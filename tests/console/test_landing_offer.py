@@ -27,9 +27,9 @@ KILL_LINE = "\x15"
 
 
 def _random_hint(game: Game):
-    """What the screen's first hint on `game` is, with the `random` hint bot: its seed
-    is the position's digest and the hint's number (session.GameSession.hint)."""
-    bot = make_bot("random", seed=bot_seed(game.digest(), 255, (1).to_bytes(4, "big")))
+    """What the screen's hint on `game` is, with the `random` hint bot: its seed is the
+    position's digest (session.GameSession.hint)."""
+    bot = make_bot("random", seed=bot_seed(game.digest(), 255, b"hint"))
     return bot.choose(game.copy())
 
 

@@ -30,7 +30,7 @@ async def _play(seed: str) -> SoloSession:
 
 
 async def test_a_settled_departure_says_which_pier_and_why():
-    session = await _play("x2a-2")
+    session = await _play("x2a-3")
     game = session.game
     told = [t for _s, t in session.lines]
     departures = [t for t in told if " is full: " in t and " sail " in t]

@@ -27,7 +27,7 @@ from tongiaki_lan.i18n.islands import island_name
 from .conftest import wait_until
 
 KILL_LINE = "\x15"
-LANDING_SEED = "pipe-landing"
+LANDING_SEED = "pipe-landing-0"
 
 
 def _game_at(predicate, seed: bytes = b"table", players: int = 3) -> Game:

@@ -196,7 +196,7 @@ def _moves_of_others_since_our_last(game, ours: int = 0) -> list[str]:
 
 
 def test_sail_option_shows_where_it_goes(solo):
-    pane, _, _ = solo("tmux-departure-4", width=80, height=24)
+    pane, _, _ = solo("tmux-departure-5", width=80, height=24)
     _play_hints_until(pane, lambda s: "sail ISLAND BEACH PIER" in _status(s), limit=40)
     pane.send("Tab")
     screen = pane.wait_for(lambda s: "→ " in s, what="the departure preview in the menu")

@@ -124,7 +124,6 @@ class GameSession:
         self._listeners: list[Callable[[], None]] = []
         self._narrator = Narrator(game, self.names, self.labels)
         self._seen_events = 0
-        self._hint_count = 0
         self.hint_options: tuple = ()  # (move, chance) of the last hint, best first
         # (move count, names) each time a seat changed hands (a newcomer at a LAN table):
         # the summary of the moves since ours names who made each one
@@ -350,9 +349,10 @@ class GameSession:
         """A bot's suggestion for the pending decision, computed off the event loop; by
         default the `normal` level's, which answers within half a second."""
         kind = self.hint_kind or HINT_LEVEL
-        self._hint_count += 1
-        bot = make_bot(kind, seed=bot_seed(self.game.digest(), 255, self._hint_count.to_bytes(4,
-                                                                                         "big")))
+        # seeded by the position alone: asking again at the same decision gets the same
+        # suggestion (a hint that changed when asked twice read as noise), and the hint the
+        # screen asks for itself at a landing agrees with one typed meanwhile
+        bot = make_bot(kind, seed=bot_seed(self.game.digest(), 255, b"hint"))
         snapshot = self.game.copy()
         loop = asyncio.get_running_loop()
         move = await loop.run_in_executor(None, bot.choose, snapshot)
