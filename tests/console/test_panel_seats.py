@@ -26,6 +26,7 @@ from tongiaki_lan.console.lan import LanSession
 from tongiaki_lan.console.session import GameSession, Seat
 from tongiaki_lan.engine import Dealer, Game
 from tongiaki_lan.engine import decisions as D
+from tongiaki_lan.engine.variant import TWO_COLOURS, with_variant
 from tongiaki_lan.i18n import _, use
 from tongiaki_lan.net.lab.simnet import SimNet
 
@@ -156,3 +157,27 @@ async def test_every_table_size_and_language_says_who_plays_each_seat(n, lang):
     finally:
         use("en")
 
+
+
+@pytest.mark.parametrize("phase", list(PHASES))
+async def test_a_two_colour_table_names_its_bot_in_every_phase(phase):
+    """Two colours each (V1): Hina's two seats take one line either way, so the panel says
+    `Hina — bot (normal)`, not `Bots (normal): R Y` (letters only where they save a line,
+    and a name reads better than letters), and keeps all four rows."""
+    def until(g: Game) -> bool:
+        return g.is_over or PHASES[phase](g)
+
+    game = with_variant(Game(list(COLOURS[:4])), TWO_COLOURS)
+    dealer = Dealer(hashlib.blake2b(b"panel-two", digest_size=32).digest())
+    bot = make_bot("random", seed=3)
+    while not until(game):
+        dealer.apply(game, bot.choose(game))
+    seats = [Seat("Ana", c, "human", local=True) if i % 2 == 0 else Seat("Hina", c, "normal")
+             for i, c in enumerate(game.colours)]
+    panel = await _side_column(GameSession(game, seats))
+    assert all(not r.endswith("?") for r in _seat_rows(panel, [s.name for s in seats],
+                                                       "BRGY")), panel
+    assert "Hina — bot (normal)" in panel, panel
+    assert not any(r.startswith("Bot") for r in panel), panel
+    if phase == "landing":
+        assert any(r.startswith("At sea: ") for r in panel), panel
