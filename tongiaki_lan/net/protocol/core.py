@@ -332,6 +332,7 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
         # the first move this node may have played or dealt alone, cut off from everyone
         # (moves since then never counted for the table if it went on without us)
         self._alone_from: int | None = None
+        self._alone_seen_at = -1e9  # the last tick that found us alone (or unheard)
         # when this node last found itself unheard: it hears the others, but none of them
         # acknowledges what it sends (a firewall, a one-way Wi-Fi fault). Its moves since
         # never reached the table: like a node cut off, it yields to the table's game
@@ -870,8 +871,10 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
             # or a member that looks stuck, end the test above but not the fault)
             self._unheard_since = None
             self._emit(E.Unheard(False))
-        if (self.game is not None and self._alone_from is None and staying
-                and (unheard or all(self.presence.is_absent(p) for p in staying))):
+        alone = bool(staying) and (unheard or all(self.presence.is_absent(p) for p in staying))
+        if alone:
+            self._alone_seen_at = now
+        if self.game is not None and self._alone_from is None and alone:
             since = now - self.presence.away_after - 1.0  # (moves of the last seconds too)
             self._alone_from = min((i for i, t in self.move_times.items() if t >= since),
                                    default=len(self.game.moves))

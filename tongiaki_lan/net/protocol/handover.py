@@ -243,6 +243,15 @@ class Handover:
                 and not any(self._may_have_forked(m.peer) for m in self.lobby.members)):
             self._alone_from = None  # back with everyone, and no game of our own: over
 
+    def _cut_off_after_us(self, peer: bytes) -> bool:
+        """Was `peer` away from us well after we were last alone? Then it was cut off on
+        its own since we are back with the table, and its game is no more the table's
+        than ours: yielding to it forked the table. (A laptop back from its own cut kept
+        `_alone_from` while a second laptop was cut off for a while; at the second's
+        return the first took back 29 moves to follow it, and the creator, which had
+        played on with the first, stopped both with "the game forked".)"""
+        return self._back_at.get(peer, -1e9) > self._alone_seen_at + FORK_GRACE_S
+
     def _game_forked(self, peer: bytes, index: int, detail: str) -> None:
         """A member's state after move `index` differs from ours: the games forked there
         or before — both sides of a network partition played on, each handing the other
@@ -263,7 +272,7 @@ class Handover:
                 self._fork_suspect = (peer, index, detail, self.now)
             unheard = self.now - self._unheard_at <= FORK_GRACE_S
             if (self._alone_from is not None and (len(self.lobby.members) > 2 or unheard)
-                    and self._yield_to is None):
+                    and self._yield_to is None and not self._cut_off_after_us(peer)):
                 # we were alone while the others stayed together (or nobody heard us,
                 # even at two: the other never saw our moves): their game is the
                 # table's. Their log from where we were cut off shows where we differ.

@@ -321,7 +321,11 @@ class MoveSync:
                     self._resumed_at if self._resumed_at is not None else -1e9,
                     # (a tile dealt with a late value, or a drop of one: the two sides'
                     # lobbies settle which counts, and one of them rewinds)
-                    self._late_deal_at, self._dropped_at, self._unheard_at)
+                    self._late_deal_at, self._dropped_at, self._unheard_at,
+                    # (alone until a moment ago: a move we played as the cut began never
+                    # reached the table, and the first we hear of it may come before any
+                    # member counts as back: a laptop stopped the game at once)
+                    self._alone_seen_at)
         return self.now - since <= FORK_GRACE_S
 
     def _first_difference(self, msg: MoveMsg) -> int | None:
