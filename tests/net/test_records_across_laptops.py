@@ -85,10 +85,19 @@ async def test_every_laptop_lists_the_game_alike_and_a_bot_laptop_is_not_helped(
             start = len(ana.game.moves)
             return lambda: len(ana.game.moves) >= start + n or ana.game.is_over
 
+        def decision_of(name: str, yes: bool):
+            """Whether it is (`yes`), or no longer is, a decision of `name`'s seat: a turn is
+            several moves, and a dozen of them can all be the others'."""
+            return lambda: ana.game.is_over or (ana.game.pending is not None and (
+                ana.game.pending.seat == seat_of[name]) == yes)
+
         # Kai's laptop away: the table's bot plays the bot laptop's seat for a while
         party.away(2, kai, (0, 1))
         await ana.wait_for(lambda: ana.lobby.seats[seat_of["Kai"]].bot, 30)
         await ana.wait_for(moves_on(12), 60)
+        # and a decision of Kai's played by the table's bot (twelve moves had none, once)
+        await ana.wait_for(decision_of("Kai", True), 60)
+        await ana.wait_for(decision_of("Kai", False), 60)
         party.back(2, kai)
         await ana.wait_for(lambda: not ana.lobby.seats[seat_of["Kai"]].bot, 60)
         # then Ben's: Dee comes to watch while the bot plays his seat
@@ -100,12 +109,9 @@ async def test_every_laptop_lists_the_game_alike_and_a_bot_laptop_is_not_helped(
         await dee.wait_for(lambda: dee.game is not None and dee.core.caught_up_with_table(), 60)
         await ana.wait_for(moves_on(6), 60)
         # and a decision of Ben's played by the bot since Dee came (six moves can all be
-        # the others': a turn is several moves, and then Dee had no bot move to record)
-        def bens(yes: bool):
-            return lambda: ana.game.is_over or (ana.game.pending is not None and (
-                ana.game.pending.seat == seat_of["Ben"]) == yes)
-        await ana.wait_for(bens(True), 60)
-        await ana.wait_for(bens(False), 60)
+        # the others', and then Dee had no bot move to record)
+        await ana.wait_for(decision_of("Ben", True), 60)
+        await ana.wait_for(decision_of("Ben", False), 60)
         party.back(1, ben)
         await play_to_end(table)
         await dee.wait_for(lambda: dee.game is not None and dee.game.is_over, 60)
