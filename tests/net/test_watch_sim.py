@@ -606,3 +606,38 @@ def test_a_watcher_back_from_a_short_sleep_is_fed_afresh_by_the_feeder_that_kept
     players = nodes[:2]
     net.play_to_end([*players, eve])
     one_digest([*players, eve])
+
+
+def test_a_watcher_sees_a_bots_last_move_for_a_player_before_the_player_is_back():
+    """A watcher reads who played a move off the lobby it has when the move comes (the
+    wire does not say). Ben's seat was played by a bot while his laptop was cut off; the
+    bot's move for him and the lobby that gave him his seat back came to the feeder within
+    one tick, and the watcher was fed the lobby first: its record told the bot's move as
+    Ben's own (a test of four laptops on real sockets, now and then)."""
+    net = SimNet(seed=11)
+    ana, ben, cy = nodes = net.table(3)
+    for nd in nodes:
+        nd.core.handover_after = 1.0
+    net.run_until(lambda: len(ana.game.moves) > 8)
+    dan = watcher(net, ana)
+    net.run_until(lambda: dan.game is not None and dan.core.caught_up_with_table(), 10)
+    seat = ben.core.my_seats()[0]
+    ben.core.autoplay = None
+    net.blocked.add(ben.addr)
+    net.run_until(lambda: ana.core.lobby.seats[seat].bot, 30)
+    net.run_until(lambda: ana.game.pending is not None and ana.game.pending.seat == seat, 120)
+    net.run_until(lambda: ana.game.pending is None or ana.game.pending.seat != seat, 60)
+    played = len(ana.game.moves)  # the bot's decision for Ben is in: Ben is back at once
+    net.blocked.discard(ben.addr)
+    ben.core.autoplay = "random"
+    net.run_until(lambda: not ana.core.lobby.seats[seat].bot, 30)
+    net.run_until(lambda: dan.core.lobby is not None and not dan.core.lobby.seats[seat].bot
+                  and len(dan.game.moves) >= played, 10)
+    handed, seen = False, {}  # Ben's seat's moves: handed to a bot as the watcher saw them
+    for e in dan.events:
+        if e.kind == "lobby":
+            handed = bool(e.lobby["seats"][seat]["bot"])
+        elif e.kind == "move" and e.seat == seat:
+            seen[e.index] = handed
+    last = max(i for i in seen if i < played)
+    assert seen[last], seen

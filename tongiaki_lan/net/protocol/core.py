@@ -333,6 +333,9 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
         # (moves since then never counted for the table if it went on without us)
         self._alone_from: int | None = None
         self._alone_seen_at = -1e9  # the last tick that found us alone (or unheard)
+        # the last lobbies installed during the game, each with how many moves the game
+        # had when it came: a watcher is fed each at its place (`Spectators._feed`)
+        self._lobbies: list[tuple[int, Lobby]] = []
         # when this node last found itself unheard: it hears the others, but none of them
         # acknowledges what it sends (a firewall, a one-way Wi-Fi fault). Its moves since
         # never reached the table: like a node cut off, it yields to the table's game

@@ -25,6 +25,8 @@ from tongiaki_lan.net.protocol.drawsync import DEFER
 
 log = logging.getLogger("tongiaki_lan.net.protocol.lobbysync")
 
+LOBBY_LOG = 16  # lobbies kept with their place in the game, for watchers fed late
+
 
 class LobbySync:
     def _note_address(self, peer: bytes, addr: tuple) -> None:
@@ -90,6 +92,8 @@ class LobbySync:
     def _install_lobby(self, new: Lobby, broadcast: bool) -> None:
         old = self.lobby
         self.lobby = new
+        if self.game is not None:  # (where it came in the game: `Spectators._feed`)
+            self._lobbies = [*self._lobbies[-(LOBBY_LOG - 1):], (len(self.game.moves), new)]
         if (self.game is not None and (old is None or old.chains != new.chains)
                 and self._sync_chains()):
             self._remember_dealt()  # (a resumed record's values of those chains)
