@@ -410,17 +410,14 @@ class Spectators:
             # of four laptops, now and then; on the simulated LAN whenever the bot's moves
             # and both lobbies fell between two of the feeder's ticks)
             for at, lobby in self._lobbies if g is not None else ():
-                if lobby.version <= w.lobby_version or lobby.version >= lb.version:
+                if not w.lobby_version < lobby.version <= lb.version:
                     continue
-                self._feed_moves(peer, w, min(at, len(g.moves)))
-                if w.sent < min(at, len(g.moves)):
+                upto = min(at, len(g.moves))
+                self._feed_moves(peer, w, upto)
+                if w.sent < upto:
                     return  # (far behind: the rest of those first, on the next ticks)
-                w.lobby_version = lobby.version
-                self.links.send(peer, addr, lobby)
-            if g is not None and self._lobbies and self._lobbies[-1][1] is lb:
-                self._feed_moves(peer, w, min(self._lobbies[-1][0], len(g.moves)))
-                if w.sent < min(self._lobbies[-1][0], len(g.moves)):
-                    return
+                w.lobby_version = lobby.version  # (the lobby of now as it is: its phase)
+                self.links.send(peer, addr, lb if lobby.version == lb.version else lobby)
         if w.lobby_version != lb.version:
             w.lobby_version = lb.version
             self.links.send(peer, addr, lb)
