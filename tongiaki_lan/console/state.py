@@ -1,0 +1,133 @@
+"""What a player sees of a game, as one frozen value: the contract between the table
+model and its views.
+
+The terminal screen, the board page in the browser and the plain line mode draw the same
+`TableState`; none of them asks the engine, the network node or a session anything of
+its own (python-chess keeps `Board` apart from `chess.svg`; lichess's board is handed a
+position and its legal destinations and knows no rules). A view that needs a fact adds a
+field here, filled by the model, so that the other views can show it too.
+
+Everything here is plain data: strings already in the player's language, ints, tuples.
+Nothing refers back to a live object, so a state can be handed to another thread, turned
+into JSON for the page, or compared with the previous one to see what changed.
+
+Click targets name board elements in one small vocabulary shared by the model (which
+moves each element stands for) and the SVG drawing (`data-target` on the element):
+
+- `island:T`     the island tile T (tile id): expand, royal
+- `beach:T:B`    beach B (0-based) of island tile T: place, beaches, take, land
+- `pier:T:B:D`   the pier of beach B of island T towards board direction D (0 S … 5 SE): sail
+- `place:Q:R`    the empty sea at axial (Q, R) where a new tile may go: tile
+A move with no element of its own (`colony`, `take nothing`, `land -`) has no target: the
+views offer it as a button or a typed word.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+Line = tuple[str, str]  # (style, text): a story line, as `story.Line`
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One seat as the panel shows it."""
+
+    index: int
+    name: str  # the player's name alone (`Maui`)
+    label: str  # who plays it, as read (`Maui — bot (normal)`)
+    colour: str  # engine colour name (`blue`)
+    letter: str  # its letter (`B`), shown beside the colour everywhere
+    colour_name: str  # the colour in the player's language
+    driver: str  # "you", "player", "bot", "laptop-bot" (a laptop playing with a bot)
+    local: bool  # played from this keyboard
+    viewer: bool  # the screen looks from this seat (a watcher: the player it follows)
+    away: bool = False
+    left: bool = False  # gone for good (its seat played by the table's bot)
+    score: int = 0  # the score as it stands (E2); final points are in `final`
+    ships_in_reserve: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class MoveOption:
+    """One legal move of the pending decision, as the views offer it."""
+
+    text: str  # what a player types, and what a click sends (`place Tonga 3`)
+    shown: str  # the same, spaced as read (`place Tonga 3`, `sail Hiva Oa 2 NE`)
+    preview: str = ""  # what it would do, in words ("beach 1 fills")
+    targets: tuple[str, ...] = ()  # board elements that stand for it (module docstring)
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionView:
+    """The pending decision: whose, of which kind, in words, and (when it is this
+    keyboard's) its legal moves."""
+
+    seat: int | None  # None: a tile reveal (chance) or nothing pending
+    kind: str  # the engine's decision kind, or "" at the end
+    mine: bool  # this keyboard decides it
+    text: str  # the decision in words, as the status line says it
+    moves: tuple[MoveOption, ...] = ()  # empty unless `mine`
+    waiting_for: str = ""  # who or what the table waits for, in words ("" if nothing)
+
+
+@dataclass(frozen=True, slots=True)
+class LastMove:
+    """The last move applied, so every view can mark it."""
+
+    index: int  # its index in the game's moves
+    seat: int | None
+    text: str  # in words, with who made it
+    targets: tuple[str, ...] = ()  # the board elements it touched
+    tiles: tuple[int, ...] = ()  # tile ids it placed or changed
+
+
+@dataclass(frozen=True, slots=True)
+class Countdown:
+    """A wait with an end the player is shown (a draw, a replace, a laptop waking)."""
+
+    kind: str  # "draw", "replace", "wake"
+    text: str  # in words
+    ends_at: float  # monotonic seconds (views compute what is left)
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayPosition:
+    index: int  # moves applied to what is shown
+    total: int  # moves in the record
+    can_step: bool = True  # a late watcher looking back: False while live
+
+
+@dataclass(frozen=True, slots=True)
+class TableState:
+    """Everything a view draws, replaced as a whole on each change."""
+
+    version: int  # grows with every change the views must redraw
+    kind: str  # "solo", "lan", "watch", "replay"
+    lang: str  # the language the texts are in
+    title: str
+    move_index: int  # moves applied to the game shown (`data-move-index` on the page)
+    seats: tuple[SeatView, ...]
+    decision: DecisionView
+    # the position to draw: a copy of the engine's `Game` made for this state, which views
+    # read (`svgboard.board_svg`, the terminal map) and never apply a move to
+    board: Any = None
+    frontier: bool = False  # draw the empty places a new tile may take (a tile decision)
+    focus: int | None = None  # the island the decision is about, to keep in sight
+    last_move: LastMove | None = None
+    story: tuple[Line, ...] = ()  # the log, oldest first (views show its end)
+    status: str = ""  # the status line's text
+    hint: str = ""  # the last hint in words, while its decision stands
+    offer: str = ""  # a move offered on the input line (a landing), as text
+    notice: Line | None = None  # the message line (a refusal with its rule, a note)
+    away: tuple[str, ...] = ()  # names of players away
+    left: tuple[str, ...] = ()  # names of players gone for good
+    watchers: tuple[str, ...] = ()
+    open_seats: tuple[str, ...] = ()  # colour names of seats a newcomer may take
+    countdowns: tuple[Countdown, ...] = ()
+    replay: ReplayPosition | None = None
+    final: tuple[Line, ...] = ()  # the final table's rows at the end, else empty
+    over: bool = False
+    can_undo: bool = False  # solo: `undo` would take something back now
+    commands: tuple[str, ...] = field(default=())  # verbs this table takes besides moves
