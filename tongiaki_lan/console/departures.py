@@ -17,7 +17,7 @@ from tongiaki_lan.engine.tiles import TILES
 from tongiaki_lan.i18n import _
 from tongiaki_lan.i18n.islands import island_name
 
-from .story import ships_text
+from .phrases import ships_text
 
 
 def settled_departure_text(game: Game, island: int, beach: int, pier: int,

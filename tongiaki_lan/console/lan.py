@@ -12,7 +12,7 @@ import math
 import time
 
 from tongiaki_lan.draws import MAX_LATE_CHAINS
-from tongiaki_lan.engine import COLOURS, LETTERS, IllegalMove, Move
+from tongiaki_lan.engine import IllegalMove, Move
 from tongiaki_lan.engine.tiles import ISLAND_IDS, SEA_IDS
 from tongiaki_lan.i18n import N_, _
 from tongiaki_lan.net.aio.pump import clock as pump_clock
@@ -22,9 +22,11 @@ from tongiaki_lan.net.protocol.movesync import WAKING
 from tongiaki_lan.net.protocol.settings import HANDOVER_BOT
 
 from .departures import MoveSpans
-from .session import STRUCK, GameSession, NotYet, Seat, _shared, kind_label, seat_label
+from .networds import net_reason
+from .seats import COLOUR_NAMES as COLOUR_NAMES  # (also read from here)
+from .seats import Seat, colour_name, find_colour, kind_label, seat_label
+from .session import STRUCK, GameSession, NotYet, _shared
 from .wakestory import WakeStory
-from .words import net_reason
 
 # a restart heard this soon after the laptop was told back is no news: a laptop that
 # woke and took moves back starts its links afresh (`Links.rebirth`), as a restart does
@@ -47,17 +49,6 @@ GUEST_WORDS = {
     "quiet": N_("quiet: anyone may watch, watchers do not chat"),
     "closed": N_("closed: nobody watches, nobody takes a seat"),
 }
-# colour names as shown (typed commands take the English names or the letters)
-COLOUR_NAMES = {
-    "blue": N_("blue"), "red": N_("red"), "green": N_("green"),
-    "yellow": N_("yellow"), "orange": N_("orange"), "purple": N_("purple"),
-}
-
-
-def colour_name(colour: str) -> str:
-    return _(COLOUR_NAMES.get(colour, colour))
-
-
 def guests_word(bits: int) -> str:
     """The word for a table's guests setting (`open`, `watch`, …), or its bits."""
     from tongiaki_lan.net.protocol.watching import GUESTS_BY_WORD
@@ -86,16 +77,6 @@ def set_guests(node, word: str) -> str:
             who=who))
     node.set_guests(GUESTS_BY_WORD[word])
     return _("guests: {meaning}").format(meaning=_(GUEST_WORDS[word]))
-
-
-def find_colour(word: str) -> str | None:
-    """A colour typed by its English name, its name in the player's language or its
-    letter (`blue`, `blu`, `B`); None when it names none."""
-    w = word.strip().lower()
-    for i, c in enumerate(COLOURS):
-        if w in (c, colour_name(c).lower(), LETTERS[i].lower()):
-            return c
-    return None
 
 
 def open_seats(node) -> list[int]:

@@ -30,13 +30,13 @@ from prompt_toolkit.layout.processors import BeforeInput, ConditionalProcessor, 
 from tongiaki_lan.engine import COLOURS
 from tongiaki_lan.i18n import N_, _, ngettext
 
-from .lan import COLOUR_NAMES as COLOUR_NAMES  # (colour names as shown: lan.py has them)
-from .lan import find_colour, guests_word, is_watching, peer_label, table_moves
+from .lan import guests_word, is_watching, peer_label, table_moves
 from .lan import set_guests as _set_guests
+from .networds import net_reason
 from .screen import CanvasControl, wrap_words
-from .session import LEVEL_NAMES, kind_label
+from .seats import COLOUR_NAMES as COLOUR_NAMES  # (colour names as shown)
+from .seats import LEVEL_NAMES, find_colour, kind_label
 from .theme import build_style, player_style
-from .words import net_reason
 
 log = logging.getLogger("tongiaki_lan.console.lobby")
 

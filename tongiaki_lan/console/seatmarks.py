@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from tongiaki_lan.i18n import _, ngettext
 
-from .session import HUMAN_KINDS, Seat, kind_label
+from .seats import HUMAN_KINDS, Seat, kind_label
 
 # The panel's shortenings, tried in this order until its lines fit (docs/console.md,
 # Layout): the watchers' names (their count stays on "Drawn:" or the title), the reminder

@@ -14,7 +14,6 @@ import dataclasses
 import hashlib
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -25,30 +24,16 @@ from tongiaki_lan.i18n import N_, _
 from tongiaki_lan.i18n import current as current_language
 from tongiaki_lan.i18n.islands import shown_move
 
+from .seats import (  # noqa: F401 - the seats' words, also read from here
+    HUMAN_KINDS,
+    LEVEL_NAMES,
+    Seat,
+    colour_name,
+    kind_label,
+    plain_name,
+    seat_label,
+)
 from .story import Line, Narrator
-
-
-@dataclass
-class Seat:
-    name: str
-    colour: str
-    kind: str = "human"  # "human", a bot kind, or "remote"
-    local: bool = False  # played from this keyboard
-    away: bool = False
-    # a laptop that plays its seat with a bot (`play --headless --bot`): labelled a bot's,
-    # yet a laptop the table waits for when it goes away, as for a person's
-    laptop_bot: bool = False
-
-
-HUMAN_KINDS = ("human", "remote")
-
-
-def plain_name(seat: Seat) -> str:
-    """The seat's name without the bot's kind a LAN bot seat carries (`Maui (search)`)."""
-    note = f" ({seat.kind})"
-    if seat.kind not in HUMAN_KINDS and seat.name.endswith(note) and len(seat.name) > len(note):
-        return seat.name[:-len(note)]
-    return seat.name
 
 
 def _shared(a: list, b: list) -> int:
@@ -63,24 +48,6 @@ def _shared(a: list, b: list) -> int:
 
 # the mark of a story line about moves the table never counted (`follow_game`)
 STRUCK = "✗ "
-# the levels' names as shown (`Maui — bot (facile)`); other kinds are names of their own
-LEVEL_NAMES = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
-
-
-def kind_label(kind: str) -> str:
-    """A bot's kind as the player reads it: a level in their language, any other kind
-    (`search`, `greedy`) by its own name, as the commands take it."""
-    return _(LEVEL_NAMES[kind]) if kind in LEVEL_NAMES else kind
-
-
-def seat_label(seat: Seat) -> str:
-    """One label for who plays a seat, fed by what the session knows of its driver
-    (`Seat.kind`: a bot kind for a bot seat, a solo bot, or a seat handed to a bot while
-    its player is away): `Maui — bot (search)`, `Cat — bot (greedy)`; a player's name
-    alone otherwise."""
-    if seat.kind in HUMAN_KINDS:
-        return seat.name
-    return _("{name} — bot ({kind})").format(name=plain_name(seat), kind=kind_label(seat.kind))
 
 
 def seed_from_text(text: str | None) -> bytes:
@@ -699,8 +666,6 @@ class ReplaySession(GameSession):
         """The story of the moves shown, each stretch told with the players of its time,
         and a line where a seat changed hands: the panel's name switched and the log said
         nothing of it (and named the newcomer for the moves of the bot before)."""
-        from .lan import colour_name
-
         cuts = {i: changed for i, changed in self.record.names if i < self.index
                 and self._events_at.get(i) is not None}
         start = self._seats_at(0)

@@ -8,7 +8,7 @@ from tongiaki_lan.engine.hexgrid import DIRECTION_NAMES
 from tongiaki_lan.i18n import N_, _, ngettext
 from tongiaki_lan.i18n.islands import island_name, shown_island
 
-from .story import final_words, numbers_text, ships_text, tile_label
+from .phrases import final_words, numbers_text, ships_text, tile_label
 
 
 def _unbroken_tail(text: str) -> str:
@@ -253,28 +253,6 @@ def help_lines(topic: str = "", replay: bool = False) -> list[str]:
         return [kept[0], _("Commands of every game screen:"), *kept[1:],
                 *(_(line) for line in REPLAY_KEYS)]
     return [_(line) for line in GENERAL_HELP] + [_("Moves: {moves}").format(moves=moves)]
-
-
-def net_reason(text: object) -> str:
-    """A reason the network layer gave (a REFUSE from the host, a failed join) in the
-    player's language where it is one of the lobby's known refusals; else as it came.
-
-    The net layer keeps its reasons English (the wire and scripts read them); it marks
-    the templates, and the console matches the text against them here."""
-    from tongiaki_lan.i18n import translate_known
-
-    try:
-        from tongiaki_lan.net.protocol import handover, lobby, movesync
-    except ImportError:  # the network extras are missing: nothing from the net to translate
-        return str(text)
-    return translate_known(str(text), (*lobby.REFUSALS, *handover.REFUSALS,
-                                       *movesync.REFUSALS, *CONSOLE_KNOWN))
-
-
-# Reasons the network layer words without marking them (yet): translated all the same.
-CONSOLE_KNOWN = (
-    N_("watchers do not chat at this table"),  # net/protocol/watching.py, a watcher's chat
-)
 
 
 def engine_reason(reason: object) -> str:
