@@ -60,8 +60,9 @@ def measure_screen(game: Game, columns: int, rows: int, repeat: int) -> float:
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output.vt100 import Vt100_Output
 
+    from .feeds.base import GameSession
     from .screen import GameScreen
-    from .session import GameSession, Seat
+    from .seats import Seat
     from .story import tell_all
 
     sink = io.StringIO()

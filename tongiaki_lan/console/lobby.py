@@ -30,8 +30,8 @@ from prompt_toolkit.layout.processors import BeforeInput, ConditionalProcessor, 
 from tongiaki_lan.engine import COLOURS
 from tongiaki_lan.i18n import N_, _, ngettext
 
-from .lan import guests_word, is_watching, peer_label, table_moves
-from .lan import set_guests as _set_guests
+from .feeds.lanfacts import guests_word, is_watching, peer_label, table_moves
+from .feeds.lanfacts import set_guests as _set_guests
 from .networds import net_reason
 from .screen import CanvasControl, wrap_words
 from .seats import COLOUR_NAMES as COLOUR_NAMES  # (colour names as shown)

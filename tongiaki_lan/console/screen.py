@@ -70,10 +70,12 @@ from tongiaki_lan.i18n.islands import engine_text, island_name, joined_islands, 
 from .board import COMPACT, FULL, BoardView, Canvas, board_extent, tile_face
 from .board import OUTLINES as HEX_OUTLINES
 from .board import TOP as TOP_EDGE
+from .feeds.base import GameSession, NotYet
+from .feeds.solo import SoloSession
 from .final import final_rows, short_name
 from .rules import clause_text, rules_lines
 from .seatmarks import STEPS, mark_lines, seat_marks
-from .session import HUMAN_KINDS, GameSession, NotYet, SoloSession
+from .seats import HUMAN_KINDS, colour_name
 from .story import tile_label
 from .theme import build_style, player_style
 from .words import (
@@ -293,8 +295,6 @@ class MoveCompleter(Completer):
         elif word in ("take", "join"):
             # an open seat's colour as the panel names it (`take verde`), or its English
             # name when that is what is being typed (`take gr` in Italian: green)
-            from .lan import colour_name
-
             lb = s.node.lobby
             typed = rest.strip()
             options = []
