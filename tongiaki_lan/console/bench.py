@@ -15,7 +15,7 @@ import time
 from tongiaki_lan.bots import make_bot
 from tongiaki_lan.engine import Dealer, Game
 
-from .board import COMPACT, FULL, HEX_H, HEX_W, BoardView, board_extent, tile_face
+from .terminal.board import COMPACT, FULL, HEX_H, HEX_W, BoardView, board_extent, tile_face
 
 
 def full_board(min_tiles: int = 31, tries: int = 400) -> Game:

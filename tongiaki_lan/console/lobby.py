@@ -36,7 +36,7 @@ from .networds import net_reason
 from .screen import CanvasControl, wrap_words
 from .seats import COLOUR_NAMES as COLOUR_NAMES  # (colour names as shown)
 from .seats import LEVEL_NAMES, find_colour, kind_label
-from .theme import build_style, player_style
+from .terminal.theme import build_style, player_style
 
 log = logging.getLogger("tongiaki_lan.console.lobby")
 

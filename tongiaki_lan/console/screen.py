@@ -67,9 +67,6 @@ from tongiaki_lan.i18n import N_, _, ngettext
 from tongiaki_lan.i18n import current as current_language
 from tongiaki_lan.i18n.islands import engine_text, island_name, joined_islands, shown_move
 
-from .board import COMPACT, FULL, BoardView, Canvas, board_extent, tile_face
-from .board import OUTLINES as HEX_OUTLINES
-from .board import TOP as TOP_EDGE
 from .feeds.base import GameSession, NotYet
 from .feeds.solo import SoloSession
 from .final import final_rows, short_name
@@ -77,7 +74,10 @@ from .rules import clause_text, rules_lines
 from .seatmarks import STEPS, mark_lines, seat_marks
 from .seats import HUMAN_KINDS, colour_name
 from .story import tile_label
-from .theme import build_style, player_style
+from .terminal.board import COMPACT, FULL, BoardView, Canvas, board_extent, tile_face
+from .terminal.board import OUTLINES as HEX_OUTLINES
+from .terminal.board import TOP as TOP_EDGE
+from .terminal.theme import build_style, player_style
 from .words import (
     LANDING_HINTED,
     LANDING_PLAIN,
