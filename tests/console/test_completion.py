@@ -65,11 +65,11 @@ def test_a_watchers_take_offers_the_colours_as_the_panel_names_them():
 
     from tongiaki_lan import i18n
 
-    seats = [SimpleNamespace(colour=c) for c in ("blue", "red", "green")]
-    session = SimpleNamespace(watching=True, game=SimpleNamespace(is_over=False),
-                              node=SimpleNamespace(lobby=SimpleNamespace(seats=seats)),
-                              open_seat_list=lambda: [1, 2], names=["Ana", "Ben", "Maui"])
-    completer = MoveCompleter(SimpleNamespace(session=session))
+    seats = [SimpleNamespace(colour=c, name=n)
+             for c, n in (("blue", "Ana"), ("red", "Ben"), ("green", "Maui"))]
+    state = SimpleNamespace(kind="watch", over=False, from_lobby=False, seats=seats,
+                            open_seat_indices=(1, 2))  # (what the completer reads of it)
+    completer = MoveCompleter(SimpleNamespace(model=SimpleNamespace(state=state)))
 
     def offered(text):
         return [c.text for c in completer.get_completions(

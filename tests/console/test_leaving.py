@@ -124,7 +124,7 @@ async def test_lobby_mid_solo_game_asks_then_goes_back_there_and_solo_resume_pla
     had no way to go on with the game. Now `lobby` asks once and goes back, the lobby
     names the unfinished game, and `solo resume` there plays on it (real screens)."""
     from tongiaki_lan.cli import lobby as cli_lobby
-    from tongiaki_lan.console import screen as screen_module
+    from tongiaki_lan.console.terminal import screen as screen_module
 
     lobbies, args, out = _lobby_loop(monkeypatch, tmp_path)
     games = []

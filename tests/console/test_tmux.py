@@ -137,7 +137,11 @@ PIER_ON_SHIP = re.compile(r"[BRGYOP][NS][EW]?(?![a-z])")
 def _play_hints_until(pane, stop, limit: int = 1000) -> str:
     """Take hints (typed `hint`, then Enter) at each of our decisions until `stop(screen)`."""
     for _ in range(limit):
-        screen = pane.wait_for(lambda s: "Your decision" in _status(s) or "Game over" in _status(s),
+        # (at our landing, once its hint is there: the screen asks for it as the decision
+        # shows, and a capture between the two saw "a hint is on its way")
+        screen = pane.wait_for(lambda s: ("Your decision" in _status(s)
+                                          and "a hint is on its way" not in _status(s))
+                               or "Game over" in _status(s),
                                timeout=60, what="our decision or the end")
         # on the map, no ship letter runs into a pier (`5BGYNE`: ships B G Y, pier NE)
         board = "\n".join(line.split("│", 1)[0] for line in screen.splitlines()[:-3])

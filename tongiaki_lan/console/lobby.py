@@ -33,10 +33,10 @@ from tongiaki_lan.i18n import N_, _, ngettext
 from .feeds.lanfacts import guests_word, is_watching, peer_label, table_moves
 from .feeds.lanfacts import set_guests as _set_guests
 from .networds import net_reason
-from .screen import CanvasControl, wrap_words
 from .seats import COLOUR_NAMES as COLOUR_NAMES  # (colour names as shown)
 from .seats import LEVEL_NAMES, find_colour, kind_label
 from .terminal.theme import build_style, player_style
+from .terminal.widgets import CanvasControl, wrap_words
 
 log = logging.getLogger("tongiaki_lan.console.lobby")
 

@@ -12,12 +12,13 @@ shortens (to the rows' colour letters, `Bots (normal): R G Y`) but never goes.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from tongiaki_lan.i18n import _, ngettext
 
-from .seats import HUMAN_KINDS, Seat, kind_label
+from .seats import kind_label
+from .state import SeatView
 
 # The panel's shortenings, tried in this order until its lines fit (docs/console.md,
 # Layout): the watchers' names (their count stays on "Drawn:" or the title), the reminder
@@ -50,20 +51,18 @@ class SeatMarks:
     away_letters: tuple[str, ...]
 
 
-def seat_marks(seats: list[Seat], names: list[str], letters: list[str],
-               over: bool) -> SeatMarks:
+def seat_marks(seats: Sequence[SeatView], over: bool) -> SeatMarks:
     """The marks of a table: bots by kind in seat order; who is away (nobody once the game
     is over: nobody is waited for then)."""
     groups: dict[str, tuple[list[str], list[str]]] = {}
-    for info, name, letter in zip(seats, names, letters, strict=True):
-        if info.kind in HUMAN_KINDS:
+    for seat in seats:
+        if not seat.bot_kind:
             continue
-        who, marks = groups.setdefault(info.kind, ([], []))
-        if name not in who:
-            who.append(name)
-        marks.append(letter)
-    away = [(name, letter) for info, name, letter in zip(seats, names, letters, strict=True)
-            if info.away and not over]
+        who, marks = groups.setdefault(seat.bot_kind, ([], []))
+        if seat.name not in who:
+            who.append(seat.name)
+        marks.append(seat.letter)
+    away = [(seat.name, seat.letter) for seat in seats if seat.away and not over]
     return SeatMarks(
         bots=tuple(BotGroup(kind, tuple(w), tuple(m)) for kind, (w, m) in groups.items()),
         away_names=tuple(n for n, _l in away),

@@ -47,6 +47,7 @@ class SeatView:
     left: bool = False  # gone for good (its seat played by the table's bot)
     score: int = 0  # the score as it stands (E2); final points are in `final`
     ships_in_reserve: int = 0
+    bot_kind: str = ""  # the kind of bot that plays it now (`normal`, `search`), else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,8 +89,10 @@ class Countdown:
     """A wait with an end the player is shown (a draw, a replace, a laptop waking)."""
 
     kind: str  # "draw", "replace", "wake"
-    text: str  # in words
+    text: str  # in words, as of the state (status.py says it again as seconds go by)
     ends_at: float  # monotonic seconds (views compute what is left)
+    who: str = ""  # whom it waits for, by name ("Ana, Ben")
+    endless: bool = False  # a draw waiting for the last who draw: no end, they must return
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +100,7 @@ class ReplayPosition:
     index: int  # moves applied to what is shown
     total: int  # moves in the record
     can_step: bool = True  # a late watcher looking back: False while live
+    text: str = ""  # where it stands in words (`move 12/80 — next: place Tonga 2`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,9 +129,23 @@ class TableState:
     left: tuple[str, ...] = ()  # names of players gone for good
     watchers: tuple[str, ...] = ()
     open_seats: tuple[str, ...] = ()  # colour names of seats a newcomer may take
+    # the seats a newcomer may take now, by index (a watcher's `take`; one per seat, where
+    # `open_seats` names a player's two colours once)
+    open_seat_indices: tuple[int, ...] = ()
     countdowns: tuple[Countdown, ...] = ()
     replay: ReplayPosition | None = None
     final: tuple[Line, ...] = ()  # the final table's rows at the end, else empty
     over: bool = False
     can_undo: bool = False  # solo: `undo` would take something back now
     commands: tuple[str, ...] = field(default=())  # verbs this table takes besides moves
+    # grows with every change of the game, its seats or its story (not with a notice or an
+    # offer): a view scrolls its log back to the newest lines then
+    feed_version: int = 0
+    game_name: str = ""  # a LAN table's name
+    followed: str = ""  # whose side a watcher looks from (`follow NAME`), else ""
+    seat_lost: bool = False  # back after a goodbye for good, a newcomer plays our seat
+    waking: str = ""  # instead of the decision: this laptop asks the table what it missed
+    from_lobby: bool = False  # `lobby` goes back to the lobby (after the game, or watching)
+    bot_thinking: bool = False  # a bot is choosing the pending decision
+    numbers_tiles: bool = False  # a LAN table: its lines name tiles by number (`Drawn:`)
+    status_style: str = ""  # the status line's kind: "status", "status.mine", "status.over"

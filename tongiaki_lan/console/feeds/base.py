@@ -53,6 +53,16 @@ class GameSession:
 
     title = N_("Tongiaki")
     can_play = True  # False for replays: typed moves are refused
+    kind = "solo"  # what the table is: "solo", "lan", "watch" or "replay" (TableState.kind)
+    # The facts below are a LAN table's (feeds/lan.py); here, what they are elsewhere: the
+    # table model reads them of every feed, and no view asks a feed what it is.
+    from_lobby = False  # started from the lobby: `lobby` goes back there
+    watching = False  # a LAN table followed without a seat
+    seat_lost = False  # back after a goodbye for good, a newcomer plays our seat
+    numbers_tiles = False  # the story names tiles by number: the panel counts those drawn
+    game_name = ""  # a LAN table's name
+    record_path = None  # where the game is recorded (a Path), if it is
+    leave_for_good: bool | None = None  # a LAN seat: `quit` leaves for good, `quit soon` not
 
     def __init__(self, game: Game, seats: list[Seat], hint_kind: str | None = None):
         self.game = game
@@ -299,6 +309,56 @@ class GameSession:
         # searching bot judged by the win model; empty for the others)
         self.hint_options = tuple(getattr(bot.inner, "last_options", ()))
         return move
+
+    # ---------------------------------------------------------------- a table's facts
+
+    def away_seats(self) -> set[int]:
+        """Seats whose player is away from the table now (`replace` may give them to a
+        bot)."""
+        return set()
+
+    def left_seats(self) -> set[int]:
+        """Seats whose player left for good (a bot plays them from then on)."""
+        return set()
+
+    def watcher_names(self) -> list[str]:
+        """Who watches the table (the panel's `Watching:` line)."""
+        return []
+
+    def open_seat_list(self) -> list[int]:
+        """Seats a newcomer may take now."""
+        return []
+
+    def open_seat_colours(self) -> list[str]:
+        """For someone watching: the colours of the seats they may take, one per player."""
+        return []
+
+    def countdown_left(self) -> float | None:
+        """Seconds before a draw goes on without whoever it waits for; None: none waits."""
+        return None
+
+    def countdown_text(self) -> str | None:
+        return None
+
+    def draw_waiting(self) -> tuple[str, bool] | None:
+        """(whom, by name; whether the tile waits until they are back) while a draw waits."""
+        return None
+
+    def replace_left(self) -> float | None:
+        """Seconds before `replace` may give the seat whose decision waits to a bot."""
+        return None
+
+    def waking_text(self) -> str | None:
+        """The status line while this laptop asks the table what it missed, else None."""
+        return None
+
+    def leave_note(self) -> str | None:
+        """What the leaving question says of this seat, instead of the record's path."""
+        return None
+
+    def can_undo(self) -> bool:
+        """Whether `undo` would take something back now (a solo game's)."""
+        return False
 
     # ---------------------------------------------------------------- extra commands
 

@@ -16,6 +16,7 @@ class ReplaySession(GameSession):
 
     title = N_("Replay")
     can_play = False
+    kind = "replay"
 
     def __init__(self, record, path: str = ""):
         self.record = record

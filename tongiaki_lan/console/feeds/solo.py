@@ -237,22 +237,25 @@ class SoloSession(GameSession):
         return {"undo": (N_("undo — take back your last decision of this turn, before a tile "
                             "is revealed"), lambda _arg: self.undo())}
 
+    def can_undo(self) -> bool:
+        g = self.game
+        if not g.moves or not self.my_decision() or isinstance(g.moves[-1], Reveal):
+            return False
+        before = g.copy()
+        try:
+            before.pop()
+        except IndexError:  # (a game rebuilt without its history)
+            return False
+        return before.pending is not None and before.pending.seat in self.local_seats()
+
     def undo(self) -> str | None:
         """Take back this keyboard's last decision (an island chosen by mistake), the
         record with it; None, or why not. Only within the player's own turn and before a
         tile is revealed: what was revealed, or what a bot did after, stays."""
         g = self.game
-        refused = _("undo: nothing of yours to take back (only your own decisions of this "
-                    "turn, before a tile is revealed)")
-        if not g.moves or not self.my_decision() or isinstance(g.moves[-1], Reveal):
-            return refused
-        before = g.copy()
-        try:
-            before.pop()
-        except IndexError:  # (a game rebuilt without its history)
-            return refused
-        if before.pending is None or before.pending.seat not in self.local_seats():
-            return refused
+        if not self.can_undo():
+            return _("undo: nothing of yours to take back (only your own decisions of this "
+                     "turn, before a tile is revealed)")
         move = g.pop()
         if self._writer is not None:
             try:

@@ -1,0 +1,124 @@
+"""The one input path: a line of text (typed in the terminal, or the text of a move clicked
+on the board page) becomes a command and gets a reply, the same from every view."""
+
+from __future__ import annotations
+
+import asyncio
+
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from tongiaki_lan.console.feeds.replay import ReplaySession
+from tongiaki_lan.console.feeds.solo import SoloSession, seed_from_text, solo_seats
+from tongiaki_lan.console.input import TableInput
+from tongiaki_lan.console.model import TableModel
+from tongiaki_lan.console.terminal.screen import GameScreen
+from tongiaki_lan.records import read_record
+
+from .conftest import wait_until
+from .test_replay_lobby import _record
+
+
+def _table(seed: str) -> tuple[SoloSession, TableModel, TableInput]:
+    session = SoloSession(seed_from_text(seed), solo_seats(2, "Ana", "random"),
+                          record_path=None, pace=0, hint_kind="random")
+    model = TableModel(session)
+    return session, model, TableInput(model)
+
+
+async def test_a_move_as_text_is_played_and_a_refusal_names_its_rule():
+    session, model, table = _table("input-0")
+    await session.start()
+    try:
+        await wait_until(session.my_decision, what="our first decision")
+        moves = len(session.game.moves)
+        reply = await table.submit("place Tonga 9")
+        assert reply.style == "error" and reply.text.startswith("place Tonga 9: ")
+        assert model.state.notice == ("error", reply.text)  # (every view shows it)
+        assert len(session.game.moves) == moves
+        reply = await table.submit(model.state.decision.moves[0].text)
+        assert reply.style == "" and len(session.game.moves) > moves
+        reply = await table.submit("expnad Tonga")
+        assert reply.text == "expnad Tonga: unknown command — did you mean expand?"
+    finally:
+        await session.close()
+
+
+async def test_colony_asks_first_and_a_second_submit_confirms():
+    session, model, table = _table("input-colony")
+    await session.start()
+    try:
+        # play the first option until our turn offers a colony with ships on the board
+        for _ in range(200):
+            await wait_until(lambda: session.my_decision() or session.game.is_over,
+                             what="our decision")
+            d = model.state.decision
+            if "colony" in [o.text for o in d.moves] and session.game.on_board(d.seat):
+                break
+            await table.submit(d.moves[0].text)
+        moves = len(session.game.moves)
+        reply = await table.submit("colony")
+        assert "Enter again to confirm" in reply.text and len(session.game.moves) == moves
+        reply = await table.submit("colony")
+        assert len(session.game.moves) > moves
+    finally:
+        await session.close()
+
+
+async def test_a_hint_is_offered_in_the_state_and_its_text_plays_it():
+    session, model, table = _table("input-hint")
+    await session.start()
+    try:
+        await wait_until(session.my_decision, what="our first decision")
+        reply = await table.submit("hint")
+        assert reply.text.startswith("Hint: ")
+        state = model.state
+        assert state.hint == reply.text and state.offer in [o.text for o in state.decision.moves]
+        moves = len(session.game.moves)
+        await table.submit(state.offer)  # (what the page sends when the offer is clicked)
+        assert len(session.game.moves) > moves
+        assert model.state.hint == ""  # (a hint belongs to its decision)
+    finally:
+        await session.close()
+
+
+async def test_a_replay_steps_by_words_and_by_an_empty_line(tmp_path):
+    path = tmp_path / "r.tgr"
+    _record(path, moves=12)
+    session = ReplaySession(read_record(path), str(path))
+    model = TableModel(session)
+    table = TableInput(model)
+    await session.start()
+    await table.submit("forward")
+    assert model.state.replay.index == session.index > 0
+    at = session.index
+    await table.submit("")  # Enter alone: the next move
+    assert session.index > at
+    await table.submit("first")
+    assert model.state.move_index == 0
+    reply = await table.submit("place Tonga 1")
+    assert reply.style == "error" and "a replay takes no moves" in reply.text
+
+
+async def test_a_move_from_another_view_shows_on_the_terminal_screen():
+    """The board page's server calls the same `submit` with a clicked move's text: the
+    terminal screen, subscribed to the same model, shows the move and its reply."""
+    session, model, table = _table("input-views")
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        screen = GameScreen(session, colour=False, model=model, input=table)
+        await session.start()
+        task = asyncio.ensure_future(screen.app.run_async())
+        await wait_until(lambda: screen.app.is_running and session.my_decision(),
+                         what="our first decision")
+        text = model.state.decision.moves[0].text
+        reply = await table.submit("place Tonga 9")  # refused: the terminal says why too
+        assert screen.message == (reply.style, reply.text)
+        await table.submit(text)
+        await wait_until(lambda: any(line[0] == "" and "Ana (B) puts a ship" in line[1]
+                                     for line in screen.session.lines), what="the move told")
+        assert any("Ana (B) puts a ship" in "".join(t for _s, t in row)
+                   for row in screen.draw_log(60, 30))
+        inp.send_text("\x03\x03")
+        assert await asyncio.wait_for(task, 30) == 0
+    await session.close()

@@ -1,0 +1,362 @@
+"""The table model: one game as a player sees it, made from a feed, observed by views.
+
+A feed (console/feeds/: solo, replay, a LAN seat or a LAN watcher) holds the game and
+tells its story; the model reads it and makes a `TableState` (state.py), a frozen value
+replaced as a whole on every change, and hands it to every view subscribed: the terminal
+screen, the board page in the browser, the line mode. No view asks the feed anything of
+its own (the terminal screen asked a LAN session for 38 facts by duck typing); a fact a
+view needs is a field of the state, or a query here, so the other views have it too.
+
+The input path (input.py) writes the little a player's typing adds to what all views
+show: the notice line (a refusal with its rule), the hint of the pending decision, and
+the move offered for it (a landing's hint, a confirmation).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import replace
+
+from tongiaki_lan.engine import LETTERS, Game, Move, PlaceTile, Reveal, Sail
+from tongiaki_lan.engine import decisions as D
+from tongiaki_lan.i18n import _
+from tongiaki_lan.i18n import current as current_language
+from tongiaki_lan.i18n.islands import shown_move
+
+from .feeds.base import GameSession
+from .final import final_rows
+from .seats import HUMAN_KINDS, colour_name
+from .state import (
+    Countdown,
+    DecisionView,
+    LastMove,
+    Line,
+    MoveOption,
+    ReplayPosition,
+    SeatView,
+    TableState,
+)
+from .status import status_line
+from .words import LANDING_HINTED, LANDING_PLAIN, LANDING_THINKING, move_preview, pending_text
+
+Subscriber = Callable[[TableState], None]
+
+# what every table takes besides moves and the feed's own commands (`help` lists them)
+META = ("help", "hint", "moves", "rules", "position", "centre", "board", "quit")
+
+
+def decision_island(game: Game) -> int | None:
+    """The island the pending decision is about: the map outlines it and keeps it in view.
+    A departure has none of its own (M1: the full beaches), so it is the first full beach's
+    island, the one the status line names first: "Rarotonga 1 is full" stood there while
+    Rarotonga was off the map, and `centre` went back to Tonga."""
+    p = game.pending
+    if p is not None and p.kind == D.DEPARTURE:
+        return next((m.island for m in game.legal_moves() if isinstance(m, Sail)), None)
+    return p.island if p is not None else None
+
+
+def decision_key(game: Game) -> tuple:
+    """What tells one decision from the next: the moves played and the decision pending."""
+    return (len(game.moves), game.pending)
+
+
+class TableModel:
+    """One game as this keyboard sees it: `state` (a new `TableState` after every change,
+    `version` counting them), `subscribe(fn)` to be handed each one, and the queries the
+    input path needs (the legal moves by their text, whose decision it is)."""
+
+    def __init__(self, feed: GameSession):
+        self.feed = feed
+        self.version = 0
+        self._subscribers: list[Subscriber] = []
+        self._state: TableState | None = None
+        self._built_on: tuple = ()
+        self._notifying = False
+        self._again = False
+        self._legal_cache: tuple[int, list[Move], dict[str, Move]] = (-1, [], {})
+        self._focus: tuple[int, int | None] = (-1, None)
+        # written by the input path (input.py)
+        self.notice: Line = ("", "")
+        self._landing: tuple = (None, None)  # (decision key, move text) offered at a landing
+        self._landing_plain = False  # ... the engine's plain one (the hint failed)
+        self._hint: tuple = (None, "", "")  # (decision key, words, the move's text)
+        feed.subscribe(self._feed_changed)
+
+    # ---------------------------------------------------------------- observing
+
+    def subscribe(self, fn: Subscriber) -> Subscriber:
+        """Call `fn(state)` after every change, until `unsubscribe(fn)`; returns `fn`."""
+        self._subscribers.append(fn)
+        return fn
+
+    def unsubscribe(self, fn: Subscriber) -> None:
+        if fn in self._subscribers:
+            self._subscribers.remove(fn)
+
+    @property
+    def state(self) -> TableState:
+        """The state as of now, made once per version."""
+        facts = self._facts()
+        if self._state is not None and facts != self._built_on:
+            self.version += 1  # (the feed changed and has not said so yet)
+        if self._state is None or self._state.version != self.version:
+            self._state, self._built_on = self._build(), facts
+        return self._state
+
+    def _facts(self) -> tuple:
+        """What a state is made of that a feed may change before it says so (a seat's
+        player gone away, a line told): read again on every look, cheaply."""
+        f = self.feed
+        g = f.game
+        return (f.version, id(g), len(g.moves), g.pending, len(f.lines),
+                tuple((s.name, s.kind, s.local, s.away, s.laptop_bot) for s in f.seats))
+
+    def changed(self) -> None:
+        """Something views show changed: a new version, handed to every subscriber. A
+        change made while they are being told (the input clears a notice when the
+        decision moves on) tells them all once more, with the newest state."""
+        self.version += 1
+        if self._notifying:
+            self._again = True
+            return
+        self._notifying = True
+        try:
+            while True:
+                self._again = False
+                state = self.state
+                for fn in list(self._subscribers):
+                    fn(state)
+                if not self._again:
+                    break
+        finally:
+            self._notifying = False
+
+    def _feed_changed(self) -> None:
+        self.changed()
+
+    def refresh(self) -> None:
+        """A countdown began or ended with no change of the game (a wait's end is read
+        from the clock): a new state if the one shown no longer says it rightly."""
+        shown = {c.kind for c in self.state.countdowns}
+        if shown != {c.kind for c in self._countdowns(time.monotonic())} \
+                or (self.feed.waking_text() or "") != self.state.waking:
+            self.changed()
+
+    # ---------------------------------------------------------------- queries
+
+    @property
+    def game(self) -> Game:
+        """The live game, for the input path (a move is checked against it); views draw
+        `state.board`, a copy made for their state."""
+        return self.feed.game
+
+    def decision_key(self) -> tuple:
+        return decision_key(self.feed.game)
+
+    def my_decision(self) -> bool:
+        return self.feed.my_decision()
+
+    def legal_moves(self) -> list[Move]:
+        return self._legal()[0]
+
+    def legal_by_text(self) -> dict[str, Move]:
+        """This keyboard's legal moves by the text a player types (`sail HivaOa 2 NE`);
+        empty when the decision is not ours."""
+        return self._legal()[1]
+
+    def _legal(self) -> tuple[list[Move], dict[str, Move]]:
+        f = self.feed
+        if not f.my_decision():
+            return [], {}
+        if self._legal_cache[0] != f.version:
+            moves = f.game.legal_moves()
+            self._legal_cache = (f.version, moves, {shown_move(str(m)): m for m in moves})
+        return self._legal_cache[1], self._legal_cache[2]
+
+    def live_countdown(self) -> float | None:
+        """The seconds of the nearest countdown, read from the feed now: a draw waiting
+        for a value, or the wait before `replace` may give an absent player's seat to a
+        bot (None: nothing is counted down)."""
+        counts = [x for x in (self.feed.countdown_left(), self.feed.replace_left())
+                  if x is not None]
+        return min(counts) if counts else None
+
+    def landing_state(self) -> str:
+        """What is offered at our landing: the hint's landing, nothing yet, or the
+        engine's plain one (`words.LANDING_*`)."""
+        key, text = self._landing
+        if key != self.decision_key() or text is None:
+            return LANDING_THINKING
+        return LANDING_PLAIN if self._landing_plain else LANDING_HINTED
+
+    def landing_offer(self) -> str | None:
+        """The landing offered for the pending decision (a move's text), if any yet."""
+        key, text = self._landing
+        return text if key == self.decision_key() else None
+
+    # ---------------------------------------------------------------- from the input path
+
+    def note(self, style: str, text: str) -> None:
+        """A line a view adds to the story: the terminal says why its map turned compact.
+        (Not a change of the game: a view's log is not scrolled back to it.)"""
+        self.feed.lines.append((style, text))
+        self.changed()
+
+    def set_notice(self, style: str, text: str) -> None:
+        if (style, text) != self.notice:
+            self.notice = (style, text)
+            self.changed()
+
+    def set_landing(self, key: tuple, text: str | None, plain: bool) -> None:
+        self._landing, self._landing_plain = (key, text), plain
+        self.changed()
+
+    def set_hint(self, key: tuple, words: str, move_text: str) -> None:
+        self._hint = (key, words, move_text)
+        self.changed()
+
+    # ---------------------------------------------------------------- the state
+
+    def _countdowns(self, now: float) -> list[Countdown]:
+        f = self.feed
+        out = []
+        left = f.countdown_left()
+        waits = f.draw_waiting() if left is not None else None
+        if waits is not None:
+            who, endless = waits
+            out.append(Countdown("draw", f.countdown_text() or "", now + left, who=who,
+                                 endless=endless))
+        left = f.replace_left()
+        if left is not None:
+            p = f.game.pending
+            who = f.names[p.seat] if p is not None and p.seat is not None else ""
+            text = _("Waiting for {name} to come back — in {s} s replace {name} gives the "
+                     "seat to a bot").format(name=who, s=math.ceil(left))
+            out.append(Countdown("replace", text, now + left, who=who))
+        waking = f.waking_text()
+        if waking:
+            out.append(Countdown("wake", waking, now))
+        return out
+
+    def _build(self) -> TableState:
+        f = self.feed
+        g = f.game
+        now = time.monotonic()
+        p = g.pending
+        names, labels = f.names, f.labels
+        local = f.local_seats() if f.can_play else set()
+        viewer = f.viewer_seats()
+        mine = f.my_decision()
+        cids = g.colour_ids()
+        scores = g.scores()
+        left_seats = f.left_seats()
+        seats = tuple(
+            SeatView(index=i, name=names[i], label=labels[i], colour=g.colours[i],
+                     letter=LETTERS[cids[i]], colour_name=colour_name(g.colours[i]),
+                     driver=_driver(s), local=s.local, viewer=i in viewer, away=s.away,
+                     left=i in left_seats, score=scores[g.colours[i]],
+                     ships_in_reserve=g.reserve(i),
+                     bot_kind=s.kind if s.kind not in HUMAN_KINDS else "")
+            for i, s in enumerate(f.seats))
+        style, text = pending_text(g, names, local, lobby=f.from_lobby, labels=labels,
+                                   replay=f.kind == "replay", landing=self.landing_state())
+        moves: tuple[MoveOption, ...] = ()
+        if mine:
+            moves = tuple(MoveOption(text=t, shown=shown_move(str(m), spaced=True),
+                                     preview=move_preview(g, m))
+                          for t, m in self.legal_by_text().items())
+        waiting = ""
+        if p is not None and p.seat is not None and not mine:
+            waiting = f"{names[p.seat]} ({LETTERS[cids[p.seat]]})"
+        decision = DecisionView(seat=p.seat if p is not None else None,
+                                kind=p.kind if p is not None else "", mine=mine, text=text,
+                                moves=moves, waiting_for=waiting)
+        if self._focus[0] != f.version:  # (a departure's: from its legal moves)
+            self._focus = (f.version, decision_island(g))
+        key = decision_key(g)
+        hint_key, hint_words, hint_move = self._hint
+        landing = self.landing_offer()
+        replay = None
+        if f.kind == "replay":
+            replay = ReplayPosition(index=len(g.moves), total=f.total,
+                                    text=f.position_text())
+        extra = tuple(f.commands())
+        lobby = ("lobby",) if f.from_lobby else ()
+        state = TableState(
+            version=self.version,
+            feed_version=f.version,
+            kind=f.kind,
+            lang=current_language(),
+            title=_(f.title),
+            move_index=len(g.moves),
+            seats=seats,
+            decision=decision,
+            board=g.copy(undo=False),
+            frontier=p is not None and p.kind == D.COLONY_TILE,
+            focus=self._focus[1],
+            last_move=_last_move(g, names),
+            story=tuple(f.lines),
+            hint=hint_words if hint_key == key else "",
+            offer=landing or (hint_move if hint_key == key else ""),
+            notice=self.notice if self.notice[1] else None,
+            away=tuple(s.name for s in seats if s.away and not g.is_over),
+            left=tuple(s.name for s in seats if s.left),
+            watchers=tuple(f.watcher_names()),
+            open_seats=tuple(f.open_seat_colours()),
+            open_seat_indices=tuple(f.open_seat_list()),
+            countdowns=tuple(self._countdowns(now)),
+            replay=replay,
+            final=tuple(final_rows(g, labels)) if g.is_over else (),
+            over=g.is_over,
+            can_undo=f.can_undo(),
+            commands=(*META, *lobby, *extra),
+            game_name=f.game_name,
+            followed=f.followed_name() or "",
+            seat_lost=f.seat_lost,
+            waking=f.waking_text() or "",
+            from_lobby=f.from_lobby,
+            bot_thinking=f.bot_deciding(),
+            numbers_tiles=f.numbers_tiles,
+            status_style="",
+        )
+        style, text = status_line(state, now=now)
+        return replace(state, status=text, status_style=style)
+
+
+def _driver(seat) -> str:
+    if seat.laptop_bot:
+        return "laptop-bot"
+    if seat.kind not in HUMAN_KINDS:
+        return "bot"
+    return "you" if seat.local else "player"
+
+
+def _last_move(game: Game, names: list[str]) -> LastMove | None:
+    """The last move in words, with who made it (a tile drawn: what was discovered)."""
+    if not game.moves:
+        return None
+    index = len(game.moves) - 1
+    move = game.moves[index]
+    seat = None
+    if not isinstance(move, Reveal):
+        before = game.copy()
+        try:
+            before.pop()
+            seat = before.pending.seat if before.pending is not None else None
+        except IndexError:  # (a game rebuilt without its history: nobody named)
+            seat = None
+    text = shown_move(str(move), spaced=True)
+    if seat is not None:
+        text = f"{names[seat]}: {text}"
+    tiles: tuple[int, ...] = ()
+    if isinstance(move, Reveal):
+        tiles = (move.tile,)
+    elif isinstance(move, PlaceTile):
+        cell = game.tile_at((move.q, move.r))
+        tiles = (cell[0],) if cell else ()
+    elif getattr(move, "island", None) is not None:
+        tiles = (move.island,)
+    return LastMove(index=index, seat=seat, text=text, tiles=tiles)

@@ -1,0 +1,117 @@
+"""The status line: what the table waits for, in one line, as a function of the state.
+
+Every view says it the same way (the terminal's status bar, the board page's heading, the
+line mode's prompt): the pending decision and whose it is, or what the table waits for
+instead (a draw's missing value, an away player, the answer to a woken laptop), with what
+someone watching may do, and in a replay where it stands. Only two things come from the
+view, since they change without the game changing: what is typed on its line (a departure
+typed says where it goes) and the clock (a countdown's seconds).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from tongiaki_lan.engine import decisions as D
+from tongiaki_lan.i18n import _
+from tongiaki_lan.i18n.islands import joined_islands
+
+from .state import Countdown, TableState
+
+# status styles, drawn by the terminal as `class:status…`
+PLAIN, MINE, OVER = "status", "status.mine", "status.over"
+
+
+def draw_wait_words(names: str, endless: bool, left: float) -> str:
+    """A draw waiting for someone's value: whose, and the seconds left (`left`, at least 0)
+    before the others draw without them; `endless`: they are the last who draw, so the
+    tile waits for them."""
+    if endless:
+        return _("Next tile waits for {names}: the game goes on when they are back").format(
+            names=names)
+    if left <= 0:
+        return _("Next tile waits for {names}: the others draw it without them any "
+                 "moment").format(names=names)
+    return _("Next tile waits for {names}: the others draw it without them in {s} "
+             "s").format(names=names, s=math.ceil(left))
+
+
+def countdown(state: TableState, kind: str) -> Countdown | None:
+    return next((c for c in state.countdowns if c.kind == kind), None)
+
+
+def seconds_left(c: Countdown, now: float | None = None) -> float:
+    return max(0.0, c.ends_at - (time.monotonic() if now is None else now))
+
+
+def draw_wait_text(state: TableState, now: float | None = None) -> str | None:
+    """The status line while a draw waits (None when none does)."""
+    c = countdown(state, "draw")
+    if c is None:
+        return None
+    return draw_wait_words(c.who, c.endless, seconds_left(c, now))
+
+
+def decision_style(state: TableState) -> str:
+    if state.decision.seat is None and state.over:
+        return OVER
+    return MINE if state.decision.mine else PLAIN
+
+
+def status_line(state: TableState, typed: str = "", now: float | None = None) -> tuple[str, str]:
+    """(style, text) of the status line; `typed`: what is on the view's line (a move of
+    the pending decision typed there says what it sets off), `now`: the monotonic clock
+    (countdowns)."""
+    if state.seat_lost:  # the game goes on, but not with this screen
+        return OVER, _("Someone else plays your seat now  (lobby: the list, to watch · quit "
+                       "leaves)")
+    waiting = state.waking or draw_wait_text(state, now)
+    if waiting:  # a LAN draw waits for someone's value: say whose, and for how long
+        return PLAIN, waiting
+    style, text = decision_style(state), state.decision.text
+    d = state.decision
+    seat = state.seats[d.seat] if d.seat is not None and not state.over else None
+    # (a seat a bot plays for its away player does not wait; a bot laptop's does: its
+    # line read "Cat — bot (random) is thinking…" while the game waited for the laptop)
+    away = seat is not None and seat.away and seat.driver in ("you", "player", "laptop-bot")
+    watching = state.kind == "watch"
+    if away and watching:
+        # (a watcher, told by its feeder: no `replace` to offer, it has no seat)
+        text = _("Waiting for {name} to come back").format(name=seat.name)
+    elif away:
+        # (the panel said "Away: Ben" while this line waited for him as if he were
+        # thinking: say that the game waits for his return, and the way out)
+        c = countdown(state, "replace")
+        left = seconds_left(c, now) if c is not None else 0.0
+        if left > 0:  # (`replace` typed early was refused: say when it will do)
+            text = _("Waiting for {name} to come back — in {s} s replace {name} gives "
+                     "the seat to a bot").format(name=seat.name, s=math.ceil(left))
+        else:
+            text = _("Waiting for {name} to come back — replace {name} gives the seat "
+                     "to a bot").format(name=seat.name)
+    if watching and not state.over:  # no seat: whose decision it is, no prompt
+        followed = state.followed or None
+        seats = ", ".join(state.open_seats)
+        if seats and followed is not None:  # (the seat they follow said too: a
+            # playtest's watcher typed `follow Ben` and the line never said so)
+            text = _("Watching {game}, following {name} — open: {colours}; take COLOUR "
+                     "plays one — {text}").format(game=state.game_name, name=followed,
+                                                  colours=seats, text=text)
+        elif seats:  # (someone watching may sit down: what matters most to them)
+            text = _("Watching {game} — open: {colours}; take COLOUR plays one — "
+                     "{text}").format(game=state.game_name, colours=seats, text=text)
+        elif followed is not None:
+            text = _("Watching {game}, following {name} — {text}").format(
+                game=state.game_name, name=followed, text=text)
+        else:
+            text = _("Watching {game} — {text}").format(game=state.game_name, text=text)
+    if state.replay is not None:
+        return PLAIN, _("Replay {position} · {text}").format(position=state.replay.text,
+                                                             text=text)
+    if d.mine and d.kind in (D.DEPARTURE, D.EXPAND_BEACHES) and typed.strip():
+        key = joined_islands(typed.strip())
+        option = next((o for o in d.moves if o.text == key), None)
+        if option is not None and option.preview:  # (what the move typed sets off:
+            text = f"{option.text} {option.preview}"  # where it sails, a beach it fills)
+    return style, text
