@@ -352,7 +352,7 @@ def test_a_gone_watchers_late_datagrams_stay_out_of_the_players_log(monkeypatch)
         transport=SimpleNamespace(links={dan: SimpleNamespace(addr=("10.77.5.13", 41905))}),
         lobby_json=lambda: {"watchers": node.watchers, "open_seats": [], "seats": []},
         present=lambda: {ana, bea}, coordinator=lambda: ana, add_listener=lambda fn: None)
-    from tongiaki_lan.console.feeds import lan
+    from tongiaki_lan.console.feeds import lanstory as lan
 
     clock = [100.0]
     monkeypatch.setattr(lan, "_now", lambda: clock[0])

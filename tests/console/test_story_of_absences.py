@@ -105,7 +105,7 @@ def _bob_away_twice(handed, sent_by_bot) -> LanSession:
         def play(by_bot: bool | None = None) -> None:
             seat, index = game.pending.seat, len(game.moves)
             if seat == 0:
-                session._typed.add(index)  # (Ana's own, typed at this keyboard)
+                session.facts.typed.add(index)  # (Ana's own, typed at this keyboard)
             dealer.apply(game, bot.choose(game))
             if seat is not None:
                 session._on_node_event(E.MoveApplied(index, seat, "", "", "", None, by_bot))
@@ -204,7 +204,7 @@ def test_a_laptop_left_out_of_the_draws_is_told_when_it_draws_again():
                 alone = session.lines[-1]
                 session._on_node_event(E.ContributorTaken(2, B.hex(), "Bob", 5, True))
                 told = session.lines[-1]
-                redo = session._last_drawer_said
+                redo = session.story.last_drawer_said
                 session._on_node_event(E.ContributorTaken(3, A.hex(), "Ana", 8, False))
             assert alone[0] == "info"  # ("Only this laptop still draws the tiles: …")
             assert told == ("good", again) and not redo

@@ -305,15 +305,11 @@ def test_the_status_line_of_every_own_decision_fits_80_columns(lang):
 def test_the_draw_countdown_fits_80_columns_in_every_language(lang):
     """While a fair draw waits, the status line counts down: whole at 80 columns with a
     player's name of ten letters, counting and at its end."""
-    from types import SimpleNamespace
-
-    from tongiaki_lan.console.lan import LanSession
+    from tongiaki_lan.console.status import draw_wait_words
 
     i18n.use(lang)
     for left, never in ((59.2, False), (0.0, False), (0.0, True)):  # (never: the last
-        shown = SimpleNamespace(draw_wait=(3, "Christophe", 0.0),  # who draw are away)
-                                countdown_left=lambda left=left: left, _draw_never=never)
-        text = LanSession.countdown_text(shown)
+        text = draw_wait_words("Christophe", never, left)  # who draw are away)
         assert "Christophe" in text and len(" " + text) <= 80, text
 
 
