@@ -178,3 +178,35 @@ async def test_a_record_cut_between_a_departure_and_its_reveal_plays_on_in_the_c
     game = replay_record(read_record(record))  # one record, the reveal in its place
     assert game.is_over and game.digest() == session.game.digest()
     assert unfinished_solo_records(tmp_path) == []
+
+
+async def test_moves_while_a_tile_is_revealed_lists_no_reveal_to_type():
+    """While a tile is being revealed (a LAN table gathering its draw), `moves` listed
+    every tile left as a move, `reveal S16`, which typed was an unknown command."""
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from tongiaki_lan.console.session import GameSession, Seat
+    from tongiaki_lan.engine import Dealer, Game, Reveal
+
+    from .conftest import start_screen, wait_until
+
+    game, dealer = Game(["blue", "red"]), Dealer(seed_from_text("moves at a draw"))
+    while True:  # (bots' moves, each one's tiles dealt, until one calls for a tile)
+        game.apply(game.legal_move(0))
+        if game.awaiting_reveal and len(game.moves) > 8:
+            break
+        dealer.deal(game)
+    seats = [Seat("Ana", "blue", local=True), Seat("Ben", "red", "remote")]
+    session = GameSession(game, seats)
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        screen, task = await start_screen(session)
+        told = len(session.lines)
+        inp.send_text("moves\r")
+        await wait_until(lambda: len(session.lines) > told, what="the answer to moves")
+        assert session.lines[-1][1] == "A tile is being revealed…"
+        assert not any(isinstance(m, Reveal) and str(m) in text
+                       for m in game.legal_moves() for _s, text in session.lines)
+        inp.send_text("\x03\x03")  # mid-game: Ctrl-C asks, a second one leaves
+        assert await asyncio.wait_for(task, 30) == 0
