@@ -29,8 +29,9 @@ GAMES = [("resume-anywhere-58", False), ("resume-anywhere-49", True)]
 # which boundaries are cut: one in STRIDE, the first of each kind of decision pending
 # (the player's and a bot's apart), and one in two of the bug's own (a reveal pending
 # right after the move that called for it); one in two of those also inside the entry
-# that follows (a crash while writing it), and the first of each kind. About 60 resumes
-# a game, each played to its end: seconds (CI: the suite's budget is minutes for all)
+# that follows (a crash while writing it), and the first of each kind. About 100 resumes
+# a game (of some 150 moves), each played to its end: seconds (CI: the suite's budget is
+# minutes for all)
 STRIDE = 5
 
 
