@@ -503,6 +503,17 @@ class SoloSession(GameSession):
         self._drain_events()
         self.changed()
 
+    def _deal(self) -> None:
+        """Reveal the tiles the game waits for, as the seed's stack has them, each one
+        recorded. A move deals its own reveals (`_apply`), so this is for a game that
+        begins at a chance node: a record cut between a move and its reveal (a crash
+        between two saves) resumed there, and the screen said "A tile is being
+        revealed…" for ever, since nobody else deals in a solo game."""
+        self._mark = len(self.game.events)
+        self.dealer.deal(self.game, self._moved)
+        self._drain_events()
+        self.changed()
+
     def _moved(self, move: Move) -> None:
         """After each move applied (and each reveal): a Sail's first departure event is
         the one it chose; the others are the engine's (`settled_departure`)."""
@@ -536,10 +547,14 @@ class SoloSession(GameSession):
             self._driver = self.spawn(self._drive())
 
     async def _drive(self) -> None:
-        """Let the bots take their decisions until it is a human's turn or the end."""
+        """Take every decision that is not this keyboard's — the bots', and chance's (the
+        seed's dealer reveals the tile) — until it is a human's turn or the end."""
         loop = asyncio.get_running_loop()
         while True:
             p = self.game.pending
+            if p is not None and p.is_chance:
+                self._deal()
+                continue
             if p is None or p.seat not in self._bots:
                 return
             version = self.version
