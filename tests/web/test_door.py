@@ -140,6 +140,26 @@ async def test_a_command_that_fails_behind_the_page_is_answered_not_fatal():
         await server.close()
 
 
+async def test_a_table_that_fails_to_give_its_state_does_not_break_the_page():
+    table = SoloTable()
+
+    def broken_state():
+        raise RuntimeError("a bug")
+
+    server = BoardServer(broken_state, table.on_command)
+    await server.start()
+    try:
+        async with aiohttp.ClientSession() as session:
+            ws = await session.ws_connect(f"{base(server)}/ws",
+                                          protocols=protocols(server.token),
+                                          headers=good_headers(server))
+            server.publish(table.state())  # the next state comes through
+            assert (await next_message(ws, "state"))["move_index"] == 0
+            await ws.close()
+    finally:
+        await server.close()
+
+
 # ------------------------------------------------------------------ refusals
 
 

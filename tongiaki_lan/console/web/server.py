@@ -242,7 +242,11 @@ class BoardServer:
         await ws.prepare(request)
         page = _Page(ws)
         self._pages.add(page)
-        current = self._get_state()
+        try:
+            current = self._get_state()
+        except Exception:  # noqa: BLE001 - the last published state serves meanwhile
+            log.exception("board: the table's state could not be read")
+            current = None
         if current is not None and current is not self._state:
             self._state, self._text = current, None
         page.writer = asyncio.create_task(self._write(page))
@@ -263,9 +267,13 @@ class BoardServer:
             await page.wake.wait()
             page.wake.clear()
             try:
+                text = self._state_text()
+            except Exception:  # noqa: BLE001 - a bug in drawing one state: the next may do
+                log.exception("board: a state could not be turned into the page's message")
+                text = None
+            try:
                 while page.replies:
                     await page.ws.send_str(page.replies.popleft())
-                text = self._state_text()
                 if text is not None and text is not page.sent:
                     page.sent = text
                     await page.ws.send_str(text)
