@@ -103,3 +103,17 @@ def test_the_page_board_draws_the_same_position_as_the_export():
     legend = len(state.seats)
     assert len(parts(export)) == len(parts(page)) + legend
     assert set(parts(page)) <= set(parts(export))
+
+
+def test_the_places_of_a_tile_in_hand_are_drawn_even_unasked():
+    """A move must have its element on the board: a state whose legal moves name empty
+    places draws them, whether or not it set `frontier`."""
+    table = SoloTable(seed="chooser")
+    while table.game.pending.kind != "colony_tile":
+        table.play(str(table.game.legal_moves()[-1]))
+    state = table.state()
+    unasked = state.__class__(**{**{f: getattr(state, f) for f in state.__slots__},
+                                 "frontier": False})
+    svg = board_picture(unasked)
+    for q, r in table.game.frontier():
+        assert f'data-target="place:{q}:{r}"' in svg

@@ -30,9 +30,12 @@ def board_picture(state: TableState) -> str:
     if state.board is None:
         return ""
     last = state.last_move
+    # the empty places are drawn whenever a move names one: a move must have its element
+    frontier = state.frontier or any(t.startswith("place:") for m in state.decision.moves
+                                     for t in m.targets)
     svg = board_svg(state.board, {s.colour: s.name for s in state.seats},
                     marks=last.targets if last else (), marked_tiles=last.tiles if last else (),
-                    frontier=state.frontier, legend=False)
+                    frontier=frontier, legend=False)
     return svg.split("\n", 1)[1] if svg.startswith("<?xml") else svg
 
 

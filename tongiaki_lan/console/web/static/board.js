@@ -232,7 +232,7 @@
     $("decision").textContent = state.over && !d.text ? words.over : text;
     const buttons = $("buttons");
     buttons.replaceChildren();
-    const targeted = d.moves.some((m) => m.targets.length);
+    const targeted = $("board").querySelector(".legal") !== null;
     $("clickhint").hidden = !(d.mine && targeted);
     $("clickhint").textContent = words.click_hint;
     if (d.mine && state.offer) {
@@ -243,8 +243,14 @@
       buttons.append(b);
     }
     if (d.mine) {
+      // a move with no element on the board is a button (one whose elements are not
+      // drawn, too: a move must never be out of reach)
+      const board = $("board");
+      const drawn = (t) => board.querySelector(`[data-target="${CSS.escape(t)}"]`) !== null;
       for (const move of d.moves) {
-        if (!move.targets.length && move.text !== state.offer) buttons.append(moveButton(move));
+        if (move.text !== state.offer && !move.targets.some(drawn)) {
+          buttons.append(moveButton(move));
+        }
       }
       if (state.commands.includes("hint")) {
         const h = el("button", { type: "button", class: "tool", "data-command": "hint",
