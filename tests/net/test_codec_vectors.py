@@ -251,3 +251,36 @@ def test_link_key_vector_both_sides_derive_it_and_a_zero_key_gives_none():
     assert b.link_key(pb, pa, a.public).hex() == v["key"]
     for bad in v["no_key_for"]:
         assert a.link_key(pa, pb, bytes.fromhex(bad)) is None
+
+
+CONFORMANCE = (Path(__file__).parents[2] / "protocol" / "conformance.md").read_text(
+    encoding="utf-8")
+
+
+def test_conformance_lists_every_message_type():
+    """protocol/conformance.md has a row, with its fields, for every message the codec
+    knows: a new message needs its line there before a second client can read it."""
+    table = CONFORMANCE[CONFORMANCE.index("\n## Messages"):]
+    table = table[:table.index("\n## ", 1)]
+    for t, cls in C.MESSAGE_TYPES.items():
+        row = next((line for line in table.splitlines()
+                    if line.startswith(f"| {t} | ")), None)
+        assert row is not None, f"type {t} ({cls.__name__}) is not in conformance.md"
+        fields = [f for f in cls.__dataclass_fields__ if f not in ("TYPE", "RELIABLE")]
+        cells = row.split(" | ")[2]
+        assert cells == "–" if not fields else cells.count(":") >= len(fields), row
+
+
+def test_conformance_lists_every_refuse_text_a_node_sends():
+    """The texts that travel in REFUSE are the ones a console translates and one a node
+    acts on (a seat given to a newcomer): a second client reads and sends them from
+    protocol/conformance.md, so the page lists each one the reference sends."""
+    from tongiaki_lan.net.protocol import handover as H
+    from tongiaki_lan.net.protocol import lobby as L
+
+    local = {L.NO_ANSWER, L.NO_ANSWER_PASSPHRASE, L.NO_ANSWER_WITHIN,
+             L.NO_ANSWER_WITHIN_PASSPHRASE, L.GAME_ENDED}
+    sent = [r for r in L.REFUSALS if r not in local]
+    sent += [H.NOBODY_PLAYS, H.IS_HERE_SHORT, H.HEARD_THROUGH]
+    for text in sent:
+        assert f"`{text}`" in CONFORMANCE, text

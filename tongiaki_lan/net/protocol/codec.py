@@ -964,7 +964,7 @@ class ProbeAnswer(Message):
 
     @classmethod
     def parse(cls, items: list) -> ProbeAnswer:
-        _arity(items, 3, "probe answer")
+        _arity(items, 3, "probe_answer")
         return cls(_bin(items[0], "probe_answer.nonce", NONCE_LEN),
                    _uint(items[1], "probe_answer.wall_us"),
                    _bin(items[2], "probe_answer.game", ID_LEN))
