@@ -1,7 +1,6 @@
 'use strict';
 // protocol/moves.md: a move's wire form (what a decoder must accept and refuse) and its
 // text form; island names from shuffle.md.
-const { guess } = require('./guesses');
 
 const TILE_NAMES = ['Tonga', 'Muroroa', 'Nauru', 'Tubuai', 'Rarotonga', 'Rapa Nui', 'Tokelau',
   'Tuamotu', 'Hiva Oa', 'Mangareva', 'Oahu', 'Tahiti', 'Tuvalu', 'Fidschi', 'Hawaii', 'Samoa'];
@@ -19,12 +18,6 @@ function int(x, lo, hi, what) {
 }
 const list = (x, what) => { if (!Array.isArray(x)) throw new MoveError(`${what} is not a list`); return x; };
 
-function beachRange() {
-  // moves.md, "Beach numbers are 0-based on the wire (1-based in text)": which beach
-  // numbers exist (an island has 2 to 6 in the tile catalogue, and text says
-  // "beach numbers run from 1 to 6")
-  return 5;
-}
 
 /** Check a move's wire form (values: BigInt / arrays) as moves.md says; returns a plain
  * object, or throws MoveError. */
@@ -34,7 +27,7 @@ function moveFromWire(w) {
   const code = w[0];
   const n = w.length;
   const island = (x) => int(x, 0, 15, 'island');
-  const beach = (x) => int(x, 0, beachRange(), 'beach');
+  const beach = (x) => int(x, 0, 5, 'beach'); // moves.md, Ranges on the wire
   if (code === 1n && n === 3) {
     const bs = list(w[2], 'beaches').map(beach);
     if (bs.length < 1 || bs.length > 2 || (bs.length === 2 && bs[0] > bs[1])) throw new MoveError('place beaches');
@@ -44,7 +37,7 @@ function moveFromWire(w) {
   if (code === 4n && n === 1) return { code: 4 };
   if (code === 5n && n === 2) {
     const bs = list(w[1], 'beaches').map(beach);
-    if (!bs.length) throw new MoveError('no beach');
+    if (bs.length < 1 || bs.length > 6) throw new MoveError('1-6 beaches');
     for (let i = 1; i < bs.length; i++) if (bs[i - 1] >= bs[i]) throw new MoveError('beaches not strictly increasing');
     return { code: 5, beaches: bs };
   }
@@ -52,7 +45,8 @@ function moveFromWire(w) {
   if (code === 6n && n === 1) return { code: 6, nothing: true };
   if (code === 7n && n === 4) return { code: 7, island: island(w[1]), beach: beach(w[2]), pier: int(w[3], 0, 5, 'pier') };
   if (code === 8n && n === 2) {
-    const ps = list(w[1], 'landing').map((p) => {
+    if (list(w[1], 'landing').length > 6) throw new MoveError('at most 6 placements');
+    const ps = w[1].map((p) => {
       list(p, 'placement');
       if (p.length !== 2) throw new MoveError('placement');
       const cs = list(p[1], 'colours').map((c) => int(c, 0, 5, 'colour'));
@@ -129,6 +123,5 @@ function moveFromText(text) {
   }
 }
 
-guess('moves.beach-range', 'moves.md: which beach numbers a wire move may carry (0..5 taken: tiles have at most 6 beaches) and how many beaches a ChooseBeaches or a Land may list');
 
 module.exports = { moveFromWire, moveToText, moveToWire, moveFromText, MoveError, TILE_NAMES, DIRS, COLOUR_NAMES };
