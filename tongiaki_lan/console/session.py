@@ -19,11 +19,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from tongiaki_lan.bots import HINT_LEVEL, make_bot
-from tongiaki_lan.engine import COLOURS, Dealer, Game, IllegalMove, Move, Reveal, Sail
+from tongiaki_lan.engine import COLOURS, TILES, Dealer, Game, IllegalMove, Move, Reveal, Sail
 from tongiaki_lan.engine.variant import STANDARD, variant_of, with_variant
-from tongiaki_lan.i18n import N_, _
+from tongiaki_lan.i18n import N_, _, ngettext
 from tongiaki_lan.i18n import current as current_language
 from tongiaki_lan.i18n.islands import shown_move
+from tongiaki_lan.takeback import NOTHING, OVER, CannotTakeBack, TakeBack, pop_back, take_back
 
 from .story import Line, Narrator
 
@@ -81,6 +82,58 @@ def seat_label(seat: Seat) -> str:
     if seat.kind in HUMAN_KINDS:
         return seat.name
     return _("{name} — bot ({kind})").format(name=plain_name(seat), kind=kind_label(seat.kind))
+
+
+def moves_by_seat(moves, names: list[str]) -> str:
+    """`Hina: expand Tonga, beaches 2; Maui: sail Tonga 1 NE`: moves with who made
+    each, a player's run of moves under one name (reveals left out: the story told
+    them)."""
+    runs: list[tuple[int, list[str]]] = []
+    for seat, move in moves:
+        if seat is None:
+            continue
+        text = shown_move(str(move), spaced=True)
+        if runs and runs[-1][0] == seat:
+            runs[-1][1].append(text)
+        else:
+            runs.append((seat, [text]))
+    return "; ".join(f"{names[seat]}: {', '.join(texts)}" for seat, texts in runs)
+
+
+def undo_refusal(no: CannotTakeBack) -> str:
+    """Why `undo` takes nothing back, worded as the console words a refused move: the
+    rule (U1) and the reason."""
+    from tongiaki_lan.i18n.islands import island_name
+
+    from .rules import clause_text
+
+    if no.why == OVER:
+        reason = _("the game is over, and its result stands")
+    elif no.why == NOTHING:
+        reason = _("you have made no decision yet")
+    elif TILES[no.tile].is_island:
+        reason = _("{island} was revealed after your last decision, and a revealed tile "
+                   "stays revealed").format(island=island_name(no.tile))
+    else:
+        reason = _("a sea tile was revealed after your last decision, and a revealed tile "
+                   "stays revealed")
+    if current_language() == "en" or not clause_text("U1"):
+        return f"undo: U1: {reason}"
+    return _("{command}: not allowed by rule {clause} ({reason}) — rules {clause}").format(
+        command="undo", clause="U1", reason=reason)
+
+
+def undo_notes(record) -> list:
+    """What each undo of a solo game's record took back, with who made each move (the
+    replay tells it where it happened); none for a record that does not replay."""
+    from tongiaki_lan.records import RecordError, replay_with_undos
+
+    if not record.undos:
+        return []
+    try:
+        return replay_with_undos(record)[1]
+    except RecordError:  # (the replay says what is wrong where it comes to it)
+        return []
 
 
 def seed_from_text(text: str | None) -> bytes:
@@ -580,38 +633,56 @@ class SoloSession(GameSession):
                 self._apply(self.game.legal_move(0))
 
     def commands(self):
-        return {"undo": (N_("undo — take back your last decision of this turn, before a tile "
-                            "is revealed"), lambda _arg: self.undo())}
+        return {"undo": (N_("undo — take back your last decision and the bots' moves after "
+                            "it; again: the decision before, never a revealed tile (rules "
+                            "U1)"), lambda _arg: self.undo())}
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether `undo` would take something back now (the board page's Undo button)."""
+        return isinstance(take_back(self.game, self.local_seats()), TakeBack)
 
     def undo(self) -> str | None:
-        """Take back this keyboard's last decision (an island chosen by mistake), the
-        record with it; None, or why not. Only within the player's own turn and before a
-        tile is revealed: what was revealed, or what a bot did after, stays."""
-        g = self.game
-        refused = _("undo: nothing of yours to take back (only your own decisions of this "
-                    "turn, before a tile is revealed)")
-        if not g.moves or not self.my_decision() or isinstance(g.moves[-1], Reveal):
-            return refused
-        before = g.copy()
-        try:
-            before.pop()
-        except IndexError:  # (a game rebuilt without its history)
-            return refused
-        if before.pending is None or before.pending.seat not in self.local_seats():
-            return refused
-        move = g.pop()
+        """Take back this keyboard's last decision and the bots' moves after it (U1, as
+        Board Game Arena allows against bots); typed again, the decision before that.
+        Never across a tile reveal: what was revealed stays. None, or why not. The record
+        keeps the moves taken back and says so (`RecordWriter.undo`), so it still
+        verifies; the story strikes what they told."""
+        plan = take_back(self.game, self.local_seats())
+        if not isinstance(plan, TakeBack):
+            return undo_refusal(plan)
+        game = self.game
+        told = game.copy(undo=False)  # (the game as told so far, for `follow_game`)
+        told.events = list(game.events)
+        pop_back(game, plan.back_to)
+        self.game = told
+        gone = {id(line) for k, line in self._told if k >= len(game.events)}
+        first = next((at for at, line in enumerate(self.lines) if id(line) in gone), None)
+        self.follow_game(game)  # strikes the story of what was taken back
+        for at in range(len(self.lines) if first is None else first, len(self.lines)):
+            style, text = self.lines[at]  # (and the summaries of the moves taken back)
+            if style == "summary":
+                self.lines[at] = ("void", STRUCK + text)
+        self._chosen = {k for k in self._chosen if k < len(game.events)}
+        self._told_from = min(self._told_from, len(game.events))
+        self._mark = len(game.events)
         if self._writer is not None:
             try:
-                self._writer.rewind(len(g.moves))
+                self._writer.undo(plan.back_to, game.digest())
             except OSError as exc:
                 self.lines.append(("bad", _("record write failed: {error}").format(error=exc)))
                 self._writer = None
-        self._seen_events = min(self._seen_events, len(g.events))
-        self._chosen = {k for k in self._chosen if k < len(g.events)}
-        self.lines.append(("info", _("Taken back: {move}").format(
-            move=shown_move(str(move), spaced=True))))
+        self.lines.append(("info", self._taken_back_text(plan)))
         self.changed()
         return None
+
+    def _taken_back_text(self, plan: TakeBack) -> str:
+        """`Taken back: expand Samoa`, and the bots' moves after it by name."""
+        mine = shown_move(str(plan.mine), spaced=True)
+        if not plan.after:
+            return _("Taken back: {move}").format(move=mine)
+        return _("Taken back: {move}, and the bots' moves after it: {moves}").format(
+            move=mine, moves=moves_by_seat(plan.after, self.names))
 
     async def close(self) -> None:
         await super().close()
@@ -644,6 +715,7 @@ class ReplaySession(GameSession):
         # how many events the game had after each move applied so far: where a seat that
         # changed hands is told in the story
         self._events_at: dict[int, int] = {0: len(self.game.events)}
+        self._undos = undo_notes(record)
         self._rebuild(0)
 
     @property
@@ -731,7 +803,13 @@ class ReplaySession(GameSession):
                 # seat's new hands (it named the bot a turn late, and the player a turn early)
                 k = next((j for j in range(prev, k) if events[j].kind == "turn"), k)
             at.setdefault(k, []).append(i)
+        undone: dict[int, list[str]] = {}  # where the player took moves back (undo)
+        for note in self._undos:
+            k = self._events_at.get(note.at)
+            if note.at <= self.index and k is not None:
+                undone.setdefault(k, []).append(self._undo_line(note))
         for k in range(len(events) + 1):  # (+1: a change after the last event told)
+            out.extend(("info", line) for line in undone.get(k, ()))
             for i in at.get(k, ()):
                 before, after = self._seats_at(i), cuts[i]
                 bots = self.record.seat_bots(i), self.record.seat_bots(i + 1)
@@ -760,6 +838,19 @@ class ReplaySession(GameSession):
             if line:
                 out.append(line)
         return out
+
+    def _undo_line(self, note) -> str:
+        """`Ana took back 3 moves here (undo): Ana: land 1:B 2:B; Hina: expand Tonga, beaches 2`
+        (`Ana took back 1 move here (undo): expand Samoa` when only hers)."""
+        names = [plain_name(s) for s in self._seats_at(note.at)]
+        seat = note.moves[0][0]
+        moves = (moves_by_seat(note.moves, names)
+                 if any(s != seat for s, _m in note.moves) else  # (only the player's:
+                 ", ".join(shown_move(str(m), spaced=True) for _s, m in note.moves))  # unnamed)
+        return ngettext("{name} took back {n} move here (undo): {moves}",
+                        "{name} took back {n} moves here (undo): {moves}",
+                        len(note.moves)).format(name=names[seat], n=len(note.moves),
+                                                moves=moves)
 
     def step(self, delta: int) -> None:
         """Tile reveals go with the move that caused them: a step never stops at one."""
