@@ -194,7 +194,7 @@ def test_a_solo_game_with_undos_is_listed_with_them(tmp_path):
     record keeps the moves taken back: protocol/record.md, Taking moves back)."""
     from pathlib import Path
 
-    vector = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "record.json"
+    vector = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "record_undo.json"
     data = bytes.fromhex(json.loads(vector.read_text())["record_msgpack"])
     (tmp_path / "solo-20261202-120000-undo.tgrec").write_bytes(data)
     out = cli("records", "--records", str(tmp_path), "--lang", "en", env={**os.environ})
