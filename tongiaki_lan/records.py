@@ -8,6 +8,7 @@ This module is the only place that does file I/O for records; the engine stays p
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import threading
@@ -21,6 +22,7 @@ from tongiaki_lan.draws import MAX_CONTRIBUTORS, DrawBook
 from tongiaki_lan.engine import COLOURS, RULES_VERSION, Dealer, Game, Move, Reveal, move_from_wire
 from tongiaki_lan.engine.variant import STANDARD, VARIANTS, owners_for, with_variant
 from tongiaki_lan.files import create_binary, open_binary_rw
+from tongiaki_lan.takeback import pop_back
 
 MAGIC = "tongiaki-lan record"
 FORMAT_VERSION = 1
@@ -190,8 +192,25 @@ class RecordHeader:
         return Dealer(self.seed)
 
 
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """An undo in a solo game's record (protocol/record.md, Taking moves back): the moves
+    from `back_to` on were taken back; the game went on from its first `back_to`."""
+
+    back_to: int
+    digest: bytes  # the state digest after the first `back_to` moves
+    moves: tuple[Move, ...]  # the moves it took back, oldest first (checked by `verify`)
+    # how many moves of the game as it ends stand before it: where `replay` tells it
+    # (`back_to`, or less when a later undo went further back)
+    at: int = 0
+
+
 @dataclass
 class Record:
+    """A record as read: `moves`, `digests` and `proofs` are the game's moves that stand,
+    the ones no undo took back (every record without undos: all of them); `played`
+    keeps the file's entries in order, the moves taken back and the undos included."""
+
     header: RecordHeader
     moves: list[Move] = field(default_factory=list)
     digests: list[bytes] = field(default_factory=list)
@@ -204,6 +223,15 @@ class Record:
     # (move index, per seat the bot that plays it for its away player, or ""): a seat
     # handed to a bot (`replace`, `--handover`) and given back
     bots: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)
+    # a solo game's undos, in the order they were written
+    undos: list[Undo] = field(default_factory=list)
+    # every entry in file order: (move, digest, proof) or an Undo
+    played: list[tuple[Move, bytes, list | None] | Undo] = field(default_factory=list)
+
+    @property
+    def taken_back(self) -> int:
+        """How many moves the game's undos took back in all."""
+        return sum(len(u.moves) for u in self.undos)
 
     def seat_names(self, upto: int | None = None) -> tuple[str, ...]:
         """Who played each seat after the first `upto` moves (default: at the end): the
@@ -239,6 +267,11 @@ def encode_entry(index: int, move: Move, digest: bytes,
     elif values is not None:
         entry.append(values)
     return msgpack.packb(entry, use_bin_type=True)
+
+
+def encode_undo(back_to: int, digest: bytes) -> bytes:
+    """An undo entry: the moves from `back_to` on are taken back (protocol/record.md)."""
+    return msgpack.packb({"back_to": back_to, "digest": digest}, use_bin_type=True)
 
 
 class RecordWriter:
@@ -287,10 +320,18 @@ class RecordWriter:
         self._write(encode_entry(self.next_index, move, digest, proof, names, bots))
         self.next_index += 1
 
+    def undo(self, back_to: int, digest: bytes) -> None:
+        """A solo player's undo: the moves from `back_to` on are taken back, and the next
+        move is numbered `back_to`. Appended like a move, so the record keeps the moves
+        taken back (`verify` checks them); `digest` is the state's after `back_to` moves."""
+        self._write(encode_undo(back_to, digest))
+        self.next_index = back_to
+
     def rewind(self, keep: int) -> None:
         """Cut the record to its first `keep` moves: the only time a record shrinks, when
         a node that was cut off finds the table went on without moves it had played
-        (protocol/draws.md, A node that stops revealing)."""
+        (protocol/draws.md, A node that stops revealing). (A LAN game's record: it has
+        no undo entries, which would count as entries here.)"""
         with self._lock:
             self._fh.flush()
             self._fh.seek(0)
@@ -362,6 +403,10 @@ def _read(path: Path) -> tuple[Record, int]:
         except (ValueError, TypeError, msgpack.UnpackException) as exc:
             raise RecordError(f"move {len(record.moves)}: not valid msgpack ({exc})") from None
         i = len(record.moves)
+        if isinstance(entry, dict):  # an undo (protocol/record.md, Taking moves back)
+            _read_undo(record, entry)
+            good = unpacker.tell()
+            continue
         if not isinstance(entry, list) or len(entry) not in (3, 4, 5, 6):
             raise RecordError(f"move {i}: an entry is [index, move, digest], got {entry!r:.60}")
         proof = None
@@ -397,8 +442,47 @@ def _read(path: Path) -> tuple[Record, int]:
         record.moves.append(move)
         record.digests.append(entry[2])
         record.proofs.append(proof)
+        record.played.append((move, entry[2], proof))
         good = unpacker.tell()
+    at = None  # where each undo stands in the game as it ends (a later one may go further)
+    for k in range(len(record.undos) - 1, -1, -1):
+        undo = record.undos[k]
+        at = undo.back_to if at is None else min(at, undo.back_to)
+        record.undos[k] = dataclasses.replace(undo, at=at)
+    if record.undos:
+        undos = iter(record.undos)
+        record.played = [next(undos) if isinstance(x, Undo) else x for x in record.played]
     return record, good
+
+
+def _read_undo(record: Record, entry: dict) -> None:
+    """An undo entry, read: the moves it takes back leave the game that stands (they stay
+    in `played`). Refused where our program never writes one, and when it would take
+    back a tile reveal."""
+    n = len(record.moves)
+    back_to, digest = entry.get("back_to"), entry.get("digest")
+    where = f"the undo after move {n - 1}" if n else "an undo before any move"
+    if not isinstance(back_to, int) or isinstance(back_to, bool) or not (
+            isinstance(digest, bytes) and len(digest) == 32):
+        raise RecordError(f"{where}: an undo is {{back_to: N, digest: 32 bytes}}, got "
+                          f"{entry!r:.60}")
+    where = f"{where} (back to move {back_to})"
+    header = record.header
+    if header.game_name != "solo" or header.commitments:
+        raise RecordError(f"{where}: only a solo game takes moves back; at a LAN table "
+                          "every laptop has played them")
+    if not 0 <= back_to < n:
+        raise RecordError(f"{where}: the game has {n} moves, so it takes back nothing")
+    taken = record.moves[back_to:]
+    revealed = next((m for m in taken if isinstance(m, Reveal)), None)
+    if revealed is not None:
+        raise RecordError(f"{where}: it would take back a tile reveal ({revealed}); what "
+                          "was revealed stays revealed")
+    record.undos.append(Undo(back_to, digest, tuple(taken)))
+    record.played.append(record.undos[-1])
+    del record.moves[back_to:], record.digests[back_to:], record.proofs[back_to:]
+    record.names[:] = [(i, x) for i, x in record.names if i < back_to]
+    record.bots[:] = [(i, x) for i, x in record.bots if i < back_to]
 
 
 def read_record(path: str | os.PathLike) -> Record:
@@ -420,23 +504,81 @@ def _take_late_chains(book: DrawBook, draw: int, proof: list) -> str | None:
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class UndoNote:
+    """An undo as a replay tells it: where it stands in the game as it ends, and the
+    moves it took back with the seat that decided each (the first: the player's)."""
+
+    at: int
+    back_to: int
+    moves: tuple[tuple[int | None, Move], ...]
+
+
 def replay_record(record: Record, upto: int | None = None) -> Game:
-    """Replay every move (or the first `upto`), checking legality, each reveal against the
-    seed's stack, and the digest after each one."""
+    """Replay every move (or the first `upto` of the game as it ends), checking legality,
+    each reveal against the seed's stack, and the digest after each one; a solo game's
+    undos are replayed where they were written, so the moves they took back are checked
+    too (`upto`: the moves that stand only)."""
+    return replay_with_undos(record, upto)[0]
+
+
+def replay_with_undos(record: Record, upto: int | None = None
+                      ) -> tuple[Game, list[UndoNote]]:
+    """`replay_record`, and what each undo took back, with who made each move."""
     game = record.header.new_game()
-    dealer = record.header.dealer()
-    book = DrawBook(record.header.seed, record.header.commitments)
-    proofs = record.proofs or [None] * len(record.moves)
-    pairs = list(zip(record.moves, record.digests, strict=True))[:upto]
-    for i, (move, digest) in enumerate(pairs):
+    state = _Checks(record)
+    notes: list[UndoNote] = []
+    if upto is not None or not record.undos:
+        proofs = [*record.proofs, *[None] * (len(record.moves) - len(record.proofs))]
+        items = list(zip(record.moves, record.digests, proofs, strict=False))[:upto]
+        if len(record.moves) != len(record.digests):  # (a record put together by hand)
+            raise RecordError("a move without its digest")
+    else:
+        items = record.played
+    i = 0  # the index of the next move (numbered as the record numbers its entries)
+    for item in items:
+        if isinstance(item, Undo):
+            notes.append(_replay_undo(record, game, item))
+            i = item.back_to
+            continue
+        move, digest, proof = item
+        state.apply(game, i, move, digest, proof)
+        i += 1
+    return game, notes
+
+
+def _replay_undo(record: Record, game: Game, undo: Undo) -> UndoNote:
+    where = f"the undo back to move {undo.back_to}"
+    taken = pop_back(game, undo.back_to)
+    seat = taken[0][0]
+    if seat is None or record.header.seats[seat].kind != "human":
+        raise RecordError(f"{where}: its first move taken back ({taken[0][1]}) is not a "
+                          "player's decision: an undo takes back the player's own decision "
+                          "and the bots' after it")
+    if game.digest() != undo.digest:
+        raise RecordError(f"{where}: the state digest differs from the record's (record "
+                          f"{undo.digest.hex()[:16]}…, replay {game.digest().hex()[:16]}…)")
+    return UndoNote(undo.at, undo.back_to, tuple(taken))
+
+
+class _Checks:
+    """What every move of a record is checked against: the rules, the draws (the
+    contributors' chains, or the seed's stack) and the digest written after it."""
+
+    def __init__(self, record: Record):
+        self.dealer = record.header.dealer()
+        self.book = DrawBook(record.header.seed, record.header.commitments)
+
+    def apply(self, game: Game, i: int, move: Move, digest: bytes, proof) -> None:
+        book = self.book
         if book.commitments and game.awaiting_reveal:  # a fair draw: check its values
-            if proofs[i] is None or not isinstance(move, Reveal):
+            if proof is None or not isinstance(move, Reveal):
                 raise RecordError(f"move {i} ({move}): a draw without its contributors' values")
-            wrong = _take_late_chains(book, game.draws(), proofs[i])
-            wrong = wrong or book.check(game.draws(), [(x[0], x[1]) for x in proofs[i]],
+            wrong = _take_late_chains(book, game.draws(), proof)
+            wrong = wrong or book.check(game.draws(), [(x[0], x[1]) for x in proof],
                                         game.unrevealed_tiles(), move.tile)
         else:
-            wrong = dealer.check(game, move)
+            wrong = self.dealer.check(game, move)
         if wrong is not None:
             raise RecordError(f"move {i} ({move}): {wrong}")
         try:
@@ -448,4 +590,3 @@ def replay_record(record: Record, upto: int | None = None) -> Game:
                 f"move {i} ({move}): state digest differs from the record "
                 f"(record {digest.hex()[:16]}…, replay {game.digest().hex()[:16]}…)"
             )
-    return game

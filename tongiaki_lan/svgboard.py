@@ -1,13 +1,22 @@
 """The board as a standalone SVG picture, for sharing a game's final (or any) position.
 
 `board_svg(game)` is a pure function of the public state: the same position (and the
-same language, for the legend's words) always gives the same bytes, and nothing here
-needs a terminal, a font file or the network. The picture is drawn to be read by
+same language, for the legend's words, and the same marks) always gives the same bytes,
+and nothing here needs a terminal, a font file or the network. It draws both the
+exported picture (`export --svg`) and the live board page (`console/web`), one code
+path for both. The picture is drawn to be read by
 people who know the physical game, so it keeps its look: sea tiles with their routes
 and danger numbers, islands with their beaches (a row of berths per beach, on its
 piers), ships as coloured discs with their colour's letter (readable without colour
 vision too), a crown for each king. Every placed tile is one `<g class="tile">`
 holding one hexagon, which the tests count.
+
+The board page plays by clicks on the same drawing: the elements a move can name carry
+`data-target` in the vocabulary of `console/state.py` — an island tile `island:T`, a
+beach (its sand, berths and number) `beach:T:B`, a pier `pier:T:B:D`, and, when asked
+(`frontier=True`, a New Colony tile in hand), each empty place a tile may take
+`place:Q:R` — and the last move's elements (`marks`, `marked_tiles`) are drawn marked.
+Player colours are Okabe and Ito's (`palette.py`), each with its letter.
 
 Geometry follows `engine.hexgrid`: flat-topped hexes in axial coordinates, board
 direction d (0 = S, clockwise seen from above) is the edge whose midpoint lies at
@@ -17,13 +26,14 @@ direction d (0 = S, clockwise seen from above) is the edge whose midpoint lies a
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from xml.sax.saxutils import escape
 
 from tongiaki_lan.engine import COLOURS, LETTERS, TILES, TONGA, Game
 from tongiaki_lan.engine import variant as V
 from tongiaki_lan.i18n import N_, _, ngettext
 from tongiaki_lan.i18n.islands import island_name
+from tongiaki_lan.palette import PLAYER_PAINT
 
 SIZE = 80  # circumradius of a hex, in SVG user units
 APOTHEM = SIZE * math.sqrt(3) / 2
@@ -46,16 +56,8 @@ _EM = {**dict.fromkeys("iIjlt.:'", 0.40), **dict.fromkeys("frJ ", 0.50),
 # degrees between neighbouring berths of a beach: their discs just clear each other
 BERTH_STEP = math.degrees((2 * BERTH_R + 2) / BERTH_RADIUS)
 
-# Ship and king fills: the engine's colour names, made darker or lighter where the
-# CSS colour would vanish against sand or sea. Text colour chosen for contrast.
-FILL = {
-    "blue": ("#1f5fbf", "#ffffff"),
-    "red": ("#c8201e", "#ffffff"),
-    "green": ("#2e8b2e", "#ffffff"),
-    "yellow": ("#f2d21b", "#000000"),
-    "orange": ("#ef7d16", "#000000"),
-    "purple": ("#7b3fa0", "#ffffff"),
-}
+# Ship and king fills, with the ink of the letter on them (palette.py: colour-blind safe)
+FILL = PLAYER_PAINT
 
 END_REASONS = {
     "E1": N_("the last island or the last sea tile has been revealed"),
@@ -76,7 +78,14 @@ STYLE = """
 .pier{stroke:#6b4a21;stroke-width:3.5;stroke-linecap:butt}
 .sand{fill:none;stroke:#e9d7a0;stroke-width:16;stroke-linecap:round;opacity:.9}
 .berth{fill:#fffdf5;stroke:#6b4a21;stroke-width:1}
-.ship{stroke:#111;stroke-width:1}
+.ship{stroke:#111;stroke-width:1.3}
+.hit{stroke:#000;stroke-opacity:0;stroke-width:15;stroke-linecap:round}
+.spot{fill:#f7f3e8;fill-opacity:.35;stroke:#1c4866;stroke-width:2;stroke-dasharray:7 6}
+.coord{font-size:13px;font-weight:bold;fill:#1c4866}
+.mark{fill:none;stroke:#111;stroke-width:7;stroke-linejoin:round}
+.mark2{fill:none;stroke:#fff;stroke-width:2.5;stroke-dasharray:9 6;stroke-linejoin:round}
+.beach.last .sand{stroke:#111;opacity:1}
+line.pier.last{stroke:#111;stroke-width:7}
 text{font-family:'DejaVu Sans','Liberation Sans',Arial,sans-serif;text-anchor:middle}
 .name{font-size:12.5px;font-weight:bold;fill:#2a2110}
 .value{font-size:15px;font-weight:bold;fill:#2a2110}
@@ -84,6 +93,7 @@ text{font-family:'DejaVu Sans','Liberation Sans',Arial,sans-serif;text-anchor:mi
 .danger{font-size:12px;font-weight:bold;fill:#1c2a33}
 .num{font-size:9px;font-weight:bold;fill:#10202c}
 .letter{font-size:7.5px;font-weight:bold}
+.keyletter{font-size:9px;font-weight:bold}
 .royal{font-size:9px;font-weight:bold;fill:#5a3a00}
 .title{font-size:16px;font-weight:bold;text-anchor:start;fill:#10202c}
 .legend{font-size:13px;text-anchor:start;fill:#10202c}
@@ -112,10 +122,18 @@ def edge_angle(direction: int) -> float:
     return 60 * direction + 90
 
 
-def _hexagon(cx: float, cy: float) -> str:
+def _hexagon(cx: float, cy: float, cls: str = "", radius: float = SIZE) -> str:
     points = " ".join(f"{_f(x)},{_f(y)}" for x, y in
-                      (_polar(cx, cy, SIZE, 60 * k) for k in range(6)))
-    return f'<polygon points="{points}"/>'
+                      (_polar(cx, cy, radius, 60 * k) for k in range(6)))
+    attr = f' class="{cls}"' if cls else ""
+    return f'<polygon{attr} points="{points}"/>'
+
+
+def _clickable(cls: str, target: str, marks: Collection[str]) -> str:
+    """The attributes of an element that stands for moves: its class (with `last` when
+    the last move touched it) and its `data-target` (console/state.py's vocabulary)."""
+    last = " last" if target in marks else ""
+    return f'class="{cls}{last}" data-target="{target}"'
 
 
 def _text(x: float, y: float, cls: str, text: str, extra: str = "") -> str:
@@ -218,36 +236,47 @@ def _beach_angle(piers: Sequence[int], rot: int) -> float:
 
 
 def _crown(cx: float, cy: float, colour: str) -> str:
-    fill, _ = FILL[colour]
+    """The king's crown in its colour, with the colour's letter on it."""
+    fill, ink = FILL[colour]
     w, h = 22, 14
     x0, y0 = cx - w / 2, cy - h / 2
     pts = [(x0, y0 + h), (x0, y0 + 2), (x0 + w * 0.25, y0 + h * 0.55), (x0 + w / 2, y0 - 2),
            (x0 + w * 0.75, y0 + h * 0.55), (x0 + w, y0 + 2), (x0 + w, y0 + h)]
     points = " ".join(f"{_f(x)},{_f(y)}" for x, y in pts)
-    return f'<polygon class="ship king" points="{points}" fill="{fill}"/>'
+    letter = _text(cx, y0 + h - 2.2, "letter", LETTERS[COLOURS.index(colour)], f' fill="{ink}"')
+    return f'<polygon class="ship king" points="{points}" fill="{fill}"/>{letter}'
 
 
-def _island_tile(game: Game, tid: int, rot: int, cx: float, cy: float) -> list[str]:
+def _island_tile(game: Game, tid: int, rot: int, cx: float, cy: float,
+                 marks: Collection[str] = ()) -> list[str]:
     tile = TILES[tid]
     cls = "tonga" if tid == TONGA else "isle"
-    out = [f'<g class="tile island-tile" data-tile="{escape(tile.name)}">',
+    out = [f'<g {_clickable("tile island-tile", f"island:{tid}", marks)} '
+           f'data-tile="{escape(tile.name)}">',
            f'<g class="{cls}">{_hexagon(cx, cy)}</g>']
-    for beach in tile.beaches:
+    radius = TONGA_BERTH_RADIUS if tid == TONGA else BERTH_RADIUS
+    hits = []  # each pier's outer end, over the berths: what a click on a pier finds
+    for b, beach in enumerate(tile.beaches):
         for p in beach.piers:
-            x1, y1 = _polar(cx, cy, 0.3 * SIZE, edge_angle((p + rot) % 6))
-            x2, y2 = _polar(cx, cy, APOTHEM - 1, edge_angle((p + rot) % 6))
-            out.append(f'<line class="pier" x1="{_f(x1)}" y1="{_f(y1)}" '
-                       f'x2="{_f(x2)}" y2="{_f(y2)}"/>')
+            d = (p + rot) % 6
+            x1, y1 = _polar(cx, cy, 0.3 * SIZE, edge_angle(d))
+            x2, y2 = _polar(cx, cy, APOTHEM - 1, edge_angle(d))
+            target = f"pier:{tid}:{b}:{d}"
+            out.append(f'<line {_clickable("pier", target, marks)} x1="{_f(x1)}" '
+                       f'y1="{_f(y1)}" x2="{_f(x2)}" y2="{_f(y2)}"/>')
+            hx, hy = _polar(cx, cy, radius + BERTH_R + 8, edge_angle(d))
+            hits.append(f'<line class="hit" data-target="{target}" x1="{_f(hx)}" '
+                        f'y1="{_f(hy)}" x2="{_f(x2)}" y2="{_f(y2)}"/>')
     out.append(f'<ellipse class="land" cx="{_f(cx)}" cy="{_f(cy)}" '
                f'rx="{_f(LAND_RX)}" ry="{_f(LAND_RY)}"/>')
     king = game.king_of(tid)
     ships = game.ships_on(tid)
     # Nobody lands on a Royal Island (K2, K3): only its piers and its king.
-    radius = TONGA_BERTH_RADIUS if tid == TONGA else BERTH_RADIUS
     step = math.degrees((2 * BERTH_R + 2) / radius)  # neighbouring berths just clear
     for b, beach in enumerate(tile.beaches if king is None else ()):
         centre = _beach_angle(beach.piers, rot)
         first = centre - step * (beach.berths - 1) / 2
+        out.append(f'<g {_clickable("beach", f"beach:{tid}:{b}", marks)}>')
         # a band of sand under each beach's berths: which berths are one beach shows
         # even where two beaches come close
         a0, a1 = (_polar(cx, cy, radius, first), _polar(cx, cy, radius,
@@ -268,6 +297,7 @@ def _island_tile(game: Game, tid: int, rot: int, cx: float, cy: float) -> list[s
         aside = 0 if len(beach.piers) % 2 == 0 else 9
         nx, ny = _polar(cx, cy, radius + 14, centre + aside)
         out.append(_text(nx, ny + 3.2, "num", str(b + 1)))
+        out.append("</g>")
     # The name inside its oval, in the player's language, smaller where it is long: the
     # rows it takes are from its baseline up 0.75 em (capitals) and down 0.25 em.
     name = island_name(tid)
@@ -285,29 +315,48 @@ def _island_tile(game: Game, tid: int, rot: int, cx: float, cy: float) -> list[s
         out.append(_fitted_text(cx, cy - 2, "name", name,
                                 name_room(-2 - 0.75 * NAME_PX, -2 + 0.25 * NAME_PX), NAME_PX))
         out.append(_text(cx, cy + 14, "value", str(tile.value)))
+    out += hits
     out.append("</g>")
     return out
+
+
+def _place(q: int, r: int, marks: Collection[str]) -> list[str]:
+    """An empty place where a New Colony tile may go (C2), with its coordinates as
+    typed in `tile Q,R DIR`."""
+    cx, cy = hex_centre(q, r)
+    return [f'<g {_clickable("place", f"place:{q}:{r}", marks)}>',
+            _hexagon(cx, cy, "spot", SIZE - 3),
+            _text(cx, cy + 4.5, "coord", f"{q},{r}"), "</g>"]
 
 
 # ------------------------------------------------------------------ the picture
 
 
-def board_svg(game: Game, names: Mapping[str, str] | None = None, title: str = "") -> str:
+def board_svg(game: Game, names: Mapping[str, str] | None = None, title: str = "", *,
+              marks: Collection[str] = (), marked_tiles: Collection[int] = (),
+              frontier: bool = False, legend: bool = True) -> str:
     """The whole board as SVG text.
 
     `names` maps colours to player names for the legend (colours alone otherwise);
-    `title` is a line above it, e.g. the record and the move shown.
+    `title` is a line above it, e.g. the record and the move shown. `marks` are the
+    targets (`beach:T:B`, …) and `marked_tiles` the tile ids the last move touched
+    (`console/targets.touched`), drawn marked; `frontier` draws the empty places a New
+    Colony tile may take; `legend=False` leaves the rows under the board out (the page
+    shows the players in a panel of its own).
     """
     placed = game.placed_tiles()
+    spots = game.frontier() if frontier else []
     centres = {h: hex_centre(*h) for h in placed}
-    xs = [x for x, _ in centres.values()]
-    ys = [y for _, y in centres.values()]
+    xs = [x for x, _ in centres.values()] + [hex_centre(*h)[0] for h in spots]
+    ys = [y for _, y in centres.values()] + [hex_centre(*h)[1] for h in spots]
+    if not xs:  # every tile removed (X2b) and no place asked for: an empty sea
+        xs, ys = [0.0], [0.0]
     x0, x1 = min(xs) - SIZE - MARGIN, max(xs) + SIZE + MARGIN
     y0, y1 = min(ys) - APOTHEM - MARGIN, max(ys) + APOTHEM + MARGIN
-    legend = _legend(game, names or {}, title)
+    rows = _legend(game, names or {}, title) if legend else []
     # Whole-pixel sizes, so that a browser's picture is exactly width x height pixels.
-    width = math.ceil(max(x1 - x0, 420))
-    height = math.ceil((y1 - y0) + LEGEND_ROW * len(legend) + MARGIN)
+    width = math.ceil(max(x1 - x0, 420 if rows else 0))
+    height = math.ceil((y1 - y0) + (LEGEND_ROW * len(rows) + MARGIN if rows else 0))
     # Centre the board horizontally when the legend is wider than it.
     x0 -= (width - (x1 - x0)) / 2
     out = [
@@ -324,13 +373,25 @@ def board_svg(game: Game, names: Mapping[str, str] | None = None, title: str = "
         if TILES[tid].is_sea:
             out += _sea_tile(tid, rot, cx, cy)
         else:
-            out += _island_tile(game, tid, rot, cx, cy)
+            out += _island_tile(game, tid, rot, cx, cy, marks)
+    for q, r in spots:
+        out += _place(q, r, marks)
+    # The last move's tiles, outlined over everything (a neighbour drawn later would
+    # cover part of an outline drawn with the tile)
+    for h, (tid, _rot) in placed.items():
+        if tid in marked_tiles or f"island:{tid}" in marks:
+            cx, cy = centres[h]
+            out.append(_hexagon(cx, cy, "mark", SIZE - 3.5))
+            out.append(_hexagon(cx, cy, "mark2", SIZE - 3.5))
     x = x0 + MARGIN
-    for i, (cls, colour, text) in enumerate(legend):
+    for i, (cls, colour, text) in enumerate(rows):
         y = y1 + MARGIN / 2 + LEGEND_ROW * i
-        if colour:
-            out.append(_disc(x + 6, y - 4.5, 6, "ship", FILL[colour][0]))
-            out.append(_text(x + 18, y, cls, text, f' data-colour="{colour}"'))
+        if colour:  # the player's colour, with its letter on it
+            fill, ink = FILL[colour]
+            out.append(_disc(x + 8, y - 4.5, 8, "ship", fill))
+            out.append(_text(x + 8, y - 1.3, "keyletter", LETTERS[COLOURS.index(colour)],
+                             f' fill="{ink}"'))
+            out.append(_text(x + 22, y, cls, text, f' data-colour="{colour}"'))
         else:
             out.append(_text(x, y, cls, text))
     out.append("</svg>")

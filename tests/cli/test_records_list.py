@@ -187,3 +187,18 @@ def test_a_table_bots_level_is_listed_in_the_readers_language(tmp_path):
     listed = cli("records", "--records", str(tmp_path), "--json", "--lang", "it",
                  env={**os.environ})
     assert json.loads(listed.stdout.splitlines()[0])["players"] == ["Ana", "Hina (normal)"]
+
+
+def test_a_solo_game_with_undos_is_listed_with_them(tmp_path):
+    """The moves that stand are counted, and the undos said beside them (a solo game's
+    record keeps the moves taken back: protocol/record.md, Taking moves back)."""
+    from pathlib import Path
+
+    vector = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "record_undo.json"
+    data = bytes.fromhex(json.loads(vector.read_text())["record_msgpack"])
+    (tmp_path / "solo-20261202-120000-undo.tgrec").write_bytes(data)
+    out = cli("records", "--records", str(tmp_path), "--lang", "en", env={**os.environ})
+    assert out.returncode == 0, out.stderr
+    assert "solo · Ana, Hina · 11 moves (4 undos) · unfinished" in out.stdout, out.stdout
+    out = cli("records", "--records", str(tmp_path), "--json", env={**os.environ})
+    assert json.loads(out.stdout)["undos"] == 4

@@ -137,12 +137,13 @@ PIER_ON_SHIP = re.compile(r"[BRGYOP][NS][EW]?(?![a-z])")
 def _play_hints_until(pane, stop, limit: int = 1000) -> str:
     """Take hints (typed `hint`, then Enter) at each of our decisions until `stop(screen)`."""
     for _ in range(limit):
-        # (at our landing, once its hint is there: the screen asks for it as the decision
-        # shows, and a capture between the two saw "a hint is on its way")
+        # a landing's own hint is asked for as the decision shows: `stop` is read once it
+        # has come ("Enter takes the hint"), or a landing seen a moment early was played
+        # by `_take_hint` and the game went on to its end (1 run in 3 under load)
         screen = pane.wait_for(lambda s: ("Your decision" in _status(s)
                                           and "a hint is on its way" not in _status(s))
                                or "Game over" in _status(s),
-                               timeout=60, what="our decision or the end")
+                               timeout=60, what="our decision (its hint come) or the end")
         # on the map, no ship letter runs into a pier (`5BGYNE`: ships B G Y, pier NE)
         board = "\n".join(line.split("│", 1)[0] for line in screen.splitlines()[:-3])
         assert not PIER_ON_SHIP.search(board), board

@@ -3,6 +3,7 @@ them back to the same envelope, and refuses each malformed datagram with its rea
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -76,12 +77,54 @@ def test_identity_vector():
 
 @pytest.mark.parametrize("v", VECTORS["refused"], ids=lambda v: v["name"])
 def test_refused_vector_is_refused_with_its_reason(v):
+    """Read as a node reads: every datagram must be signed or link-MACed (wire.md), so
+    no vector depends on a switch the text does not have."""
     with pytest.raises(C.WireError) as err:
         link = bytes.fromhex(v["link_key"]) if "link_key" in v else None
-        C.decode_datagram(bytes.fromhex(v["datagram"]), key_for(v),
-                          require_signature=v.get("require_signature", False),
+        C.decode_datagram(bytes.fromhex(v["datagram"]), key_for(v), require_signature=True,
                           link_key=lambda sender, inc: link)
     assert str(err.value) == v["reason"]
+    assert set(v) <= {"name", "datagram", "reason", "passphrase", "link_key"}
+
+
+def _generator():
+    spec = importlib.util.spec_from_file_location(
+        "wire_vectors_generate", Path(__file__).parents[2] / "protocol" / "vectors" / "net"
+        / "generate.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_wire_json_is_exactly_what_its_generator_writes():
+    """So a changed message or check shows up as a vector to regenerate, and the
+    regenerated file still refuses each datagram for what it is named for (the generator
+    stops otherwise): `python protocol/vectors/net/generate.py`."""
+    generated = _generator().build()
+    written = (Path(__file__).parents[2] / "protocol" / "vectors" / "net" / "wire.json"
+               ).read_text(encoding="utf-8")
+    assert generated == written, "wire.json is stale: run protocol/vectors/net/generate.py"
+
+
+def test_refused_vectors_test_what_they_are_named_for_at_the_current_version():
+    """bad-version, unknown-flags, truncated-msgpack and not-an-array were all refused for
+    their version byte once the protocol moved on: each is now refused for its own fault,
+    and every datagram but bad-version's (and those too short to have one) carries this
+    version."""
+    named = {name: why for name, _, why in _generator().REFUSED}
+    by_name = {v["name"]: v for v in VECTORS["refused"]}
+    assert named.keys() <= by_name.keys()
+    for name, why in named.items():
+        assert by_name[name]["reason"].startswith(why), name
+    assert by_name["bad-version"]["reason"] == (
+        f"unsupported protocol version {C.PROTOCOL_VERSION - 1}")
+    assert by_name["unknown-flags"]["reason"] == "unknown flags 0x82"
+    assert by_name["truncated-msgpack"]["reason"].startswith("malformed msgpack (")
+    assert by_name["not-an-array"]["reason"].startswith("envelope: expected array, got ")
+    for v in VECTORS["refused"]:
+        data = bytes.fromhex(v["datagram"])
+        if v["name"] not in ("bad-version", "empty") and len(data) > 2:
+            assert data[2] == C.PROTOCOL_VERSION, v["name"]
 
 
 def test_every_message_type_has_a_vector():
@@ -208,3 +251,36 @@ def test_link_key_vector_both_sides_derive_it_and_a_zero_key_gives_none():
     assert b.link_key(pb, pa, a.public).hex() == v["key"]
     for bad in v["no_key_for"]:
         assert a.link_key(pa, pb, bytes.fromhex(bad)) is None
+
+
+CONFORMANCE = (Path(__file__).parents[2] / "protocol" / "conformance.md").read_text(
+    encoding="utf-8")
+
+
+def test_conformance_lists_every_message_type():
+    """protocol/conformance.md has a row, with its fields, for every message the codec
+    knows: a new message needs its line there before a second client can read it."""
+    table = CONFORMANCE[CONFORMANCE.index("\n## Messages"):]
+    table = table[:table.index("\n## ", 1)]
+    for t, cls in C.MESSAGE_TYPES.items():
+        row = next((line for line in table.splitlines()
+                    if line.startswith(f"| {t} | ")), None)
+        assert row is not None, f"type {t} ({cls.__name__}) is not in conformance.md"
+        fields = [f for f in cls.__dataclass_fields__ if f not in ("TYPE", "RELIABLE")]
+        cells = row.split(" | ")[2]
+        assert cells == "–" if not fields else cells.count(":") >= len(fields), row
+
+
+def test_conformance_lists_every_refuse_text_a_node_sends():
+    """The texts that travel in REFUSE are the ones a console translates and one a node
+    acts on (a seat given to a newcomer): a second client reads and sends them from
+    protocol/conformance.md, so the page lists each one the reference sends."""
+    from tongiaki_lan.net.protocol import handover as H
+    from tongiaki_lan.net.protocol import lobby as L
+
+    local = {L.NO_ANSWER, L.NO_ANSWER_PASSPHRASE, L.NO_ANSWER_WITHIN,
+             L.NO_ANSWER_WITHIN_PASSPHRASE, L.GAME_ENDED}
+    sent = [r for r in L.REFUSALS if r not in local]
+    sent += [H.NOBODY_PLAYS, H.IS_HERE_SHORT, H.HEARD_THROUGH]
+    for text in sent:
+        assert f"`{text}`" in CONFORMANCE, text

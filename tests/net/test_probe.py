@@ -133,3 +133,16 @@ def test_anything_else_outside_a_game_is_refused_without_an_answer():
 
 def probe_truncated(who: Identity) -> bytes:
     return P._frame(who, Probe(b"n" * 16))[:-5]
+
+
+def test_an_answer_is_19_bytes_longer_than_its_probe_at_most():
+    """wire.md, Probe: a node cannot amplify a flood; with its rate limit, what it sends
+    back is at most 1.11 times what reaches it (198 bytes against 179)."""
+    me, them = _ids(2)
+    prober = P.Prober(me)
+    responder = P.Responder(them, wall_offset_us=2**63)  # the widest clock it can give
+    prober.probe(("10.0.0.2", 7000), 0.0)
+    [(data, _)] = prober.datagrams_to_send()
+    reply = responder.answer(data, DOCTOR, 0.0)
+    assert (len(data), len(reply)) == (179, 198)
+    assert len(reply) <= 1.11 * len(data)

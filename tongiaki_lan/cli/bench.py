@@ -1,4 +1,5 @@
-"""`tongiaki-lan bench engine|net`: speed figures, reported (never asserted in tests)."""
+"""`tongiaki-lan bench engine|net|board`: speed figures, reported (never asserted in
+tests)."""
 
 from __future__ import annotations
 
@@ -13,12 +14,16 @@ from tongiaki_lan.selfplay import game_seed, play_game
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("target", choices=["engine", "net"])
+    p.add_argument("target", choices=["engine", "net", "board"])
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--games", type=int, default=500)
     p.add_argument("--bot", default="random")
     p.add_argument("--peers", type=int, default=6, help="net: nodes on loopback")
-    p.add_argument("--moves", type=int, default=300, help="net: moves to time")
+    p.add_argument("--moves", type=int, default=300,
+                   help="net, board: moves to time")
+    p.add_argument("--chromium", metavar="PATH",
+                   help="board: the Chromium to drive (default: /usr/bin/chromium, or "
+                        "chromium on the PATH)")
     p.add_argument("--loss", type=float, default=0.0,
                    help="net: lose each datagram with this probability (seeded lossy link)")
     p.add_argument("--watchers", type=int, default=0,
@@ -85,6 +90,19 @@ def run(args) -> int:
             return 2
     elif args.target == "engine":
         out = bench_engine(args.players, args.games, args.bot)
+    elif args.target == "board":
+        import asyncio
+
+        from tongiaki_lan.console.web.bench import BenchError, run_bench_board
+
+        if args.moves < 1 or not 2 <= args.players <= 6:
+            print("bench board: --moves must be at least 1 and --players 2..6")
+            return 2
+        try:
+            out = asyncio.run(run_bench_board(args.moves, args.players, args.chromium))
+        except BenchError as exc:
+            print(f"bench board: {exc}")
+            return 2
     else:
         try:
             from tongiaki_lan.net.lab.bench import run_bench_net

@@ -75,6 +75,7 @@ def summaries(directory: Path, limit: int | None = SHOWN,
             "players": players,
             "bot_played_for": helped,
             "moves": len(record.moves),
+            "undos": len(record.undos),  # (a solo game: moves taken back, replay says where)
             "over": game.is_over,
             "winners": (list(dict.fromkeys(by_colour.get(c, c) for c in game.winners()))
                         if game.is_over else []),
@@ -144,6 +145,9 @@ def run(args) -> int:
         else:
             title = e["game"] or _("solo")
             moves = ngettext("{n} move", "{n} moves", e["moves"]).format(n=e["moves"])
+            if e["undos"]:  # (moves taken back against the bots: replay says where)
+                moves += " " + ngettext("({n} undo)", "({n} undos)", e["undos"]).format(
+                    n=e["undos"])
             if e["over"]:
                 state = _("won by {names}").format(names=" & ".join(e["winners"]))
             elif e["left"]:

@@ -46,6 +46,10 @@ def run(args) -> int:
         "scores": game.scores() if game.is_over else None,
         "winners": game.winners() if game.is_over else None,
         "truncated": record.truncated,
+        # a solo game's undos (protocol/record.md): the moves they took back are checked
+        # too, and `moves` counts those that stand
+        "undos": len(record.undos),
+        "taken_back": record.taken_back,
     }
     if record.header.variant != V.STANDARD:  # V1: players of two colours each
         out["variant"] = record.header.variant
@@ -62,6 +66,11 @@ def run(args) -> int:
                    else "the seed's stack")
         print(f"{args.record}: {len(record.moves)} moves verified ({game.draws()} tile "
               f"reveals checked against {against}), {state} game")
+        if record.undos:
+            undos = "1 undo" if len(record.undos) == 1 else f"{len(record.undos)} undos"
+            taken = "move" if record.taken_back == 1 else "moves"
+            print(f"{undos}: {record.taken_back} {taken} taken back, checked too (no undo "
+                  "took back a tile reveal)")
         print(f"digest {out['digest']}")
         if game.is_over and "players" in out:
             print(f"variant {out['variant']}: " + ", ".join(

@@ -466,6 +466,9 @@ class TableInput:
             fx.view = ("board",)
             return
         if word == "moves":
+            if s.game.pending is not None and s.game.pending.is_chance:  # (no move to type:
+                s.say(_("A tile is being revealed…"))  # it listed every tile as `reveal S16`)
+                return
             moves = ([shown_move(str(m)) for m in s.game.legal_moves()] if s.game.pending
                      else [])
             shown = ", ".join(moves[:30])

@@ -80,6 +80,10 @@ CLAUSES: dict[str, str] = {
              "or their king. Tonga is worth nothing."),
     "E4": N_("Most points wins; then presence on more islands; then fewer ships on the board "
              "(a king counts as one); otherwise the win is shared."),
+    "U1": N_("Undo, in a game against bots only: undo takes back your last decision and the "
+             "bots' moves after it, and typed again the decision before, one at a time. "
+             "Never across a tile reveal: a revealed tile stays revealed. A LAN table has "
+             "no undo: every laptop has played the move."),
 }
 
 _BY_KIND: dict[str, tuple[str, tuple[str, ...]]] = {

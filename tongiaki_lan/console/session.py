@@ -2,10 +2,11 @@
 console/feeds/ (base.py, solo.py, replay.py)."""
 
 from .feeds.base import STRUCK, GameSession, NotYet, _shared, bot_seed
-from .feeds.replay import ReplaySession
-from .feeds.solo import SoloSession, seed_from_text, solo_seats
+from .feeds.replay import ReplaySession, undo_notes
+from .feeds.solo import SoloSession, moves_by_seat, seed_from_text, solo_seats, undo_refusal
 from .seats import HUMAN_KINDS, LEVEL_NAMES, Seat, kind_label, plain_name, seat_label
 
 __all__ = ["HUMAN_KINDS", "LEVEL_NAMES", "STRUCK", "GameSession", "NotYet", "ReplaySession",
            "Seat", "SoloSession", "_shared", "bot_seed", "kind_label", "plain_name",
-           "seat_label", "seed_from_text", "solo_seats"]
+           "seat_label", "seed_from_text", "solo_seats", "moves_by_seat", "undo_refusal",
+           "undo_notes"]

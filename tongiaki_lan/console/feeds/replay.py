@@ -3,12 +3,26 @@
 from __future__ import annotations
 
 from tongiaki_lan.engine import Game, IllegalMove, Reveal
-from tongiaki_lan.i18n import N_, _
+from tongiaki_lan.i18n import N_, _, ngettext
 from tongiaki_lan.i18n.islands import shown_move
 
 from ..seats import Seat, colour_name, kind_label, plain_name, seat_label
 from ..story import Line, Narrator
 from .base import GameSession
+from .solo import moves_by_seat
+
+
+def undo_notes(record) -> list:
+    """What each undo of a solo game's record took back, with who made each move (the
+    replay tells it where it happened); none for a record that does not replay."""
+    from tongiaki_lan.records import RecordError, replay_with_undos
+
+    if not record.undos:
+        return []
+    try:
+        return replay_with_undos(record)[1]
+    except RecordError:  # (the replay says what is wrong where it comes to it)
+        return []
 
 
 class ReplaySession(GameSession):
@@ -29,6 +43,7 @@ class ReplaySession(GameSession):
         # how many events the game had after each move applied so far: where a seat that
         # changed hands is told in the story
         self._events_at: dict[int, int] = {0: len(self.game.events)}
+        self._undos = undo_notes(record)
         self._rebuild(0)
 
     @property
@@ -114,7 +129,13 @@ class ReplaySession(GameSession):
                 # seat's new hands (it named the bot a turn late, and the player a turn early)
                 k = next((j for j in range(prev, k) if events[j].kind == "turn"), k)
             at.setdefault(k, []).append(i)
+        undone: dict[int, list[str]] = {}  # where the player took moves back (undo)
+        for note in self._undos:
+            k = self._events_at.get(note.at)
+            if note.at <= self.index and k is not None:
+                undone.setdefault(k, []).append(self._undo_line(note))
         for k in range(len(events) + 1):  # (+1: a change after the last event told)
+            out.extend(("info", line) for line in undone.get(k, ()))
             for i in at.get(k, ()):
                 before, after = self._seats_at(i), cuts[i]
                 bots = self.record.seat_bots(i), self.record.seat_bots(i + 1)
@@ -143,6 +164,19 @@ class ReplaySession(GameSession):
             if line:
                 out.append(line)
         return out
+
+    def _undo_line(self, note) -> str:
+        """`Ana took back 3 moves here (undo): Ana: land 1:B 2:B; Hina: expand Tonga, beaches 2`
+        (`Ana took back 1 move here (undo): expand Samoa` when only hers)."""
+        names = [plain_name(s) for s in self._seats_at(note.at)]
+        seat = note.moves[0][0]
+        moves = (moves_by_seat(note.moves, names)
+                 if any(s != seat for s, _m in note.moves) else  # (only the player's:
+                 ", ".join(shown_move(str(m), spaced=True) for _s, m in note.moves))  # unnamed)
+        return ngettext("{name} took back {n} move here (undo): {moves}",
+                        "{name} took back {n} moves here (undo): {moves}",
+                        len(note.moves)).format(name=names[seat], n=len(note.moves),
+                                                moves=moves)
 
     def step(self, delta: int) -> None:
         """Tile reveals go with the move that caused them: a step never stops at one."""

@@ -11,14 +11,15 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from tongiaki_lan.bots import make_bot
-from tongiaki_lan.engine import COLOURS, Dealer, Game, IllegalMove, Move, Reveal, Sail
+from tongiaki_lan.engine import COLOURS, TILES, Dealer, Game, IllegalMove, Move, Sail
 from tongiaki_lan.engine.variant import STANDARD, variant_of, with_variant
 from tongiaki_lan.i18n import N_, _
 from tongiaki_lan.i18n import current as current_language
 from tongiaki_lan.i18n.islands import shown_move
+from tongiaki_lan.takeback import NOTHING, OVER, CannotTakeBack, TakeBack, pop_back, take_back
 
 from ..seats import Seat
-from .base import GameSession, bot_seed
+from .base import STRUCK, GameSession, bot_seed
 
 
 def seed_from_text(text: str | None) -> bytes:
@@ -35,6 +36,45 @@ def seed_from_text(text: str | None) -> bytes:
         except ValueError:
             pass
     return hashlib.blake2b(f"tongiaki-solo/{t}".encode(), digest_size=32).digest()
+
+
+def moves_by_seat(moves, names: list[str]) -> str:
+    """`Hina: expand Tonga, beaches 2; Maui: sail Tonga 1 NE`: moves with who made
+    each, a player's run of moves under one name (reveals left out: the story told
+    them)."""
+    runs: list[tuple[int, list[str]]] = []
+    for seat, move in moves:
+        if seat is None:
+            continue
+        text = shown_move(str(move), spaced=True)
+        if runs and runs[-1][0] == seat:
+            runs[-1][1].append(text)
+        else:
+            runs.append((seat, [text]))
+    return "; ".join(f"{names[seat]}: {', '.join(texts)}" for seat, texts in runs)
+
+
+def undo_refusal(no: CannotTakeBack) -> str:
+    """Why `undo` takes nothing back, worded as the console words a refused move: the
+    rule (U1) and the reason."""
+    from tongiaki_lan.i18n.islands import island_name
+
+    from ..rules import clause_text
+
+    if no.why == OVER:
+        reason = _("the game is over, and its result stands")
+    elif no.why == NOTHING:
+        reason = _("you have made no decision yet")
+    elif TILES[no.tile].is_island:
+        reason = _("{island} was revealed after your last decision, and a revealed tile "
+                   "stays revealed").format(island=island_name(no.tile))
+    else:
+        reason = _("a sea tile was revealed after your last decision, and a revealed tile "
+                   "stays revealed")
+    if current_language() == "en" or not clause_text("U1"):
+        return f"undo: U1: {reason}"
+    return _("{command}: not allowed by rule {clause} ({reason}) — rules {clause}").format(
+        command="undo", clause="U1", reason=reason)
 
 
 class SoloSession(GameSession):
@@ -172,6 +212,17 @@ class SoloSession(GameSession):
         self._drain_events()
         self.changed()
 
+    def _deal(self) -> None:
+        """Reveal the tiles the game waits for, as the seed's stack has them, each one
+        recorded. A move deals its own reveals (`_apply`), so this is for a game that
+        begins at a chance node: a record cut between a move and its reveal (a crash
+        between two saves) resumed there, and the screen said "A tile is being
+        revealed…" for ever, since nobody else deals in a solo game."""
+        self._mark = len(self.game.events)
+        self.dealer.deal(self.game, self._moved)
+        self._drain_events()
+        self.changed()
+
     def _moved(self, move: Move) -> None:
         """After each move applied (and each reveal): a Sail's first departure event is
         the one it chose; the others are the engine's (`settled_departure`)."""
@@ -205,10 +256,14 @@ class SoloSession(GameSession):
             self._driver = self.spawn(self._drive())
 
     async def _drive(self) -> None:
-        """Let the bots take their decisions until it is a human's turn or the end."""
+        """Take every decision that is not this keyboard's — the bots', and chance's (the
+        seed's dealer reveals the tile) — until it is a human's turn or the end."""
         loop = asyncio.get_running_loop()
         while True:
             p = self.game.pending
+            if p is not None and p.is_chance:
+                self._deal()
+                continue
             if p is None or p.seat not in self._bots:
                 return
             version = self.version
@@ -234,41 +289,55 @@ class SoloSession(GameSession):
                 self._apply(self.game.legal_move(0))
 
     def commands(self):
-        return {"undo": (N_("undo — take back your last decision of this turn, before a tile "
-                            "is revealed"), lambda _arg: self.undo())}
+        return {"undo": (N_("undo — take back your last decision and the bots' moves after "
+                            "it; again: the decision before, never a revealed tile (rules "
+                            "U1)"), lambda _arg: self.undo())}
 
     def can_undo(self) -> bool:
-        g = self.game
-        if not g.moves or not self.my_decision() or isinstance(g.moves[-1], Reveal):
-            return False
-        before = g.copy()
-        try:
-            before.pop()
-        except IndexError:  # (a game rebuilt without its history)
-            return False
-        return before.pending is not None and before.pending.seat in self.local_seats()
+        """Whether `undo` would take something back now (the board page's Undo button)."""
+        return isinstance(take_back(self.game, self.local_seats()), TakeBack)
 
     def undo(self) -> str | None:
-        """Take back this keyboard's last decision (an island chosen by mistake), the
-        record with it; None, or why not. Only within the player's own turn and before a
-        tile is revealed: what was revealed, or what a bot did after, stays."""
-        g = self.game
-        if not self.can_undo():
-            return _("undo: nothing of yours to take back (only your own decisions of this "
-                     "turn, before a tile is revealed)")
-        move = g.pop()
+        """Take back this keyboard's last decision and the bots' moves after it (U1, as
+        Board Game Arena allows against bots); typed again, the decision before that.
+        Never across a tile reveal: what was revealed stays. None, or why not. The record
+        keeps the moves taken back and says so (`RecordWriter.undo`), so it still
+        verifies; the story strikes what they told."""
+        plan = take_back(self.game, self.local_seats())
+        if not isinstance(plan, TakeBack):
+            return undo_refusal(plan)
+        game = self.game
+        told = game.copy(undo=False)  # (the game as told so far, for `follow_game`)
+        told.events = list(game.events)
+        pop_back(game, plan.back_to)
+        self.game = told
+        gone = {id(line) for k, line in self._told if k >= len(game.events)}
+        first = next((at for at, line in enumerate(self.lines) if id(line) in gone), None)
+        self.follow_game(game)  # strikes the story of what was taken back
+        for at in range(len(self.lines) if first is None else first, len(self.lines)):
+            style, text = self.lines[at]  # (and the summaries of the moves taken back)
+            if style == "summary":
+                self.lines[at] = ("void", STRUCK + text)
+        self._chosen = {k for k in self._chosen if k < len(game.events)}
+        self._told_from = min(self._told_from, len(game.events))
+        self._mark = len(game.events)
         if self._writer is not None:
             try:
-                self._writer.rewind(len(g.moves))
+                self._writer.undo(plan.back_to, game.digest())
             except OSError as exc:
                 self.lines.append(("bad", _("record write failed: {error}").format(error=exc)))
                 self._writer = None
-        self._seen_events = min(self._seen_events, len(g.events))
-        self._chosen = {k for k in self._chosen if k < len(g.events)}
-        self.lines.append(("info", _("Taken back: {move}").format(
-            move=shown_move(str(move), spaced=True))))
+        self.lines.append(("info", self._taken_back_text(plan)))
         self.changed()
         return None
+
+    def _taken_back_text(self, plan: TakeBack) -> str:
+        """`Taken back: expand Samoa`, and the bots' moves after it by name."""
+        mine = shown_move(str(plan.mine), spaced=True)
+        if not plan.after:
+            return _("Taken back: {move}").format(move=mine)
+        return _("Taken back: {move}, and the bots' moves after it: {moves}").format(
+            move=mine, moves=moves_by_seat(plan.after, self.names))
 
     async def close(self) -> None:
         await super().close()

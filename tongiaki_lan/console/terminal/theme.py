@@ -1,8 +1,14 @@
 """Colours of the console, in one place so the board, panel and log agree.
 
-Ship colours are the player colours of the engine; a ship is always drawn as its
-colour letter as well (B R G Y O P), so the map reads the same without colour and
-matches what a player types in `land 1:BR`.
+Ship colours are the player colours of the engine, painted as on the board page and the
+exported picture (`tongiaki_lan.palette`, Okabe and Ito's colour-blind-safe six); a ship
+is always drawn as its colour letter as well (B R G Y O P), so the map reads the same
+without colour and matches what a player types in `land 1:BR`.
+
+A player's letter (and name, in the lobby) is written on a chip of its colour in that
+colour's own ink, not in the colour on the terminal's background: no one colour reads on
+both a dark and a light terminal (yellow on white, blue on black), while a chip carries
+its own background and stays as readable on either.
 """
 
 from __future__ import annotations
@@ -10,16 +16,11 @@ from __future__ import annotations
 from prompt_toolkit.styles import Style
 
 from tongiaki_lan.engine import COLOURS
+from tongiaki_lan.palette import PLAYER_PAINT
 
-# Terminal colours chosen to stay readable on dark and light backgrounds.
-PLAYER_FG: dict[str, str] = {
-    "blue": "#5f87ff",
-    "red": "#ff5f5f",
-    "green": "#5fd75f",
-    "yellow": "#ffd75f",
-    "orange": "#ff8700",
-    "purple": "#d75fff",
-}
+# Each player's colour (the chip under its letter) and the ink the letter is written in.
+PLAYER_FG: dict[str, str] = {name: fill for name, (fill, _ink) in PLAYER_PAINT.items()}
+PLAYER_INK: dict[str, str] = {name: ink for name, (_fill, ink) in PLAYER_PAINT.items()}
 
 
 def ship_style(cid: int) -> str:
@@ -77,7 +78,9 @@ def build_style() -> Style:
         ("final", "#d7d7af"),
         ("final.head", "#d7d7af bold"),
     ]
-    for name, fg in PLAYER_FG.items():
-        rules.append((f"ship.{name}", f"{fg} bold"))
-        rules.append((f"king.{name}", f"bg:{fg} #000000 bold"))
+    for name, fill in PLAYER_FG.items():
+        ink = PLAYER_INK[name]
+        rules.append((f"ship.{name}", f"bg:{fill} {ink} bold"))
+        # a king: the chip underlined, apart from a ship's letter where both are shown
+        rules.append((f"king.{name}", f"bg:{fill} {ink} bold underline"))
     return Style(rules)

@@ -160,6 +160,34 @@ def parse_txt(props: dict) -> dict | None:
         return None
 
 
+def host_name(peer: bytes) -> str:
+    """The host name an advert's SRV record names: one per node, from its peer id."""
+    return f"tongiaki-{peer.hex()}.local."
+
+
+def advert_records(peer: bytes, game_name: str, game_id: bytes, phase: str, taken: int,
+                   total: int, passphrase: bool, player: str, open_seats: int = 0,
+                   watchable: bool = True, **_) -> tuple[str, dict[str, str]]:
+    """A node's advert (protocol/discovery.md): its service instance name and its TXT
+    properties, in the order they are written. Pure, so vectors/discovery.json can hold
+    exactly what a node publishes."""
+    peer_hex = peer.hex()
+    label = "".join(c for c in game_name if c.isalnum() or c in " -_")[:30] or "game"
+    props = {
+        "v": str(PROTOCOL_VERSION), "game": game_name, "id": game_id.hex(),
+        "phase": phase, "seats": f"{taken}/{total}",
+        "pass": "1" if passphrase else "0", "peer": peer_hex, "name": player,
+        "open": str(open_seats), "watch": "1" if watchable else "0",
+    }
+    return f"{label} {peer_hex[:8]}.{SERVICE_TYPE}", props
+
+
+def doctor_records(peer: bytes, player: str) -> tuple[str, dict[str, str]]:
+    """A `doctor`'s advert: instance name and TXT properties (protocol/discovery.md)."""
+    return (f"doctor {peer.hex()[:8]}.{SERVICE_TYPE}",
+            {"v": DOCTOR_VERSION, "peer": peer.hex(), "name": player})
+
+
 def local_ipv4() -> list[str]:
     addrs = [a for a in get_all_addresses() if not a.startswith("127.")]
     return addrs or ["127.0.0.1"]
@@ -346,13 +374,11 @@ class Discovery:
     async def advertise_doctor(self, peer: bytes, port: int, player: str) -> None:
         """Publish a `doctor` instance: other doctors find and probe it, and browsers
         hear it but list no game (its TXT `v` is not a protocol version)."""
-        peer_hex = peer.hex()
-        instance = f"doctor {peer_hex[:8]}.{SERVICE_TYPE}"
+        instance, props = doctor_records(peer, player)
         info = AsyncServiceInfo(
-            SERVICE_TYPE, instance, port=port,
-            properties={"v": DOCTOR_VERSION, "peer": peer_hex, "name": player},
+            SERVICE_TYPE, instance, port=port, properties=props,
             addresses=[socket.inet_aton(a) for a in self._addresses or local_ipv4()],
-            server=f"tongiaki-{peer_hex}.local.", host_ttl=RECORD_TTL, other_ttl=RECORD_TTL,
+            server=host_name(peer), host_ttl=RECORD_TTL, other_ttl=RECORD_TTL,
         )
         self.own_instance = instance
         await self.azc.async_register_service(info, allow_name_change=False)
@@ -411,19 +437,11 @@ class Discovery:
                 log.exception("zeroconf publish failed")
 
     async def _publish_one(self, f: dict) -> None:
-        peer_hex = f["peer"].hex()
-        label = "".join(c for c in f["game_name"] if c.isalnum() or c in " -_")[:30] or "game"
-        instance = f"{label} {peer_hex[:8]}.{SERVICE_TYPE}"
-        props = {
-            "v": str(PROTOCOL_VERSION), "game": f["game_name"], "id": f["game_id"].hex(),
-            "phase": f["phase"], "seats": f"{f['taken']}/{f['total']}",
-            "pass": "1" if f["passphrase"] else "0", "peer": peer_hex, "name": f["player"],
-            "open": str(f.get("open_seats", 0)), "watch": "1" if f.get("watchable", True) else "0",
-        }
+        instance, props = advert_records(**f)
         info = AsyncServiceInfo(
             SERVICE_TYPE, instance, port=f["port"], properties=props,
             addresses=[socket.inet_aton(a) for a in self._addresses or local_ipv4()],
-            server=f"tongiaki-{peer_hex}.local.", host_ttl=RECORD_TTL, other_ttl=RECORD_TTL,
+            server=host_name(f["peer"]), host_ttl=RECORD_TTL, other_ttl=RECORD_TTL,
         )
         if self._info is not None and self._info.name != instance:
             await self.withdraw()

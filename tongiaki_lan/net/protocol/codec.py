@@ -17,6 +17,7 @@ import msgpack
 # chains taken mid-game (Lobby.chains: a laptop back after the table drew without it, a
 # newcomer) have contributor indices after the seed round's six at most
 from tongiaki_lan.draws import MAX_CONTRIBUTORS, MAX_LATE_CHAINS
+from tongiaki_lan.engine.colours import COLOURS
 from tongiaki_lan.engine.variant import STANDARD, VARIANTS
 from tongiaki_lan.net.protocol.identity import peer_id_of, verify
 
@@ -177,9 +178,6 @@ def check_move_wire(v: Any, what: str = "move") -> list:
         elif type(x) is int:
             if not -(1 << 31) <= x < (1 << 31):
                 raise WireError(f"{what}: integer out of range")
-        elif type(x) is str:
-            if len(x) > 40:
-                raise WireError(f"{what}: text element too long")
         else:
             raise WireError(f"{what}: unexpected element {_show(x)}")
 
@@ -302,7 +300,7 @@ class Seat:
         return cls(
             _choice(items[0], "seat.kind", SEAT_KINDS),
             _str(items[1], "seat.name", MAX_NAME, allow_empty=False),
-            _str(items[2], "seat.colour", 12, allow_empty=False),
+            _choice(items[2], "seat.colour", COLOURS),
             _bin(items[3], "seat.owner", ID_LEN),
             _bool(items[4], "seat.ready"),
             _str(items[5], "seat.bot", MAX_BOT),
@@ -858,8 +856,11 @@ class AwayList(Message):
     @classmethod
     def parse(cls, items: list) -> AwayList:
         _arity(items, 1, "away_list")
-        return cls(tuple(_bin(p, "away_list.peer", ID_LEN)
-                         for p in _list(items[0], "away_list.list", MAX_SEATS)))
+        away = tuple(_bin(p, "away_list.peer", ID_LEN)
+                     for p in _list(items[0], "away_list.list", MAX_SEATS))
+        if list(away) != sorted(set(away)):  # one form for one list (protocol/wire.md)
+            raise WireError("away_list.list: peer ids must be in byte order, each once")
+        return cls(away)
 
 
 @dataclass(frozen=True)
@@ -963,7 +964,7 @@ class ProbeAnswer(Message):
 
     @classmethod
     def parse(cls, items: list) -> ProbeAnswer:
-        _arity(items, 3, "probe answer")
+        _arity(items, 3, "probe_answer")
         return cls(_bin(items[0], "probe_answer.nonce", NONCE_LEN),
                    _uint(items[1], "probe_answer.wall_us"),
                    _bin(items[2], "probe_answer.game", ID_LEN))

@@ -1,0 +1,104 @@
+"""A `TableState` as the JSON the board page draws.
+
+The page holds no rules and keeps no story: each message is the whole table as it is
+now (a new one replaces the view), with the board already drawn as SVG by `svgboard` —
+the same drawing as `export --svg` — its last move marked and, at a New Colony tile,
+the empty places a tile may take. The legal moves come with the board elements that
+stand for them (`targets`), so a click is looked up, never worked out.
+
+Pure: the same state (and `now`, for the countdowns) gives the same JSON text.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from tongiaki_lan.console.state import TableState
+from tongiaki_lan.i18n import current
+from tongiaki_lan.palette import PLAYER_PAINT
+from tongiaki_lan.svgboard import board_svg
+
+from .pagewords import page_words
+
+STORY_TAIL = 80  # the story's last lines, as many as the page's panel is meant to hold
+
+
+def board_picture(state: TableState) -> str:
+    """The board of `state` as inline SVG (no XML prolog), or "" when there is none."""
+    if state.board is None:
+        return ""
+    last = state.last_move
+    # the empty places are drawn whenever a move names one: a move must have its element
+    frontier = state.frontier or any(t.startswith("place:") for m in state.decision.moves
+                                     for t in m.targets)
+    svg = board_svg(state.board, {s.colour: s.name for s in state.seats},
+                    marks=last.targets if last else (), marked_tiles=last.tiles if last else (),
+                    frontier=frontier, legend=False)
+    return svg.split("\n", 1)[1] if svg.startswith("<?xml") else svg
+
+
+def _line(line: tuple[str, str] | None) -> list[str] | None:
+    return None if line is None else [line[0], line[1]]
+
+
+def state_payload(state: TableState, now: float | None = None) -> dict[str, Any]:
+    """The page's message for `state`. `now` (time.monotonic()'s clock, that of
+    `Countdown.ends_at`) turns each countdown into the seconds left, which the page
+    counts down from the moment it gets them."""
+    now = time.monotonic() if now is None else now
+    d = state.decision
+    last = state.last_move
+    replay = state.replay
+    return {
+        "type": "state",
+        "version": state.version,
+        "kind": state.kind,
+        "lang": state.lang or current(),
+        "title": state.title,
+        "move_index": state.move_index,
+        "seats": [{
+            "index": s.index, "name": s.name, "label": s.label, "colour": s.colour,
+            "letter": s.letter, "colour_name": s.colour_name, "driver": s.driver,
+            "local": s.local, "viewer": s.viewer, "away": s.away, "left": s.left,
+            "score": s.score, "reserve": s.ships_in_reserve,
+            "fill": PLAYER_PAINT.get(s.colour, ("#888888", "#000000"))[0],
+            "ink": PLAYER_PAINT.get(s.colour, ("#888888", "#000000"))[1],
+        } for s in state.seats],
+        "decision": {
+            "seat": d.seat, "kind": d.kind, "mine": d.mine, "text": d.text,
+            "waiting_for": d.waiting_for,
+            "moves": [{"text": m.text, "shown": m.shown, "preview": m.preview,
+                       "targets": list(m.targets)} for m in d.moves],
+        },
+        "last_move": None if last is None else {
+            "index": last.index, "seat": last.seat, "text": last.text,
+            "targets": list(last.targets), "tiles": list(last.tiles),
+        },
+        "story": [_line(x) for x in state.story[-STORY_TAIL:]],
+        "status": state.status,
+        "hint": state.hint,
+        "offer": state.offer,
+        "notice": _line(state.notice),
+        "away": list(state.away),
+        "left": list(state.left),
+        "watchers": list(state.watchers),
+        "open_seats": list(state.open_seats),
+        "countdowns": [{"kind": c.kind, "text": c.text,
+                        "seconds": max(0, round(c.ends_at - now, 1))}
+                       for c in state.countdowns],
+        "replay": None if replay is None else {
+            "index": replay.index, "total": replay.total, "can_step": replay.can_step},
+        "final": [_line(x) for x in state.final],
+        "over": state.over,
+        "can_undo": state.can_undo,
+        "commands": list(state.commands),
+        "svg": board_picture(state),
+        "words": page_words(),
+    }
+
+
+def state_json(state: TableState, now: float | None = None) -> str:
+    """`state_payload` as compact JSON text (UTF-8 as it is: the page is UTF-8)."""
+    return json.dumps(state_payload(state, now), ensure_ascii=False, separators=(",", ":"))
