@@ -311,7 +311,7 @@ class TableModel:
             replay=replay,
             final=tuple(final_rows(g, labels)) if g.is_over else (),
             over=g.is_over,
-            can_undo=f.can_undo(),
+            can_undo=f.can_undo,
             commands=(*META, *lobby, *extra),
             game_name=f.game_name,
             followed=f.followed_name() or "",

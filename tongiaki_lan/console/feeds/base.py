@@ -356,6 +356,7 @@ class GameSession:
         """What the leaving question says of this seat, instead of the record's path."""
         return None
 
+    @property
     def can_undo(self) -> bool:
         """Whether `undo` would take something back now (a solo game's)."""
         return False

@@ -293,6 +293,7 @@ class SoloSession(GameSession):
                             "it; again: the decision before, never a revealed tile (rules "
                             "U1)"), lambda _arg: self.undo())}
 
+    @property
     def can_undo(self) -> bool:
         """Whether `undo` would take something back now (the board page's Undo button)."""
         return isinstance(take_back(self.game, self.local_seats()), TakeBack)

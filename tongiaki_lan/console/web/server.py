@@ -36,7 +36,16 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from tongiaki_lan.console.state import TableState
 
-from . import door
+from .door import (
+    PROTOCOL,
+    WILDCARDS,
+    host_allowed,
+    host_literal,
+    new_token,
+    offered_token,
+    origin_allowed,
+    token_matches,
+)
 from .payload import state_json
 
 log = logging.getLogger(__name__)
@@ -99,7 +108,7 @@ class BoardServer:
         self._on_shown = on_shown
         self.host = host
         self.port = port
-        self.token = token or door.new_token()
+        self.token = token or new_token()
         self.refusals: Counter[str] = Counter()  # why requests were refused, for the log
         self._state: TableState | None = None
         self._text: str | None = None
@@ -114,7 +123,7 @@ class BoardServer:
     @property
     def url(self) -> str:
         """The page's address, with the token in its fragment."""
-        shown = "127.0.0.1" if self.host in door.WILDCARDS else door.host_literal(self.host)
+        shown = "127.0.0.1" if self.host in WILDCARDS else host_literal(self.host)
         return f"http://{shown}:{self.port}/#{self.token}"
 
     @property
@@ -145,7 +154,7 @@ class BoardServer:
         return self.url
 
     def _bind(self) -> socket.socket:
-        host = None if self.host in door.WILDCARDS and self.host != "::" else self.host
+        host = None if self.host in WILDCARDS and self.host != "::" else self.host
         try:
             infos = socket.getaddrinfo(host or "0.0.0.0", self.port, type=socket.SOCK_STREAM,
                                        flags=socket.AI_PASSIVE)
@@ -164,7 +173,7 @@ class BoardServer:
         except OSError as exc:
             sock.close()
             raise BoardServerError(
-                f"cannot serve the board on {door.host_literal(self.host)}:{self.port}: "
+                f"cannot serve the board on {host_literal(self.host)}:{self.port}: "
                 f"{exc.strerror or exc}") from exc
         return sock
 
@@ -215,7 +224,7 @@ class BoardServer:
 
     @web.middleware
     async def _door(self, request: web.Request, handler) -> web.StreamResponse:
-        if not door.host_allowed(request.headers.get("Host"), self.host, self.port):
+        if not host_allowed(request.headers.get("Host"), self.host, self.port):
             return self._refuse(421, "host", request)
         return await handler(request)
 
@@ -230,14 +239,14 @@ class BoardServer:
     # ------------------------------------------------------------------ the page
 
     async def _websocket(self, request: web.Request) -> web.StreamResponse:
-        if not door.origin_allowed(request.headers.get("Origin"), request.headers.get("Host")):
+        if not origin_allowed(request.headers.get("Origin"), request.headers.get("Host")):
             return self._refuse(403, "origin", request)
-        offered = door.offered_token(request.headers.get("Sec-WebSocket-Protocol"))
-        if not door.token_matches(offered, self.token):
+        offered = offered_token(request.headers.get("Sec-WebSocket-Protocol"))
+        if not token_matches(offered, self.token):
             return self._refuse(403, "no token" if offered is None else "token", request)
         if self._closing:
             return web.Response(status=503, text="503\n")
-        ws = web.WebSocketResponse(protocols=(door.PROTOCOL,), heartbeat=20.0,
+        ws = web.WebSocketResponse(protocols=(PROTOCOL,), heartbeat=20.0,
                                    max_msg_size=MAX_MESSAGE)
         await ws.prepare(request)
         page = _Page(ws)
