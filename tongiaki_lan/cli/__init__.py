@@ -311,8 +311,8 @@ def main(argv: list[str] | None = None) -> int:
         code = int(args._run(args) or 0)
         sys.stdout.flush()  # a reader that went away shows here, where it can be handled
         return code
-    except KeyboardInterrupt:
-        return 130
+    except KeyboardInterrupt as stopped:  # Ctrl-C: 130; SIGTERM, SIGHUP (lifeline.Stopped)
+        return getattr(stopped, "status", 130)
     except EOFError:
         # the console's input ended (commands piped in, then the pipe closed): the screen
         # and its game were closed on the way out, the record has every move; no traceback
