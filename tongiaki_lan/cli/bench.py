@@ -13,21 +13,27 @@ from tongiaki_lan.selfplay import game_seed, play_game
 
 
 def configure(p: argparse.ArgumentParser) -> None:
+    from tongiaki_lan.cli import optiontypes as T
+
     p.add_argument("target", choices=["engine", "net"])
-    p.add_argument("--players", type=int, default=4)
-    p.add_argument("--games", type=int, default=500)
-    p.add_argument("--bot", default="random")
-    p.add_argument("--peers", type=int, default=6, help="net: nodes on loopback")
-    p.add_argument("--moves", type=int, default=300, help="net: moves to time")
-    p.add_argument("--loss", type=float, default=0.0,
+    p.add_argument("--players", type=T.whole(2, 6), default=4, help="engine: 2 to 6")
+    p.add_argument("--games", type=T.whole(1, T.GAMES_MAX), default=500)
+    p.add_argument("--bot", type=T.bot_kind(), default="random")
+    p.add_argument("--peers", type=T.whole(2, 6), default=6,
+                   help="net: nodes on loopback, 2 to 6")
+    p.add_argument("--moves", type=T.whole(1, T.MOVES_MAX), default=300,
+                   help="net: moves to time")
+    p.add_argument("--loss", type=T.number(0.0, 0.5, what="a probability"), default=0.0,
                    help="net: lose each datagram with this probability (seeded lossy link)")
-    p.add_argument("--watchers", type=int, default=0,
+    p.add_argument("--watchers", type=T.whole(0, 96), default=0,
                    help="net: also time games that this many watchers follow (every other "
                         "game), reported beside the unwatched ones")
     p.add_argument("--anchor", metavar="PATH",
+                   type=T.directory("a checkout of lakenen/tongiaki", existing=True),
                    help="engine: also time the Python engine of a lakenen/tongiaki checkout at "
                         "PATH, in turns with ours (4 players)")
-    p.add_argument("--rounds", type=int, default=3, help="engine --anchor: rounds in turn")
+    p.add_argument("--rounds", type=T.whole(1, 100), default=3,
+                   help="engine --anchor: rounds in turn")
     p.add_argument("--json", action="store_true")
 
 

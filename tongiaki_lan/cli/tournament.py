@@ -41,22 +41,25 @@ MAX_MOVES_PER_TURN = 1000
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--seats", default="search,greedy,greedy,greedy",
+    from tongiaki_lan.cli import optiontypes as T
+
+    p.add_argument("--seats", type=T.bot_list(2, 6), default="search,greedy,greedy,greedy",
                    help="comma list of bots, one per seat (2 to 6): a kind or a level "
                         "(easy, normal, hard), a searching kind with its own budget "
                         "as search@0.3s or search@800i")
-    p.add_argument("--games", type=int, default=20)
-    p.add_argument("--seed", default="0", help="base seed; game g derives its own from it")
-    p.add_argument("--think", type=float, default=None,
+    p.add_argument("--games", type=T.whole(1, T.GAMES_MAX), default=20)
+    p.add_argument("--seed", type=T.text("a seed"), default="0",
+                   help="base seed; game g derives its own from it")
+    p.add_argument("--think", type=T.seconds(T.THINK_MAX), default=None,
                    help="think time per decision for search bots, seconds (default 1)")
-    p.add_argument("--iterations", type=int, default=None,
+    p.add_argument("--iterations", type=T.whole(1, T.ITERATIONS_MAX), default=None,
                    help="fixed iterations per decision for search bots (repeatable runs)")
     p.add_argument("--fixed", action="store_true",
                    help="levels play their fixed-iterations form (repeatable runs; what a "
                         "LAN table plays)")
-    p.add_argument("--jobs", type=int, default=None,
+    p.add_argument("--jobs", type=T.whole(1, T.JOBS_MAX), default=None,
                    help="games played in parallel (default: number of CPUs, at most 2)")
-    p.add_argument("--log", default=None, metavar="FILE",
+    p.add_argument("--log", type=T.file_to_write("a log file"), default=None, metavar="FILE",
                    help="append each game to FILE as it ends; the same command run again "
                         "plays only the games FILE lacks (a long run survives a stop)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
