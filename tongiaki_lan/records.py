@@ -444,8 +444,17 @@ def replay_record(record: Record, upto: int | None = None) -> Game:
         except ValueError as exc:
             raise RecordError(f"move {i} ({move}): refused by the rules: {exc}") from None
         if game.digest() != digest:
-            raise RecordError(
-                f"move {i} ({move}): state digest differs from the record "
-                f"(record {digest.hex()[:16]}…, replay {game.digest().hex()[:16]}…)"
-            )
+            ours, theirs = _differing(game.digest().hex(), digest.hex())
+            raise RecordError(f"move {i} ({move}): state digest differs from the record "
+                              f"(record {theirs}, replay {ours})")
     return game
+
+
+def _differing(a: str, b: str, shown: int = 16) -> tuple[str, str]:
+    """Two hex digests cut where a reader sees them differ: `shown` digits, or up to four
+    past the first differing one. A flipped bit past the 16th digit printed two identical
+    prefixes as "differs"."""
+    first = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), len(a))
+    keep = max(shown, first + 4)
+    cut = "…" if keep < len(a) else ""
+    return a[:keep] + cut, b[:keep] + cut
