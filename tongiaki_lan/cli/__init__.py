@@ -362,6 +362,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from tongiaki_lan.files import DamagedFile
+
     never_fail_on_text()
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and not argv[0].startswith("-") and argv[0] not in SUBCOMMANDS:
@@ -394,6 +396,9 @@ def main(argv: list[str] | None = None) -> int:
         return code
     except KeyboardInterrupt as stopped:  # Ctrl-C: 130; SIGTERM, SIGHUP (lifeline.Stopped)
         return getattr(stopped, "status", 130)
+    except DamagedFile as damaged:  # (an identity key cut short: its file, its way back)
+        print(f"tongiaki-lan: {damaged}", file=sys.stderr)
+        return 1
     except EOFError:
         # the console's input ended (commands piped in, then the pipe closed): the screen
         # and its game were closed on the way out, the record has every move; no traceback
