@@ -144,8 +144,8 @@ class RecordHeader:
         if obj.get("rules") != RULES_VERSION:
             raise RecordError(
                 f"this record was played under rules version {obj.get('rules')!r}; this "
-                f"tongiaki-lan plays rules version {RULES_VERSION} only (docs/rules.md says "
-                "what changed), so the record cannot be replayed")
+                f"tongiaki-lan plays rules version {RULES_VERSION} only, so the record "
+                "cannot be replayed here: the version of tongiaki-lan that played it can")
         if obj.get("format") != FORMAT_VERSION:
             raise RecordError(f"record format {obj.get('format')!r} is not supported")
         seed = obj.get("seed")

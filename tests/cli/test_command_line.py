@@ -42,6 +42,17 @@ def test_an_unknown_option_names_the_command_and_its_help(tmp_path):
     assert "tongiaki-lan solo --help" in line
 
 
+def test_no_help_points_at_docs_an_installed_copy_lacks(capsys):
+    """An installed copy has the program, not our docs/ folder: `solo --help` sent a
+    player to docs/bots.md for the levels and docs/rules.md for the two-colour variant."""
+    from tongiaki_lan.cli import main
+
+    for name in ("", *SUBCOMMANDS):
+        assert main([name, "--help"] if name else ["--help"]) == 0
+        text = capsys.readouterr().out
+        assert "docs/" not in text and ".md" not in text, (name, text)
+
+
 @pytest.fixture
 def records(tmp_path) -> list[Path]:
     """Two finished games in the player's records place, the newer one second."""

@@ -35,7 +35,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--colour", type=T.colour(), default="", help="preferred colour")
     parser.add_argument("--two-colours", action="store_true",
                         help="when this node creates the game (with --players 2): two "
-                             "colours each, played alternately (docs/rules.md V1)")
+                             "colours each, played alternately (the French rulebook's "
+                             "two-player variant)")
     parser.add_argument("--record", type=T.file_to_write("a record file"), default=None,
                         metavar="FILE",
                         help="record file (default GAME-NAME.tgrec in --records); an "

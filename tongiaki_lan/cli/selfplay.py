@@ -25,7 +25,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object per line")
     p.add_argument("--variant", choices=VARIANTS, default=STANDARD,
                    help="two-colours: 2 players with two colours each, played alternately "
-                        "(docs/rules.md, V1; needs --players 2)")
+                        "(the French rulebook's two-player variant; needs --players 2)")
 
 
 def run(args) -> int:
