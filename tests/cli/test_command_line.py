@@ -53,6 +53,18 @@ def test_no_help_points_at_docs_an_installed_copy_lacks(capsys):
         assert "docs/" not in text and ".md" not in text, (name, text)
 
 
+def test_doctor_names_an_interface_this_computer_lacks_and_lists_its_own(tmp_path):
+    """`doctor --interface 10.99.99.99` blamed a firewall."""
+    from tongiaki_lan.cli.optiontypes import local_addresses
+
+    done = cli("doctor", "--interface", "10.99.99.99", home=tmp_path)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert "10.99.99.99 is not an address of this computer; its addresses are" in line
+    assert all(address in line for _name, address in local_addresses())
+    assert "firewall" not in line.lower()
+
+
 @pytest.fixture
 def records(tmp_path) -> list[Path]:
     """Two finished games in the player's records place, the newer one second."""
