@@ -51,10 +51,17 @@ def _stopping_signals() -> list[int]:
 
 @contextlib.contextmanager
 def stop_on_signals() -> Iterator[None]:
-    """Within: SIGTERM, SIGHUP and SIGBREAK raise `Stopped` in the main thread (elsewhere,
-    or where a signal cannot be handled, nothing changes)."""
+    """Within: SIGTERM, SIGHUP and SIGBREAK raise `Stopped` in the main thread, once: the
+    clean-up it sets going is not cut short by the next one (a closed terminal window
+    sends SIGHUP twice, the kernel's and the shell's, and the second one broke off a
+    pool's clean-up, which then waited for ever). Elsewhere, or where a signal cannot be
+    handled, nothing changes."""
+    stopping: list[int] = []
 
     def raise_stopped(signum, _frame):
+        if stopping:  # (stopping already)
+            return
+        stopping.append(signum)
         raise Stopped(signum)
 
     before = {}
@@ -68,7 +75,8 @@ def stop_on_signals() -> Iterator[None]:
     finally:
         for sig, handler in before.items():
             with contextlib.suppress(ValueError, OSError, TypeError):
-                signal.signal(sig, handler)
+                # stopping: the rest of the way out is not cut short either
+                signal.signal(sig, signal.SIG_IGN if stopping else handler)
 
 
 def exit_with_parent(status: int = 1) -> threading.Thread | None:

@@ -15,12 +15,9 @@ entries add up to 100%. The 95% interval is Wilson's score interval.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import math
-import multiprocessing
 import os
-import signal
 import sys
 import time
 from collections.abc import Callable
@@ -28,8 +25,9 @@ from dataclasses import dataclass, field
 
 from tongiaki_lan.bots import make_bot
 from tongiaki_lan.bots.entries import checked_entry, labels
+from tongiaki_lan.cli.workers import run_in_workers
 from tongiaki_lan.engine import COLOURS, Dealer, Game
-from tongiaki_lan.lifeline import exit_with_parent, stop_on_signals
+from tongiaki_lan.lifeline import stop_on_signals
 from tongiaki_lan.measure import percentile
 from tongiaki_lan.selfplay import bot_seed, game_seed
 
@@ -278,66 +276,12 @@ def play_games(label: str, calls: list[tuple], jobs: int, quiet: bool,
         if jobs <= 1 or len(calls) <= 1:
             for call in calls:
                 progress(play_one(*call))
-        else:
-            _in_pool(calls, jobs, progress)
+        else:  # (cli/workers.py: why not multiprocessing.Pool)
+            run_in_workers(play_one, calls, min(jobs, len(calls)), progress)
     if not quiet and calls:
         print(file=sys.stderr)
     outcomes.sort(key=lambda o: o.index)
     return outcomes
-
-
-def _in_pool(calls: list[tuple], jobs: int, progress: Callable[[GameOutcome], None]) -> None:
-    # multiprocessing's pool, not concurrent.futures': on Ctrl-C its workers (which
-    # ignore SIGINT, so they print no tracebacks) are terminated at once, where an
-    # executor would first finish the games they were playing, minutes at 1 s a move.
-    # Spawned workers on every system: Windows and macOS can only spawn, so Linux
-    # (and its tests) start them the same way players' laptops do.
-    spawn = multiprocessing.get_context("spawn")
-    with _hangup_ignored():
-        # (started now, multiprocessing's helper that removes the pool's semaphores at
-        # the end ignores SIGHUP, as it ignores SIGINT and SIGTERM: a closed window's
-        # SIGHUP, sent to every process of the terminal, killed it while the run was
-        # being stopped, and a second one printed a traceback per semaphore)
-        pool = spawn.Pool(min(jobs, len(calls)), initializer=_worker_started)
-    try:
-        for out in pool.imap_unordered(_play_call, calls):
-            progress(out)
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
-    finally:
-        pool.join()
-
-
-@contextlib.contextmanager
-def _hangup_ignored():
-    """SIGHUP ignored meanwhile, where there is one: processes started meanwhile inherit
-    that (a worker restores it, `_worker_started`)."""
-    hup = getattr(signal, "SIGHUP", None)
-    try:
-        before = signal.signal(hup, signal.SIG_IGN) if hup is not None else None
-    except ValueError:  # not the main thread
-        hup = None
-    try:
-        yield
-    finally:
-        if hup is not None:
-            signal.signal(hup, before)
-
-
-def _play_call(call: tuple) -> GameOutcome:
-    return play_one(*call)
-
-
-def _worker_started() -> None:
-    """A worker leaves Ctrl-C to its command (which terminates it), and ends by itself
-    when the command is gone without a word (killed outright: out of memory, kill -9):
-    39 workers were left computing after such kills."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(signal, "SIGHUP"):  # (started with it ignored, `_hangup_ignored`)
-        signal.signal(signal.SIGHUP, signal.SIG_DFL)
-    exit_with_parent()
 
 
 def _print_table(report: dict) -> None:
