@@ -65,8 +65,11 @@ def number(lo: float, hi: float, *, above: bool = False,
            what: str = "a number of seconds") -> Callable[[str], float]:
     """A finite number from `lo` (or above it, with `above`) to `hi`: never nan or inf,
     which compare false with everything and so slipped through every range check."""
-    allowed = (f"{what} above {lo:g} and at most {hi:g}" if above
-               else f"{what} from {lo:g} to {hi:g}")
+    top = f"{hi:g}"
+    if "seconds" in what and hi >= 3600:  # (604800 said as 7 days)
+        top += f" ({hi / 86400:g} days)" if hi >= 86400 * 2 else f" ({hi / 3600:g} h)"
+    allowed = (f"{what} above {lo:g} and at most {top}" if above
+               else f"{what} from {lo:g} to {top}")
 
     def convert(text: str) -> float:
         try:
