@@ -24,6 +24,13 @@ import contextlib
 import os
 from pathlib import Path
 
+
+class DamagedFile(ValueError):
+    """A file of ours that is there but cannot be used (an identity key cut short, say).
+    Its message names the file, says what that costs the player and how to get it back;
+    a command that meets one says exactly that, in one line, never a traceback."""
+
+
 # 0 where the OS does not translate line ends (POSIX); O_BINARY on Windows
 O_BINARY = getattr(os, "O_BINARY", 0)
 PRIVATE_MODE = 0o600

@@ -146,8 +146,8 @@ class RecordHeader:
         if obj.get("rules") != RULES_VERSION:
             raise RecordError(
                 f"this record was played under rules version {obj.get('rules')!r}; this "
-                f"tongiaki-lan plays rules version {RULES_VERSION} only (docs/rules.md says "
-                "what changed), so the record cannot be replayed")
+                f"tongiaki-lan plays rules version {RULES_VERSION} only, so the record "
+                "cannot be replayed here: the version of tongiaki-lan that played it can")
         if obj.get("format") != FORMAT_VERSION:
             raise RecordError(f"record format {obj.get('format')!r} is not supported")
         seed = obj.get("seed")
@@ -556,8 +556,9 @@ def _replay_undo(record: Record, game: Game, undo: Undo) -> UndoNote:
                           "player's decision: an undo takes back the player's own decision "
                           "and the bots' after it")
     if game.digest() != undo.digest:
+        ours, theirs = _differing(game.digest().hex(), undo.digest.hex())
         raise RecordError(f"{where}: the state digest differs from the record's (record "
-                          f"{undo.digest.hex()[:16]}…, replay {game.digest().hex()[:16]}…)")
+                          f"{theirs}, replay {ours})")
     return UndoNote(undo.at, undo.back_to, tuple(taken))
 
 
@@ -586,7 +587,16 @@ class _Checks:
         except ValueError as exc:
             raise RecordError(f"move {i} ({move}): refused by the rules: {exc}") from None
         if game.digest() != digest:
-            raise RecordError(
-                f"move {i} ({move}): state digest differs from the record "
-                f"(record {digest.hex()[:16]}…, replay {game.digest().hex()[:16]}…)"
-            )
+            ours, theirs = _differing(game.digest().hex(), digest.hex())
+            raise RecordError(f"move {i} ({move}): state digest differs from the record "
+                              f"(record {theirs}, replay {ours})")
+
+
+def _differing(a: str, b: str, shown: int = 16) -> tuple[str, str]:
+    """Two hex digests cut where a reader sees them differ: `shown` digits, or up to four
+    past the first differing one. A flipped bit past the 16th digit printed two identical
+    prefixes as "differs"."""
+    first = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), len(a))
+    keep = max(shown, first + 4)
+    cut = "…" if keep < len(a) else ""
+    return a[:keep] + cut, b[:keep] + cut

@@ -2,6 +2,7 @@
 
 import asyncio
 import json
+import re
 import subprocess
 import sys
 
@@ -64,6 +65,28 @@ def test_a_tampered_move_is_refused_naming_the_move(tmp_path):
     out = cli("verify", str(path))
     assert out.returncode == 1
     assert "move 2 (place Tonga 6)" in out.stdout and "digest differs" in out.stdout
+
+
+def test_a_digest_flipped_late_shows_prefixes_that_differ(tmp_path):
+    """A flipped bit past a digest's 16th hex digit: verify printed two identical
+    prefixes as "differs"."""
+    path = tmp_path / "r.tgrec"
+    _small_record(path)
+    record = read_record(path)
+    digests = list(record.digests)
+    late = bytearray(digests[3])
+    late[20] ^= 0x01  # (hex digits 40 and 41)
+    digests[3] = bytes(late)
+    entries = [[i, m.to_wire(), d] for i, (m, d) in enumerate(
+        zip(record.moves, digests, strict=True))]
+    path.write_bytes(msgpack.packb(record.header.to_wire())
+                     + b"".join(msgpack.packb(e) for e in entries))
+    out = cli("verify", str(path))
+    assert out.returncode == 1 and "move 3 " in out.stdout, out.stdout
+    shown = re.search(r"\(record ([0-9a-f]+)…?, replay ([0-9a-f]+)…?\)", out.stdout)
+    theirs, ours = shown.groups()
+    assert theirs != ours and len(theirs) == len(ours) >= 16
+    assert digests[3].hex().startswith(theirs) and record.digests[3].hex().startswith(ours)
 
 
 def test_an_illegal_move_in_a_record_is_refused_with_its_clause(tmp_path):

@@ -98,3 +98,21 @@ def test_a_german_report_writes_its_decimals_with_a_comma():
         use("en")
     assert "1,5 ms" in text and "-18000,4 s" in text and "5,0 h" in text, text
     assert "1.5 ms" not in text and "5.0 h" not in text
+
+
+def test_an_address_this_computer_lacks_is_named_not_blamed_on_a_firewall():
+    """`--interface 10.99.99.99` (mistyped, or a network gone since the lobby opened):
+    nothing is heard, and the verdict blamed a firewall. It names the address and lists
+    this computer's own."""
+    facts = _facts(heard=False, chosen=["10.99.99.99"])
+    v = D.verdict(facts)
+    assert v["code"] == "no-interface" and v["missing"] == ["10.99.99.99"]
+    text = "\n".join(t for _s, t in report_lines(facts, v))
+    assert "no network interface with the address 10.99.99.99" in text
+    assert "(127.0.0.1, 192.168.1.20)" in text and "firewall" not in text.lower()
+    use("de")
+    try:
+        text = "\n".join(t for _s, t in report_lines(facts, D.verdict(facts)))
+    finally:
+        use("en")
+    assert "10.99.99.99" in text and "127.0.0.1, 192.168.1.20" in text

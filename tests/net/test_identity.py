@@ -54,8 +54,14 @@ async def test_a_record_can_only_be_resumed_with_the_identity_that_played_it(tmp
     same = Node("p0", host="127.0.0.1", record_dir=tmp_path)  # p0's profile again
     try:
         await other.start()
-        with pytest.raises(ValueError, match="only the same identity"):
+        with pytest.raises(ValueError) as refused:
             await other.resume(record)
+        # what the player can do, not only that the identities differ
+        said = str(refused.value)
+        colour = nodes[0].lobby.seats[0].colour if nodes[0].lobby else "blue"
+        assert "another identity than this laptop's" in said and str(other.profile) in said
+        assert "copy of the old identity file, put it back as" in said
+        assert f"take {colour}" in said and "watch the game" in said
         assert same.peer_id == nodes[0].peer_id
     finally:
         await other.close()
@@ -104,3 +110,45 @@ async def test_a_player_renamed_after_the_first_run_resumes_their_game_after_a_c
         await again.close()
     # and from now on the same file, whatever the name
     assert player_identity_path(gus_dir, "G") == path
+
+
+def _damaged(path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"\x00" * 5)  # (cut short: a full disk, a copy that stopped)
+
+
+async def test_a_damaged_identity_is_named_as_such_in_the_lobby_with_the_way_back(tmp_path):
+    """It read "LAN not available: cannot open a UDP socket (…)": the player looked for a
+    network fault, not for a damaged file and the seat it holds."""
+    from tongiaki_lan.console.lobby import LobbyScreen
+    from tongiaki_lan.net.aio.identity_file import PLAYER_IDENTITY
+
+    key = tmp_path / PLAYER_IDENTITY
+    _damaged(key)
+    lobby = LobbyScreen("Ana", record_dir=tmp_path, host="127.0.0.1",
+                        interfaces=["127.0.0.1"], colour_output=False)
+    try:
+        await lobby.start_network()
+    finally:
+        await lobby.close_network()
+    said = lobby.lan_error or ""
+    assert "UDP socket" not in said
+    assert f"your identity file {key} is damaged (5 bytes; a key has 32)" in said
+    assert "put it back there" in said and "`watch` the game and `take` your colour" in said
+
+
+def test_a_damaged_identity_stops_a_headless_node_in_one_line(tmp_path):
+    """`play --headless` ended in a traceback (IdentityFileError) on a damaged key."""
+    import subprocess
+    import sys
+
+    _damaged(tmp_path / "Ana.identity")
+    done = subprocess.run(
+        [sys.executable, "-m", "tongiaki_lan", "play", "--headless", "--name", "Ana",
+         "--game", "porch", "--no-discovery", "--host", "127.0.0.1", "--timeout", "20",
+         "--record", str(tmp_path / "porch.tgrec")],
+        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith(f"tongiaki-lan: your identity file {tmp_path / 'Ana.identity'} "
+                           "is damaged")

@@ -19,6 +19,9 @@ from typing import Any
 from .levels import LEVELS
 
 SEARCHERS = ("search", "search1")  # the kinds a budget applies to
+# a budget past these is a typing slip, not a plan (and `@infs` thought for ever)
+THINK_MAX = 600.0  # seconds a decision
+ITERATIONS_MAX = 10_000_000  # iterations a decision
 
 
 @dataclass(frozen=True)
@@ -66,15 +69,16 @@ def _budget(spec: str, text: str) -> dict[str, Any]:
     try:
         if text.endswith("s"):
             seconds = float(text[:-1])
-            if seconds > 0:
+            if 0 < seconds <= THINK_MAX:  # (false for nan)
                 return {"think": seconds}
         elif text.endswith("i"):
             count = int(text[:-1])
-            if count > 0:
+            if 0 < count <= ITERATIONS_MAX:
                 return {"iterations": count}
     except ValueError:
         pass
-    raise ValueError(f"{spec!r}: a budget is seconds (@0.3s) or iterations (@800i)")
+    raise ValueError(f"{spec!r}: a budget is seconds (@0.3s, at most {THINK_MAX:g}) or "
+                     f"iterations (@800i, at most {ITERATIONS_MAX})")
 
 
 def labels(specs: list[str]) -> list[str]:

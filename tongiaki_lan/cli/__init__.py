@@ -69,10 +69,14 @@ def lan_options(p: argparse.ArgumentParser, *, socket: bool = True) -> None:
     """`--interface ADDR` (multicast DNS on chosen interfaces only: a laptop juggles Wi-Fi,
     VPN and Docker networks) and, with `socket`, the game socket's `--host` and `--port`:
     the same words for every command that goes on the LAN."""
+    from tongiaki_lan.cli import optiontypes as T
+
     if socket:
-        p.add_argument("--host", default="0.0.0.0", help="address to bind")
-        p.add_argument("--port", type=int, default=0, help="UDP port (0 = any)")
-    p.add_argument("--interface", action="append", default=None, metavar="ADDR",
+        p.add_argument("--host", type=T.bind_address(), default="0.0.0.0",
+                       help="address to bind (0.0.0.0: all of this computer's)")
+        p.add_argument("--port", type=T.port(), default=0, help="UDP port (0 = any)")
+    p.add_argument("--interface", action="append", type=T.interface_address(), default=None,
+                   metavar="ADDR",
                    help="use only the network interface with this IPv4 address for multicast "
                         "DNS (repeatable; 127.0.0.1 keeps discovery on this machine, with "
                         "--host 127.0.0.1 for a game's own traffic)")
@@ -80,9 +84,11 @@ def lan_options(p: argparse.ArgumentParser, *, socket: bool = True) -> None:
 
 def records_option(p: argparse.ArgumentParser) -> None:
     """`--records DIR`, the same for every command that plays a game."""
+    from tongiaki_lan.cli.optiontypes import directory
     from tongiaki_lan.records import default_record_dir
 
-    p.add_argument("--records", type=Path, default=None, metavar="DIR",
+    p.add_argument("--records", type=directory("a directory for records"), default=None,
+                   metavar="DIR",
                    help=f"where game records and the identities that play them go "
                         f"(default {default_record_dir()}; $TONGIAKI_LAN_HOME moves "
                         "everything)")
@@ -90,9 +96,10 @@ def records_option(p: argparse.ArgumentParser) -> None:
 
 def lang_option(p: argparse.ArgumentParser) -> None:
     """`--lang`, for the commands that open the console."""
+    from tongiaki_lan.cli.optiontypes import language
     from tongiaki_lan.i18n import LANGUAGES
 
-    p.add_argument("--lang", default=None, metavar="LANG",
+    p.add_argument("--lang", type=language(), default=None, metavar="LANG",
                    help="language of the console: " + ", ".join(LANGUAGES) +
                         " (default: from LANGUAGE / LC_ALL / LC_MESSAGES / LANG, else the "
                         "system's language setting on Windows and macOS, else en)")
@@ -108,6 +115,38 @@ def use_language(args: argparse.Namespace) -> bool:
         print(f"tongiaki-lan: {exc}", file=sys.stderr)
         return False
     return True
+
+
+def record_options(p: argparse.ArgumentParser, help_text: str = "a game record") -> None:
+    """RECORD and `--records DIR` of the commands that read one record (`replay`,
+    `verify`, `export`, `position`): a path, or N, the Nth game `tongiaki-lan records`
+    lists in DIR. `replay 1` took the numbers `records` prints, `verify 1` and `export 1`
+    looked for a file named 1."""
+    from tongiaki_lan.cli.optiontypes import directory, record_or_number
+
+    p.add_argument("record", type=record_or_number(), metavar="RECORD",
+                   help=f"{help_text} (any path), or N: game N of `tongiaki-lan records`")
+    p.add_argument("--records", type=directory("a directory of records"), default=None,
+                   metavar="DIR", help="where game N is looked up (default: this system's "
+                                       "place for records, `tongiaki-lan --help` prints it)")
+
+
+def numbered_record(record, directory: Path | None) -> tuple[Path | None, Path]:
+    """(the record RECORD names, the directory N was looked up in): a path stays as it
+    is; N is game N of `tongiaki-lan records` in `directory` (default: this system's
+    records), None when the list is shorter."""
+    from tongiaki_lan.records import default_record_dir, newest_records
+
+    directory = directory or default_record_dir()
+    if not isinstance(record, int):
+        return Path(record), directory
+    newest = newest_records(directory)
+    return (newest[record - 1] if 1 <= record <= len(newest) else None), directory
+
+
+def no_such_game(command: str, number: int, directory: Path) -> str:
+    return (f"{command}: there is no game {number} in the list of {directory} "
+            f"(tongiaki-lan records lists them)")
 
 
 def record_position(command: str, path, at: int | None, err=None):
@@ -145,14 +184,24 @@ def _epilog() -> str:
             f"from any path.")
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, with a command line it cannot use said in one line: which option, what it
+    takes, where the options are listed; exit status 2. argparse's own usage block (eight
+    lines for `solo`) came first and hid the line that mattered."""
+
+    def error(self, message: str):  # (argparse's hook: it must not return)
+        self.exit(2, f"{self.prog}: {message} (`{self.prog} --help` lists the options)\n")
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     from tongiaki_lan import __version__
 
-    parser = argparse.ArgumentParser(prog="tongiaki-lan", description=__doc__.splitlines()[0],
-                                     epilog=_epilog())
+    parser = Parser(prog="tongiaki-lan", description=__doc__.splitlines()[0],
+                    epilog=_epilog())
     parser.add_argument("--version", "-V", action="version",
                         version=f"tongiaki-lan {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    parser.commands = sub.choices  # name -> its parser (`parse`)
     for name, (module_name, help_text) in SUBCOMMANDS.items():
         sp = sub.add_parser(name, help=help_text, description=help_text)
         if only is None or only == name:
@@ -287,13 +336,47 @@ def never_fail_on_text() -> None:
 TOP_OPTIONS = ("-h", "--help", "--version", "-V")
 
 
+def unknown_command(word: str) -> str:
+    """The line for a first word that is no command: the commands, and the likely one."""
+    import difflib
+
+    close = difflib.get_close_matches(word, SUBCOMMANDS, n=1)
+    guess = f" (did you mean '{close[0]}'?)" if close else ""
+    return (f"tongiaki-lan: unknown command {word!r}{guess}; the commands are "
+            f"{', '.join(SUBCOMMANDS)} (`tongiaki-lan --help` says what each does; without "
+            "a command, the lobby opens)")
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    """The command line `argv` (a command first) as its command's options, or SystemExit
+    after saying in one line what is wrong (status 2; 0 for --help). A word the command
+    does not know is refused by the command's parser, which names the command and its
+    --help, not the program's (`tongiaki-lan: unrecognized arguments: --thinks`)."""
+    parser = build_parser(only=argv[0] if argv and argv[0] in SUBCOMMANDS else None)
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        command = getattr(args, "command", None)
+        chosen = parser.commands.get(command, parser) if command else parser
+        chosen.error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
 def main(argv: list[str] | None = None) -> int:
+    from tongiaki_lan.files import DamagedFile
+
     never_fail_on_text()
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and not argv[0].startswith("-") and argv[0] not in SUBCOMMANDS:
+        # (`tongiaki-lan frob` opened the lobby's parser, which said "unrecognized
+        # arguments: frob": the player had typed a command, not an argument)
+        print(unknown_command(argv[0]), file=sys.stderr)
+        return 2
     if not argv or argv[0] not in SUBCOMMANDS and argv[0] not in TOP_OPTIONS:
-        argv = ["lobby", *argv]
-    parser = build_parser(only=argv[0] if argv[0] in SUBCOMMANDS else None)
-    args = parser.parse_args(argv)
+        argv = ["lobby", *argv]  # (`tongiaki-lan --name Ana`: the lobby's options)
+    try:
+        args = parse(argv)
+    except SystemExit as done:  # --help, --version, or a value refused (said already)
+        return done.code if isinstance(done.code, int) else 0 if done.code is None else 2
     if getattr(args, "_missing", None):
         print(f"tongiaki-lan: '{args._missing}' is not available in this build", file=sys.stderr)
         return 2
@@ -311,8 +394,11 @@ def main(argv: list[str] | None = None) -> int:
         code = int(args._run(args) or 0)
         sys.stdout.flush()  # a reader that went away shows here, where it can be handled
         return code
-    except KeyboardInterrupt:
-        return 130
+    except KeyboardInterrupt as stopped:  # Ctrl-C: 130; SIGTERM, SIGHUP (lifeline.Stopped)
+        return getattr(stopped, "status", 130)
+    except DamagedFile as damaged:  # (an identity key cut short: its file, its way back)
+        print(f"tongiaki-lan: {damaged}", file=sys.stderr)
+        return 1
     except EOFError:
         # the console's input ended (commands piped in, then the pipe closed): the screen
         # and its game were closed on the way out, the record has every move; no traceback

@@ -1,4 +1,4 @@
-"""`tongiaki-lan bench engine|net|board`: speed figures, reported (never asserted in
+"""`tongiaki-lan bench engine|net|pace|board`: speed figures, reported (never asserted in
 tests)."""
 
 from __future__ import annotations
@@ -14,25 +14,37 @@ from tongiaki_lan.selfplay import game_seed, play_game
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("target", choices=["engine", "net", "board"])
-    p.add_argument("--players", type=int, default=4)
-    p.add_argument("--games", type=int, default=500)
-    p.add_argument("--bot", default="random")
-    p.add_argument("--peers", type=int, default=6, help="net: nodes on loopback")
-    p.add_argument("--moves", type=int, default=300,
+    from tongiaki_lan.cli import optiontypes as T
+
+    p.add_argument("target", choices=["engine", "net", "pace", "board"],
+                   help="engine: games a second; net: move latency on loopback; pace: what "
+                        "a solo player waits for each bot's move; board: a move's time to "
+                        "the board page in Chromium")
+    p.add_argument("--players", type=T.whole(2, 6), default=4, help="engine, pace: 2 to 6")
+    p.add_argument("--games", type=T.whole(1, T.GAMES_MAX), default=None,
+                   help="games to play (default: engine 500, pace 2)")
+    p.add_argument("--bot", type=T.bot_kind(), default=None,
+                   help="the bots (default: engine random, pace the normal level)")
+    p.add_argument("--pace", type=T.seconds(T.PACE_MAX, zero=True), default=0.4,
+                   help="pace: seconds between bot moves, as solo's --pace (default 0.4)")
+    p.add_argument("--peers", type=T.whole(2, 6), default=6,
+                   help="net: nodes on loopback, 2 to 6")
+    p.add_argument("--moves", type=T.whole(1, T.MOVES_MAX), default=300,
                    help="net, board: moves to time")
-    p.add_argument("--chromium", metavar="PATH",
+    p.add_argument("--chromium", metavar="PATH", type=T.existing_file("a Chromium program"),
                    help="board: the Chromium to drive (default: /usr/bin/chromium, or "
                         "chromium on the PATH)")
-    p.add_argument("--loss", type=float, default=0.0,
+    p.add_argument("--loss", type=T.number(0.0, 0.5, what="a probability"), default=0.0,
                    help="net: lose each datagram with this probability (seeded lossy link)")
-    p.add_argument("--watchers", type=int, default=0,
+    p.add_argument("--watchers", type=T.whole(0, 96), default=0,
                    help="net: also time games that this many watchers follow (every other "
                         "game), reported beside the unwatched ones")
     p.add_argument("--anchor", metavar="PATH",
+                   type=T.directory("a checkout of lakenen/tongiaki", existing=True),
                    help="engine: also time the Python engine of a lakenen/tongiaki checkout at "
                         "PATH, in turns with ours (4 players)")
-    p.add_argument("--rounds", type=int, default=3, help="engine --anchor: rounds in turn")
+    p.add_argument("--rounds", type=T.whole(1, 100), default=3,
+                   help="engine --anchor: rounds in turn")
     p.add_argument("--json", action="store_true")
 
 
@@ -74,8 +86,63 @@ def bench_engine(players: int, games: int, bot: str) -> dict:
     }
 
 
+def bench_pace(players: int, games: int, bot: str, pace: float) -> dict:
+    """Solo games of one player (who takes the first legal move at once) against bots,
+    timed as the player sees them: from the move before on the board to each bot's move.
+    README's "a quarter of a second" was the bot's thinking alone; the player also waits
+    the pace."""
+    import asyncio
+
+    from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
+    from tongiaki_lan.measure import percentile
+
+    async def one(i: int) -> list[float]:
+        session = SoloSession(seed_from_text(f"pace/{i}"), solo_seats(players - 1, "Me", bot),
+                              record_path=None, pace=pace)
+        waits: list[float] = []
+        last = {"at": time.perf_counter(), "seat": None}
+
+        def changed() -> None:
+            now = time.perf_counter()
+            if last["seat"] is not None and last["seat"] not in session.local_seats():
+                waits.append(now - last["at"])
+            pending = session.game.pending
+            last.update(at=now, seat=pending.seat if pending is not None else None)
+
+        session.subscribe(changed)
+        await session.start()
+        pending = session.game.pending
+        last.update(at=time.perf_counter(), seat=pending.seat if pending else None)
+        moved = asyncio.Event()
+        session.subscribe(moved.set)
+        while not session.game.is_over:
+            if session.my_decision():
+                await session.submit(session.game.legal_moves()[0])
+            else:
+                moved.clear()
+                await moved.wait()
+        await session.close()
+        return waits
+
+    async def all_games() -> list[float]:
+        return [w for i in range(games) for w in await one(i)]
+
+    waits = sorted(asyncio.run(all_games()))
+    return {
+        "target": "pace", "players": players, "games": games, "bot": bot, "pace_s": pace,
+        "bot_moves": len(waits),
+        "mean_wait_s": round(sum(waits) / len(waits), 3) if waits else None,
+        "p50_wait_s": round(percentile(waits, 0.5), 3) if waits else None,
+        "p95_wait_s": round(percentile(waits, 0.95), 3) if waits else None,
+        "max_wait_s": round(waits[-1], 3) if waits else None,
+        "python": platform.python_version(),
+    }
+
+
 def run(args) -> int:
-    if args.target == "engine" and args.anchor:
+    if args.target == "pace":
+        out = bench_pace(args.players, args.games or 2, args.bot or "normal", args.pace)
+    elif args.target == "engine" and args.anchor:
         from tongiaki_lan.cli.bench_anchor import AnchorError, check_anchor, compare
 
         if args.players != 4:
@@ -83,23 +150,22 @@ def run(args) -> int:
             return 2
         try:
             root = check_anchor(args.anchor)
-            out = compare(lambda: bench_engine(4, args.games, args.bot), root, args.games,
+            games, bot = args.games or 500, args.bot or "random"
+            out = compare(lambda: bench_engine(4, games, bot), root, games,
                           max(1, args.rounds))
         except AnchorError as exc:
             print(f"bench engine --anchor: {exc}")
             return 2
     elif args.target == "engine":
-        out = bench_engine(args.players, args.games, args.bot)
+        out = bench_engine(args.players, args.games or 500, args.bot or "random")
     elif args.target == "board":
         import asyncio
 
         from tongiaki_lan.console.web.bench import BenchError, run_bench_board
 
-        if args.moves < 1 or not 2 <= args.players <= 6:
-            print("bench board: --moves must be at least 1 and --players 2..6")
-            return 2
         try:
-            out = asyncio.run(run_bench_board(args.moves, args.players, args.chromium))
+            out = asyncio.run(run_bench_board(args.moves, args.players,
+                                              str(args.chromium) if args.chromium else None))
         except BenchError as exc:
             print(f"bench board: {exc}")
             return 2

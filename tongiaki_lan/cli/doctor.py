@@ -11,13 +11,15 @@ import sys
 
 def configure(parser: argparse.ArgumentParser) -> None:
     from tongiaki_lan.cli import lang_option
+    from tongiaki_lan.cli import optiontypes as T
 
     parser.add_argument("--json", action="store_true",
                         help="one JSON object: the facts and the verdict (for scripts)")
-    parser.add_argument("--interface", action="append", default=None, metavar="ADDR",
+    parser.add_argument("--interface", action="append", type=T.interface_address(),
+                        default=None, metavar="ADDR",
                         help="look only through the network interface with this IPv4 "
                              "address (repeatable), as the other commands would")
-    parser.add_argument("--wait", type=float, default=None, metavar="S",
+    parser.add_argument("--wait", type=T.seconds(T.WAIT_MAX, zero=True), default=None, metavar="S",
                         help="seconds to listen for the others (default 3)")
     lang_option(parser)
 

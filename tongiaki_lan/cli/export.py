@@ -4,29 +4,34 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    from tongiaki_lan.cli import lang_option
+    from tongiaki_lan.cli import lang_option, record_options
+    from tongiaki_lan.cli import optiontypes as T
 
-    p.add_argument("record", type=Path, help="a game record (any path)")
-    p.add_argument("--at", type=int, default=None, metavar="N",
+    record_options(p)
+    p.add_argument("--at", type=T.whole(0, T.MOVES_MAX), default=None, metavar="N",
                    help="the board after the first N moves (default: the last position)")
     p.add_argument("--svg", required=True, metavar="FILE",
+                   type=T.new_file("a file for the picture", dash=True),
                    help="write the board here as SVG ('-' for standard output)")
     lang_option(p)
 
 
 def run(args) -> int:
-    from tongiaki_lan.cli import record_position, use_language
+    from tongiaki_lan.cli import no_such_game, numbered_record, record_position, use_language
     from tongiaki_lan.files import write_text_atomic
     from tongiaki_lan.i18n import _
     from tongiaki_lan.svgboard import board_svg
 
     if not use_language(args):
         return 2
-
+    path, directory = numbered_record(args.record, args.records)
+    if path is None:
+        print(no_such_game("export", args.record, directory), file=sys.stderr)
+        return 2
+    args.record = path
     loaded = record_position("export", args.record, args.at)
     if isinstance(loaded, int):
         return loaded

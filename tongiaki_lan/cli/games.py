@@ -15,7 +15,9 @@ EXTRA_WAIT_S = 3.0
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON object per game")
-    parser.add_argument("--wait", type=float, default=None,
+    from tongiaki_lan.cli import optiontypes as T
+
+    parser.add_argument("--wait", type=T.seconds(T.TIMEOUT_MAX, zero=True), default=None,
                         help="seconds to listen before printing (default 1; when no game "
                              f"was heard of by then, up to {EXTRA_WAIT_S:.0f} s more, asking "
                              "again; with --watch: how long to watch, default until "

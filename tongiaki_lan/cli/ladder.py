@@ -35,19 +35,23 @@ Z = 2.0  # intervals are mu ± Z sigma
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--entries", default=DEFAULT_ENTRIES,
+    from tongiaki_lan.cli import optiontypes as T
+
+    p.add_argument("--entries", type=T.bot_list(2, 32, distinct=True, what="bots"),
+                   default=DEFAULT_ENTRIES,
                    help="comma list of distinct bots to rate: kinds, levels (easy, normal, "
                         "hard), searching kinds with a budget (search@0.3s, search@800i) "
                         f"(default {DEFAULT_ENTRIES})")
-    p.add_argument("--games", type=int, default=60)
-    p.add_argument("--seed", default="0", help="base seed of the schedule and the games")
-    p.add_argument("--min-players", type=int, default=2)
-    p.add_argument("--max-players", type=int, default=6)
+    p.add_argument("--games", type=T.whole(1, T.GAMES_MAX), default=60)
+    p.add_argument("--seed", type=T.text("a seed"), default="0",
+                   help="base seed of the schedule and the games")
+    p.add_argument("--min-players", type=T.whole(2, 6), default=2)
+    p.add_argument("--max-players", type=T.whole(2, 6), default=6)
     p.add_argument("--timed", action="store_true",
                    help="levels and bare searching kinds think against the clock (as in "
                         "solo play) instead of fixed iterations; the results then depend "
                         "on the machine")
-    p.add_argument("--jobs", type=int, default=None,
+    p.add_argument("--jobs", type=T.whole(1, T.JOBS_MAX), default=None,
                    help="games played in parallel (default: number of CPUs, at most 2)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")

@@ -10,18 +10,20 @@ import sys
 
 def configure(p: argparse.ArgumentParser) -> None:
     from tongiaki_lan.cli import lan_options, lang_option, records_option
+    from tongiaki_lan.cli import optiontypes as T
 
-    p.add_argument("--name", default=None,
+    p.add_argument("--name", type=T.player_name(), default=None,
                    help="your name for this run (default: the one asked on the first run, "
                         "kept in your profile)")
-    p.add_argument("--colour", default="", help="preferred colour")
+    p.add_argument("--colour", type=T.colour(), default="", help="preferred colour")
     records_option(p)
     lang_option(p)
     lan_options(p)  # --host, --port, --interface: as play, watch and games have them
     p.add_argument("--no-lan", action="store_true", help="do not touch the network")
-    p.add_argument("--hint-bot", default=None,
+    p.add_argument("--hint-bot", type=T.bot_kind(), default=None,
                    help="bot kind or level for `hint` (default: the normal level)")
-    p.add_argument("--pace", type=float, default=0.4, help="seconds between bot moves in solo")
+    p.add_argument("--pace", type=T.seconds(T.PACE_MAX, zero=True), default=0.4,
+                   help="seconds between bot moves in solo")
     p.add_argument("--no-colour", "--no-color", dest="colour_output", action="store_false",
                    help="draw without colours")
 

@@ -16,34 +16,40 @@ from pathlib import Path
 
 def configure(parser: argparse.ArgumentParser) -> None:
     from tongiaki_lan.cli import lan_options, records_option
+    from tongiaki_lan.cli import optiontypes as T
 
     parser.add_argument("--headless", action="store_true",
                         help="no console: a bot plays this seat and events go to stdout")
-    parser.add_argument("--bot", default="random",
+    parser.add_argument("--bot", type=T.bot_kind(), default="random",
                         help="bot that plays this seat: a kind (random, greedy, search) or a "
                              "level (easy, normal, hard)")
     parser.add_argument("--level", default=None, choices=("easy", "normal", "hard"),
                         help="the level of the bot that plays this seat (as --bot LEVEL)")
-    parser.add_argument("--name", required=True, help="player name shown to the others")
-    parser.add_argument("--game", required=True, help="name of the LAN game to join or create")
-    parser.add_argument("--players", type=int, default=4, help="seats of the game (2-6)")
-    parser.add_argument("--passphrase", default=None, help="passphrase of the game")
-    parser.add_argument("--colour", default="", help="preferred colour")
+    parser.add_argument("--name", type=T.player_name(), required=True,
+                        help="player name shown to the others")
+    parser.add_argument("--game", type=T.game_name(), required=True,
+                        help="name of the LAN game to join or create")
+    parser.add_argument("--players", type=T.whole(2, 6), default=4, help="seats of the game (2-6)")
+    parser.add_argument("--passphrase", type=T.text("a passphrase"), default=None,
+                        help="passphrase of the game")
+    parser.add_argument("--colour", type=T.colour(), default="", help="preferred colour")
     parser.add_argument("--two-colours", action="store_true",
                         help="when this node creates the game (with --players 2): two "
-                             "colours each, played alternately (docs/rules.md V1)")
-    parser.add_argument("--record", default=None, metavar="FILE",
+                             "colours each, played alternately (the French rulebook's "
+                             "two-player variant)")
+    parser.add_argument("--record", type=T.file_to_write("a record file"), default=None,
+                        metavar="FILE",
                         help="record file (default GAME-NAME.tgrec in --records); an "
                              "unfinished record is resumed")
     records_option(parser)
     # (two hours, as `watch`: a bot laptop started as the README shows quit 10 minutes
     # into a 3-player game, and the table waited for it — a LAN-party playtest)
-    parser.add_argument("--timeout", type=float, default=7200.0,
+    parser.add_argument("--timeout", type=T.seconds(T.TIMEOUT_MAX), default=7200.0,
                         help="give up after this many seconds (default 7200); giving up "
                              "mid-game is a goodbye for good: a bot takes the seat at once")
-    parser.add_argument("--wait", type=float, default=1.5,
+    parser.add_argument("--wait", type=T.seconds(T.WAIT_MAX, zero=True), default=1.5,
                         help="how long to look for the game before creating it")
-    parser.add_argument("--join", default=None, metavar="INVITE",
+    parser.add_argument("--join", type=T.invite(), default=None, metavar="INVITE",
                         help="join by invite (tongiaki://HOST:PORT/GAMEID/PEER, printed in "
                              "every 'joined' event) instead of looking the game up")
     parser.add_argument("--no-discovery", action="store_true",
@@ -52,21 +58,23 @@ def configure(parser: argparse.ArgumentParser) -> None:
     lan_options(parser)
     parser.add_argument("--quiet-refusals", action="store_true",
                         help="count refused datagrams instead of printing each one")
-    parser.add_argument("--handover", type=float, default=None, metavar="S",
+    parser.add_argument("--handover", type=T.seconds(T.LINGER_MAX), default=None, metavar="S",
                         help="give the seat of a player away for S seconds to a bot (the "
                              "player takes it back on return)")
-    parser.add_argument("--draw-wait", type=int, default=None, metavar="S",
+    parser.add_argument("--draw-wait", type=T.draw_wait(), default=None, metavar="S",
                         help="at a table this node opens: how long the table waits for a "
                              "missing draw value before drawing without it (default 15)")
-    parser.add_argument("--table-bot", default=None, metavar="KIND",
+    parser.add_argument("--table-bot", type=T.bot_kind(), default=None, metavar="KIND",
                         help="the bot (a level or a kind) that takes the seat of a player "
                              "who left or is away, when this node hands it over (default: "
                              "solo play's level, normal)")
-    parser.add_argument("--linger", type=float, default=0.0, metavar="S",
+    parser.add_argument("--linger", type=T.seconds(T.LINGER_MAX, zero=True), default=0.0,
+                        metavar="S",
                         help="after the game, stay up to S seconds for a player who is away "
                              "(asleep) to come back and fetch the result, as a console left "
                              "open on the final table does")
-    parser.add_argument("--bot-delay", type=float, default=0.0, metavar="S",
+    parser.add_argument("--bot-delay", type=T.seconds(T.PACE_MAX, zero=True), default=0.0,
+                        metavar="S",
                         help="pause S seconds before each bot move (to watch a game)")
     parser.add_argument("--verbose", action="store_true", help="log to stderr")
 
@@ -248,6 +256,9 @@ async def _play(args: argparse.Namespace, record: Path, resume: bool,
             await wait_game(node, args.timeout)
 
         task = asyncio.create_task(play())
+        # (its own --timeout may end it as the wait below gives up on it: its exception
+        # is then nobody's, and asyncio printed it as a traceback at exit)
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())
         stopper = asyncio.create_task(stop.wait())
         done, _ = await asyncio.wait({task, stopper}, timeout=args.timeout,
                                      return_when=asyncio.FIRST_COMPLETED)

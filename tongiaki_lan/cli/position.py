@@ -8,15 +8,22 @@ import sys
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("record", help="a game record")
-    p.add_argument("--at", type=int, default=None, metavar="N",
+    from tongiaki_lan.cli import optiontypes as T
+    from tongiaki_lan.cli import record_options
+
+    record_options(p)
+    p.add_argument("--at", type=T.whole(0, T.MOVES_MAX), default=None, metavar="N",
                    help="the position after N moves (default: after the last one)")
 
 
 def run(args) -> int:
-    from tongiaki_lan.cli import record_position
+    from tongiaki_lan.cli import no_such_game, numbered_record, record_position
 
-    loaded = record_position("position", args.record, args.at, err=sys.stdout)
+    path, directory = numbered_record(args.record, args.records)
+    if path is None:
+        print(no_such_game("position", args.record, directory))
+        return 2
+    loaded = record_position("position", path, args.at, err=sys.stdout)
     if isinstance(loaded, int):
         return loaded
     print(loaded[1].position())

@@ -17,8 +17,10 @@ SHOWN = 20  # the newest records listed unless --all
 
 def configure(p: argparse.ArgumentParser) -> None:
     from tongiaki_lan.cli import lang_option
+    from tongiaki_lan.cli.optiontypes import directory
 
-    p.add_argument("--records", type=Path, default=None, metavar="DIR",
+    p.add_argument("--records", type=directory("a directory of records"), default=None,
+                   metavar="DIR",
                    help="where the records are (default: this system's place for records, "
                         "`tongiaki-lan --help` prints it)")
     p.add_argument("--all", action="store_true", help=f"every record, not the newest {SHOWN}")

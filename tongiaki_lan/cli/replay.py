@@ -5,20 +5,22 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-from pathlib import Path
 
 
 def configure(p: argparse.ArgumentParser) -> None:
     from tongiaki_lan.cli import lang_option
+    from tongiaki_lan.cli import optiontypes as T
 
-    p.add_argument("record", type=Path, nargs="?", default=None,
+    p.add_argument("record", type=T.record_or_number(), nargs="?", default=None,
                    help="a game record (any path; solo, lobby and play write .tgrec files), "
                         "or N, the Nth game `tongiaki-lan records` lists; without it, the "
                         "latest game recorded in --records")
-    p.add_argument("--records", type=Path, default=None, metavar="DIR",
+    p.add_argument("--records", type=T.directory("a directory of records"), default=None,
+                   metavar="DIR",
                    help="where to look for the latest game (default: this system's place "
                         "for records, `tongiaki-lan --help` prints it)")
-    p.add_argument("--at", type=int, default=0, help="start after this many moves")
+    p.add_argument("--at", type=T.whole(0, T.MOVES_MAX), default=0,
+                   help="start after this many moves")
     p.add_argument("--no-colour", "--no-color", dest="colour", action="store_false",
                    help="draw without colours")
     lang_option(p)
@@ -47,14 +49,13 @@ def run(args) -> int:
             print(_("replay: no recorded game in {dir}; give a record's path").format(
                 dir=directory))
             return 2
-    text = str(args.record)
-    if text.isdigit() and not args.record.exists():  # `replay 3`: game 3 of `records`
+    if isinstance(args.record, int):  # `replay 3`: game 3 of `records`
         newest = newest_records(directory)
-        if not 1 <= int(text) <= len(newest):
+        if not 1 <= args.record <= len(newest):
             print(_("replay: there is no game {n} in the list of {dir} (tongiaki-lan records "
-                    "lists them)").format(n=text, dir=directory))
+                    "lists them)").format(n=args.record, dir=directory))
             return 2
-        args.record = newest[int(text) - 1]
+        args.record = newest[args.record - 1]
     try:
         record = read_record(args.record)
     except RecordError as exc:

@@ -4,24 +4,28 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
 from tongiaki_lan.engine.variant import STANDARD, VARIANTS
 from tongiaki_lan.selfplay import game_seed, play_game
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--players", type=int, default=4, help="2 to 6 (default 4)")
-    p.add_argument("--games", type=int, default=1)
-    p.add_argument("--seed", default="0", help="base seed; game i uses a seed derived from it")
-    p.add_argument("--bot", default="random",
+    from tongiaki_lan.cli import optiontypes as T
+
+    p.add_argument("--players", type=T.whole(2, 6), default=4, help="2 to 6 (default 4)")
+    p.add_argument("--games", type=T.whole(1, T.GAMES_MAX), default=1)
+    p.add_argument("--seed", type=T.text("a seed"), default="0",
+                   help="base seed; game i uses a seed derived from it")
+    p.add_argument("--bot", type=T.bot_list(1, 6, budgets=False), default="random",
                    help="bot kind for every seat, or a comma list seat by seat")
-    p.add_argument("--think", type=float, default=None, help="think time for search bots (s)")
-    p.add_argument("--records", type=Path, default=None, help="write one record per game here")
+    p.add_argument("--think", type=T.seconds(T.THINK_MAX), default=None,
+                   help="think time for search bots (s)")
+    p.add_argument("--records", type=T.directory("a directory for records"), default=None,
+                   help="write one record per game here")
     p.add_argument("--json", action="store_true", help="one JSON object per line")
     p.add_argument("--variant", choices=VARIANTS, default=STANDARD,
                    help="two-colours: 2 players with two colours each, played alternately "
-                        "(docs/rules.md, V1; needs --players 2)")
+                        "(the French rulebook's two-player variant; needs --players 2)")
 
 
 def run(args) -> int:

@@ -6,45 +6,54 @@ import argparse
 import asyncio
 from pathlib import Path
 
-LATEST = "-"  # `--resume` without a file: the latest unfinished solo game
+# `--resume` without a file: the latest unfinished solo game (not a text: argparse would
+# check it as a file name, as it checks a FILE given)
+LATEST = True
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    from tongiaki_lan.bots import DEFAULT_LEVEL, LEVELS, bot_kinds
+    from tongiaki_lan.bots import DEFAULT_LEVEL, LEVELS
+    from tongiaki_lan.bots.levels import level
     from tongiaki_lan.cli import lang_option, records_option
+    from tongiaki_lan.cli import optiontypes as T
 
-    p.add_argument("--bots", type=int, default=3, help="number of bot opponents, 1..5 (default 3)")
-    p.add_argument("--seed", default=None,
+    p.add_argument("--bots", type=T.whole(1, 5), default=3, metavar="N",
+                   help="number of bot opponents, 1..5 (default 3)")
+    p.add_argument("--seed", type=T.text("a seed"), default=None,
                    help="any text, or 64 hex digits; the same seed gives the same tile stack")
+    # (each level said here, from its own words: `--help` is what an installed copy has)
     p.add_argument("--level", default=None, choices=LEVELS,
-                   help=f"how strong the opponents are (default {DEFAULT_LEVEL}; "
-                        "docs/bots.md, Levels)")
-    p.add_argument("--bot", default=None, choices=bot_kinds(),
+                   help=f"how strong the opponents are (default {DEFAULT_LEVEL}): " + "; ".join(
+                       f"{name}: {level(name).about}" for name in LEVELS))
+    p.add_argument("--bot", default=None, type=T.bot_kind(), metavar="KIND",
                    help="bot kind (or level) for the opponents, instead of --level")
-    p.add_argument("--name", default=None, help="your name (default: your profile's, else your "
-                   "login name)")
-    p.add_argument("--seat", type=int, default=1,
+    p.add_argument("--name", type=T.player_name(), default=None,
+                   help="your name (default: your profile's, else your login name)")
+    p.add_argument("--seat", type=T.whole(1, 6), default=1, metavar="N",
                    help="your seat, 1 = first to play (default 1)")
-    p.add_argument("--record", type=Path, default=None, metavar="FILE",
+    p.add_argument("--record", type=T.file_to_write("a record file"), default=None,
+                   metavar="FILE",
                    help="write the game record to this file (default: a new file in --records)")
     p.add_argument("--resume", nargs="?", const=LATEST, default=None, metavar="FILE",
+                   type=T.existing_file("a solo game's record"),
                    help="play on an unfinished solo game: its record FILE, or without FILE "
                         "the latest one in --records")
     records_option(p)
     lang_option(p)
     p.add_argument("--no-record", action="store_true", help="do not write a record")
-    p.add_argument("--pace", type=float, default=0.4,
+    p.add_argument("--pace", type=T.seconds(T.PACE_MAX, zero=True), default=0.4, metavar="S",
                    help="seconds between bot moves, so you can follow them (default 0.4)")
-    p.add_argument("--hint-bot", default=None,
+    p.add_argument("--hint-bot", type=T.bot_kind(), default=None, metavar="KIND",
                    help="bot kind or level for `hint` (default: the normal level)")
-    p.add_argument("--think", type=float, default=None,
+    p.add_argument("--think", type=T.seconds(T.THINK_MAX), default=None, metavar="S",
                    help="think time of searching bots, seconds per decision on average "
                         "(default: the level's)")
     p.add_argument("--no-colour", "--no-color", dest="colour", action="store_false",
                    help="draw without colours")
     p.add_argument("--two-colours", action="store_true",
                    help="with --bots 1: two colours each, played alternately (the French "
-                        "rulebook's two-player variant, docs/rules.md V1)")
+                        "rulebook's two-player variant; each player scores both colours "
+                        "together)")
 
 
 def _saved_or_os_name(given: str | None) -> str:
@@ -117,7 +126,7 @@ def _resumed(args, records: Path, options: dict):
     from tongiaki_lan.i18n import LANGUAGES, _
     from tongiaki_lan.records import RecordError, iter_unfinished_solo_records
 
-    if args.resume == LATEST:
+    if args.resume is LATEST:
         unfinished = next(iter_unfinished_solo_records(records), None)
         if unfinished is None:
             print(_("solo: no unfinished solo game in {dir}; tongiaki-lan solo starts a new "

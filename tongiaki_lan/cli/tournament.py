@@ -17,9 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import multiprocessing
 import os
-import signal
 import sys
 import time
 from collections.abc import Callable
@@ -27,7 +25,9 @@ from dataclasses import dataclass, field
 
 from tongiaki_lan.bots import make_bot
 from tongiaki_lan.bots.entries import checked_entry, labels
+from tongiaki_lan.cli.workers import run_in_workers
 from tongiaki_lan.engine import COLOURS, Dealer, Game
+from tongiaki_lan.lifeline import stop_on_signals
 from tongiaki_lan.measure import percentile
 from tongiaki_lan.selfplay import bot_seed, game_seed
 
@@ -39,22 +39,25 @@ MAX_MOVES_PER_TURN = 1000
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--seats", default="search,greedy,greedy,greedy",
+    from tongiaki_lan.cli import optiontypes as T
+
+    p.add_argument("--seats", type=T.bot_list(2, 6), default="search,greedy,greedy,greedy",
                    help="comma list of bots, one per seat (2 to 6): a kind or a level "
                         "(easy, normal, hard), a searching kind with its own budget "
                         "as search@0.3s or search@800i")
-    p.add_argument("--games", type=int, default=20)
-    p.add_argument("--seed", default="0", help="base seed; game g derives its own from it")
-    p.add_argument("--think", type=float, default=None,
+    p.add_argument("--games", type=T.whole(1, T.GAMES_MAX), default=20)
+    p.add_argument("--seed", type=T.text("a seed"), default="0",
+                   help="base seed; game g derives its own from it")
+    p.add_argument("--think", type=T.seconds(T.THINK_MAX), default=None,
                    help="think time per decision for search bots, seconds (default 1)")
-    p.add_argument("--iterations", type=int, default=None,
+    p.add_argument("--iterations", type=T.whole(1, T.ITERATIONS_MAX), default=None,
                    help="fixed iterations per decision for search bots (repeatable runs)")
     p.add_argument("--fixed", action="store_true",
                    help="levels play their fixed-iterations form (repeatable runs; what a "
                         "LAN table plays)")
-    p.add_argument("--jobs", type=int, default=None,
+    p.add_argument("--jobs", type=T.whole(1, T.JOBS_MAX), default=None,
                    help="games played in parallel (default: number of CPUs, at most 2)")
-    p.add_argument("--log", default=None, metavar="FILE",
+    p.add_argument("--log", type=T.file_to_write("a log file"), default=None, metavar="FILE",
                    help="append each game to FILE as it ends; the same command run again "
                         "plays only the games FILE lacks (a long run survives a stop)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -267,38 +270,18 @@ def play_games(label: str, calls: list[tuple], jobs: int, quiet: bool,
             print(f"\r{label}: {done + len(outcomes)}/{total} games", end="",
                   file=sys.stderr, flush=True)
 
-    if jobs <= 1 or len(calls) <= 1:
-        for call in calls:
-            progress(play_one(*call))
-    else:
-        # multiprocessing's pool, not concurrent.futures': on Ctrl-C its workers (which
-        # ignore SIGINT, so they print no tracebacks) are terminated at once, where an
-        # executor would first finish the games they were playing, minutes at 1 s a move.
-        # Spawned workers on every system: Windows and macOS can only spawn, so Linux
-        # (and its tests) start them the same way players' laptops do.
-        spawn = multiprocessing.get_context("spawn")
-        pool = spawn.Pool(min(jobs, len(calls)), initializer=_ignore_sigint)
-        try:
-            for out in pool.imap_unordered(_play_call, calls):
-                progress(out)
-            pool.close()
-        except BaseException:
-            pool.terminate()
-            raise
-        finally:
-            pool.join()
+    # SIGTERM and a closed window (SIGHUP) stop the run as Ctrl-C does: the workers are
+    # ended and what was kept is said (lifeline.py)
+    with stop_on_signals():
+        if jobs <= 1 or len(calls) <= 1:
+            for call in calls:
+                progress(play_one(*call))
+        else:  # (cli/workers.py: why not multiprocessing.Pool)
+            run_in_workers(play_one, calls, min(jobs, len(calls)), progress)
     if not quiet and calls:
         print(file=sys.stderr)
     outcomes.sort(key=lambda o: o.index)
     return outcomes
-
-
-def _play_call(call: tuple) -> GameOutcome:
-    return play_one(*call)
-
-
-def _ignore_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _print_table(report: dict) -> None:

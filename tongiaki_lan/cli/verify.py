@@ -11,7 +11,9 @@ from tongiaki_lan.records import RecordError, read_record, replay_record
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("record", help="a game record (any path)")
+    from tongiaki_lan.cli import record_options
+
+    record_options(p)
     p.add_argument("--json", action="store_true")
 
 
@@ -22,6 +24,13 @@ def _named(name: str, colour: str) -> str:
 
 
 def run(args) -> int:
+    from tongiaki_lan.cli import no_such_game, numbered_record
+
+    path, directory = numbered_record(args.record, args.records)
+    if path is None:
+        print(no_such_game("verify", args.record, directory))
+        return 2
+    args.record = path
     if str(args.record).endswith(SIDECAR_SUFFIX):  # (a glob of a game's name takes it too)
         print(f"verify: {args.record}: this is the resume data kept beside a record (it "
               f"holds this laptop's draw secret), not a record: verify "

@@ -18,21 +18,25 @@ from pathlib import Path
 
 def configure(parser: argparse.ArgumentParser) -> None:
     from tongiaki_lan.cli import lan_options, records_option
+    from tongiaki_lan.cli import optiontypes as T
 
-    parser.add_argument("--game", default=None, help="name of the LAN game to watch")
-    parser.add_argument("--join", default=None, metavar="INVITE",
+    parser.add_argument("--game", type=T.game_name(), default=None,
+                        help="name of the LAN game to watch")
+    parser.add_argument("--join", type=T.invite(), default=None, metavar="INVITE",
                         help="watch by invite (tongiaki://HOST:PORT/GAMEID/PEER) instead of "
                              "looking the game up")
-    parser.add_argument("--name", default=None,
+    parser.add_argument("--name", type=T.player_name(), default=None,
                         help="your name as the players see it (default: your profile's)")
-    parser.add_argument("--passphrase", default=None, help="passphrase of the game")
+    parser.add_argument("--passphrase", type=T.text("a passphrase"), default=None,
+                        help="passphrase of the game")
     parser.add_argument("--json", action="store_true", help="one JSON line per event")
-    parser.add_argument("--record", default=None, metavar="FILE",
+    parser.add_argument("--record", type=T.file_to_write("a record file"), default=None,
+                        metavar="FILE",
                         help="record file (default watch-GAME-NAME.tgrec in --records)")
     records_option(parser)
-    parser.add_argument("--wait", type=float, default=3.0,
+    parser.add_argument("--wait", type=T.seconds(T.WAIT_MAX, zero=True), default=3.0,
                         help="how long to look for the game on the LAN")
-    parser.add_argument("--timeout", type=float, default=7200.0,
+    parser.add_argument("--timeout", type=T.seconds(T.TIMEOUT_MAX), default=7200.0,
                         help="give up after this many seconds")
     lan_options(parser)
     parser.add_argument("--verbose", action="store_true", help="log to stderr")

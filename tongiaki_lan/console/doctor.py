@@ -17,6 +17,8 @@ WHY = {
 
 SAYS = {
     "ok": N_("Everything works: every tongiaki-lan heard here answers."),
+    "no-interface": N_("This computer has no network interface with the address {missing} "
+                       "(chosen with --interface): mistyped, or that network is gone."),
     "no-network": N_("This computer is not connected to a network."),
     "firewall": N_("Nothing reaches tongiaki-lan on this computer, not even its own "
                    "announcement: a firewall blocks it."),
@@ -30,6 +32,9 @@ SAYS = {
 
 DO = {
     "ok": N_("Pick a game in the lobby (or create one)."),
+    "no-interface": N_("Choose one of this computer's addresses with --interface "
+                       "({addresses}), or leave --interface out to use them all; then try "
+                       "again."),
     "no-network": N_("Join the party's Wi-Fi (or a phone hotspot), then try again."),
     "firewall": N_("Allow tongiaki-lan (or Python) in this computer's firewall for private "
                    "networks, then try again. On Windows: Windows Security › Firewall › Allow "
@@ -111,9 +116,10 @@ def report_lines(facts: dict, v: dict) -> list[tuple[str, str]]:
             game=g["game"], phase=_phase(g["phase"]), taken=g["seats_taken"],
             total=g["seats_total"])))
     code = v["code"]
-    out.append(("good" if code == "ok" else "bad",
-                _(SAYS[code]).format(who=", ".join(v.get("silent", [])))))
-    out.append(("info", _(DO[code])))
+    said = {"who": ", ".join(v.get("silent", [])), "missing": ", ".join(v.get("missing", [])),
+            "addresses": ", ".join(v.get("addresses", []))}
+    out.append(("good" if code == "ok" else "bad", _(SAYS[code]).format(**said)))
+    out.append(("info", _(DO[code]).format(**said)))
     if code != "ok" and (v["virtual_in_use"] or v["several_interfaces"]):
         out.append(("info", _("Several interfaces are in use ({which}): if the others are on "
                               "your Wi-Fi, choose it with --interface {address}.").format(

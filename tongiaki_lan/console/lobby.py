@@ -221,8 +221,10 @@ class LobbyScreen:
                         record_dir=self.record_dir, profile=profile)
             await node.start()
         except Exception as exc:
-            self.lan_error = _("LAN not available: cannot open a UDP socket ({error})").format(
-                error=exc)
+            from tongiaki_lan.files import DamagedFile  # (a damaged identity: not a socket's)
+
+            self.lan_error = str(exc) if isinstance(exc, DamagedFile) else _(
+                "LAN not available: cannot open a UDP socket ({error})").format(error=exc)
             with contextlib.suppress(Exception):
                 await disc.close()
             return

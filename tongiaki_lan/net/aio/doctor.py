@@ -160,7 +160,8 @@ def _nodes(disc: Discovery, prober: Prober, me: bytes) -> list[dict]:
 
 # ---------------------------------------------------------------------------- verdict
 
-VERDICTS = ("ok", "no-network", "firewall", "isolated", "some-silent", "alone")
+VERDICTS = ("ok", "no-interface", "no-network", "firewall", "isolated", "some-silent",
+            "alone")
 
 
 def verdict(facts: dict) -> dict:
@@ -176,7 +177,12 @@ def verdict(facts: dict) -> dict:
            "suggest_interface": [i["address"] for i in used if i["kind"] == "lan"][:1],
            "nodes": len(nodes), "answering": len(answering),
            "games": len(facts.get("games", []))}
-    if not lan and not facts.get("chosen"):
+    addresses = [i["address"] for i in facts["interfaces"]]
+    missing = [a for a in facts.get("chosen") or () if a not in addresses]
+    if missing:  # (a mistyped --interface, or a network gone: no firewall to blame)
+        out["code"] = "no-interface"
+        out["missing"], out["addresses"] = missing, addresses
+    elif not lan and not facts.get("chosen"):
         out["code"] = "no-network"
     elif not facts.get("own_advert_heard") and not nodes:
         out["code"] = "firewall"

@@ -10,24 +10,35 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from tongiaki_lan.files import write_atomic
+from tongiaki_lan.files import DamagedFile, write_atomic
 from tongiaki_lan.net.protocol.identity import Identity
 
 KEY_LEN = 32
 
 
-class IdentityFileError(ValueError):
-    """An identity file that cannot be used; the message says which file and why."""
+class IdentityFileError(DamagedFile):
+    """An identity file that cannot be used; the message says which file, what that costs
+    and how to get the seat back. (It was reported as "cannot open a UDP socket".)"""
 
 
 def load_identity(path: str | os.PathLike) -> Identity:
     path = Path(path)
     raw = path.read_bytes()
     if len(raw) != KEY_LEN:
-        raise IdentityFileError(
-            f"{path}: not an identity file ({len(raw)} bytes, a key is {KEY_LEN}); move it "
-            "away to start with a new identity (the records it played stay readable)")
+        raise IdentityFileError(damaged_identity(path, len(raw)))
     return Identity.from_seed(raw)
+
+
+def damaged_identity(path: Path, size: int) -> str:
+    """What a player is told of a damaged identity file: it is this laptop's key to its
+    seats, so the way back is the old file; without it, a new identity and a seat taken
+    again from a bot."""
+    return (f"your identity file {path} is damaged ({size} bytes; a key has {KEY_LEN}): "
+            f"it is what lets this laptop take back its seat in a LAN game left unfinished. "
+            f"If you have a copy of the file, put it back there. Otherwise move the file away "
+            f"and start again: a new identity is made, your records stay readable, and a seat "
+            f"you left is played by a bot once another player types `replace` with your name "
+            f"(a minute after you went); then `watch` the game and `take` your colour")
 
 
 def save_identity(identity: Identity, path: str | os.PathLike) -> Path:

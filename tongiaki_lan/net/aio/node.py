@@ -62,6 +62,21 @@ INLINE_BOTS: frozenset[str] = frozenset()
 FALLBACK_BOT = "random"  # plays a decision whose bot failed (it cannot fail on a legal state)
 
 
+def other_identity(record: Path, side: dict, profile: Path) -> str:
+    """Why a seat cannot be taken back with this identity, and what the player can do:
+    "only the same identity can take the seat back" left a player whose key file was
+    lost or replaced with nothing to try."""
+    lobby = side["lobby"]
+    seats = [s for s in getattr(lobby, "seats", ()) if s.owner == side["peer"]]
+    colour = seats[0].colour if seats else "COLOUR"
+    game = getattr(lobby, "name", "") or record.name
+    return (f"{game} was played with another identity than this laptop's ({profile}, made "
+            f"anew or changed since): your seat cannot be taken back with it. If you kept a "
+            f"copy of the old identity file, put it back as {profile} and join again; "
+            f"otherwise watch the game and `take {colour}` once a bot plays your seat "
+            f"(another player's `replace` gives it to one a minute after you went)")
+
+
 class _TransportView:
     """The node's link layer as tools and tests see it: counters, the socket, raw sends."""
 
@@ -731,9 +746,7 @@ class Node:
         record_path = Path(record_path)
         side = read_sidecar(record_path)
         if side["peer"] != self.peer_id:
-            raise ValueError(f"{record_path} was played by peer {side['peer'].hex()}, but this "
-                             f"profile ({self.profile}) is peer {self.peer_id.hex()}: only the "
-                             "same identity can take the seat back")
+            raise ValueError(other_identity(record_path, side, self.profile))
         self._reset_local()
         self.record_path = record_path
         record = read_record(record_path)

@@ -95,6 +95,16 @@ async def _bench(peers: int, moves: int, record_dir: Path) -> dict:
 # JSON lines on stdin/stdout (multiprocessing's spawn would re-run the caller's __main__).
 
 
+def _reply(obj) -> None:
+    """One JSON line to the bench; its reader gone (the bench was killed) ends this node
+    quietly, not with a traceback on the terminal."""
+    try:
+        sys.stdout.write(json.dumps(obj) + "\n")
+        sys.stdout.flush()
+    except (BrokenPipeError, ValueError):  # (ValueError: stdout closed)
+        os._exit(1)
+
+
 async def _child_main(i: int, record_dir: Path, loss: float = 0.0) -> None:
     from tongiaki_lan.net.aio.node import GameRef, Node
     from tongiaki_lan.net.lab.faults import FaultRule, FaultySocket
@@ -116,9 +126,7 @@ async def _child_main(i: int, record_dir: Path, loss: float = 0.0) -> None:
     node.add_listener(ready_again)
     await node.start()
 
-    def reply(obj) -> None:
-        sys.stdout.write(json.dumps(obj) + "\n")
-        sys.stdout.flush()
+    reply = _reply
 
     try:
         while True:
@@ -170,9 +178,7 @@ async def _watchers_main(count: int, record_dir: Path) -> None:
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))  # would idle otherwise)
     loop = asyncio.get_running_loop()
 
-    def reply(obj) -> None:
-        sys.stdout.write(json.dumps(obj) + "\n")
-        sys.stdout.flush()
+    reply = _reply
 
     while True:
         line = await loop.run_in_executor(None, sys.stdin.readline)
@@ -350,7 +356,10 @@ def run_bench_net(peers: int, moves: int, mode: str = "processes", loss: float =
     cpu0 = _cpu_times()
     with tempfile.TemporaryDirectory(prefix="tongiaki-bench-") as tmp:
         if mode == "processes" or loss or watchers:
-            out = _bench_processes(peers, max(1, moves), Path(tmp), loss, watchers)
+            from tongiaki_lan.lifeline import stop_on_signals
+
+            with stop_on_signals():  # (SIGTERM, SIGHUP: its nodes are ended as on Ctrl-C)
+                out = _bench_processes(peers, max(1, moves), Path(tmp), loss, watchers)
         else:
             out = asyncio.run(_bench(peers, max(1, moves), Path(tmp)))
     out["cpu_calibration_ms"] = calibration  # (a million additions in a Python loop)
@@ -376,6 +385,15 @@ def _cpu_times() -> tuple[int, int] | None:
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] in (["--watchers"], ["--child"]):
+        from tongiaki_lan.lifeline import exit_with_parent
+
+        exit_with_parent()  # (a bench killed outright leaves no node computing)
+        # Ctrl-C reaches the terminal's whole process group: the bench ends its nodes
+        # itself, and each printed a KeyboardInterrupt traceback first
+        import signal
+
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
     if len(sys.argv) == 4 and sys.argv[1] == "--watchers":
         asyncio.run(_watchers_main(int(sys.argv[2]), Path(sys.argv[3])))
     elif len(sys.argv) in (4, 5) and sys.argv[1] == "--child":
