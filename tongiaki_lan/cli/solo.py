@@ -42,6 +42,10 @@ def configure(p: argparse.ArgumentParser) -> None:
                         "(default: the level's)")
     p.add_argument("--no-colour", "--no-color", dest="colour", action="store_false",
                    help="draw without colours")
+    p.add_argument("--plain", action="store_true",
+                   help="a line per event instead of the full screen, for screen readers "
+                        "and pipes: the decision and its legal moves as text, a line read "
+                        "for each (docs/console.md, Plain mode)")
     p.add_argument("--two-colours", action="store_true",
                    help="with --bots 1: two colours each, played alternately (the French "
                         "rulebook's two-player variant, docs/rules.md V1)")
@@ -156,7 +160,8 @@ def _run(session, args) -> int:
     from tongiaki_lan.i18n import _
 
     try:
-        code = asyncio.run(_play(session, args.colour))
+        code = asyncio.run(_play_plain(session) if getattr(args, "plain", False)
+                           else _play(session, args.colour))
     except EOFError:  # the input ended (a pipe): the game was closed and is recorded
         code = 0
     if session.record_path is not None:
@@ -167,6 +172,14 @@ def _run(session, args) -> int:
         say_at_exit(_("Replay it with: {command}").format(
             command=f"tongiaki-lan replay {session.record_path}"))
     return code
+
+
+async def _play_plain(session) -> int:
+    from tongiaki_lan.cli import LeaveOnSignals
+    from tongiaki_lan.console.lineview import run_plain
+
+    # Ctrl-C, a closed window or kill leave as `quit` does (no full screen asks first)
+    return await run_plain(session, on_leave=lambda leave: LeaveOnSignals(leave))
 
 
 async def _play(session, colour: bool) -> int:
