@@ -62,7 +62,7 @@ def _saved_or_os_name(given: str | None) -> str:
 def run(args) -> int:
     from tongiaki_lan.bots import DEFAULT_LEVEL
     from tongiaki_lan.cli import use_language
-    from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
+    from tongiaki_lan.console.feeds.solo import SoloSession, seed_from_text, solo_seats
     from tongiaki_lan.engine.variant import STANDARD, TWO_COLOURS
     from tongiaki_lan.i18n import _
     from tongiaki_lan.records import (
@@ -117,7 +117,7 @@ def run(args) -> int:
 
 def _resumed(args, records: Path, options: dict):
     """The session of `--resume [FILE]`, or None after saying why there is none."""
-    from tongiaki_lan.console.session import SoloSession
+    from tongiaki_lan.console.feeds.solo import SoloSession
     from tongiaki_lan.i18n import LANGUAGES, _
     from tongiaki_lan.records import RecordError, iter_unfinished_solo_records
 
@@ -184,7 +184,7 @@ async def _play_plain(session) -> int:
 
 async def _play(session, colour: bool) -> int:
     from tongiaki_lan.cli import ConsoleStop, LeaveOnSignals
-    from tongiaki_lan.console.screen import run_game_screen
+    from tongiaki_lan.console.terminal.screen import run_game_screen
 
     # a closed window or kill ends the game as `quit` does (Ctrl-C is a key the screen
     # asks about); the record has every move already
