@@ -177,7 +177,7 @@ async def test_lobby_mid_solo_game_asks_then_goes_back_there_and_solo_resume_pla
 async def test_the_lobby_opens_again_after_a_game(monkeypatch, tmp_path):
     """The command's loop: lobby → a game that ends with `lobby` → the lobby again (with
     the record's place in its log) → quit."""
-    import tongiaki_lan.console.screen as screen_module
+    import tongiaki_lan.console.terminal.screen as screen_module
     from tongiaki_lan.cli import lobby as cli_lobby
 
     played = []

@@ -8,7 +8,7 @@ import asyncio
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 
-from tongiaki_lan.console import lobby as lobby_mod
+from tongiaki_lan.console import lobbynet as lobby_mod
 from tongiaki_lan.i18n import use
 from tongiaki_lan.net.aio import doctor as doctor_mod
 

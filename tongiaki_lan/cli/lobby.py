@@ -56,10 +56,11 @@ async def _main(args) -> int:
 async def _lobby_loop(args, name, colour, records, remember, stop) -> int:
     from tongiaki_lan.bots import DEFAULT_LEVEL
     from tongiaki_lan.cli import say_at_exit
-    from tongiaki_lan.console.lan import LanSession
-    from tongiaki_lan.console.lobby import LobbyScreen
-    from tongiaki_lan.console.screen import BACK_TO_LOBBY, run_game_screen
-    from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
+    from tongiaki_lan.console.feeds.lan import LanSession
+    from tongiaki_lan.console.feeds.solo import SoloSession, seed_from_text, solo_seats
+    from tongiaki_lan.console.input import BACK_TO_LOBBY
+    from tongiaki_lan.console.terminal.lobby import LobbyScreen
+    from tongiaki_lan.console.terminal.screen import run_game_screen
     from tongiaki_lan.i18n import _
     from tongiaki_lan.records import solo_record_path
 

@@ -127,7 +127,7 @@ def run(args) -> int:
 
     if not use_language(args):
         return 2
-    from tongiaki_lan.console.session import kind_label
+    from tongiaki_lan.console.seats import kind_label
     from tongiaki_lan.i18n import _, ngettext
     from tongiaki_lan.records import default_record_dir
 

@@ -31,8 +31,8 @@ def run(args) -> int:
 
     if not use_language(args):
         return 2
-    from tongiaki_lan.console.screen import run_game_screen
-    from tongiaki_lan.console.session import ReplaySession
+    from tongiaki_lan.console.feeds.replay import ReplaySession
+    from tongiaki_lan.console.terminal.screen import run_game_screen
     from tongiaki_lan.i18n import _
     from tongiaki_lan.records import (
         RecordError,

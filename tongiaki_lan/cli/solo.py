@@ -50,6 +50,10 @@ def configure(p: argparse.ArgumentParser) -> None:
                         "(default: the level's)")
     p.add_argument("--no-colour", "--no-color", dest="colour", action="store_false",
                    help="draw without colours")
+    p.add_argument("--plain", action="store_true",
+                   help="a line per event instead of the full screen, for screen readers "
+                        "and pipes: the decision and its legal moves as text, a line read "
+                        "for each (docs/console.md, Plain mode)")
     p.add_argument("--two-colours", action="store_true",
                    help="with --bots 1: two colours each, played alternately (the French "
                         "rulebook's two-player variant; each player scores both colours "
@@ -67,7 +71,7 @@ def _saved_or_os_name(given: str | None) -> str:
 def run(args) -> int:
     from tongiaki_lan.bots import DEFAULT_LEVEL
     from tongiaki_lan.cli import use_language
-    from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
+    from tongiaki_lan.console.feeds.solo import SoloSession, seed_from_text, solo_seats
     from tongiaki_lan.engine.variant import STANDARD, TWO_COLOURS
     from tongiaki_lan.i18n import _
     from tongiaki_lan.records import (
@@ -122,7 +126,7 @@ def run(args) -> int:
 
 def _resumed(args, records: Path, options: dict):
     """The session of `--resume [FILE]`, or None after saying why there is none."""
-    from tongiaki_lan.console.session import SoloSession
+    from tongiaki_lan.console.feeds.solo import SoloSession
     from tongiaki_lan.i18n import LANGUAGES, _
     from tongiaki_lan.records import RecordError, iter_unfinished_solo_records
 
@@ -165,7 +169,8 @@ def _run(session, args) -> int:
     from tongiaki_lan.i18n import _
 
     try:
-        code = asyncio.run(_play(session, args.colour))
+        code = asyncio.run(_play_plain(session) if getattr(args, "plain", False)
+                           else _play(session, args.colour))
     except EOFError:  # the input ended (a pipe): the game was closed and is recorded
         code = 0
     if session.record_path is not None:
@@ -178,9 +183,17 @@ def _run(session, args) -> int:
     return code
 
 
+async def _play_plain(session) -> int:
+    from tongiaki_lan.cli import LeaveOnSignals
+    from tongiaki_lan.console.lineview import run_plain
+
+    # Ctrl-C, a closed window or kill leave as `quit` does (no full screen asks first)
+    return await run_plain(session, on_leave=lambda leave: LeaveOnSignals(leave))
+
+
 async def _play(session, colour: bool) -> int:
     from tongiaki_lan.cli import ConsoleStop, LeaveOnSignals
-    from tongiaki_lan.console.screen import run_game_screen
+    from tongiaki_lan.console.terminal.screen import run_game_screen
 
     # a closed window or kill ends the game as `quit` does (Ctrl-C is a key the screen
     # asks about); the record has every move already

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import difflib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from tongiaki_lan.engine import (
     Colony,
@@ -72,7 +72,6 @@ class _Effects:
     exit: int | None = None
     view: tuple = ()
     anchor: int | None = None
-    extra: dict = field(default_factory=dict)
 
 
 class InputLine:

@@ -346,7 +346,7 @@ class TableFacts:
         transport = getattr(self.node, "transport", None)
         links = getattr(transport, "links", None) or {}
         self.guest_addrs |= {f"{lk.addr[0]}:{lk.addr[1]}" for peer, lk in links.items()
-                              if isinstance(peer, bytes) and peer.hex() in watching}
+                             if isinstance(peer, bytes) and peer.hex() in watching}
 
     def a_guests(self, d: dict) -> bool:
         """Whether a refused datagram came from someone who watches or watched the table."""
