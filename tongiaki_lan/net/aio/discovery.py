@@ -76,6 +76,7 @@ class Advert:
     first_seen: float  # wall-clock time this browser first saw the instance
     open_seats: int = 0  # seats a newcomer may take (protocol/watching.md)
     watchable: bool = True  # the table takes watchers
+    fresh: bool = False  # the game started a moment ago (net/protocol/tables.py, FRESH_S)
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,7 @@ class GameInfo:
     members: tuple[Advert, ...]
     open_seats: int = 0  # seats a newcomer may take while it runs (protocol/watching.md)
     watchable: bool = True
+    fresh: bool = False  # started a moment ago: the party that filled it still arrives
 
     @property
     def joinable(self) -> bool:
@@ -107,7 +109,7 @@ class GameInfo:
             "game": self.name, "game_id": self.game_id.hex(), "phase": self.phase,
             "seats_taken": self.taken, "seats_total": self.total,
             "passphrase": self.passphrase, "running": self.running,
-            "open_seats": self.open_seats, "watchable": self.watchable,
+            "open_seats": self.open_seats, "watchable": self.watchable, "fresh": self.fresh,
             "first_seen": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(self.first_seen))
             + f".{int(self.first_seen * 1000) % 1000:03d}",
             "first_seen_unix": round(self.first_seen, 3),
@@ -155,9 +157,14 @@ def parse_txt(props: dict) -> dict | None:
         return {"game_id": game_id, "peer": peer, "game_name": get("game")[:24],
                 "player": get("name")[:24], "phase": phase, "taken": taken, "total": total,
                 "passphrase": get("pass") == "1", "open_seats": open_seats,
-                "watchable": get("watch") != "0"}
+                "watchable": get("watch") != "0", "fresh": get("fresh") == "1"}
     except ValueError:
         return None
+
+
+def instance_name(peer: bytes) -> str:
+    """A node's service instance: one per node (its peer id), the same at every table."""
+    return f"tongiaki {peer.hex()}.{SERVICE_TYPE}"
 
 
 def local_ipv4() -> list[str]:
@@ -382,7 +389,8 @@ class Discovery:
             out.append(GameInfo(gid, ads[0].game_name, phase, max(a.taken for a in ads),
                                 max(a.total for a in ads), any(a.passphrase for a in ads),
                                 min(a.first_seen for a in ads), tuple(ads),
-                                max(a.open_seats for a in ads), all(a.watchable for a in ads)))
+                                max(a.open_seats for a in ads), all(a.watchable for a in ads),
+                                any(a.fresh for a in ads)))
         out.sort(key=lambda g: (g.first_seen, g.game_id))
         return out
 
@@ -412,14 +420,20 @@ class Discovery:
 
     async def _publish_one(self, f: dict) -> None:
         peer_hex = f["peer"].hex()
-        label = "".join(c for c in f["game_name"] if c.isalnum() or c in " -_")[:30] or "game"
-        instance = f"{label} {peer_hex[:8]}.{SERVICE_TYPE}"
+        # one instance per node for its whole run, whatever table it sits at: the table's
+        # name is in the TXT record. (It was "<game name> <peer>": a node that moved to a
+        # twin table of the same name withdrew its instance and registered the same name
+        # again, and zeroconf, still holding the goodbye in its own cache for a second,
+        # refused it (NonUniqueNameException): the node sat at a table nobody could see.)
+        instance = instance_name(f["peer"])
         props = {
             "v": str(PROTOCOL_VERSION), "game": f["game_name"], "id": f["game_id"].hex(),
             "phase": f["phase"], "seats": f"{f['taken']}/{f['total']}",
             "pass": "1" if f["passphrase"] else "0", "peer": peer_hex, "name": f["player"],
             "open": str(f.get("open_seats", 0)), "watch": "1" if f.get("watchable", True) else "0",
         }
+        if f.get("fresh"):
+            props["fresh"] = "1"
         info = AsyncServiceInfo(
             SERVICE_TYPE, instance, port=f["port"], properties=props,
             addresses=[socket.inet_aton(a) for a in self._addresses or local_ipv4()],
@@ -429,7 +443,11 @@ class Discovery:
             await self.withdraw()
         if self._info is None:
             self.own_instance = instance
-            await self.azc.async_register_service(info, allow_name_change=False)
+            # no probing: the name holds this node's peer id, which no other node has (a
+            # probe would hold the advert back by a second and a half while twin tables
+            # are opened, and its answer, from our own cache, is our own goodbye's)
+            await self.azc.async_register_service(info, allow_name_change=False,
+                                                  cooperating_responders=True)
             for fn in self._on_published:
                 with contextlib.suppress(Exception):
                     fn(instance)
