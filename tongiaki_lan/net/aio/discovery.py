@@ -190,6 +190,7 @@ class Discovery:
         self._info: AsyncServiceInfo | None = None
         self._want: dict | None = None
         self._pub_task: asyncio.Task | None = None
+        self._announcing = None  # zeroconf's announcements of our latest record, under way
         self._resolving: set[asyncio.Task] = set()
         self.changed = asyncio.Event()
         self._listeners: list[Callable[[], None]] = []
@@ -269,7 +270,7 @@ class Discovery:
             await asyncio.sleep(REFRESH_S)
             if self._info is not None and (self._pub_task is None or self._pub_task.done()):
                 with contextlib.suppress(Exception):
-                    await self.azc.async_update_service(self._info)
+                    self._announcing = await self.azc.async_update_service(self._info)
 
     async def _expiry_loop(self) -> None:
         """Drop adverts whose SRV record has expired: the node behind it crashed."""
@@ -423,8 +424,10 @@ class Discovery:
         # one instance per node for its whole run, whatever table it sits at: the table's
         # name is in the TXT record. (It was "<game name> <peer>": a node that moved to a
         # twin table of the same name withdrew its instance and registered the same name
-        # again, and zeroconf, still holding the goodbye in its own cache for a second,
-        # refused it (NonUniqueNameException): the node sat at a table nobody could see.)
+        # again; the last announcement of its first registration, still under way, went
+        # out after the goodbye and put the name back in its own cache, where zeroconf's
+        # probe took it for another host's (NonUniqueNameException): the node sat at a
+        # table nobody could see. A node that moves now only updates its TXT record.)
         instance = instance_name(f["peer"])
         props = {
             "v": str(PROTOCOL_VERSION), "game": f["game_name"], "id": f["game_id"].hex(),
@@ -443,16 +446,16 @@ class Discovery:
             await self.withdraw()
         if self._info is None:
             self.own_instance = instance
-            # no probing: the name holds this node's peer id, which no other node has (a
-            # probe would hold the advert back by a second and a half while twin tables
-            # are opened, and its answer, from our own cache, is our own goodbye's)
-            await self.azc.async_register_service(info, allow_name_change=False,
-                                                  cooperating_responders=True)
+            # no probing (RFC 6762 §8.1): the name holds this node's peer id, which no
+            # other node has, and a probe held the advert back by 1.5 s while tables
+            # opened at the same moment were being merged
+            self._announcing = await self.azc.async_register_service(
+                info, allow_name_change=False, cooperating_responders=True)
             for fn in self._on_published:
                 with contextlib.suppress(Exception):
                     fn(instance)
         else:
-            await self.azc.async_update_service(info)
+            self._announcing = await self.azc.async_update_service(info)
         self._info = info
 
     async def withdraw(self) -> None:
@@ -462,6 +465,12 @@ class Discovery:
                 await self._pub_task
         if self._info is not None and self.azc is not None:
             info, self._info = self._info, None
+            # the announcements under way go out first: one sent after the goodbye put the
+            # advert back in every cache (ours too, where zeroconf then refused the name
+            # as another host's when the node registered again: NonUniqueNameException)
+            if self._announcing is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(asyncio.shield(self._announcing), 2.0)
             with contextlib.suppress(Exception):
                 # the first await queues the goodbye packets, the second waits until they
                 # are out: closing before that would leave the advert to expire by TTL
