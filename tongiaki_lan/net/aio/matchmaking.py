@@ -143,16 +143,47 @@ async def join_or_create(node: Node, disc: Discovery, game: str, players: int,
         await disc.wait_changed(0.2)
 
 
+async def settle_created(node: Node, games: list[GameInfo], seeker: T.Seeker,
+                         passphrase: str | None, colour: str = "") -> T.Action | None:
+    """One look for a table a person opened by name (a console's `create NAME`, while
+    they sit alone at it): as `join_or_create` would, move to the twin with the smaller
+    key, or on to the next table of the name once this one's name filled elsewhere.
+    Returns what was done (Join: seated at that table; Create: opened that name), or None.
+    `games`: the LAN's games as the caller lists them."""
+    mine = own_table(node)
+    if mine is None or mine.phase != "lobby":
+        return None
+    infos = {g.game_id: g for g in games if g.game_id != node.game_id}
+    action = seeker.decide(time.monotonic(), [table_of(g) for g in infos.values()], mine)
+    if not isinstance(action, T.Join | T.Create):
+        return None
+    lb = node.lobby
+    log.info("leaving table %s (%s) for %s", node.game_id.hex(), mine.name,
+             action.table.name if isinstance(action, T.Join) else action.name)
+    await node.leave_game(keep_advert=True)
+    if isinstance(action, T.Join):
+        await _join(node, infos[action.table.game_id], action.table, seeker, passphrase,
+                    colour, ready=False)
+        if node.lobby is not None:
+            return action
+        # (it filled, or went, meanwhile: a table of our own again, under a free name)
+        action = T.Create(seeker.free_name([table_of(g) for g in infos.values()]))
+    await node.create_game(action.name, lb.total, passphrase, colour, variant=lb.variant)
+    return action
+
+
 async def _join(node: Node, info: GameInfo, table: T.Table, seeker: T.Seeker,
-                passphrase: str | None, colour: str) -> None:
+                passphrase: str | None, colour: str, ready: bool = True) -> None:
     """Try each advertised member of `info` in turn; a refusal goes to the seeker (a table
-    that never answered a passphrase is never tried again)."""
+    that never answered a passphrase is never tried again). `ready`: say so once seated
+    (a headless player is; a person says it)."""
     refs = refs_of(info)
     silent = bool(refs)
     for ref in refs:
         try:
             await node.join_game(ref, passphrase, colour, timeout=JOIN_TIMEOUT_S)
-            node.set_ready(True)
+            if ready:
+                node.set_ready(True)
             return
         except JoinRefused as exc:
             if is_name_refusal(str(exc)):  # no other member would seat that name
@@ -163,25 +194,35 @@ async def _join(node: Node, info: GameInfo, table: T.Table, seeker: T.Seeker,
     seeker.refused(table, time.monotonic(), silent_lock=silent and info.passphrase)
 
 
-async def watch_by_name(node: Node, disc: Discovery, name: str, passphrase: str | None,
+async def watch_by_name(node: Node, disc, name: str, passphrase: str | None,
                         timeout: float, on_waiting: Callable[[], None] | None = None,
-                        wait: float = 0.0) -> None:
+                        wait: float = 0.0, following: bytes | None = None) -> None:
     """Watch the table called `name` (`watch --game NAME`): wait for it up to `timeout`
     seconds (calling `on_waiting()` once, if none shows within `wait`), and while it is
     still in the lobby, follow the table the name settles on (`tables.table_to_watch`: a
     twin merged into another, a table whose name filled elsewhere). Returns once the game
     watched has started. Raises JoinRefused when a table refuses (it takes no watchers; no
     answer from a table that is still there, with a passphrase: a wrong one), and
-    TimeoutError."""
+    TimeoutError. `disc`: a Discovery, or anything with its `games()`.
+
+    `following`: the game this node watches already (a console's `watch N` of a table in
+    the lobby); then it returns as soon as the node watches anything else, or nothing (the
+    player went on to something else), and gives up quietly at `timeout`."""
     give_up = time.monotonic() + timeout
     started = time.monotonic()
     shut: dict[bytes, float] = {}
     told = False
+    mine = following
     while True:
         now = time.monotonic()
         if node.core.watching and node.game is not None:
             return  # started: the watcher follows it to its end
+        if following is not None and (node.lobby is not None or mine is not None) and not (
+                node.core.watching and node.game_id == mine):
+            return  # (the player joined, created, left: not ours to follow any more)
         if now > give_up:
+            if following is not None:
+                return
             raise TimeoutError(f"no game {name!r} started within {timeout:.0f} s")
         infos = {g.game_id: g for g in disc.games()}
         target = T.table_to_watch(name, [table_of(g) for g in infos.values()], now, shut)
@@ -197,6 +238,7 @@ async def watch_by_name(node: Node, disc: Discovery, name: str, passphrase: str 
                 await node.leave_game()  # (its feeder stops feeding us at once)
             try:
                 await watch_advertised(node, info, passphrase, timeout=JOIN_TIMEOUT_S)
+                mine = info.game_id
             except JoinRefused as exc:
                 again = {g.game_id for g in disc.games()}
                 if not exc.silent_lock and exc.answered:
@@ -204,8 +246,10 @@ async def watch_by_name(node: Node, disc: Discovery, name: str, passphrase: str 
                 if exc.silent_lock and info.game_id in again:
                     raise  # still there, silent to our passphrase: a wrong one
                 shut[info.game_id] = time.monotonic() + T.RETRY_S  # (gone, or moved on)
+                mine = None
             continue
-        await disc.wait_changed(0.2)
+        changed = getattr(disc, "wait_changed", None)
+        await (changed(0.2) if changed is not None else asyncio.sleep(0.25))
 
 
 async def wait_game(node: Node, timeout: float) -> None:

@@ -210,7 +210,7 @@ class Seeker:
             if openings and self.key(openings[0]) < self.key(mine):
                 return Join(openings[0])
             if name_key(mine.name) in held:  # stale: its name runs (or is full) elsewhere
-                return Join(openings[0]) if openings else Create(self._free_name(others))
+                return Join(openings[0]) if openings else Create(self.free_name(others))
             return STAY
         self._sat = None
         if openings:
@@ -223,7 +223,7 @@ class Seeker:
             return Running(with_seat[0])
         if running and not self.waiting:
             return Running(running[0])
-        return Create(self._free_name(others))
+        return Create(self.free_name(others))
 
     def settled(self, now: float, mine: Table | None) -> bool:
         """Whether the table we sit at is settled: started, or sat at for SETTLE_S with
@@ -235,10 +235,10 @@ class Seeker:
         return (self._sat is not None and self._sat[0] == mine.game_id
                 and now - self._sat[1] >= SETTLE_S)
 
-    def _free_name(self, others: list[Table]) -> str:
+    def free_name(self, tables: Iterable[Table]) -> str:
         """The family's first name that no table holds (a running, full or open one, or
         one that shut us out)."""
-        taken = {name_key(t.name) for t in others}
+        taken = {name_key(t.name) for t in self.family(tables)}
         for k in range(1, MAX_INDEX + 1):
             name = table_name(self.base, k)
             if name_key(name) not in taken:
