@@ -24,8 +24,9 @@ from .procs import Proc, kill_all
 
 def party_cmds(lan: Lan, tmp: Path, game: str, seats: int, *extra: str,
                timeout: int = 120, bot_delay: str = "0.01") -> list[list[str]]:
+    # (--verbose: the log on stderr says what each laptop's matchmaking did)
     return [play_cmd(lan, i, tmp, game, seats, "--bot", "random", "--bot-delay", bot_delay,
-                     *extra, timeout=timeout) for i in range(len(lan.names))]
+                     "--verbose", *extra, timeout=timeout) for i in range(len(lan.names))]
 
 
 def outcome(procs: list[Proc]) -> dict:
@@ -85,6 +86,11 @@ async def run_party(laptops: int, seats: int, game: str = "party", loss: float =
         result["seconds"] = round(time.monotonic() - t0, 1)
         result["first_node_after_s"] = round(min(nodes) - loop_t0, 1) if nodes else None
         result["publish_failed"] = sum(b"publish failed" in p.stderr for p in procs)
+        # what a laptop that did not finish a game last said, and its log's matchmaking
+        result["trouble"] = {
+            i: {"events": p.events[-3:], "log": [line for line in p.stderr.decode(
+                "utf-8", "replace").splitlines() if "matchmaking" in line][-12:]}
+            for i, (p, code) in enumerate(zip(procs, codes, strict=True)) if code != 0}
         return result
 
 
@@ -99,6 +105,8 @@ def main() -> int:
     for _ in range(a.runs):
         result = asyncio.run(run_party(a.laptops, a.seats, loss=a.loss, timeout=a.timeout))
         del result["records"]
+        if not result["trouble"]:
+            del result["trouble"]
         print(json.dumps(result), flush=True)
     return 0
 

@@ -211,7 +211,7 @@ async def watch_by_name(node: Node, disc, name: str, passphrase: str | None,
     give_up = time.monotonic() + timeout
     started = time.monotonic()
     shut: dict[bytes, float] = {}
-    told = False
+    told = seen = False
     mine = following
     while True:
         now = time.monotonic()
@@ -223,9 +223,11 @@ async def watch_by_name(node: Node, disc, name: str, passphrase: str | None,
         if now > give_up:
             if following is not None:
                 return
-            raise TimeoutError(f"no game {name!r} started within {timeout:.0f} s")
+            raise TimeoutError(f"no game {name!r} started within {timeout:.0f} s" if seen
+                               else f"no game {name!r} on the LAN within {timeout:.0f} s")
         infos = {g.game_id: g for g in disc.games()}
         target = T.table_to_watch(name, [table_of(g) for g in infos.values()], now, shut)
+        seen = seen or target is not None
         watching = node.game_id if node.core.watching and node.lobby is not None else None
         if target is None and not told and on_waiting is not None and now - started >= wait:
             told = True
