@@ -668,7 +668,17 @@ class Node:
         if core.seated():
             self.notify(E.Joined(self.lobby.name, self.game_id.hex(), False, self.invite()))
             return
+        await self._acks_out()
         self._not_let_in(ok, bool(passphrase or ref.passphrase), timeout)
+
+    async def _acks_out(self, timeout: float = 0.2) -> None:
+        """Let the acknowledgements still due go out (a REFUSE's) before the node forgets
+        its links: a laptop turned away from a full table and gone on to the next one at
+        once left the REFUSE unacknowledged, and the table sent it again 16 times, each
+        refused here as a datagram for another game."""
+        links = self.core.links.links
+        await self.wait_for(lambda: all(lk.ack_due is None for lk in links.values()),
+                            timeout, raise_on_timeout=False)
 
     def _not_let_in(self, answered: bool, locked: bool, timeout: float) -> None:
         """A join or a watch that failed: the game's reason, or why there was none (with a
@@ -695,6 +705,7 @@ class Node:
                                  timeout, raise_on_timeout=False)
         if core.lobby is not None:
             return
+        await self._acks_out()
         self._not_let_in(ok, bool(passphrase or ref.passphrase), timeout)
 
     async def take_seat(self, seat: int, timeout: float = 35.0) -> None:
