@@ -671,7 +671,7 @@ class Node:
         await self._acks_out()
         self._not_let_in(ok, bool(passphrase or ref.passphrase), timeout)
 
-    async def _acks_out(self, timeout: float = 0.2) -> None:
+    async def _acks_out(self, timeout: float = 0.5) -> None:
         """Let the acknowledgements still due go out (a REFUSE's) before the node forgets
         its links: a laptop turned away from a full table and gone on to the next one at
         once left the REFUSE unacknowledged, and the table sent it again 16 times, each
