@@ -72,6 +72,8 @@ PHASE_NAMES = {"lobby": N_("lobby"), "starting": N_("starting"), "playing": N_("
 # how long after `create` a table of the same name opened elsewhere is taken for a twin
 # of ours (two friends typing `create Lagon` at once), not a second table on purpose
 TWIN_S = 10.0
+# how long `watch N` of a table still in the lobby follows the table of its name
+FOLLOW_S = 3600.0
 
 
 def _folded(word: str) -> str:
@@ -153,8 +155,10 @@ class LobbyScreen:
         self._busy = 0  # commands under way (a create or a join takes a few seconds)
         self._yours_told: set = set()  # games of `yours` said to be resumable
         # (game id, when, passphrase) of the table `create` opened here: `_settle_twin`
-        self._created: tuple[bytes, float, str | None] | None = None
+        # (the table we opened: its id, when, its passphrase, and how it settles)
+        self._created: tuple[bytes, float, str | None, object] | None = None
         self._moving = False
+        self._follow: asyncio.Task | None = None  # `watch N` following a forming table
         # (game id, the table's people) as last seen: "Ben left." was said, but nobody was
         # told that Ben sat down (the host waiting for friends had to watch the seats)
         self._people: tuple[bytes | None, dict[bytes, str]] = (None, {})
@@ -278,10 +282,13 @@ class LobbyScreen:
     async def _settle_twin(self) -> None:
         """Two friends typed `create Lagon` in the same second: neither list showed the
         other's table yet, and the party had two tables of one name (a playtest). While
-        the table we opened is new (TWIN_S) and nobody has joined it, one of the same
-        name with a smaller game id wins, as `play --game` settles it
-        (net/aio/matchmaking.py): we move there, and say so. Both laptops see the same
-        ids, so one moves and the other stays."""
+        the table we opened is new (TWIN_S) and nobody has joined it, it settles as
+        `play --game` does (net/aio/matchmaking.py): the twin with the smaller key wins,
+        and once our name filled at another table we go on to "Lagon (2)". We move, and
+        say so; all laptops see the same tables, so one moves and the other stays."""
+        from tongiaki_lan.net.aio.matchmaking import settle_created
+        from tongiaki_lan.net.protocol.tables import Join
+
         node, made = self.node, self._created
         lb = node.lobby if node is not None else None
         if (made is None or self._moving or lb is None or node.game_id != made[0]
@@ -290,29 +297,28 @@ class LobbyScreen:
         if time.monotonic() - made[1] > TWIN_S:
             self._created = None
             return
-        twins = sorted((g for _n, g in self.numbered()
-                        if _folded(g.name) == _folded(lb.name) and g.joinable
-                        and g.game_id < node.game_id and g.passphrase == bool(made[2])),
-                       key=lambda g: g.game_id)
-        if not twins:
-            return
-        self._moving, self._created = True, None
+        self._moving = True  # (the move's own line below, not "You are at the table…")
         try:
-            await self._join(node, twins[0], made[2])
-        except Exception:  # noqa: BLE001 - it filled up, refused us, went: ours again
-            log.info("could not move to the twin table %s", twins[0].game_id.hex())
-            if node.lobby is None:
-                await node.create_game(lb.name, lb.total, made[2], self.colour,
-                                       variant=lb.variant)
-            return
+            done = await settle_created(node, [g for _n, g in self.numbered()], made[3],
+                                        made[2], self.colour)
         finally:
             self._moving = False
-        self.lines.append(("info", _("Another table named {game} opened at the same moment "
-                                     "as yours: you sit at that one now, so the party has "
-                                     "one table, not two.").format(game=twins[0].name)))
+        if done is None:
+            return
+        self._created = (node.game_id, made[1], made[2], made[3]) if node.lobby else None
+        if isinstance(done, Join) and done.table.name == lb.name:
+            self.lines.append(("info", _("Another table named {game} opened at the same "
+                                         "moment as yours: you sit at that one now, so the "
+                                         "party has one table, not two.").format(
+                game=done.table.name)))
+        elif node.lobby is not None:  # (on to "Lagon (2)": its name filled elsewhere)
+            self.lines.append(("info", _("You are at the table {game}.").format(
+                game=node.lobby.name)))
         self.app.invalidate()
 
     async def close_network(self) -> None:
+        if self._follow is not None:
+            self._follow.cancel()
         if self.node is not None:
             with contextlib.suppress(Exception):
                 await self.node.leave()
@@ -898,7 +904,10 @@ class LobbyScreen:
                     await node.leave_game()
                 await node.create_game(args[0][:24], seats, passphrase, self.colour,
                                        variant=variant)
-                self._created = (node.game_id, time.monotonic(), passphrase)
+                from tongiaki_lan.net.protocol.tables import Seeker
+
+                self._created = (node.game_id, time.monotonic(), passphrase,
+                                 Seeker(args[0][:24], bool(passphrase), time.monotonic(), 0.0))
 
             if len(args) > 2 and args[2].lower() == "lock":
                 self.ask_secret(_("Passphrase for {game}:").format(game=args[0][:24]), create)
@@ -1129,6 +1138,16 @@ class LobbyScreen:
         except Exception:
             self.take_wanted = None
             raise
+        if info.phase == "lobby" and self.discovery is not None:
+            # a table still forming may merge into its twin, or its name fill elsewhere:
+            # follow the table of that name until it starts (net/aio/matchmaking.py)
+            from tongiaki_lan.net.aio.matchmaking import watch_by_name
+
+            task = asyncio.ensure_future(watch_by_name(
+                node, self.discovery, info.name, passphrase, FOLLOW_S, following=node.game_id))
+            self._follow = task  # (kept: a task nobody holds may be collected mid-way)
+            task.add_done_callback(lambda t: t.cancelled() or t.exception() is None or log.info(
+                "following %s: %s", info.name, t.exception()))
 
     async def _running_note(self, info, passphrase) -> None:
         """`join N` of a running game with no seat open: how many moves in, and `watch N`.
