@@ -29,7 +29,11 @@ ADVERTS = [
     ("playing-open-seat-passphrase-no-watchers",
      dict(peer=B, game_name="Tonga Cup", game_id=GAME, phase="playing", taken=3, total=3,
           passphrase=True, player="Ben", port=40001, open_seats=1, watchable=False)),
-    # only letters, digits, space, '-' and '_' go into the instance name
+    # a game started a moment ago: the party that filled it may still be arriving
+    ("playing-fresh",
+     dict(peer=B, game_name="Tonga Cup", game_id=GAME, phase="playing", taken=2, total=2,
+          passphrase=False, player="Ben", port=40004, fresh=True)),
+    # the instance name is the node's, whatever characters the game's name holds
     ("name-with-other-characters",
      dict(peer=A, game_name="Café n°1 — 🎲", game_id=GAME, phase="starting", taken=2, total=2,
           passphrase=False, player="Aña", port=40002)),
@@ -57,6 +61,7 @@ LENIENT = [
     ("open-not-a-number", {**GOOD, "open": "x"}),
     ("open-above-6", {**GOOD, "open": "7"}),
     ("long-names", {**GOOD, "game": "A" * 30, "name": "B" * 30}),
+    ("fresh-not-1", {**GOOD, "fresh": "yes"}),
 ]
 
 

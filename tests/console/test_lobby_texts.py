@@ -422,6 +422,107 @@ async def test_two_tables_created_in_the_same_second_become_one(tmp_path):
         await close_all([cy, dee])
 
 
+def _listed(node, phase: str = "lobby"):
+    """A node's table as the LAN lists it (FakeLan stands in for zeroconf)."""
+    from tongiaki_lan.net.aio.discovery import Advert, GameInfo
+
+    lb = node.lobby
+    ad = Advert("x", node.peer_id, node.game_id, lb.name, node.name, phase, len(lb.seats),
+                lb.total, False, ("127.0.0.1",), node.address[1], 0.0)
+    return GameInfo(node.game_id, lb.name, phase, len(lb.seats), lb.total, False, 0.0, (ad,))
+
+
+async def test_a_table_created_as_its_name_fills_elsewhere_goes_on_to_the_next_name(
+        tmp_path):
+    """Issue 45: Dee typed `create Lagon 2` in the same second as Cy and Ed, whose Lagon
+    filled: Dee would wait alone at a Lagon nobody joins (every newcomer told it runs).
+    Her table goes on to "Lagon (2)", which everyone who typed Lagon sees and joins."""
+    from prompt_toolkit.input import create_pipe_input
+
+    from tongiaki_lan.net.aio.node import Node
+    from tongiaki_lan.net.lab.loopback import close_all
+
+    from .conftest import FakeLan
+
+    cy = Node("Cy", host="127.0.0.1", record_dir=tmp_path / "Cy")
+    ed = Node("Ed", host="127.0.0.1", record_dir=tmp_path / "Ed")
+    dee = Node("Dee", host="127.0.0.1", record_dir=tmp_path / "Dee")
+    for n in (cy, ed, dee):
+        await n.start()
+    try:
+        with create_pipe_input() as inp, create_app_session(input=inp, output=_output()):
+            lobby = LobbyScreen("Dee", lan=False, colour_output=False)
+            task = asyncio.ensure_future(lobby.run())
+            await wait_until(lambda: lobby.app.is_running, what="the lobby")
+            lobby.lan_error = None
+            lan = FakeLan()
+            lobby.attach(dee, lan)
+            inp.send_text("create Lagon 2\r")
+            await wait_until(lambda: dee.lobby is not None, what="Dee's table")
+            await cy.create_game("Lagon", 2)
+            from tongiaki_lan.net.aio.node import GameRef
+
+            await ed.join_game(GameRef(cy.game_id, cy.peer_id, "127.0.0.1", cy.address[1]))
+            lan.listed = [_listed(cy)]  # full: it starts in a moment
+            await wait_until(lambda: dee.lobby is not None and dee.lobby.name == "Lagon (2)",
+                             what="Dee at the next table")
+            assert dee.game_id != cy.game_id and len(dee.lobby.members) == 1
+            await wait_until(lambda: "You are at the table Lagon (2)." in
+                             [t for _s, t in lobby.lines], what="the line")
+            inp.send_text("\x03")
+            await asyncio.wait_for(task, 30)
+    finally:
+        await close_all([cy, ed, dee])
+
+
+async def test_watch_of_a_table_still_forming_follows_the_one_its_name_settles_on(tmp_path):
+    """Issue 45 item 4: Dan typed `watch 1` while Lagon was forming; that table then merged
+    into its twin (Cy moved to Ed's, the smaller id) and started there. Dan watched the
+    first, saw its lobby, and then no move of the game; now he follows the twin, and the
+    game screen opens on the game they play."""
+    from prompt_toolkit.input import create_pipe_input
+
+    from tongiaki_lan.net.aio.node import GameRef, Node
+    from tongiaki_lan.net.lab.loopback import close_all
+
+    from .conftest import FakeLan
+
+    cy = Node("Cy", host="127.0.0.1", record_dir=tmp_path / "Cy")
+    ed = Node("Ed", host="127.0.0.1", record_dir=tmp_path / "Ed")
+    dan = Node("Dan", host="127.0.0.1", record_dir=tmp_path / "Dan")
+    for n in (cy, ed, dan):
+        await n.start()
+    try:
+        while True:  # two twins of Lagon; Ed's has the smaller id
+            await cy.create_game("Lagon", 2)
+            await ed.create_game("Lagon", 2)
+            if ed.game_id < cy.game_id:
+                break
+        with create_pipe_input() as inp, create_app_session(input=inp, output=_output()):
+            lobby = LobbyScreen("Dan", lan=False, colour_output=False)
+            task = asyncio.ensure_future(lobby.run())
+            await wait_until(lambda: lobby.app.is_running, what="the lobby")
+            lobby.lan_error = None
+            lan = FakeLan(_listed(cy))  # Ed's twin not heard of yet
+            lobby.attach(dan, lan)
+            inp.send_text("watch 1\r")
+            await wait_until(lambda: dan.lobby is not None and dan.game_id == cy.game_id,
+                             what="Dan watching Cy's table")
+            lan.listed = [_listed(cy), _listed(ed)]  # the twin is heard of...
+            await cy.leave_game()  # ... and Cy moves there, as the smaller id wins
+            await cy.join_game(GameRef(ed.game_id, ed.peer_id, "127.0.0.1", ed.address[1]))
+            lan.listed = [_listed(ed)]
+            await wait_until(lambda: dan.lobby is not None and dan.game_id == ed.game_id,
+                             what="Dan following the table Lagon settled on")
+            for n in (cy, ed):
+                n.set_ready(True)
+            result = await asyncio.wait_for(task, 30)  # the game screen opens
+            assert result[0] == "game" and dan.game is not None
+            assert dan.game_id == ed.game_id and dan.core.watching
+    finally:
+        await close_all([cy, ed, dan])
+
+
 async def test_a_colour_taken_at_the_table_is_said_with_the_one_given(tmp_path):
     """A playtest's player chose violet, joined a table where it was taken, and played
     blue without a word."""

@@ -67,6 +67,7 @@ def test_an_advert_is_built_from_its_fields_and_read_back(v):
     expected = {k: x for k, x in v["fields"].items() if k != "port"}
     expected.setdefault("open_seats", 0)
     expected.setdefault("watchable", True)
+    expected.setdefault("fresh", False)
     assert v["read"] == expected
     assert v["read"]["total"] <= 6 and v["instance"].endswith(f"{D.SERVICE_TYPE}")
 

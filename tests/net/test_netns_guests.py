@@ -12,6 +12,8 @@ import sys
 
 import pytest
 
+from tongiaki_lan.net.protocol.tables import FRESH_S
+
 from .helpers import verify_record
 from .netns import Lan, needs_netns, play_cmd
 from .procs import Proc, kill_all, one_verified_game
@@ -25,6 +27,13 @@ def watch_cmd(lan: Lan, i: int, tmp, game: str) -> list[str]:
                    "--timeout", "300")
 
 
+def played_for(p: Proc) -> float:
+    """How long `p`'s game has run, by when its lines came (0 before its start)."""
+    starts = [t for t, e in zip(p.arrived, p.events, strict=True)
+              if e.get("event") == "game_start"]
+    return p.arrived[-1] - starts[0] if starts else 0.0
+
+
 def events(p: Proc, kind: str) -> list[dict]:
     return [e for e in p.events if e.get("event") == kind]
 
@@ -32,13 +41,17 @@ def events(p: Proc, kind: str) -> list[dict]:
 async def test_watchers_follow_a_game_from_the_lan_listing_and_a_latecomer_is_told_it_runs(
         tmp_path):
     with Lan(6) as lan:
-        players = [Proc(play_cmd(lan, i, tmp_path, "kibitz", 3, "--bot-delay", "0.12",
+        # 0.3 s a move: the game outlasts its fresh moment, the latecomer and the watchers
+        players = [Proc(play_cmd(lan, i, tmp_path, "kibitz", 3, "--bot-delay", "0.3",
                                  timeout=300), tmp_path) for i in range(3)]
         procs = list(players)
         try:
             for p in players:
                 await p.start()
-            await players[0].wait(lambda: players[0].count("move") >= 6, 120)
+            # a latecomer: it comes once the game is no longer fresh (tables.FRESH_S after
+            # its start, the party that filled it has arrived), 6 moves in at least
+            await players[0].wait(lambda: players[0].count("move") >= 6
+                                  and played_for(players[0]) > FRESH_S, 120)
             # a latecomer asking for the game by name: it runs, no seat is open
             late = Proc(play_cmd(lan, 3, tmp_path, "kibitz", 3), tmp_path)
             procs.append(late)
@@ -198,3 +211,33 @@ async def test_a_watcher_stopped_past_its_feeders_patience_follows_the_game_to_i
     assert codes == [0, 0], [(p.events[-3:], p.stderr[-1500:]) for p in procs]
     one_verified_game((stayer, eve))
     assert events(eve, "woke") and events(eve, "answered")
+
+
+async def test_a_watcher_started_before_the_first_player_follows_the_game_to_its_end(
+        tmp_path):
+    """Issue 45 item 4: `watch --game NAME` started before anyone plays waits for the table
+    (up to its --timeout, as `play` does), follows its lobby, and every move to the end,
+    with the players' digest. Four players start at once, so the table forms as tables of
+    one name do: twins opened at the same moment merge, and the watcher follows the one
+    that stays."""
+    with Lan(5) as lan:
+        eve = Proc(lan.cmd(4, sys.executable, "-m", "tongiaki_lan", "watch", "--game", "dawn",
+                           "--json", "--name", "eve", "--records", str(tmp_path / "w"),
+                           "--timeout", "300"), tmp_path)
+        procs = [eve]
+        try:
+            await eve.start()
+            await eve.wait(lambda: eve.count("waiting") >= 1, 60)  # looking, not gone
+            players = [Proc(play_cmd(lan, i, tmp_path, "dawn", 4, "--bot-delay", "0.02",
+                                     timeout=300), tmp_path) for i in range(4)]
+            procs += players
+            for p in players:
+                await p.start()
+            codes = [await p.finish(300) for p in (*players, eve)]
+        finally:
+            await kill_all(procs)
+    assert codes == [0] * 5, [(p.events[-3:], p.stderr[-1500:]) for p in procs]
+    finals = one_verified_game((*players, eve))
+    assert events(eve, "lobby")  # it followed the table from its lobby on
+    assert eve.count("move") + eve.count("reveal") == finals[0]["moves"]
+    assert not events(eve, "watch_cut")

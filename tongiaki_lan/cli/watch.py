@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -35,9 +36,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="record file (default watch-GAME-NAME.tgrec in --records)")
     records_option(parser)
     parser.add_argument("--wait", type=T.seconds(T.WAIT_MAX, zero=True), default=3.0,
-                        help="how long to look for the game on the LAN")
+                        help="how long to look for the game on the LAN before saying it "
+                             "waits for it (it waits up to --timeout)")
     parser.add_argument("--timeout", type=T.seconds(T.TIMEOUT_MAX), default=7200.0,
-                        help="give up after this many seconds")
+                        help="give up after this many seconds (waiting for the game, "
+                             "then watching it)")
     lan_options(parser)
     parser.add_argument("--verbose", action="store_true", help="log to stderr")
 
@@ -99,7 +102,7 @@ def _text(ev) -> str | None:
 async def _main(args: argparse.Namespace) -> int:
     from tongiaki_lan.cli import LeaveOnSignals
     from tongiaki_lan.net.aio.discovery import Discovery
-    from tongiaki_lan.net.aio.matchmaking import watch_advertised
+    from tongiaki_lan.net.aio.matchmaking import watch_by_name
     from tongiaki_lan.net.aio.node import GameRef, JoinRefused, Node
     from tongiaki_lan.places import places
     from tongiaki_lan.profile import player_name
@@ -148,13 +151,34 @@ async def _main(args: argparse.Namespace) -> int:
             if ref is not None:
                 await node.watch_game(ref, args.passphrase, timeout=10)
             else:
-                info = await _find(disc, args.game, args.wait)
-                if info is None:
-                    _say(args, {"event": "error", "reason": f"no game {args.game!r} on the LAN"},
-                         f"no game {args.game!r} on the LAN ('tongiaki-lan games' lists them, "
-                         "'tongiaki-lan doctor' says why one is missing)")
+                def waiting() -> None:
+                    _say(args, {"event": "waiting", "game": args.game,
+                                "reason": f"no game {args.game!r} on the LAN yet: waiting "
+                                          f"for it (up to {args.timeout:.0f} s)"},
+                         f"no game {args.game!r} on the LAN yet: waiting for it (Ctrl-C "
+                         "stops; 'tongiaki-lan doctor' says why one is missing)")
+
+                # (waits for the table as `play` does, and follows the table the name
+                # settles on while it forms: started early, it saw a table that then
+                # merged into another, and no move of the game)
+                finding = asyncio.ensure_future(watch_by_name(
+                    node, disc, args.game, args.passphrase, args.timeout, waiting, args.wait))
+                stopper = asyncio.ensure_future(stop.wait())
+                await asyncio.wait({finding, stopper}, return_when=asyncio.FIRST_COMPLETED)
+                stopper.cancel()
+                if not finding.done():  # (Ctrl-C while waiting for the table)
+                    finding.cancel()
+                    with contextlib.suppress(asyncio.CancelledError, Exception):
+                        await finding
+                    _say(args, {"event": "left", "moves": 0}, "stopped watching")
+                    return 0
+                try:
+                    finding.result()
+                except TimeoutError as exc:
+                    _say(args, {"event": "error", "reason": str(exc)},
+                         f"{exc} ('tongiaki-lan games' lists the games, 'tongiaki-lan "
+                         "doctor' says why one is missing)")
                     return 1
-                await watch_advertised(node, info, args.passphrase)
             done = asyncio.ensure_future(node.wait_for(
                 lambda: bool(final) or node.stopped is not None, args.timeout,
                 raise_on_timeout=False))
@@ -188,19 +212,3 @@ class _Over:
 
     def to_json(self) -> dict:
         return self._data
-
-
-async def _find(disc, game: str, wait: float):
-    """The game of that name (a running one first), listening up to `wait` seconds."""
-    import time
-
-    end = time.monotonic() + wait
-    while True:
-        found = [g for g in disc.games() if g.name == game and g.phase != "over"]
-        if found:
-            found.sort(key=lambda g: (not g.running, g.first_seen, g.game_id))
-            return found[0]
-        left = end - time.monotonic()
-        if left <= 0:
-            return None
-        await disc.wait_changed(min(left, 0.25))

@@ -198,7 +198,11 @@ class LobbyInput:
                     await node.leave_game()
                 await node.create_game(args[0][:24], seats, passphrase, self.m.colour,
                                        variant=variant)
-                self.net.created = (node.game_id, time.monotonic(), passphrase)
+                from tongiaki_lan.net.protocol.tables import Seeker
+
+                self.net.created = (node.game_id, time.monotonic(), passphrase,
+                                    Seeker(args[0][:24], bool(passphrase), time.monotonic(),
+                                           0.0))
 
             if len(args) > 2 and args[2].lower() == "lock":
                 self.ask_secret(_("Passphrase for {game}:").format(game=args[0][:24]), create)

@@ -19,7 +19,7 @@ from pathlib import Path
 from tongiaki_lan.i18n import _, ngettext
 
 from .feeds.lanfacts import peer_label, table_moves
-from .lobbymodel import COLOUR_NAMES, LobbyModel, WrongPassphrase, _folded
+from .lobbymodel import COLOUR_NAMES, LobbyModel, WrongPassphrase
 from .networds import net_reason
 
 log = logging.getLogger("tongiaki_lan.console.lobby")
@@ -27,6 +27,8 @@ log = logging.getLogger("tongiaki_lan.console.lobby")
 # how long after `create` a table of the same name opened elsewhere is taken for a twin
 # of ours (two friends typing `create Lagon` at once), not a second table on purpose
 TWIN_S = 10.0
+# how long `watch N` of a table still in the lobby follows the table of its name
+FOLLOW_S = 3600.0
 
 
 # the lobby suggests `doctor` once when it has heard of no game for this long
@@ -57,9 +59,11 @@ class LobbyNet:
         self.port = port
         self.want_lan = lan
         self.interfaces = interfaces  # (mDNS only through these addresses; None: all)
-        # (game id, when, passphrase) of the table `create` opened here: `settle_twin`
-        self.created: tuple[bytes, float, str | None] | None = None
+        # (the table `create` opened here: its id, when, its passphrase, and how it
+        # settles): `settle_twin`
+        self.created: tuple[bytes, float, str | None, object] | None = None
         self._moving = False
+        self._follow: asyncio.Task | None = None  # `watch N` following a forming table
         self.reclaim_wait_s = RECLAIM_WAIT_S  # how long the table's word is waited for
         self._tasks: set[asyncio.Task] = set()
 
@@ -153,10 +157,13 @@ class LobbyNet:
     async def _settle_twin(self) -> None:
         """Two friends typed `create Lagon` in the same second: neither list showed the
         other's table yet, and the party had two tables of one name (a playtest). While
-        the table we opened is new (TWIN_S) and nobody has joined it, one of the same
-        name with a smaller game id wins, as `play --game` settles it
-        (net/aio/matchmaking.py): we move there, and say so. Both laptops see the same
-        ids, so one moves and the other stays."""
+        the table we opened is new (TWIN_S) and nobody has joined it, it settles as
+        `play --game` does (net/aio/matchmaking.py): the twin with the smaller key wins,
+        and once our name filled at another table we go on to "Lagon (2)". We move, and
+        say so; all laptops see the same tables, so one moves and the other stays."""
+        from tongiaki_lan.net.aio.matchmaking import settle_created
+        from tongiaki_lan.net.protocol.tables import Join
+
         node, made = self.m.node, self.created
         lb = node.lobby if node is not None else None
         if (made is None or self._moving or lb is None or node.game_id != made[0]
@@ -165,29 +172,28 @@ class LobbyNet:
         if time.monotonic() - made[1] > TWIN_S:
             self.created = None
             return
-        twins = sorted((g for _n, g in self.m.numbered()
-                        if _folded(g.name) == _folded(lb.name) and g.joinable
-                        and g.game_id < node.game_id and g.passphrase == bool(made[2])),
-                       key=lambda g: g.game_id)
-        if not twins:
-            return
-        self._moving, self.created = True, None
+        self._moving = True  # (the move's own line below, not "You are at the table…")
         try:
-            await self.join(node, twins[0], made[2])
-        except Exception:  # noqa: BLE001 - it filled up, refused us, went: ours again
-            log.info("could not move to the twin table %s", twins[0].game_id.hex())
-            if node.lobby is None:
-                await node.create_game(lb.name, lb.total, made[2], self.m.colour,
-                                       variant=lb.variant)
-            return
+            done = await settle_created(node, [g for _n, g in self.m.numbered()], made[3],
+                                        made[2], self.m.colour)
         finally:
             self._moving = False
-        self.m.lines.append(("info", _("Another table named {game} opened at the same moment "
-                                       "as yours: you sit at that one now, so the party has "
-                                       "one table, not two.").format(game=twins[0].name)))
+        if done is None:
+            return
+        self.created = (node.game_id, made[1], made[2], made[3]) if node.lobby else None
+        if isinstance(done, Join) and done.table.name == lb.name:
+            self.m.lines.append(("info", _("Another table named {game} opened at the same "
+                                           "moment as yours: you sit at that one now, so the "
+                                           "party has one table, not two.").format(
+                game=done.table.name)))
+        elif node.lobby is not None:  # (on to "Lagon (2)": its name filled elsewhere)
+            self.m.lines.append(("info", _("You are at the table {game}.").format(
+                game=node.lobby.name)))
         self.m.changed()
 
     async def close_network(self) -> None:
+        if self._follow is not None:
+            self._follow.cancel()
         if self.m.node is not None:
             with contextlib.suppress(Exception):
                 await self.m.node.leave()
@@ -359,6 +365,17 @@ class LobbyNet:
         except Exception:
             self.m.take_wanted = None
             raise
+        if info.phase == "lobby" and self.m.discovery is not None:
+            # a table still forming may merge into its twin, or its name fill elsewhere:
+            # follow the table of that name until it starts (net/aio/matchmaking.py)
+            from tongiaki_lan.net.aio.matchmaking import watch_by_name
+
+            task = asyncio.ensure_future(watch_by_name(
+                node, self.m.discovery, info.name, passphrase, FOLLOW_S,
+                following=node.game_id))
+            self._follow = task  # (kept: a task nobody holds may be collected mid-way)
+            task.add_done_callback(lambda t: t.cancelled() or t.exception() is None or log.info(
+                "following %s: %s", info.name, t.exception()))
 
     async def running_note(self, info, passphrase) -> None:
         """`join N` of a running game with no seat open: how many moves in, and `watch N`.

@@ -4,16 +4,13 @@
 
 const SERVICE = '_tongiaki._udp.local.';
 
-function label(game) {
-  const kept = [...game].filter((c) => /[\p{L}\p{N} _-]/u.test(c)).slice(0, 30).join('');
-  return kept || 'game';
-}
-
 function advert(f) {
   const txt = [['v', String(f.protocol)], ['game', f.game_name], ['id', f.game_id], ['phase', f.phase],
     ['seats', `${f.taken}/${f.total}`], ['pass', f.passphrase ? '1' : '0'], ['peer', f.peer], ['name', f.player],
     ['open', String(f.open_seats ?? 0)], ['watch', f.watchable === false ? '0' : '1']];
-  return { instance: `${label(f.game_name)} ${f.peer.slice(0, 8)}.${SERVICE}`, host: `tongiaki-${f.peer}.local.`, txt };
+  if (f.fresh) txt.push(['fresh', '1']);
+  // one instance per node for its whole run: `tongiaki <peer id>`, the game's name only in TXT
+  return { instance: `tongiaki ${f.peer}.${SERVICE}`, host: `tongiaki-${f.peer}.local.`, txt };
 }
 
 /** RFC 6763 §6: each string is a length byte and `key=value`. */
@@ -49,6 +46,7 @@ function readTxt(txt, protocol) {
     game_id: get('id').toLowerCase(), peer: get('peer').toLowerCase(), game_name: [...get('game')].slice(0, 24).join(''),
     player: [...get('name')].slice(0, 24).join(''), phase: get('phase'), taken, total,
     passphrase: get('pass') === '1', open_seats: open, watchable: get('watch') !== '0',
+    fresh: get('fresh') === '1',
   };
 }
 

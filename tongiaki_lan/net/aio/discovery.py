@@ -76,6 +76,7 @@ class Advert:
     first_seen: float  # wall-clock time this browser first saw the instance
     open_seats: int = 0  # seats a newcomer may take (protocol/watching.md)
     watchable: bool = True  # the table takes watchers
+    fresh: bool = False  # the game started a moment ago (net/protocol/tables.py, FRESH_S)
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,7 @@ class GameInfo:
     members: tuple[Advert, ...]
     open_seats: int = 0  # seats a newcomer may take while it runs (protocol/watching.md)
     watchable: bool = True
+    fresh: bool = False  # started a moment ago: the party that filled it still arrives
 
     @property
     def joinable(self) -> bool:
@@ -107,7 +109,7 @@ class GameInfo:
             "game": self.name, "game_id": self.game_id.hex(), "phase": self.phase,
             "seats_taken": self.taken, "seats_total": self.total,
             "passphrase": self.passphrase, "running": self.running,
-            "open_seats": self.open_seats, "watchable": self.watchable,
+            "open_seats": self.open_seats, "watchable": self.watchable, "fresh": self.fresh,
             "first_seen": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(self.first_seen))
             + f".{int(self.first_seen * 1000) % 1000:03d}",
             "first_seen_unix": round(self.first_seen, 3),
@@ -155,9 +157,14 @@ def parse_txt(props: dict) -> dict | None:
         return {"game_id": game_id, "peer": peer, "game_name": get("game")[:24],
                 "player": get("name")[:24], "phase": phase, "taken": taken, "total": total,
                 "passphrase": get("pass") == "1", "open_seats": open_seats,
-                "watchable": get("watch") != "0"}
+                "watchable": get("watch") != "0", "fresh": get("fresh") == "1"}
     except ValueError:
         return None
+
+
+def instance_name(peer: bytes) -> str:
+    """A node's service instance: one per node (its peer id), the same at every table."""
+    return f"tongiaki {peer.hex()}.{SERVICE_TYPE}"
 
 
 def host_name(peer: bytes) -> str:
@@ -167,19 +174,28 @@ def host_name(peer: bytes) -> str:
 
 def advert_records(peer: bytes, game_name: str, game_id: bytes, phase: str, taken: int,
                    total: int, passphrase: bool, player: str, open_seats: int = 0,
-                   watchable: bool = True, **_) -> tuple[str, dict[str, str]]:
+                   watchable: bool = True, fresh: bool = False,
+                   **_) -> tuple[str, dict[str, str]]:
     """A node's advert (protocol/discovery.md): its service instance name and its TXT
     properties, in the order they are written. Pure, so vectors/discovery.json can hold
-    exactly what a node publishes."""
-    peer_hex = peer.hex()
-    label = "".join(c for c in game_name if c.isalnum() or c in " -_")[:30] or "game"
+    exactly what a node publishes.
+
+    One instance per node for its whole run, whatever table it sits at: the table's name
+    is in the TXT record. (It was "<game name> <peer>": a node that moved to a twin table
+    of the same name withdrew its instance and registered the same name again; the last
+    announcement of its first registration, still under way, went out after the goodbye
+    and put the name back in its own cache, where zeroconf's probe took it for another
+    host's (NonUniqueNameException): the node sat at a table nobody could see. A node
+    that moves now only updates its TXT record.)"""
     props = {
         "v": str(PROTOCOL_VERSION), "game": game_name, "id": game_id.hex(),
         "phase": phase, "seats": f"{taken}/{total}",
-        "pass": "1" if passphrase else "0", "peer": peer_hex, "name": player,
+        "pass": "1" if passphrase else "0", "peer": peer.hex(), "name": player,
         "open": str(open_seats), "watch": "1" if watchable else "0",
     }
-    return f"{label} {peer_hex[:8]}.{SERVICE_TYPE}", props
+    if fresh:
+        props["fresh"] = "1"
+    return instance_name(peer), props
 
 
 def doctor_records(peer: bytes, player: str) -> tuple[str, dict[str, str]]:
@@ -211,6 +227,7 @@ class Discovery:
         self._info: AsyncServiceInfo | None = None
         self._want: dict | None = None
         self._pub_task: asyncio.Task | None = None
+        self._announcing = None  # zeroconf's announcements of our latest record, under way
         self._resolving: set[asyncio.Task] = set()
         self.changed = asyncio.Event()
         self._listeners: list[Callable[[], None]] = []
@@ -290,7 +307,7 @@ class Discovery:
             await asyncio.sleep(REFRESH_S)
             if self._info is not None and (self._pub_task is None or self._pub_task.done()):
                 with contextlib.suppress(Exception):
-                    await self.azc.async_update_service(self._info)
+                    self._announcing = await self.azc.async_update_service(self._info)
 
     async def _expiry_loop(self) -> None:
         """Drop adverts whose SRV record has expired: the node behind it crashed."""
@@ -408,7 +425,8 @@ class Discovery:
             out.append(GameInfo(gid, ads[0].game_name, phase, max(a.taken for a in ads),
                                 max(a.total for a in ads), any(a.passphrase for a in ads),
                                 min(a.first_seen for a in ads), tuple(ads),
-                                max(a.open_seats for a in ads), all(a.watchable for a in ads)))
+                                max(a.open_seats for a in ads), all(a.watchable for a in ads),
+                                any(a.fresh for a in ads)))
         out.sort(key=lambda g: (g.first_seen, g.game_id))
         return out
 
@@ -447,12 +465,16 @@ class Discovery:
             await self.withdraw()
         if self._info is None:
             self.own_instance = instance
-            await self.azc.async_register_service(info, allow_name_change=False)
+            # no probing (RFC 6762 §8.1): the name holds this node's peer id, which no
+            # other node has, and a probe held the advert back by 1.5 s while tables
+            # opened at the same moment were being merged
+            self._announcing = await self.azc.async_register_service(
+                info, allow_name_change=False, cooperating_responders=True)
             for fn in self._on_published:
                 with contextlib.suppress(Exception):
                     fn(instance)
         else:
-            await self.azc.async_update_service(info)
+            self._announcing = await self.azc.async_update_service(info)
         self._info = info
 
     async def withdraw(self) -> None:
@@ -462,6 +484,12 @@ class Discovery:
                 await self._pub_task
         if self._info is not None and self.azc is not None:
             info, self._info = self._info, None
+            # the announcements under way go out first: one sent after the goodbye put the
+            # advert back in every cache (ours too, where zeroconf then refused the name
+            # as another host's when the node registered again: NonUniqueNameException)
+            if self._announcing is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(asyncio.shield(self._announcing), 2.0)
             with contextlib.suppress(Exception):
                 # the first await queues the goodbye packets, the second waits until they
                 # are out: closing before that would leave the advert to expire by TTL

@@ -34,6 +34,7 @@ from tongiaki_lan.net.protocol.handover import seat_kind
 from tongiaki_lan.net.protocol.identity import Identity
 from tongiaki_lan.net.protocol.invite import GameRef, JoinRefused
 from tongiaki_lan.net.protocol.settings import HANDOVER_BOT, net_bot_options
+from tongiaki_lan.net.protocol.tables import FRESH_S
 from tongiaki_lan.records import (
     RecordHeader,
     RecordWriter,
@@ -193,6 +194,8 @@ class Node:
         # (condition, future) of every `wait_for` under way, checked after each change
         self._waiters: list[tuple[Callable[[], bool], asyncio.Future]] = []
         self._closed = False
+        self._fresh_until = 0.0  # the game started a moment ago (tables.FRESH_S) until then
+        self._fresh_handle: asyncio.TimerHandle | None = None
 
     # ================================================================== state (read-only)
 
@@ -241,6 +244,8 @@ class Node:
         if self._closed:
             return
         self._closed = True
+        if self._fresh_handle is not None:
+            self._fresh_handle.cancel()
         if getattr(self, "_notices", None) is not None:
             logging.getLogger("tongiaki_lan").removeHandler(self._notices)
         self.core.closing = True
@@ -272,8 +277,11 @@ class Node:
             await self.wait_for(self.core.links.idle, timeout, raise_on_timeout=False)
         await self.close()
 
-    async def leave_game(self, timeout: float = 2.0) -> None:
-        """Leave the current game but keep the node running (to join another one)."""
+    async def leave_game(self, timeout: float = 2.0, keep_advert: bool = False) -> None:
+        """Leave the current game but keep the node running (to join another one).
+        `keep_advert`: the node goes to another table at once (matchmaking), so its advert
+        stays, to say the new table in a moment, instead of a goodbye now and a new
+        advert (and a second of nothing) after."""
         if self.lobby is not None:
             self.core.leave_game(self._now())
             self._pump.step()
@@ -281,7 +289,8 @@ class Node:
         self._close_record()
         self._writer = None
         self.core.abandon()
-        if self.discovery is not None:
+        self._fresh_until = 0.0
+        if self.discovery is not None and not keep_advert:
             await self.discovery.withdraw()
 
     async def stream(self):
@@ -389,6 +398,12 @@ class Node:
             if not ev.resumed:
                 self.applied_at = {}
                 self._open_record()
+                # the advert says "fresh" a moment: the party that filled it still arrives
+                self._fresh_until = time.monotonic() + FRESH_S
+                if self._fresh_handle is not None:
+                    self._fresh_handle.cancel()
+                self._fresh_handle = asyncio.get_running_loop().call_later(
+                    FRESH_S + 0.05, self._advertise)
             self._advertise()
             self.notify(E.GameStarted(ev.seed, ev.seats, ev.resumed, ev.moves,
                                       str(self.record_path)))
@@ -625,7 +640,8 @@ class Node:
         return dump
 
     def _advertise(self) -> None:
-        if self.discovery is None or self.lobby is None or self.core.watching:
+        if (self.discovery is None or self.lobby is None or self.core.watching
+                or self._closed):
             return  # (a watcher is no way into the game: only members advertise it)
         phase = self.lobby.phase
         if self.game is not None:
@@ -636,7 +652,9 @@ class Node:
                 player=self.name, phase=phase, taken=len(self.lobby.seats),
                 total=self.lobby.total, passphrase=self.lobby.passphrase,
                 port=self.address[1], open_seats=len(self.lobby_json().get("open_seats", ())),
-                watchable=bool(self.lobby.guests & GUEST_WATCH))
+                watchable=bool(self.lobby.guests & GUEST_WATCH),
+                fresh=phase == "starting" or (phase == "playing"
+                                               and time.monotonic() < self._fresh_until))
         except Exception:
             log.exception("advertising failed")
 
@@ -665,7 +683,17 @@ class Node:
         if core.seated():
             self.notify(E.Joined(self.lobby.name, self.game_id.hex(), False, self.invite()))
             return
+        await self._acks_out()
         self._not_let_in(ok, bool(passphrase or ref.passphrase), timeout)
+
+    async def _acks_out(self, timeout: float = 0.5) -> None:
+        """Let the acknowledgements still due go out (a REFUSE's) before the node forgets
+        its links: a laptop turned away from a full table and gone on to the next one at
+        once left the REFUSE unacknowledged, and the table sent it again 16 times, each
+        refused here as a datagram for another game."""
+        links = self.core.links.links
+        await self.wait_for(lambda: all(lk.ack_due is None for lk in links.values()),
+                            timeout, raise_on_timeout=False)
 
     def _not_let_in(self, answered: bool, locked: bool, timeout: float) -> None:
         """A join or a watch that failed: the game's reason, or why there was none (with a
@@ -676,8 +704,9 @@ class Node:
             reason = (L.NO_ANSWER_WITHIN_PASSPHRASE if locked else L.NO_ANSWER_WITHIN).format(
                 seconds=f"{timeout:.0f}")
         silent = locked and (not answered or core.join_refusal is None)
+        said = core.join_refusal is not None
         core.abandon()
-        raise JoinRefused(reason, silent_lock=silent)
+        raise JoinRefused(reason, silent_lock=silent, answered=said)
 
     async def watch_game(self, ref: GameRef, passphrase: str | None = None,
                          timeout: float = 5.0) -> None:
@@ -691,6 +720,7 @@ class Node:
                                  timeout, raise_on_timeout=False)
         if core.lobby is not None:
             return
+        await self._acks_out()
         self._not_let_in(ok, bool(passphrase or ref.passphrase), timeout)
 
     async def take_seat(self, seat: int, timeout: float = 35.0) -> None:

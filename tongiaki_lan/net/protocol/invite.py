@@ -10,11 +10,13 @@ from tongiaki_lan.net.protocol.codec import ID_LEN
 class JoinRefused(Exception):
     """Joining a game did not work; str() says why in words. `silent_lock`: a game with a
     passphrase never answered, which most often means a wrong one (its datagrams fail
-    the MAC and are dropped): the lobby asks for it again."""
+    the MAC and are dropped): the lobby asks for it again. `answered`: the game said no
+    (a REFUSE), as opposed to silence (a member that moved on, a wrong passphrase)."""
 
-    def __init__(self, reason: str, silent_lock: bool = False):
+    def __init__(self, reason: str, silent_lock: bool = False, answered: bool = False):
         super().__init__(reason)
         self.silent_lock = silent_lock
+        self.answered = answered
 
 
 @dataclass(frozen=True)
