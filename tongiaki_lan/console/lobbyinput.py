@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import difflib
 import shlex
-import time
 
 from tongiaki_lan.i18n import N_, _
 
@@ -198,11 +197,7 @@ class LobbyInput:
                     await node.leave_game()
                 await node.create_game(args[0][:24], seats, passphrase, self.m.colour,
                                        variant=variant)
-                from tongiaki_lan.net.protocol.tables import Seeker
-
-                self.net.created = (node.game_id, time.monotonic(), passphrase,
-                                    Seeker(args[0][:24], bool(passphrase), time.monotonic(),
-                                           0.0))
+                self.net.opened(node, args[0][:24], passphrase)
 
             if len(args) > 2 and args[2].lower() == "lock":
                 self.ask_secret(_("Passphrase for {game}:").format(game=args[0][:24]), create)

@@ -154,6 +154,14 @@ class LobbyNet:
             except Exception:  # noqa: BLE001 - the lobby lives on; the log keeps why
                 log.exception("settling a twin table failed")
 
+    def opened(self, node, name: str, passphrase: str | None) -> None:
+        """`create` opened a table here: it settles with its twins for a while
+        (`_settle_twin`)."""
+        from tongiaki_lan.net.protocol.tables import Seeker
+
+        now = time.monotonic()
+        self.created = (node.game_id, now, passphrase, Seeker(name, bool(passphrase), now, 0.0))
+
     async def _settle_twin(self) -> None:
         """Two friends typed `create Lagon` in the same second: neither list showed the
         other's table yet, and the party had two tables of one name (a playtest). While
