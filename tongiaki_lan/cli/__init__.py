@@ -105,6 +105,13 @@ def lang_option(p: argparse.ArgumentParser) -> None:
                         "system's language setting on Windows and macOS, else en)")
 
 
+def plain_option(p: argparse.ArgumentParser) -> None:
+    """`--plain`, for the commands that show a game: the line mode (docs/console.md)."""
+    p.add_argument("--plain", action="store_true",
+                   help="line mode for screen readers and pipes: one line per event, no "
+                        "full-screen drawing; lines typed or piped in are the commands")
+
+
 def use_language(args: argparse.Namespace) -> bool:
     """Switch to the language asked for; False (having said why) if it is not available."""
     from tongiaki_lan.i18n import use

@@ -14,7 +14,7 @@ LATEST = True
 def configure(p: argparse.ArgumentParser) -> None:
     from tongiaki_lan.bots import DEFAULT_LEVEL, LEVELS
     from tongiaki_lan.bots.levels import level
-    from tongiaki_lan.cli import lang_option, records_option
+    from tongiaki_lan.cli import lang_option, plain_option, records_option
     from tongiaki_lan.cli import optiontypes as T
 
     p.add_argument("--bots", type=T.whole(1, 5), default=3, metavar="N",
@@ -50,6 +50,7 @@ def configure(p: argparse.ArgumentParser) -> None:
                         "(default: the level's)")
     p.add_argument("--no-colour", "--no-color", dest="colour", action="store_false",
                    help="draw without colours")
+    plain_option(p)
     p.add_argument("--two-colours", action="store_true",
                    help="with --bots 1: two colours each, played alternately (the French "
                         "rulebook's two-player variant; each player scores both colours "
@@ -165,7 +166,7 @@ def _run(session, args) -> int:
     from tongiaki_lan.i18n import _
 
     try:
-        code = asyncio.run(_play(session, args.colour))
+        code = asyncio.run(_play(session, args.colour, args.plain))
     except EOFError:  # the input ended (a pipe): the game was closed and is recorded
         code = 0
     if session.record_path is not None:
@@ -178,10 +179,14 @@ def _run(session, args) -> int:
     return code
 
 
-async def _play(session, colour: bool) -> int:
+async def _play(session, colour: bool, plain: bool = False) -> int:
     from tongiaki_lan.cli import ConsoleStop, LeaveOnSignals
     from tongiaki_lan.console.screen import run_game_screen
 
+    if plain:  # (it answers the signals itself: Ctrl-C asks, as in the console)
+        from tongiaki_lan.console.plain import run_plain
+
+        return await run_plain(session)
     # a closed window or kill ends the game as `quit` does (Ctrl-C is a key the screen
     # asks about); the record has every move already
     with LeaveOnSignals(ConsoleStop(), sigint=False):
