@@ -19,7 +19,7 @@ from pathlib import Path
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from tongiaki_lan.cli import lan_options, plain_option, records_option
+    from tongiaki_lan.cli import lan_options, lang_option, plain_option, records_option
     from tongiaki_lan.cli import optiontypes as T
 
     parser.add_argument("--game", type=T.game_name(), default=None,
@@ -33,6 +33,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="passphrase of the game")
     parser.add_argument("--json", action="store_true", help="one JSON line per event")
     plain_option(parser)
+    lang_option(parser)  # (the line mode's words)
     parser.add_argument("--record", type=T.file_to_write("a record file"), default=None,
                         metavar="FILE",
                         help="record file (default watch-GAME-NAME.tgrec in --records)")
