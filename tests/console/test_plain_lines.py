@@ -162,3 +162,30 @@ async def test_the_help_leaves_out_the_full_screen_consoles_keys_and_map():
                                                             "Panel:"))) for text in said)
     finally:
         await session.close()
+
+
+def test_islands_says_the_board_island_by_island_ships_free_berths_and_kings():
+    """`islands`: what the full screen's map shows, in words, for a listener."""
+    from tongiaki_lan.console.plain.lines import islands_lines
+    from tongiaki_lan.engine import LETTERS, TILES
+    from tongiaki_lan.i18n.islands import island_name
+
+    game = _game_at(lambda g: any(g.king_of(t) is not None for t in g.islands()))
+    model = TableModel(GameSession(game, [Seat(n, c) for n, c in
+                                          zip(["Ana", "Ben", "Cy"], game.colours,
+                                              strict=True)]))
+    said = islands_lines(model.state)
+    assert len(said) == len(game.islands())
+    for tile, line in zip(game.islands(), said, strict=True):
+        q, r = game.hex_of(tile)
+        assert line.startswith(f"{island_name(tile)} ({TILES[tile].value}) at {q},{r}: ")
+        for n, (ships, beach) in enumerate(zip(game.ships_on(tile), TILES[tile].beaches,
+                                               strict=True), 1):
+            letters = " ".join(LETTERS[c] for c in ships)
+            free = beach.berths - len(ships)
+            want = (f"beach {n}: empty" if not ships else f"beach {n}: {letters}, full"
+                    if free <= 0 else f"beach {n}: {letters}, {free} free")
+            assert want in line
+        king = game.king_of(tile)
+        assert ("Royal Island, king " in line) == (king is not None)
+        assert king is None or f"Royal Island, king {LETTERS[king]}" in line

@@ -19,7 +19,7 @@ from difflib import SequenceMatcher
 
 from tongiaki_lan.engine import LETTERS, TILES
 from tongiaki_lan.engine import decisions as D
-from tongiaki_lan.i18n import _
+from tongiaki_lan.i18n import _, ngettext
 from tongiaki_lan.i18n.islands import island_name
 
 from ..final import decided_by, presence
@@ -42,8 +42,8 @@ def plain_help(replay: bool = False) -> str:
                  "and goto N move through the game; quit leaves.")
     return _("Plain mode: type a move or a command, then Enter. Enter alone plays what is "
              "offered (a hint, a landing) or says where the game stands; moves lists your "
-             "legal moves and where they go; quit leaves (mid-game it asks first, as Ctrl-C "
-             "does).")
+             "legal moves and where they go, islands the ships on every island; quit leaves "
+             "(mid-game it asks first, as Ctrl-C does).")
 
 
 # the watcher's help says the full-screen console's keys in a line of its own (input.py)
@@ -117,6 +117,36 @@ def _begins(words: list[str], want: list[str]) -> bool:
     if len(want) > len(words):
         return False
     return words[:len(want) - 1] == want[:-1] and words[len(want) - 1].startswith(want[-1])
+
+
+def islands_lines(state: TableState) -> list[str]:
+    """`islands`: the board in words, an island a line — where it lies, its beaches with
+    their ships by colour letter and free berths, its king. What the full screen's map
+    shows at a glance, for a listener (the story tells how it came to be so)."""
+    game = state.board
+    out = []
+    for tile in game.islands():
+        q, r = game.hex_of(tile)
+        beaches = []
+        for n, (ships, beach) in enumerate(zip(game.ships_on(tile), TILES[tile].beaches,
+                                               strict=True), 1):
+            free = beach.berths - len(ships)
+            letters = " ".join(LETTERS[c] for c in ships)
+            if not ships:
+                beaches.append(_("beach {n}: empty").format(n=n))
+            elif free <= 0:
+                beaches.append(_("beach {n}: {ships}, full").format(n=n, ships=letters))
+            else:
+                beaches.append(ngettext("beach {n}: {ships}, {free} free",
+                                        "beach {n}: {ships}, {free} free", free).format(
+                    n=n, ships=letters, free=free))
+        king = game.king_of(tile)
+        if king is not None:
+            beaches.insert(0, _("Royal Island, king {letter}").format(letter=LETTERS[king]))
+        out.append(_("{island} ({value}) at {hex}: {beaches}").format(
+            island=island_name(tile), value=TILES[tile].value, hex=f"{q},{r}",
+            beaches="; ".join(beaches)))
+    return out
 
 
 def offered_shown(state: TableState) -> str:

@@ -26,7 +26,7 @@ from ..feeds.base import GameSession
 from ..input import InputLine, Reply, TableInput
 from ..model import TableModel
 from ..state import TableState
-from .lines import LineView, all_moves_line, plain_help
+from .lines import LineView, all_moves_line, islands_lines, plain_help
 from .stdin import EOF, StdinLines
 
 READY = ("ready",)  # on the queue: the game asks this keyboard again (held lines go on)
@@ -158,11 +158,14 @@ class PlainRun:
             text = offer or ""
         self.line.withdraw()  # (a line typed replaces the offer; Enter took it)
         word, _sep, rest = text.partition(" ")
-        if word.lower() == "moves":
+        if word.lower() == "moves":  # (what Tab lists on the full screen)
             listing = all_moves_line(state, rest.strip())
             if listing is not None:
                 self.write([listing])
                 return
+        if word.lower() == "islands" and not rest.strip():  # (what its map shows)
+            self.write(islands_lines(state))
+            return
         self.view.forget_notice()  # (a command's answer is said, even the last one again)
         asked = self.input.enter(text)
         if asked is not None:  # a question first (leaving mid-game): Enter again confirms
