@@ -99,6 +99,9 @@ class PlainRun:
                 StdinLines(self.queue, self.stdin, tty=self.tty_in).start()
                 await self._consume()
         finally:
+            if self._prompted:  # (what is said at exit goes on a line of its own)
+                self._send("\n")
+                self._prompted = False
             self.model.unsubscribe(self._changed)
             await self.session.close()
         return self.code
@@ -145,9 +148,13 @@ class PlainRun:
 
     async def enter(self, typed: str) -> None:
         """One line from the player, as the console's Enter sends it."""
-        self._prompted = False  # (their Enter took the cursor to a new line)
         text = typed.strip()
-        if not self.tty_in:  # (read from a pipe: the output says what it answers)
+        if self.tty_in:
+            self._prompted = False  # (their Enter took the cursor to a new line)
+        elif self._prompted:  # read from a pipe: the output says what it answers, after
+            self._prompted = False  # the prompt on a terminal, else as `> LINE`
+            self._send(text + "\n")
+        else:
             self.write([f"> {text}"])
         state = self.model.state
         if not text:
