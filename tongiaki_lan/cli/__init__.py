@@ -299,6 +299,16 @@ class LeaveOnSignals:
         self.done.set()
 
 
+async def play_plain(session) -> int:
+    """`--plain`: `session` in the console's line mode (console/plain/), left as `quit`
+    leaves it when the OS asks the program to stop."""
+    from tongiaki_lan.console.plain import PlainRun
+
+    plain = PlainRun(session)
+    with LeaveOnSignals(plain.stop, sigint=False):  # (Ctrl-C: a key it asks about)
+        return await plain.run()
+
+
 class ConsoleStop:
     """The `leave` of a full-screen console for LeaveOnSignals: the screen on show ends as
     if the player had left it (with the result `results` holds for its app, else 0: what a

@@ -66,7 +66,7 @@ def run(args) -> int:
     if args.at:
         session.goto(args.at)
     if args.plain:
-        from tongiaki_lan.console.plain import run_plain
+        from tongiaki_lan.cli import play_plain
 
-        return asyncio.run(run_plain(session))
+        return asyncio.run(play_plain(session))
     return asyncio.run(run_game_screen(session, colour=args.colour))

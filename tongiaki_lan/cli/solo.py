@@ -183,10 +183,10 @@ async def _play(session, colour: bool, plain: bool = False) -> int:
     from tongiaki_lan.cli import ConsoleStop, LeaveOnSignals
     from tongiaki_lan.console.screen import run_game_screen
 
-    if plain:  # (it answers the signals itself: Ctrl-C asks, as in the console)
-        from tongiaki_lan.console.plain import run_plain
+    if plain:
+        from tongiaki_lan.cli import play_plain
 
-        return await run_plain(session)
+        return await play_plain(session)
     # a closed window or kill ends the game as `quit` does (Ctrl-C is a key the screen
     # asks about); the record has every move already
     with LeaveOnSignals(ConsoleStop(), sigint=False):

@@ -216,9 +216,9 @@ def _plain_session(node):
 
 
 async def _run_plain(session) -> int:
-    from tongiaki_lan.console.plain import run_plain
+    from tongiaki_lan.cli import play_plain
 
-    return await run_plain(session)
+    return await play_plain(session)
 
 
 class _Over:

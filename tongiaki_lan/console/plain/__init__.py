@@ -8,6 +8,6 @@ table model and the input path that the full-screen console uses, so a typed mov
 or `undo` means the same in both.
 """
 
-from .run import run_plain
+from .run import PlainRun, run_plain
 
-__all__ = ["run_plain"]
+__all__ = ["PlainRun", "run_plain"]

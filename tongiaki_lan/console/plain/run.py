@@ -89,10 +89,11 @@ class PlainRun:
     # ---------------------------------------------------------------- the loop
 
     async def run(self) -> int:
-        from tongiaki_lan.cli import LeaveOnSignals
-
+        """Until the player leaves or the input ends; the session is always closed. (The
+        ways an OS asks a program to stop are the command's to hand to `stop`: cli's
+        `LeaveOnSignals`; Ctrl-C is a key this mode asks about, as the console does.)"""
         try:
-            with LeaveOnSignals(self.stop, sigint=False), self._ctrl_c():
+            with self._ctrl_c():
                 self.write([self._help()])
                 await self.session.start()
                 self.flush()
