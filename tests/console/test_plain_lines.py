@@ -189,3 +189,25 @@ def test_islands_says_the_board_island_by_island_ships_free_berths_and_kings():
         king = game.king_of(tile)
         assert ("Royal Island, king " in line) == (king is not None)
         assert king is None or f"Royal Island, king {LETTERS[king]}" in line
+
+
+def test_the_line_mode_reaches_neither_prompt_toolkit_nor_the_network():
+    """It cannot draw a screen or move a cursor, and it holds no network logic: none of
+    console/plain/ reaches prompt_toolkit or tongiaki_lan.net, through any console
+    module it imports."""
+    from .layers import graph, imports_of, modules
+
+    mods, g = modules(), graph()
+    plain = [m for m in mods if m.startswith("tongiaki_lan.console.plain")]
+    assert len(plain) >= 4
+    for mod in plain:
+        seen, todo = {mod}, [mod]
+        while todo:
+            for nxt in g.get(todo.pop(), ()):
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        for reached in seen:
+            found = {i for i in imports_of(mods[reached])
+                     if i.startswith(("prompt_toolkit", "tongiaki_lan.net"))}
+            assert not found, f"{mod} reaches {found} through {reached}"
