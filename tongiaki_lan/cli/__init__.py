@@ -105,6 +105,13 @@ def lang_option(p: argparse.ArgumentParser) -> None:
                         "system's language setting on Windows and macOS, else en)")
 
 
+def plain_option(p: argparse.ArgumentParser) -> None:
+    """`--plain`, for the commands that show a game: the line mode (docs/console.md)."""
+    p.add_argument("--plain", action="store_true",
+                   help="line mode for screen readers and pipes: one line per event, no "
+                        "full-screen drawing; lines typed or piped in are the commands")
+
+
 def use_language(args: argparse.Namespace) -> bool:
     """Switch to the language asked for; False (having said why) if it is not available."""
     from tongiaki_lan.i18n import use
@@ -290,6 +297,16 @@ class LeaveOnSignals:
                 undo()
         self._undo.clear()
         self.done.set()
+
+
+async def play_plain(session) -> int:
+    """`--plain`: `session` in the console's line mode (console/plain/), left as `quit`
+    leaves it when the OS asks the program to stop."""
+    from tongiaki_lan.console.plain import PlainRun
+
+    plain = PlainRun(session)
+    with LeaveOnSignals(plain.stop, sigint=False):  # (Ctrl-C: a key it asks about)
+        return await plain.run()
 
 
 class ConsoleStop:

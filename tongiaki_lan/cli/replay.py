@@ -8,7 +8,7 @@ import asyncio
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    from tongiaki_lan.cli import lang_option
+    from tongiaki_lan.cli import lang_option, plain_option
     from tongiaki_lan.cli import optiontypes as T
 
     p.add_argument("record", type=T.record_or_number(), nargs="?", default=None,
@@ -23,6 +23,7 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="start after this many moves")
     p.add_argument("--no-colour", "--no-color", dest="colour", action="store_false",
                    help="draw without colours")
+    plain_option(p)
     lang_option(p)
 
 
@@ -64,4 +65,8 @@ def run(args) -> int:
     session = ReplaySession(record, str(args.record))
     if args.at:
         session.goto(args.at)
+    if args.plain:
+        from tongiaki_lan.cli import play_plain
+
+        return asyncio.run(play_plain(session))
     return asyncio.run(run_game_screen(session, colour=args.colour))

@@ -14,7 +14,7 @@ LATEST = True
 def configure(p: argparse.ArgumentParser) -> None:
     from tongiaki_lan.bots import DEFAULT_LEVEL, LEVELS
     from tongiaki_lan.bots.levels import level
-    from tongiaki_lan.cli import lang_option, records_option
+    from tongiaki_lan.cli import lang_option, plain_option, records_option
     from tongiaki_lan.cli import optiontypes as T
 
     p.add_argument("--bots", type=T.whole(1, 5), default=3, metavar="N",
@@ -50,10 +50,7 @@ def configure(p: argparse.ArgumentParser) -> None:
                         "(default: the level's)")
     p.add_argument("--no-colour", "--no-color", dest="colour", action="store_false",
                    help="draw without colours")
-    p.add_argument("--plain", action="store_true",
-                   help="a line per event instead of the full screen, for screen readers "
-                        "and pipes: the decision and its legal moves as text, a line read "
-                        "for each (docs/console.md, Plain mode)")
+    plain_option(p)
     p.add_argument("--two-colours", action="store_true",
                    help="with --bots 1: two colours each, played alternately (the French "
                         "rulebook's two-player variant; each player scores both colours "
@@ -169,8 +166,7 @@ def _run(session, args) -> int:
     from tongiaki_lan.i18n import _
 
     try:
-        code = asyncio.run(_play_plain(session) if getattr(args, "plain", False)
-                           else _play(session, args.colour))
+        code = asyncio.run(_play(session, args.colour, args.plain))
     except EOFError:  # the input ended (a pipe): the game was closed and is recorded
         code = 0
     if session.record_path is not None:
@@ -183,18 +179,14 @@ def _run(session, args) -> int:
     return code
 
 
-async def _play_plain(session) -> int:
-    from tongiaki_lan.cli import LeaveOnSignals
-    from tongiaki_lan.console.lineview import run_plain
-
-    # Ctrl-C, a closed window or kill leave as `quit` does (no full screen asks first)
-    return await run_plain(session, on_leave=lambda leave: LeaveOnSignals(leave))
-
-
-async def _play(session, colour: bool) -> int:
+async def _play(session, colour: bool, plain: bool = False) -> int:
     from tongiaki_lan.cli import ConsoleStop, LeaveOnSignals
     from tongiaki_lan.console.terminal.screen import run_game_screen
 
+    if plain:
+        from tongiaki_lan.cli import play_plain
+
+        return await play_plain(session)
     # a closed window or kill ends the game as `quit` does (Ctrl-C is a key the screen
     # asks about); the record has every move already
     with LeaveOnSignals(ConsoleStop(), sigint=False):

@@ -4,7 +4,9 @@ A watcher (protocol/watching.md) is fed by one member of the table: the lobby, t
 public start and every move and reveal, each checked by this machine's own engine. It
 sends no move and no draw value and cannot slow the table. Every game watched is recorded
 like a played one, so `verify` checks it afterwards. `--json` prints one JSON line per
-event (as `play --headless` does); without it, one readable line per move.
+event (as `play --headless` does); without it, one readable line per move. `--plain` is
+the console's line mode instead (docs/console.md): the game told as the console's story,
+and lines typed or piped in are its commands (`say`, `follow`, `take`, `quit`).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from pathlib import Path
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from tongiaki_lan.cli import lan_options, records_option
+    from tongiaki_lan.cli import lan_options, lang_option, plain_option, records_option
     from tongiaki_lan.cli import optiontypes as T
 
     parser.add_argument("--game", type=T.game_name(), default=None,
@@ -31,6 +33,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--passphrase", type=T.text("a passphrase"), default=None,
                         help="passphrase of the game")
     parser.add_argument("--json", action="store_true", help="one JSON line per event")
+    plain_option(parser)
+    lang_option(parser)  # (the line mode's words)
     parser.add_argument("--record", type=T.file_to_write("a record file"), default=None,
                         metavar="FILE",
                         help="record file (default watch-GAME-NAME.tgrec in --records)")
@@ -50,6 +54,14 @@ def run(args: argparse.Namespace) -> int:
         print("tongiaki-lan watch: name the game (--game NAME) or give an invite (--join)",
               file=sys.stderr)
         return 2
+    if args.plain and args.json:
+        print("tongiaki-lan watch: --plain or --json, not both", file=sys.stderr)
+        return 2
+    if args.plain:
+        from tongiaki_lan.cli import use_language
+
+        if not use_language(args):  # (the line mode speaks the console's words)
+            return 2
     from tongiaki_lan.cli import run_headless
 
     return run_headless(_main, args)
@@ -133,8 +145,11 @@ async def _main(args: argparse.Namespace) -> int:
             return 1
     node = Node(name, host=args.host, port=args.port, record_path=record)
     final: dict = {}
+    plain_from = None  # the line mode's session, once the game it watches has started
 
     def on_event(ev) -> None:
+        if plain_from is not None:
+            return  # (the line mode tells the game from its start on)
         if ev.kind == "game_over":
             final.update(ev.to_json())
             return
@@ -179,6 +194,17 @@ async def _main(args: argparse.Namespace) -> int:
                          f"{exc} ('tongiaki-lan games' lists the games, 'tongiaki-lan "
                          "doctor' says why one is missing)")
                     return 1
+            if args.plain:
+                await node.wait_for(lambda: node.game is not None or node.stopped is not None
+                                    or stop.is_set(), args.timeout, raise_on_timeout=False)
+                if stop.is_set():
+                    _say(args, {}, "stopped watching")
+                    return 0
+                if node.game is None:  # (it never started, or the node stopped)
+                    _say(args, {}, f"stopped: {node.stopped or 'the game did not start'}")
+                    return 1
+                plain_from = _plain_session(node)
+                return await _run_plain(plain_from)
             done = asyncio.ensure_future(node.wait_for(
                 lambda: bool(final) or node.stopped is not None, args.timeout,
                 raise_on_timeout=False))
@@ -202,6 +228,21 @@ async def _main(args: argparse.Namespace) -> int:
             if disc is not None:
                 await disc.close()
     return code
+
+
+def _plain_session(node):
+    """The watched game as the console's LAN feed has it, for the line mode."""
+    from tongiaki_lan.console.lan import LanSession
+
+    session = LanSession(node)
+    session.from_lobby = False  # (`lobby` goes nowhere from here)
+    return session
+
+
+async def _run_plain(session) -> int:
+    from tongiaki_lan.cli import play_plain
+
+    return await play_plain(session)
 
 
 class _Over:
