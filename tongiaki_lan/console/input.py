@@ -94,6 +94,14 @@ class InputLine:
         """Take an untouched offer off the line (typed text stays)."""
 
 
+def leaving_word(text: str) -> str | None:
+    """What leaving the line asks for, by its first word: "quit" (`quit`, `exit`, `q`,
+    `quit soon`), "lobby", or None."""
+    words = text.split()
+    word = words[0].lower() if words else ""
+    return "quit" if word in QUIT_WORDS else "lobby" if word == "lobby" else None
+
+
 def typed_shortly(text: str) -> str:
     """A refused line as its message repeats it: whole when short, else its start and
     `…` (a pasted page must leave room for the reason, and for the prompt)."""
@@ -163,6 +171,7 @@ class TableInput:
         self._confirm: tuple[int, str] | None = None  # (moves, word) awaiting a 2nd Enter
         # `quit` (or `lobby`) mid-game was typed once: Enter again leaves; the word, or False
         self.quit_asked: str | bool = False
+        self._quit_notice: tuple[str, str] | None = None  # the question, as it was said
         self._for_this_decision: tuple[str, str] | None = None  # a notice cleared with it
         self._waiting_offer: str | None = None  # a move kept on the line while waking
         # a `replace` refused as too soon: its "has been away 2 s" stood on the message line
@@ -259,8 +268,28 @@ class TableInput:
         """The player typed over the offer on the line: over an offered `quit`, they
         stay, and the question goes."""
         if self.quit_asked:
-            self.quit_asked = False
+            self._drop_quit_question()
+
+    def line_edited(self, text: str) -> None:
+        """The player changed the line by hand (typed, deleted, pasted, completed; not an
+        offer put there). A leaving question stands only while the line still says leave:
+        "Ctrl-C again (or Enter) leaves" stayed on screen while Backspace took `quit` off
+        the line and a move was typed in its place. At our landing a line emptied gets
+        the landing offered back, so that the status line's "Enter takes the hint" stays
+        true: after a Ctrl-C was taken back, Enter on the empty line did nothing."""
+        if self.quit_asked and leaving_word(text) != self.quit_asked:
+            self._drop_quit_question()
+        if not text.strip() and not self.quit_asked and self._offer_again():
+            hint = self.model.state.hint
+            if hint and not self.notice[1]:  # (its reasons, as when it was first offered)
+                self.notice = ("", hint)
+
+    def _drop_quit_question(self) -> None:
+        """Staying after all: the question goes with its notice (not another notice said
+        since)."""
+        if self.notice == self._quit_notice:
             self.notice = ("", "")
+        self.quit_asked = False
 
     # ---------------------------------------------------------------- leaving
 
@@ -302,6 +331,7 @@ class TableInput:
         else:
             text = _("{key}: the game is not over — {key} again (or Enter) leaves; {what}")
         self.notice = ("", text.format(what=what, key=_(key) if key else ""))
+        self._quit_notice = self.notice
         self.quit_asked = word
 
     # ---------------------------------------------------------------- the decision moves on
@@ -371,14 +401,17 @@ class TableInput:
         return not self.quit_asked and (not self.line.text()
                                         or self.line.text() == self.line.offered())
 
-    def _offer_again(self) -> None:
-        """After a refused landing the landing offered comes back on the empty line."""
+    def _offer_again(self) -> bool:
+        """After a refused landing the landing offered comes back on the empty line
+        (whether it did)."""
         s = self.feed
         p = s.game.pending
         if s.my_decision() and p is not None and p.kind == D.LANDING and not self.line.text():
             text = self.model.landing_offer()
             if text is not None:
                 self.line.offer(text)
+                return True
+        return False
 
     # ---------------------------------------------------------------- commands
 

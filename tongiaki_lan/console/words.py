@@ -22,6 +22,8 @@ def _unbroken_tail(text: str) -> str:
 LANDING_HINTED = "hinted"  # the hint's landing: Enter plays what `hint` recommends
 LANDING_THINKING = "thinking"  # nothing yet: the hint is choosing
 LANDING_PLAIN = "plain"  # the engine's default_landing (the hint failed): no advice
+# something else typed over the offer: Enter plays that, not the offer
+LANDING_TYPED = "typed"
 
 
 def pending_text(game: Game, names: list[str], local: set[int],
@@ -32,7 +34,8 @@ def pending_text(game: Game, names: list[str], local: set[int],
     name the seats in the result (`Maui — bot (search)`). `replay`: nobody is thinking
     or waited for, the decision is only named (`Kupe — bot (search) (Y): placing…`).
     `landing`: what the line holds at our own landing (`LANDING_*`): the hint's landing,
-    nothing yet while the hint thinks, or the engine's plain one if the hint failed. A
+    nothing yet while the hint thinks, the engine's plain one if the hint failed, or
+    what the player typed over the offer (Enter plays that, not the hint). A
     newcomer read "Enter takes the offer" as advice, and the engine's first landing was
     often not the one `hint` recommended."""
     p = game.pending
@@ -63,6 +66,7 @@ def pending_text(game: Game, names: list[str], local: set[int],
                 LANDING_HINTED: _("{ships} reach {island}: Enter takes the hint"),
                 LANDING_THINKING: _("{ships} reach {island}: a hint is on its way…"),
                 LANDING_PLAIN: _("{ships} reach {island}: Enter lands them in beach order"),
+                LANDING_TYPED: _("{ships} reach {island} — land BEACH:COLOURS …"),
             }[landing],
             D.COLONY_TILE: _("New Colony: place {tile} — tile Q,R DIR (its red mark)"),
             D.COLONY_SHIP: _("New Colony: a ship on {island} — place {island} BEACH"),

@@ -479,6 +479,8 @@ class GameScreen:
     def _text_changed(self, buffer: Buffer) -> None:
         if not self._setting and buffer.text != self._prefill:
             self._prefill = None  # edited (or completed): no longer an untouched offer
+            self.input.line_edited(buffer.text)  # (a question to leave goes, an offer
+            # comes back on a line emptied at our landing)
 
     def _type_over_offer(self, event) -> None:
         """The first character typed over an untouched offer starts a new line, the way

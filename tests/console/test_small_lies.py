@@ -1,0 +1,125 @@
+"""The console's small lies (issue 45): a line that says something untrue, or promises what
+does not happen. Each test drives the real application (pipe input) or renders what the
+player reads, and checks that what is said is what happens."""
+
+from __future__ import annotations
+
+import asyncio
+
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from tongiaki_lan.console.screen import GameScreen
+from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
+
+from .conftest import wait_until
+from .test_landing_offer import _random_hint
+from .test_landing_offer import _session as _landing_session
+
+BACKSPACE = "\x7f"
+CTRL_C = "\x03"
+
+
+async def _run(screen: GameScreen, session):
+    await session.start()
+    task = asyncio.ensure_future(screen.app.run_async())
+    await wait_until(lambda: screen.app.is_running, what="the application to start")
+    return task
+
+
+# ------------------------------------------------------------------ leaving, taken back
+
+
+async def test_a_ctrl_c_taken_back_at_our_landing_puts_the_hint_back_and_enter_takes_it(
+        tmp_path):
+    """At our landing the status line says "Enter takes the hint". A Ctrl-C put `quit` on
+    the line in its place; Backspace took `quit` off again, and then Enter on the empty
+    line did nothing while the status still promised the hint. The hint's landing comes
+    back on the emptied line, and Enter lands it."""
+    session = _landing_session(tmp_path)
+    hinted = str(_random_hint(session.game))
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        screen = GameScreen(session, colour=False)
+        task = await _run(screen, session)
+        await wait_until(lambda: screen.buffer.text == hinted, what="the landing offer")
+        inp.send_text(CTRL_C)
+        await wait_until(lambda: "Ctrl-C again (or Enter) leaves" in screen.message[1],
+                         what="the question")
+        assert screen.buffer.text == "quit"
+        inp.send_text(BACKSPACE * 4)  # staying after all
+        await wait_until(lambda: screen.buffer.text == hinted, what="the offer back")
+        assert screen.status_text().endswith(": Enter takes the hint")
+        assert "leaves" not in screen.message[1]
+        assert screen.message[1].startswith(f"Hint: {hinted} (Enter plays it)")
+        moves = len(session.game.moves)
+        inp.send_text("\r")
+        await wait_until(lambda: len(session.game.moves) > moves, what="the landing")
+        assert str(session.game.moves[moves]) == hinted
+        assert not task.done()
+        inp.send_text(CTRL_C * 2)
+        assert await asyncio.wait_for(task, 30) == 0
+    await session.close()
+
+
+async def test_at_our_landing_the_status_promises_the_hint_only_while_the_line_holds_it(
+        tmp_path):
+    """Something typed over the landing offered (here over the `quit` a Ctrl-C put there)
+    is what Enter plays: the status line no longer says "Enter takes the hint" then, and
+    says it again once the line is emptied and the hint's landing is back on it."""
+    session = _landing_session(tmp_path)
+    hinted = str(_random_hint(session.game))
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        screen = GameScreen(session, colour=False)
+        task = await _run(screen, session)
+        await wait_until(lambda: screen.buffer.text == hinted, what="the landing offer")
+        inp.send_text(CTRL_C)
+        await wait_until(lambda: screen.buffer.text == "quit", what="the question")
+        inp.send_text("land 9")
+        await wait_until(lambda: screen.buffer.text == "land 9", what="the typing")
+        status = screen.status_text()
+        assert "Enter takes the hint" not in status
+        assert status.startswith("Your decision: ") and "— land BEACH:COLOURS …" in status
+        assert screen.message == ("", "")  # (the question went with the first letter)
+        inp.send_text(BACKSPACE * 6)
+        await wait_until(lambda: screen.buffer.text == hinted, what="the offer back")
+        assert screen.status_text().endswith(": Enter takes the hint")
+        inp.send_text(CTRL_C * 2)
+        assert await asyncio.wait_for(task, 30) == 0
+    await session.close()
+
+
+async def test_the_leaving_question_goes_when_the_line_no_longer_says_quit(tmp_path):
+    """Ctrl-C asked "Ctrl-C again (or Enter) leaves" with `quit` on the line. Backspace
+    took `quit` away and a move was typed: the question stayed on screen above the move.
+    It goes as soon as the line says something else, and Enter plays the move."""
+    session = SoloSession(seed_from_text("lies-quit"), solo_seats(2, "Tester", "random"),
+                          record_path=tmp_path / "game.tgrec", pace=0, hint_kind="random")
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        screen = GameScreen(session, colour=False)
+        task = await _run(screen, session)
+        await wait_until(session.my_decision, what="our setup decision")
+        inp.send_text(CTRL_C)
+        await wait_until(lambda: "Ctrl-C again (or Enter) leaves" in screen.message[1],
+                         what="the question")
+        inp.send_text(BACKSPACE)  # `qui` no longer leaves
+        await wait_until(lambda: screen.buffer.text == "qui", what="the backspace")
+        assert screen.message == ("", "")
+        inp.send_text(BACKSPACE * 3 + "place Tonga 3")
+        await wait_until(lambda: screen.buffer.text == "place Tonga 3", what="the move")
+        assert "leaves" not in screen.message[1]
+        moves = len(session.game.moves)
+        inp.send_text("\r")
+        await wait_until(lambda: len(session.game.moves) > moves, what="the move played")
+        assert str(session.game.moves[moves]) == "place Tonga 3"
+        assert not task.done()
+        # and a `quit soon`-like line that still begins with the word keeps the question
+        inp.send_text(CTRL_C)
+        await wait_until(lambda: "Ctrl-C again (or Enter) leaves" in screen.message[1],
+                         what="the question again")
+        inp.send_text(" now")
+        await wait_until(lambda: screen.buffer.text == "quit now", what="the words")
+        assert "Ctrl-C again (or Enter) leaves" in screen.message[1]
+        inp.send_text(CTRL_C * 2)
+        assert await asyncio.wait_for(task, 30) == 0
+    await session.close()
