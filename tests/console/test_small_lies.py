@@ -5,13 +5,19 @@ player reads, and checks that what is said is what happens."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 
+import pytest
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
+from tongiaki_lan import i18n
+from tongiaki_lan.bots import make_bot
 from tongiaki_lan.console.screen import GameScreen
 from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
+from tongiaki_lan.console.words import fill_text
+from tongiaki_lan.engine import Dealer, Game
 
 from .conftest import wait_until
 from .test_landing_offer import _random_hint
@@ -123,3 +129,57 @@ async def test_the_leaving_question_goes_when_the_line_no_longer_says_quit(tmp_p
         inp.send_text(CTRL_C * 2)
         assert await asyncio.wait_for(task, 30) == 0
     await session.close()
+
+
+# ------------------------------------------------------------------ one beach, or several
+
+
+def _one_beach_with_a_choice_of_piers() -> tuple[Game, object, object]:
+    """A 3-player game at a choice of beaches where one option fills a single beach that
+    has two piers to choose from, and another fills two beaches: (game, one, two)."""
+    for n in range(100):
+        game = Game(["blue", "red", "green"])
+        dealer = Dealer(hashlib.blake2b(f"t{n}".encode(), digest_size=32).digest())
+        bot = make_bot("random", seed=n)
+        while not game.is_over:
+            if game.pending.kind == "expand_beaches":
+                found = {}
+                for m in game.legal_moves():
+                    trial = game.copy(undo=False)
+                    trial.apply(m)
+                    if trial.pending is not None and trial.pending.kind == "departure":
+                        beaches = {s.beach for s in trial.legal_moves()}
+                        found.setdefault(len(beaches), m)
+                if 1 in found and 2 in found:
+                    return game, found[1], found[2]
+            dealer.apply(game, bot.choose(game))
+    raise AssertionError("no such choice of beaches")
+
+
+@pytest.mark.parametrize("lang, one, several", [
+    ("en", "→ beach {b} fills: you choose the pier it sails by",
+     "→ beaches {b} fill: you choose which sails first"),
+    ("it", "→ la spiaggia {b} si riempie", "→ le spiagge {b} si riempiono"),
+    ("fi", "→ ranta {b} täyttyy", "→ rannat {b} täyttyvät"),
+    ("fr", "→ la plage {b} est complète", "→ les plages {b} sont complètes"),
+    ("de", "→ Strand {b} wird voll", "→ die Strände {b} werden voll"),
+])
+def test_a_choice_that_fills_one_beach_says_beach_not_beaches(lang, one, several):
+    """Tab and the status line said "→ beaches 1 fill: you choose which sails first" for
+    a choice that filled beach 1 alone: one beach, and the choice left is its pier."""
+    game, fills_one, fills_two = _one_beach_with_a_choice_of_piers()
+    trial = game.copy(undo=False)
+    trial.apply(fills_one)
+    (beach,) = {m.beach + 1 for m in trial.legal_moves()}
+    trial = game.copy(undo=False)
+    trial.apply(fills_two)
+    two = sorted(m.beach + 1 for m in trial.legal_moves())
+    i18n.use(lang)
+    try:
+        said_one, said_two = fill_text(game, fills_one), fill_text(game, fills_two)
+        assert said_one.startswith(one.format(b=beach)), said_one
+        assert said_two.startswith(several.split("{b}")[0]) and str(two[0]) in said_two, \
+            said_two
+        assert said_one.split(":")[1:] != said_two.split(":")[1:]  # (not the same choice)
+    finally:
+        i18n.use("en")

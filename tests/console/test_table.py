@@ -133,7 +133,8 @@ def test_a_choice_of_beaches_that_fills_one_says_its_ships_sail():
             move = next(m for m in game.legal_moves() if str(m) == c.text)
             if _sails_after(game, move):
                 assert re.fullmatch(r"→ beach \d fills: ([BRGY] )+sail (N|NE|SE|S|SW|NW)|"
-                                    r"→ beaches .+ fill: you choose which sails first",
+                                    r"→ beach \d fills: you choose the pier it sails by|"
+                                    r"→ beaches .+ and \d fill: you choose which sails first",
                                     meta), meta
             else:
                 assert meta == "", (c.text, meta)

@@ -122,10 +122,13 @@ def fill_text(game: Game, move: ChooseBeaches) -> str:
         return _("→ beach {beach} fills: {ships} sail {pier}").format(
             beach=beach + 1, ships=ships_text(group), pier=DIRECTION_NAMES[pier])
     p = trial.pending
-    if p is not None and p.kind == D.DEPARTURE:  # several full: the player picks
+    if p is not None and p.kind == D.DEPARTURE:  # the player picks: which beach, or a pier
+        # (one full beach with a choice of piers read "beaches 1 fill: you choose which
+        # sails first", though there was nothing to choose between beaches)
         full = sorted({m.beach for m in trial.legal_moves() if isinstance(m, Sail)})
-        return _("→ beaches {beaches} fill: you choose which sails first").format(
-            beaches=numbers_text(full))
+        return ngettext("→ beach {beaches} fills: you choose the pier it sails by",
+                        "→ beaches {beaches} fill: you choose which sails first",
+                        len(full)).format(beaches=numbers_text(full))
     return ""
 
 
