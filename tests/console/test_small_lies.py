@@ -183,3 +183,44 @@ def test_a_choice_that_fills_one_beach_says_beach_not_beaches(lang, one, several
         assert said_one.split(":")[1:] != said_two.split(":")[1:]  # (not the same choice)
     finally:
         i18n.use("en")
+
+
+# ------------------------------------------------------------------ the lobby's list
+
+
+def test_a_running_games_seat_a_bot_plays_is_listed_as_a_bot_seat_to_take():
+    """The list said "1/2 seats · playing · 1 seat open", read as an empty chair; a seat a
+    newcomer may take is always one a bot plays (a table's bot, or a player's who left
+    for good), and joining takes it over from the bot."""
+    from types import SimpleNamespace
+
+    from tongiaki_lan.console.lobby import LobbyScreen
+    from tongiaki_lan.net.aio.discovery import GameInfo
+
+    from .conftest import FakeLan
+
+    one = GameInfo(b"\x01" * 8, "Reef", "playing", 2, 2, False, 1.0, (), 1, True)
+    two = GameInfo(b"\x02" * 8, "Atoll", "playing", 4, 4, False, 2.0, (), 2, True)
+    with create_app_session(output=DummyOutput()):
+        lobby = LobbyScreen("Tester", lan=False, colour_output=False)
+        lobby.lan_error = None
+        lobby.discovery = FakeLan(one, two)
+        lobby.node = SimpleNamespace(lobby=None, game_id=None, peer_id=b"me")
+        rows = ["".join(t for _s, t in row) for row in lobby.draw_top(80, 24)]
+    reef = next(r for r in rows if "Reef" in r)
+    atoll = next(r for r in rows if "Atoll" in r)
+    assert "1/2 seats" in reef and "· 1 bot seat to take · watch" in reef, reef
+    assert "· 2 bot seats to take · watch" in atoll, atoll
+    assert not any("open" in r for r in rows), rows
+
+
+def test_games_lists_a_seat_a_bot_plays_as_a_bot_seat_to_take(capsys):
+    """`tongiaki-lan games` said "1 open seat(s)" of the same seat."""
+    from tongiaki_lan.cli.games import _print_table
+    from tongiaki_lan.net.aio.discovery import GameInfo
+
+    _print_table([GameInfo(b"\x01" * 8, "Reef", "playing", 2, 2, False, 1.0, (), 1, True),
+                  GameInfo(b"\x02" * 8, "Atoll", "playing", 4, 4, False, 2.0, (), 2, True)])
+    out = capsys.readouterr().out
+    assert "watch, 1 bot seat to take" in out and "watch, 2 bot seats to take" in out, out
+    assert "open" not in out
