@@ -95,6 +95,36 @@ async def test_at_our_landing_the_status_promises_the_hint_only_while_the_line_h
     await session.close()
 
 
+@pytest.mark.parametrize("typed, said", [
+    ("rules", ""), ("frob", "frob: unknown command"), ("centre Nowhere", "centre: "),
+    ("land 9:B", "land 9:B: "),
+])
+async def test_after_a_command_at_our_landing_the_hints_landing_is_back_on_the_line(
+        tmp_path, typed, said):
+    """`rules` (or `moves`, or a typo) typed over the landing offered left the line empty
+    under "Enter takes the hint", and Enter did nothing; only a refused landing got the
+    offer back. Every command that leaves the line empty now does, and Enter lands it."""
+    session = _landing_session(tmp_path)
+    hinted = str(_random_hint(session.game))
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        screen = GameScreen(session, colour=False)
+        task = await _run(screen, session)
+        await wait_until(lambda: screen.buffer.text == hinted, what="the landing offer")
+        inp.send_text(typed)
+        await wait_until(lambda: screen.buffer.text == typed, what="the typing")
+        inp.send_text("\r")
+        await wait_until(lambda: screen.buffer.text == hinted, what="the offer back")
+        assert screen.status_text().endswith(": Enter takes the hint")
+        assert screen.message[1].startswith(said), screen.message
+        moves = len(session.game.moves)
+        inp.send_text("\r")
+        await wait_until(lambda: len(session.game.moves) > moves, what="the landing")
+        assert str(session.game.moves[moves]) == hinted
+        inp.send_text(CTRL_C * 2)
+        assert await asyncio.wait_for(task, 30) == 0
+    await session.close()
+
+
 async def test_the_leaving_question_goes_when_the_line_no_longer_says_quit(tmp_path):
     """Ctrl-C asked "Ctrl-C again (or Enter) leaves" with `quit` on the line. Backspace
     took `quit` away and a move was typed: the question stayed on screen above the move.

@@ -238,14 +238,18 @@ class TableInput:
             self._waiting_offer = text
         except IllegalMove as exc:
             self.notice = ("error", refusal_text(typed_shortly(text), exc))
-            self._offer_again()
         except ValueError as exc:
             self.notice = ("error", _("{command}: {reason} (Tab lists the legal moves)").format(
                 command=typed_shortly(text), reason=without_verb(text, engine_reason(exc))))
-            self._offer_again()
         except Exception as exc:  # noqa: BLE001 - the console must survive anything
             self.notice = ("error", _("{command}: internal error: {error}").format(
                 command=typed_shortly(text), error=repr(exc)[:200]))
+        # At our landing the landing offered comes back on the line the command left
+        # empty: after a refused landing, and after `rules`, `help`, `moves` or a typo
+        # too, which left the status line's "Enter takes the hint" over an empty line
+        # where Enter did nothing.
+        if fx.exit is None:
+            self._offer_again()
         return self._reply(fx)
 
     def leave(self, key: str) -> Reply:
@@ -279,10 +283,9 @@ class TableInput:
         true: after a Ctrl-C was taken back, Enter on the empty line did nothing."""
         if self.quit_asked and leaving_word(text) != self.quit_asked:
             self._drop_quit_question()
-        if not text.strip() and not self.quit_asked and self._offer_again():
-            hint = self.model.state.hint
-            if hint and not self.notice[1]:  # (its reasons, as when it was first offered)
-                self.notice = ("", hint)
+        if not text.strip() and not self.quit_asked and self._offer_again() \
+                and not self.notice[1]:
+            self.notice = ("", self.model.state.hint)  # (its reasons, as first said)
 
     def _drop_quit_question(self) -> None:
         """Staying after all: the question goes with its notice (not another notice said
@@ -402,8 +405,8 @@ class TableInput:
                                         or self.line.text() == self.line.offered())
 
     def _offer_again(self) -> bool:
-        """After a refused landing the landing offered comes back on the empty line
-        (whether it did)."""
+        """At our landing the landing offered comes back on the empty line (whether it
+        did)."""
         s = self.feed
         p = s.game.pending
         if s.my_decision() and p is not None and p.kind == D.LANDING and not self.line.text():
