@@ -254,3 +254,81 @@ def test_games_lists_a_seat_a_bot_plays_as_a_bot_seat_to_take(capsys):
     out = capsys.readouterr().out
     assert "watch, 1 bot seat to take" in out and "watch, 2 bot seats to take" in out, out
     assert "open" not in out
+
+
+# ------------------------------------------------------------------ help
+
+
+async def _help_of(session) -> list[str]:
+    from tongiaki_lan.console.input import TableInput
+    from tongiaki_lan.console.model import TableModel
+
+    table = TableInput(TableModel(session))
+    start = len(session.lines)
+    await table.submit("help")
+    return [text for _style, text in session.lines[start:]]
+
+
+async def test_help_says_quit_keeps_a_record_only_when_there_is_one(tmp_path):
+    """The help said "quit — leave (the record is saved)" in a game played with
+    --no-record, whose own question to leave said "this game is not recorded"; and in a
+    replay, which saves nothing."""
+    from tongiaki_lan.console.feeds.replay import ReplaySession
+    from tongiaki_lan.records import read_record
+
+    seats = solo_seats(2, "Tester", "random")
+    record = tmp_path / "game.tgrec"
+    recorded = SoloSession(seed_from_text("lies-help"), seats, record_path=record, pace=0)
+    unrecorded = SoloSession(seed_from_text("lies-help"), seats, record_path=None, pace=0)
+    await recorded.start()
+    await recorded.submit(recorded.game.legal_moves()[0])  # (a record to replay)
+    assert "  quit — leave (the record is saved)" in await _help_of(recorded)
+    said = await _help_of(unrecorded)
+    assert "  quit — leave (this game is not recorded)" in said
+    assert not any("record is saved" in line for line in said)
+    await recorded.close()
+    await unrecorded.close()
+    replay = ReplaySession(read_record(record), str(record))
+    said = await _help_of(replay)
+    assert "  quit — leave the replay" in said
+    assert not any("record is saved" in line for line in said)
+
+
+def test_the_panels_isl_counts_an_island_held_by_a_king_alone_and_help_says_so():
+    """`isl` counts the islands a player is on with a ship or a king (E4's count); the
+    help said "islands with your ships", and a Royal Island whose ships had gone home
+    counted with none there."""
+    from tongiaki_lan.console.session import GameSession, Seat
+    from tongiaki_lan.console.terminal.panel import panel_lines
+    from tongiaki_lan.console.words import help_lines
+
+    for n in range(60):
+        game = Game(["blue", "red", "green"])
+        dealer = Dealer(hashlib.blake2b(f"king-{n}".encode(), digest_size=32).digest())
+        bot = make_bot("random", seed=n)
+        while not game.is_over:
+            kings_alone = [t for t in game.islands() if game.king_of(t) is not None
+                           and not any(game.king_of(t) in beach for beach in game.ships_on(t))]
+            if kings_alone:
+                break
+            dealer.apply(game, bot.choose(game))
+        if kings_alone:
+            break
+    else:
+        raise AssertionError("no king alone on an island")
+    seat = game.king_of(kings_alone[0])
+    with_ships = {t for t in game.islands()
+                  if any(seat in beach for beach in game.ships_on(t))}
+    with_kings = {t for t in game.islands() if game.king_of(t) == seat}
+    with create_app_session(output=DummyOutput()):
+        screen = GameScreen(GameSession(game, [Seat(x, c, local=(i == 0)) for i, (x, c) in
+                                               enumerate(zip(["Ana", "Ben", "Cy"],
+                                                             game.colours, strict=True))]),
+                            colour=False)
+        rows = ["".join(t for _s, t in row) for row in panel_lines(screen.state, 40,
+                                                                   frozenset())]
+    name = ["Ana", "Ben", "Cy"][seat]
+    row = next(r for r in rows if r[2:].startswith(name))
+    isl = int(row.split()[-3])
+    assert isl == len(with_ships | with_kings) > len(with_ships), (row, with_ships, with_kings)
+    assert any("isl islands with a ship or king of yours" in line for line in help_lines())

@@ -472,7 +472,8 @@ class TableInput:
                 # last lines of fifty, out of sight (and PgDn steps the replay there)
                 s.lines.extend(own)
                 own = []
-            for line in help_lines(rest, replay=not s.can_play):
+            for line in help_lines(rest, replay=not s.can_play,
+                                   recorded=s.record_path is not None):
                 s.lines.append(("info", line))
             s.lines.extend(own)
             if not rest and self.lobby_leaves_game():

@@ -202,7 +202,7 @@ GENERAL_HELP = [
     *_TYPING,
     N_("  rules — the rule behind the pending decision · help [MOVE] · centre [ISLAND] — "
        "re-centre the map (on an island)"),
-    N_("  quit — leave (the record is saved)"),
+    N_("  quit — leave (the record is saved)"),  # (`QUIT_LINES` says it as it is)
     N_("  position — the whole position as one line of text (paste it into a bug report)"),
     N_("  board — at the end, switch between the final table and the map"),
     *_GAME_KEYS,
@@ -213,7 +213,10 @@ GENERAL_HELP = [
     # (the panel's heads are four-letter words: nothing said what `brd` or `K/2` were, nor
     # the `*` against the player whose turn it is while another decides)
     N_("Panel: ▶ decides now, * has the turn; res ships in reserve, brd ships on beaches,"),
-    N_("  isl islands with your ships, pts points, K/2 Royal Islands founded (2 at most)."),
+    # (`isl` counts an island where only your king stands, as E4 does: "with your ships"
+    # left the king out)
+    N_("  isl islands with a ship or king of yours, pts points, K/2 Royal Islands founded "
+       "(2 at most)."),
 ]
 
 # Move words stay English in every language: they are the moves' text form, the same on
@@ -238,6 +241,13 @@ MOVE_HELP = {
 
 
 PLAYING_ONLY = frozenset([*_TYPING, *_GAME_KEYS])
+# `quit` as it is: "the record is saved" stood in the help of a game played with
+# --no-record, whose own question to leave said "this game is not recorded"
+QUIT_LINES = {
+    "recorded": GENERAL_HELP[GENERAL_HELP.index(N_("  quit — leave (the record is saved)"))],
+    "unrecorded": N_("  quit — leave (this game is not recorded)"),
+    "replay": N_("  quit — leave the replay"),
+}
 # a replay's keys instead (PgUp/PgDn step through the moves there, not the log)
 REPLAY_KEYS = [
     N_("Keys: PgDn/PgUp step a move forwards/back (PgDn reads on a log scrolled back),"),
@@ -245,9 +255,9 @@ REPLAY_KEYS = [
 ]
 
 
-def help_lines(topic: str = "", replay: bool = False) -> list[str]:
+def help_lines(topic: str = "", replay: bool = False, recorded: bool = True) -> list[str]:
     """`help` (the general lines and the moves' words) or `help MOVE`; `replay`: without
-    what only a game under way takes."""
+    what only a game under way takes; `recorded`: the game is written to a record."""
     topic = topic.strip().lower()
     if topic in MOVE_HELP:
         return [_(MOVE_HELP[topic])]
@@ -255,11 +265,13 @@ def help_lines(topic: str = "", replay: bool = False) -> list[str]:
         return [_("no help on {topic}; try: {topics}").format(topic=repr(topic),
                                                             topics=", ".join(MOVE_HELP))]
     moves = " · ".join(_(MOVE_HELP[k]).split(" — ")[0] for k in MOVE_HELP)
+    quit_line = QUIT_LINES["replay" if replay else "recorded" if recorded else "unrecorded"]
+    lines = [quit_line if line == QUIT_LINES["recorded"] else line for line in GENERAL_HELP]
     if replay:  # (the goal first, as in a game; the moves' words are not typed here)
-        kept = [_(line) for line in GENERAL_HELP if line not in PLAYING_ONLY]
+        kept = [_(line) for line in lines if line not in PLAYING_ONLY]
         return [kept[0], _("Commands of every game screen:"), *kept[1:],
                 *(_(line) for line in REPLAY_KEYS)]
-    return [_(line) for line in GENERAL_HELP] + [_("Moves: {moves}").format(moves=moves)]
+    return [_(line) for line in lines] + [_("Moves: {moves}").format(moves=moves)]
 
 
 def engine_reason(reason: object) -> str:
