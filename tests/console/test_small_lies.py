@@ -332,3 +332,48 @@ def test_the_panels_isl_counts_an_island_held_by_a_king_alone_and_help_says_so()
     isl = int(row.split()[-3])
     assert isl == len(with_ships | with_kings) > len(with_ships), (row, with_ships, with_kings)
     assert any("isl islands with a ship or king of yours" in line for line in help_lines())
+
+
+# ------------------------------------------------------------------ the end of the stack
+
+
+def test_a_group_lost_to_the_last_sea_tile_is_told_as_such_with_islands_left():
+    """E2: the last sea tile loses the group that drew it, though island tiles may be
+    left in the stack (the panel counts them): the line says which last tile."""
+    from tests.engine.builder import build
+    from tests.engine.test_rules_special_end import SEAS, _far
+    from tongiaki_lan.console.story import Narrator
+    from tongiaki_lan.engine import parse_move
+
+    tiles = {(0, -1): ("Tubuai", 0), (0, -2): ("Samoa", 0),
+             **_far([n for n in SEAS if n != "S13"])}
+    g = build(tiles=tiles, stack=["S13"], migrate=True,
+              ships={"Tonga": ["GGG"] + [""] * 5, "Tubuai": ["BBR", ""], "Samoa": ["", "", ""]})
+    narrator = Narrator(g, ["Ana", "Ben", "Cy", "Di"])
+    seen = len(g.events)
+    g.apply(parse_move("sail Tubuai 1 NW"))
+    said = [narrator.tell(e, g) for e in g.events[seen:]]
+    assert any(t < 16 for t in g.unrevealed_tiles())  # (islands are left)
+    assert ("bad", "The last sea tile has been drawn: B B R are lost at sea and go "
+                   "home.") in said, said
+
+
+def test_a_sail_after_the_last_island_is_previewed_without_saying_no_tile_is_left():
+    """Tab said "→ lost at sea: no tile is left to discover" while sea tiles were left."""
+    from tests.engine.builder import build
+    from tests.engine.test_rules_special_end import ISLANDS, _far
+    from tongiaki_lan.console.words import move_preview
+    from tongiaki_lan.engine import parse_move
+
+    others = [n for n in ISLANDS if n not in ("Tubuai", "Samoa", "Nauru")]
+    g = build(tiles={(0, -1): ("Tubuai", 0), (5, -5): ("Nauru", 0), **_far(others)},
+              stack=["Samoa"], migrate=True,
+              ships={"Tonga": ["G"] + [""] * 5, "Tubuai": ["BBR", "RR"],
+                     "Nauru": ["YY", "", ""]})
+    for typed in ("sail Tubuai 1 NW", "land 1:B 2:B 3:R"):
+        g.apply(parse_move(typed))
+    assert g.unrevealed_tiles() and all(t >= 16 for t in g.unrevealed_tiles())
+    lost = [m for m in g.legal_moves() if g.preview(m).outcome == "lost"]
+    assert lost
+    for m in lost:
+        assert move_preview(g, m) == "→ lost at sea: no tile is drawn after the last island tile"

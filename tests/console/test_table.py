@@ -887,7 +887,8 @@ async def test_an_island_typed_as_the_compact_map_shows_it_and_centre_on_an_isla
 def test_a_group_lost_after_the_last_island_is_told_without_saying_no_tiles_are_left():
     """E2: after the last island no tile is drawn, and a group whose route needs one is
     lost. The story said "No tiles are left to discover" while the panel counted sea
-    tiles left (a newcomer's playtest)."""
+    tiles left (a newcomer's playtest), and then "The last tile has been drawn" beside
+    "Left: 0 islands, 1 sea tile" (issue 45): it says which last tile."""
     from tests.engine.builder import build, tid
     from tests.engine.test_rules_special_end import ISLANDS, _far
     from tongiaki_lan.console.story import Narrator
@@ -904,9 +905,10 @@ def test_a_group_lost_after_the_last_island_is_told_without_saying_no_tiles_are_
         g.apply(parse_move(typed))
     g.apply(g.legal_moves()[0])  # (Nauru sails: its piers face the unknown)
     assert g.unrevealed_tiles() and g.hex_of(tid("Samoa")) is not None
+    assert all(t >= 16 for t in g.unrevealed_tiles())  # (sea tiles only are left)
     said = [narrator.tell(e, g) for e in g.events[seen:]]
-    assert ("bad", "The last tile has been drawn: Y Y are lost at sea and go home.") \
-        in said, said
+    assert ("bad", "No tile is drawn after the last island tile: Y Y are lost at sea and "
+                   "go home.") in said, said
 
 
 def test_chain_reaction_is_said_of_a_beach_the_landing_filled_only():

@@ -148,8 +148,8 @@ def preview_text(game: Game, move: Sail) -> str:
         return ngettext("→ wrecked at {where}: danger {danger}, the group has {colours} colour",
                         "→ wrecked at {where}: danger {danger}, the group has {colours} colours",
                         pv.colours).format(where=where, danger=pv.danger, colours=pv.colours)
-    if pv.outcome == "lost":
-        return _("→ lost at sea: no tile is left to discover")
+    if pv.outcome == "lost":  # (after the last island tile: sea tiles may be left, E2)
+        return _("→ lost at sea: no tile is drawn after the last island tile")
     return _("→ reveals a tile at {hex}").format(hex=f"{pv.hex[0]},{pv.hex[1]}")
 
 
