@@ -386,7 +386,7 @@ def test_a_wrapped_message_keeps_tongiaki_lan_whole():
     with create_app_session(output=DummyOutput()):  # (80 columns)
         screen = _static_screen(game)
         screen.message = ("", "Ctrl-C: the game is not over — Ctrl-C again (or Enter) "
-                              "leaves; " + LanSession.leave_note(None))  # (as at a LAN table)
+                              "leaves; " + LanSession.table_leave_note())  # (as at a LAN table)
         rows = screen._message_rows()
     assert len(rows) > 1 and any("tongiaki-lan again" in r for r in rows), rows
     assert not any(r.endswith("-") for r in rows), rows
