@@ -125,6 +125,25 @@ async def test_after_a_command_at_our_landing_the_hints_landing_is_back_on_the_l
     await session.close()
 
 
+async def test_ctrl_d_leaves_from_our_landing_as_the_help_says(tmp_path):
+    """The help says "Ctrl-C or Ctrl-D leaves"; at our landing the line holds the hint's
+    landing, and Ctrl-D did nothing there (it left only from an empty line). It asks, as
+    Ctrl-C does, and a second Ctrl-D leaves."""
+    session = _landing_session(tmp_path)
+    hinted = str(_random_hint(session.game))
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        screen = GameScreen(session, colour=False)
+        task = await _run(screen, session)
+        await wait_until(lambda: screen.buffer.text == hinted, what="the landing offer")
+        inp.send_text("\x04")
+        await wait_until(lambda: "Ctrl-D again (or Enter) leaves" in screen.message[1],
+                         what="the question")
+        assert screen.buffer.text == "quit" and not task.done()
+        inp.send_text("\x04")
+        assert await asyncio.wait_for(task, 30) == 0
+    await session.close()
+
+
 async def test_the_leaving_question_goes_when_the_line_no_longer_says_quit(tmp_path):
     """Ctrl-C asked "Ctrl-C again (or Enter) leaves" with `quit` on the line. Backspace
     took `quit` away and a move was typed: the question stayed on screen above the move.

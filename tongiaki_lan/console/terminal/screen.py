@@ -408,10 +408,11 @@ class GameScreen:
         def _(event):
             self.leave_key(N_("Ctrl-C"))
 
-        quit_offered = Condition(lambda: bool(self.input.quit_asked) and self._prefill == "quit"
-                                 and self.buffer.text == "quit")
-
-        @kb.add("c-d", filter=buffer_empty | quit_offered)
+        # Ctrl-D leaves from a line with nothing the player typed on it: empty, or an offer
+        # (the `quit` it asked with, a landing's hint). The help says "Ctrl-C or Ctrl-D
+        # leaves", and at our landing, whose line always holds the hint's landing, Ctrl-D
+        # did nothing.
+        @kb.add("c-d", filter=buffer_empty | untouched_offer)
         def _(event):
             self.leave_key(N_("Ctrl-D"))
 
