@@ -396,3 +396,27 @@ def test_a_sail_after_the_last_island_is_previewed_without_saying_no_tile_is_lef
     assert lost
     for m in lost:
         assert move_preview(g, m) == "→ lost at sea: no tile is drawn after the last island tile"
+
+
+async def test_moves_while_another_decides_says_whose_moves_they_are():
+    """`moves` while a bot decided listed "Legal moves: place Tonga 1, …", read as the
+    player's own: each one typed was refused ("it is Hina's decision, not yours")."""
+    from tongiaki_lan.console.input import TableInput
+    from tongiaki_lan.console.model import TableModel
+    from tongiaki_lan.console.session import GameSession, Seat
+
+    game = Game(["blue", "red"])
+    Dealer(hashlib.blake2b(b"lies-moves", digest_size=32).digest()).apply(
+        game, game.legal_moves()[0])  # (Ana's first ship: Ben decides)
+    names = ["Ana", "Ben"]
+    for mine in (False, True):
+        local = game.pending.seat if mine else 1 - game.pending.seat
+        session = GameSession(game, [Seat(n, c, local=(i == local)) for i, (n, c) in
+                                     enumerate(zip(names, game.colours, strict=True))])
+        await TableInput(TableModel(session)).submit("moves")
+        said = session.lines[-1][1]
+        if mine:
+            assert said.startswith("Legal moves: place Tonga "), said
+        else:
+            assert said.startswith(f"Legal moves for {names[game.pending.seat]} (not your "
+                                   "decision): place Tonga "), said

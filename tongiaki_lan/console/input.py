@@ -511,6 +511,11 @@ class TableInput:
             shown = ", ".join(moves[:30])
             if len(moves) > 30:
                 shown += " " + _("… ({n} in all)").format(n=len(moves))
+            if moves and s.can_play and not s.my_decision():  # (they read as ours: typed,
+                # each was refused as "it is Hina's decision, not yours")
+                s.say(_("Legal moves for {who} (not your decision): {moves}").format(
+                    who=s.names[s.game.pending.seat], moves=shown))
+                return
             s.say(_("Legal moves: {moves}").format(moves=shown) if moves
                   else _("No moves: the game is over."))
             return
