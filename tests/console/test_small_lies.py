@@ -420,3 +420,27 @@ async def test_moves_while_another_decides_says_whose_moves_they_are():
         else:
             assert said.startswith(f"Legal moves for {names[game.pending.seat]} (not your "
                                    "decision): place Tonga "), said
+
+
+async def test_tab_right_after_a_pasted_word_completes_it():
+    """A fast paste and then Tab did not put the completion on the line (closing notes
+    of stop 25). A terminal sends a paste as one bracketed block; the Tab that follows
+    in the same read completes the pasted text, and Enter plays the whole move."""
+    from tongiaki_lan.console.session import GameSession
+
+    from .conftest import duel_seats, start_screen
+    from .test_completion import _two_player_action_with_one_tu
+
+    game = _two_player_action_with_one_tu()
+    session = GameSession(game, duel_seats(game))
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        screen, task = await start_screen(session)
+        inp.send_text("\x1b[200~expand Tu\x1b[201~\t")  # (the paste and Tab, one read)
+        await wait_until(lambda: screen.buffer.text == "expand Tubuai", what="the completion")
+        inp.send_text("\x15\x1b[200~expand Tu\x1b[201~")
+        await wait_until(lambda: screen.buffer.text == "expand Tu", what="the paste")
+        inp.send_text("\t\r")
+        await wait_until(lambda: screen.message[1] != "", what="the line played")
+        assert screen.message[1].startswith("expand Tubuai: "), screen.message
+        inp.send_text(CTRL_C * 2)
+        assert await asyncio.wait_for(task, 30) == 0
