@@ -144,6 +144,28 @@ async def test_ctrl_d_leaves_from_our_landing_as_the_help_says(tmp_path):
     await session.close()
 
 
+async def test_the_hint_says_enter_plays_it_only_while_its_move_is_on_the_line(tmp_path):
+    """At our landing the message line said "Hint: land … (Enter plays it)" while the
+    player typed another landing over it, which Enter then played. The hint's line goes
+    when its move leaves the line, and comes back with it."""
+    session = _landing_session(tmp_path)
+    hinted = str(_random_hint(session.game))
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        screen = GameScreen(session, colour=False)
+        task = await _run(screen, session)
+        await wait_until(lambda: screen.buffer.text == hinted, what="the landing offer")
+        assert screen.message[1].startswith(f"Hint: {hinted} (Enter plays it)")
+        inp.send_text("l")
+        await wait_until(lambda: screen.buffer.text == "l", what="the typing")
+        assert "Enter plays it" not in screen.message[1]
+        inp.send_text(BACKSPACE)
+        await wait_until(lambda: screen.buffer.text == hinted, what="the offer back")
+        assert screen.message[1].startswith(f"Hint: {hinted} (Enter plays it)")
+        inp.send_text(CTRL_C * 2)
+        assert await asyncio.wait_for(task, 30) == 0
+    await session.close()
+
+
 async def test_the_leaving_question_goes_when_the_line_no_longer_says_quit(tmp_path):
     """Ctrl-C asked "Ctrl-C again (or Enter) leaves" with `quit` on the line. Backspace
     took `quit` away and a move was typed: the question stayed on screen above the move.

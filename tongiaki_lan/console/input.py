@@ -283,6 +283,11 @@ class TableInput:
         true: after a Ctrl-C was taken back, Enter on the empty line did nothing."""
         if self.quit_asked and leaving_word(text) != self.quit_asked:
             self._drop_quit_question()
+        state = self.model.state
+        if state.hint and self.notice == ("", state.hint) and text.strip() != state.offer:
+            # "Hint: … (Enter plays it)" is true only while the hint's move is on the line
+            # (`hint` again says it again)
+            self.notice = ("", "")
         if not text.strip() and not self.quit_asked and self._offer_again() \
                 and not self.notice[1]:
             self.notice = ("", self.model.state.hint)  # (its reasons, as first said)
