@@ -229,10 +229,10 @@ async def test_a_newcomer_takes_the_seat_of_a_player_who_left_for_good(tmp_path,
                 lobby.lan_error = None
                 lobby.attach(dan, FakeLan(advertised(nodes[0], open_seats=1)))
                 lobby.app.invalidate()
-                await wait_until(lambda: "1 seat open · watch" in "".join(
+                await wait_until(lambda: "1 bot seat to take · watch" in "".join(
                     t for row in lobby.draw_top(80, 24) for _s, t in row), what="the list")
                 # (the open seat is not counted as taken: "2/2 seats · 1 seat open" read
-                # as a contradiction)
+                # as a contradiction; and it is a bot's: "1 seat open" read as empty)
                 assert "1/2 seats" in "".join(t for row in lobby.draw_top(80, 24)
                                               for _s, t in row)
                 inp.send_text("join 1\r")

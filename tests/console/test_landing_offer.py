@@ -94,10 +94,12 @@ async def test_the_landing_offered_is_the_hints_and_enter_plays_it(tmp_path):
         assert screen.message[1].startswith(f"Hint: {hinted} (Enter plays it)")
         assert screen.status_text().endswith(": Enter takes the hint")
         assert "Enter takes the offer" not in screen.status_text()
-        # `hint` typed now says the same (its dice are not thrown again)
-        inp.send_text(KILL_LINE)
-        await wait_until(lambda: screen.buffer.text == "", what="the line cleared")
-        inp.send_text("hint\r")
+        # `hint` typed now says the same (its dice are not thrown again). (The line
+        # emptied at our landing gets the landing back: "Enter takes the hint" stays
+        # true; what is typed next replaces it.)
+        inp.send_text(KILL_LINE + "h")
+        await wait_until(lambda: screen.buffer.text == "h", what="the offer typed over")
+        inp.send_text("int\r")
         await wait_until(lambda: screen.buffer.text == hinted, what="the hint again")
         assert screen.message[1].startswith(f"Hint: {hinted} (Enter plays it)")
         moves = len(game.moves)

@@ -57,3 +57,36 @@ async def test_leaving_a_lan_table_says_for_good_or_back_soon(tmp_path, keys, fo
             assert other.lobby.seats[seat].bot == ""
     finally:
         await close_all(nodes)
+
+
+@pytest.mark.parametrize("keys", [("\x03", "\r"), ("quit soon\r",)])
+async def test_a_table_of_this_laptop_and_its_bots_says_leaving_ends_the_game(tmp_path, keys):
+    """At a table where no other laptop plays (a creator and the table's bot), the
+    leaving question promised "your seat waits — run tongiaki-lan again and join the
+    game marked 'yours'", and so did the last line after `quit soon`; back in the lobby
+    the list was empty: nobody had played on. It says the game ends here."""
+    (me,) = await make_table(1, tmp_path, autoplay=None, bots=1)
+    try:
+        await me.wait_for(lambda: me.game is not None, 30)
+        session = LanSession(me)
+        with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+            screen = GameScreen(session, colour=False)
+            await session.start()
+            task = asyncio.ensure_future(screen.app.run_async())
+            await wait_until(lambda: screen.app.is_running, what="the application to start")
+            await wait_until(session.my_decision, what="our decision")
+            inp.send_text("\x03")
+            await wait_until(lambda: "the game is not over" in screen.message[1],
+                             what="the question")
+            said = screen.message[1]
+            assert "no other laptop plays at this table, so the game ends here" in said
+            assert "quit soon" not in said and "seat waits" not in said
+            inp.send_text("\x15")  # (the line cleared: staying after all)
+            await wait_until(lambda: "the game is not over" not in screen.message[1])
+            for key in keys:
+                inp.send_text(key)
+            assert await asyncio.wait_for(task, 30) == 0
+        await session.close()
+        assert not back_soon(session)  # (no "Your seat waits for you" as the screen goes)
+    finally:
+        await close_all([me])

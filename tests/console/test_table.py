@@ -133,7 +133,8 @@ def test_a_choice_of_beaches_that_fills_one_says_its_ships_sail():
             move = next(m for m in game.legal_moves() if str(m) == c.text)
             if _sails_after(game, move):
                 assert re.fullmatch(r"→ beach \d fills: ([BRGY] )+sail (N|NE|SE|S|SW|NW)|"
-                                    r"→ beaches .+ fill: you choose which sails first",
+                                    r"→ beach \d fills: you choose the pier it sails by|"
+                                    r"→ beaches .+ and \d fill: you choose which sails first",
                                     meta), meta
             else:
                 assert meta == "", (c.text, meta)
@@ -385,7 +386,7 @@ def test_a_wrapped_message_keeps_tongiaki_lan_whole():
     with create_app_session(output=DummyOutput()):  # (80 columns)
         screen = _static_screen(game)
         screen.message = ("", "Ctrl-C: the game is not over — Ctrl-C again (or Enter) "
-                              "leaves; " + LanSession.leave_note(None))  # (as at a LAN table)
+                              "leaves; " + LanSession.table_leave_note())  # (as at a LAN table)
         rows = screen._message_rows()
     assert len(rows) > 1 and any("tongiaki-lan again" in r for r in rows), rows
     assert not any(r.endswith("-") for r in rows), rows
@@ -886,7 +887,8 @@ async def test_an_island_typed_as_the_compact_map_shows_it_and_centre_on_an_isla
 def test_a_group_lost_after_the_last_island_is_told_without_saying_no_tiles_are_left():
     """E2: after the last island no tile is drawn, and a group whose route needs one is
     lost. The story said "No tiles are left to discover" while the panel counted sea
-    tiles left (a newcomer's playtest)."""
+    tiles left (a newcomer's playtest), and then "The last tile has been drawn" beside
+    "Left: 0 islands, 1 sea tile" (issue 45): it says which last tile."""
     from tests.engine.builder import build, tid
     from tests.engine.test_rules_special_end import ISLANDS, _far
     from tongiaki_lan.console.story import Narrator
@@ -903,9 +905,10 @@ def test_a_group_lost_after_the_last_island_is_told_without_saying_no_tiles_are_
         g.apply(parse_move(typed))
     g.apply(g.legal_moves()[0])  # (Nauru sails: its piers face the unknown)
     assert g.unrevealed_tiles() and g.hex_of(tid("Samoa")) is not None
+    assert all(t >= 16 for t in g.unrevealed_tiles())  # (sea tiles only are left)
     said = [narrator.tell(e, g) for e in g.events[seen:]]
-    assert ("bad", "The last tile has been drawn: Y Y are lost at sea and go home.") \
-        in said, said
+    assert ("bad", "No tile is drawn after the last island tile: Y Y are lost at sea and "
+                   "go home.") in said, said
 
 
 def test_chain_reaction_is_said_of_a_beach_the_landing_filled_only():

@@ -31,6 +31,7 @@ def test_after_a_partition_every_node_says_the_game_forked(nodes, left, seed):
         reason = nd.core.stopped
         assert reason.startswith("the game forked at or before move")
         assert "network was split" in reason and "handover" in reason
+        assert "docs/" not in reason  # (shown to players, whose installed copy has none)
         (mismatch,) = nd.kinds("mismatch")
         assert mismatch.reason == reason
 

@@ -58,7 +58,8 @@ def _print_table(games) -> None:
         if g.running:  # a latecomer may watch it, or take a seat a bot plays
             guests = ", ".join(x for x in (
                 "watch" if g.watchable else "",
-                f"{g.open_seats} open seat(s)" if g.open_seats else "") if x) or "closed"
+                (f"{g.open_seats} bot seat{'s' if g.open_seats > 1 else ''} to take"
+                 if g.open_seats else "")) if x) or "closed"
         print(f"{g.name[:24]:24} {g.phase:9} {g.taken}/{g.total:<4} {lock:4} {seen:10} "
               f"{guests}".rstrip())
 

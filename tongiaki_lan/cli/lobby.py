@@ -124,9 +124,11 @@ async def _lobby_loop(args, name, colour, records, remember, stop) -> int:
 
 
 def back_soon(session) -> bool:
-    """Whether a LAN game was left with `quit soon`: a seat waits for this player."""
+    """Whether a LAN game was left with `quit soon`: a seat waits for this player (not
+    at a table no other laptop played at: the game ended with this one)."""
     return (not getattr(session, "leave_for_good", True) and not session.watching
-            and session.game is not None and not session.game.is_over)
+            and session.game is not None and not session.game.is_over
+            and not getattr(session, "left_alone", False))
 
 
 def run(args) -> int:

@@ -93,6 +93,14 @@ class InputLine:
         """Take an untouched offer off the line (typed text stays)."""
 
 
+def leaving_word(text: str) -> str | None:
+    """What leaving the line asks for, by its first word: "quit" (`quit`, `exit`, `q`,
+    `quit soon`), "lobby", or None."""
+    words = text.split()
+    word = words[0].lower() if words else ""
+    return "quit" if word in QUIT_WORDS else "lobby" if word == "lobby" else None
+
+
 def typed_shortly(text: str) -> str:
     """A refused line as its message repeats it: whole when short, else its start and
     `…` (a pasted page must leave room for the reason, and for the prompt)."""
@@ -162,6 +170,7 @@ class TableInput:
         self._confirm: tuple[int, str] | None = None  # (moves, word) awaiting a 2nd Enter
         # `quit` (or `lobby`) mid-game was typed once: Enter again leaves; the word, or False
         self.quit_asked: str | bool = False
+        self._quit_notice: tuple[str, str] | None = None  # the question, as it was said
         self._for_this_decision: tuple[str, str] | None = None  # a notice cleared with it
         self._waiting_offer: str | None = None  # a move kept on the line while waking
         # a `replace` refused as too soon: its "has been away 2 s" stood on the message line
@@ -228,14 +237,18 @@ class TableInput:
             self._waiting_offer = text
         except IllegalMove as exc:
             self.notice = ("error", refusal_text(typed_shortly(text), exc))
-            self._offer_again()
         except ValueError as exc:
             self.notice = ("error", _("{command}: {reason} (Tab lists the legal moves)").format(
                 command=typed_shortly(text), reason=without_verb(text, engine_reason(exc))))
-            self._offer_again()
         except Exception as exc:  # noqa: BLE001 - the console must survive anything
             self.notice = ("error", _("{command}: internal error: {error}").format(
                 command=typed_shortly(text), error=repr(exc)[:200]))
+        # At our landing the landing offered comes back on the line the command left
+        # empty: after a refused landing, and after `rules`, `help`, `moves` or a typo
+        # too, which left the status line's "Enter takes the hint" over an empty line
+        # where Enter did nothing.
+        if fx.exit is None:
+            self._offer_again()
         return self._reply(fx)
 
     def leave(self, key: str) -> Reply:
@@ -258,8 +271,32 @@ class TableInput:
         """The player typed over the offer on the line: over an offered `quit`, they
         stay, and the question goes."""
         if self.quit_asked:
-            self.quit_asked = False
+            self._drop_quit_question()
+
+    def line_edited(self, text: str) -> None:
+        """The player changed the line by hand (typed, deleted, pasted, completed; not an
+        offer put there). A leaving question stands only while the line still says leave:
+        "Ctrl-C again (or Enter) leaves" stayed on screen while Backspace took `quit` off
+        the line and a move was typed in its place. At our landing a line emptied gets
+        the landing offered back, so that the status line's "Enter takes the hint" stays
+        true: after a Ctrl-C was taken back, Enter on the empty line did nothing."""
+        if self.quit_asked and leaving_word(text) != self.quit_asked:
+            self._drop_quit_question()
+        state = self.model.state
+        if state.hint and self.notice == ("", state.hint) and text.strip() != state.offer:
+            # "Hint: … (Enter plays it)" is true only while the hint's move is on the line
+            # (`hint` again says it again)
             self.notice = ("", "")
+        if not text.strip() and not self.quit_asked and self._offer_again() \
+                and not self.notice[1]:
+            self.notice = ("", self.model.state.hint)  # (its reasons, as first said)
+
+    def _drop_quit_question(self) -> None:
+        """Staying after all: the question goes with its notice (not another notice said
+        since)."""
+        if self.notice == self._quit_notice:
+            self.notice = ("", "")
+        self.quit_asked = False
 
     # ---------------------------------------------------------------- leaving
 
@@ -301,6 +338,7 @@ class TableInput:
         else:
             text = _("{key}: the game is not over — {key} again (or Enter) leaves; {what}")
         self.notice = ("", text.format(what=what, key=_(key) if key else ""))
+        self._quit_notice = self.notice
         self.quit_asked = word
 
     # ---------------------------------------------------------------- the decision moves on
@@ -370,14 +408,17 @@ class TableInput:
         return not self.quit_asked and (not self.line.text()
                                         or self.line.text() == self.line.offered())
 
-    def _offer_again(self) -> None:
-        """After a refused landing the landing offered comes back on the empty line."""
+    def _offer_again(self) -> bool:
+        """At our landing the landing offered comes back on the empty line (whether it
+        did)."""
         s = self.feed
         p = s.game.pending
         if s.my_decision() and p is not None and p.kind == D.LANDING and not self.line.text():
             text = self.model.landing_offer()
             if text is not None:
                 self.line.offer(text)
+                return True
+        return False
 
     # ---------------------------------------------------------------- commands
 
@@ -435,7 +476,8 @@ class TableInput:
                 # last lines of fifty, out of sight (and PgDn steps the replay there)
                 s.lines.extend(own)
                 own = []
-            for line in help_lines(rest, replay=not s.can_play):
+            for line in help_lines(rest, replay=not s.can_play,
+                                   recorded=s.record_path is not None):
                 s.lines.append(("info", line))
             s.lines.extend(own)
             if not rest and self.lobby_leaves_game():
@@ -473,6 +515,11 @@ class TableInput:
             shown = ", ".join(moves[:30])
             if len(moves) > 30:
                 shown += " " + _("… ({n} in all)").format(n=len(moves))
+            if moves and s.can_play and not s.my_decision():  # (they read as ours: typed,
+                # each was refused as "it is Hina's decision, not yours")
+                s.say(_("Legal moves for {who} (not your decision): {moves}").format(
+                    who=s.names[s.game.pending.seat], moves=shown))
+                return
             s.say(_("Legal moves: {moves}").format(moves=shown) if moves
                   else _("No moves: the game is over."))
             return

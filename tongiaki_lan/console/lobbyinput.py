@@ -24,7 +24,7 @@ COMMANDS = {
                "resume: your unfinished one)"),
     "create": N_("create NAME [SEATS] [lock] [--two-colours] — open a game (2–6 seats, default "
                  "4; lock: a passphrase; --two-colours: 2 players, two colours each)"),
-    "join": N_("join N — sit at game N (or its name), resume yours, or take an open seat"),
+    "join": N_("join N — sit at game N (or its name), resume yours, or take a bot's seat"),
     "watch": N_("watch N — follow a running game from the side, no seat (say, follow NAME)"),
     "name": N_("name NAME · colour C — at the table (blue red green yellow orange purple)"),
     "bot": N_("bot [LEVEL] [COLOUR] — add a bot: easy, normal, hard · unbot COLOUR"),

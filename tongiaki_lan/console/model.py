@@ -39,7 +39,14 @@ from .state import (
     TableState,
 )
 from .status import status_line
-from .words import LANDING_HINTED, LANDING_PLAIN, LANDING_THINKING, move_preview, pending_text
+from .words import (
+    LANDING_HINTED,
+    LANDING_PLAIN,
+    LANDING_THINKING,
+    LANDING_TYPED,
+    move_preview,
+    pending_text,
+)
 
 Subscriber = Callable[[TableState], None]
 
@@ -261,8 +268,13 @@ class TableModel:
                      ships_in_reserve=g.reserve(i),
                      bot_kind=s.kind if s.kind not in HUMAN_KINDS else "")
             for i, s in enumerate(f.seats))
+        landing_state = self.landing_state()
         style, text = pending_text(g, names, local, lobby=f.from_lobby, labels=labels,
-                                   replay=f.kind == "replay", landing=self.landing_state())
+                                   replay=f.kind == "replay", landing=landing_state)
+        typed_over = ""
+        if mine and p is not None and p.kind == D.LANDING and landing_state != LANDING_THINKING:
+            typed_over = pending_text(g, names, local, labels=labels,
+                                      landing=LANDING_TYPED)[1]
         moves: tuple[MoveOption, ...] = ()
         if mine:
             moves = tuple(MoveOption(text=t, shown=shown_move(str(m), spaced=True),
@@ -273,7 +285,7 @@ class TableModel:
             waiting = f"{names[p.seat]} ({LETTERS[cids[p.seat]]})"
         decision = DecisionView(seat=p.seat if p is not None else None,
                                 kind=p.kind if p is not None else "", mine=mine, text=text,
-                                moves=moves, waiting_for=waiting)
+                                moves=moves, waiting_for=waiting, typed_over=typed_over)
         if self._focus[0] != f.version:  # (a departure's: from its legal moves)
             self._focus = (f.version, decision_island(g))
         key = decision_key(g)

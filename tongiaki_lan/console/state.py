@@ -71,6 +71,9 @@ class DecisionView:
     text: str  # the decision in words, as the status line says it
     moves: tuple[MoveOption, ...] = ()  # empty unless `mine`
     waiting_for: str = ""  # who or what the table waits for, in words ("" if nothing)
+    # `text` for a line that holds something else than the move offered (our landing:
+    # "Enter takes the hint" is not true then); "" when `text` holds either way
+    typed_over: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -109,6 +109,8 @@ def status_line(state: TableState, typed: str = "", now: float | None = None) ->
     if state.replay is not None:
         return PLAIN, _("Replay {position} · {text}").format(position=state.replay.text,
                                                              text=text)
+    if d.typed_over and typed.strip() and typed.strip() != state.offer:
+        text = d.typed_over  # (not "Enter takes the hint": Enter plays what is typed)
     if d.mine and d.kind in (D.DEPARTURE, D.EXPAND_BEACHES) and typed.strip():
         key = joined_islands(typed.strip())
         option = next((o for o in d.moves if o.text == key), None)

@@ -166,10 +166,19 @@ class Narrator:
             return ("", text.format(island=island_name(island), where=where,
                                     ships=ships_text(returned)))
         if k == "lost":
-            # (not "no tiles are left": tiles of the other kind may be, and the panel
-            # counts them; none is drawn after the last island or sea tile, E1-E2)
-            return ("bad", _("The last tile has been drawn: {ships} are lost at sea and go "
-                             "home.").format(ships=ships_text(d[0])))
+            # (not "no tiles are left", nor "the last tile has been drawn": tiles of the
+            # other kind may be left, and the panel counts them beside this line ("Left: 0
+            # islands, 1 sea tile"); none is drawn after the last island or sea tile, E1-E2)
+            left = game.unrevealed_tiles() if game is not None else None
+            if left is not None and not any(t < 16 for t in left):
+                text = _("No tile is drawn after the last island tile: {ships} are lost at "
+                         "sea and go home.")
+            elif left is not None and all(t < 16 for t in left):
+                text = _("The last sea tile has been drawn: {ships} are lost at sea and go "
+                         "home.")
+            else:
+                text = _("No tile is drawn any more: {ships} are lost at sea and go home.")
+            return ("bad", text.format(ships=ships_text(d[0])))
         if k == "closed":
             names = ", ".join(island_name(t) for t in d)
             text = ngettext("Closed path: {islands} leaves the game.",

@@ -22,6 +22,8 @@ def _unbroken_tail(text: str) -> str:
 LANDING_HINTED = "hinted"  # the hint's landing: Enter plays what `hint` recommends
 LANDING_THINKING = "thinking"  # nothing yet: the hint is choosing
 LANDING_PLAIN = "plain"  # the engine's default_landing (the hint failed): no advice
+# something else typed over the offer: Enter plays that, not the offer
+LANDING_TYPED = "typed"
 
 
 def pending_text(game: Game, names: list[str], local: set[int],
@@ -32,7 +34,8 @@ def pending_text(game: Game, names: list[str], local: set[int],
     name the seats in the result (`Maui — bot (search)`). `replay`: nobody is thinking
     or waited for, the decision is only named (`Kupe — bot (search) (Y): placing…`).
     `landing`: what the line holds at our own landing (`LANDING_*`): the hint's landing,
-    nothing yet while the hint thinks, or the engine's plain one if the hint failed. A
+    nothing yet while the hint thinks, the engine's plain one if the hint failed, or
+    what the player typed over the offer (Enter plays that, not the hint). A
     newcomer read "Enter takes the offer" as advice, and the engine's first landing was
     often not the one `hint` recommended."""
     p = game.pending
@@ -63,6 +66,7 @@ def pending_text(game: Game, names: list[str], local: set[int],
                 LANDING_HINTED: _("{ships} reach {island}: Enter takes the hint"),
                 LANDING_THINKING: _("{ships} reach {island}: a hint is on its way…"),
                 LANDING_PLAIN: _("{ships} reach {island}: Enter lands them in beach order"),
+                LANDING_TYPED: _("{ships} reach {island} — land BEACH:COLOURS …"),
             }[landing],
             D.COLONY_TILE: _("New Colony: place {tile} — tile Q,R DIR (its red mark)"),
             D.COLONY_SHIP: _("New Colony: a ship on {island} — place {island} BEACH"),
@@ -118,10 +122,13 @@ def fill_text(game: Game, move: ChooseBeaches) -> str:
         return _("→ beach {beach} fills: {ships} sail {pier}").format(
             beach=beach + 1, ships=ships_text(group), pier=DIRECTION_NAMES[pier])
     p = trial.pending
-    if p is not None and p.kind == D.DEPARTURE:  # several full: the player picks
+    if p is not None and p.kind == D.DEPARTURE:  # the player picks: which beach, or a pier
+        # (one full beach with a choice of piers read "beaches 1 fill: you choose which
+        # sails first", though there was nothing to choose between beaches)
         full = sorted({m.beach for m in trial.legal_moves() if isinstance(m, Sail)})
-        return _("→ beaches {beaches} fill: you choose which sails first").format(
-            beaches=numbers_text(full))
+        return ngettext("→ beach {beaches} fills: you choose the pier it sails by",
+                        "→ beaches {beaches} fill: you choose which sails first",
+                        len(full)).format(beaches=numbers_text(full))
     return ""
 
 
@@ -141,8 +148,8 @@ def preview_text(game: Game, move: Sail) -> str:
         return ngettext("→ wrecked at {where}: danger {danger}, the group has {colours} colour",
                         "→ wrecked at {where}: danger {danger}, the group has {colours} colours",
                         pv.colours).format(where=where, danger=pv.danger, colours=pv.colours)
-    if pv.outcome == "lost":
-        return _("→ lost at sea: no tile is left to discover")
+    if pv.outcome == "lost":  # (after the last island tile: sea tiles may be left, E2)
+        return _("→ lost at sea: no tile is drawn after the last island tile")
     return _("→ reveals a tile at {hex}").format(hex=f"{pv.hex[0]},{pv.hex[1]}")
 
 
@@ -195,7 +202,7 @@ GENERAL_HELP = [
     *_TYPING,
     N_("  rules — the rule behind the pending decision · help [MOVE] · centre [ISLAND] — "
        "re-centre the map (on an island)"),
-    N_("  quit — leave (the record is saved)"),
+    N_("  quit — leave (the record is saved)"),  # (`QUIT_LINES` says it as it is)
     N_("  position — the whole position as one line of text (paste it into a bug report)"),
     N_("  board — at the end, switch between the final table and the map"),
     *_GAME_KEYS,
@@ -206,7 +213,10 @@ GENERAL_HELP = [
     # (the panel's heads are four-letter words: nothing said what `brd` or `K/2` were, nor
     # the `*` against the player whose turn it is while another decides)
     N_("Panel: ▶ decides now, * has the turn; res ships in reserve, brd ships on beaches,"),
-    N_("  isl islands with your ships, pts points, K/2 Royal Islands founded (2 at most)."),
+    # (`isl` counts an island where only your king stands, as E4 does: "with your ships"
+    # left the king out)
+    N_("  isl islands with a ship or king of yours, pts points, K/2 Royal Islands founded "
+       "(2 at most)."),
 ]
 
 # Move words stay English in every language: they are the moves' text form, the same on
@@ -231,6 +241,13 @@ MOVE_HELP = {
 
 
 PLAYING_ONLY = frozenset([*_TYPING, *_GAME_KEYS])
+# `quit` as it is: "the record is saved" stood in the help of a game played with
+# --no-record, whose own question to leave said "this game is not recorded"
+QUIT_LINES = {
+    "recorded": GENERAL_HELP[GENERAL_HELP.index(N_("  quit — leave (the record is saved)"))],
+    "unrecorded": N_("  quit — leave (this game is not recorded)"),
+    "replay": N_("  quit — leave the replay"),
+}
 # a replay's keys instead (PgUp/PgDn step through the moves there, not the log)
 REPLAY_KEYS = [
     N_("Keys: PgDn/PgUp step a move forwards/back (PgDn reads on a log scrolled back),"),
@@ -238,9 +255,9 @@ REPLAY_KEYS = [
 ]
 
 
-def help_lines(topic: str = "", replay: bool = False) -> list[str]:
+def help_lines(topic: str = "", replay: bool = False, recorded: bool = True) -> list[str]:
     """`help` (the general lines and the moves' words) or `help MOVE`; `replay`: without
-    what only a game under way takes."""
+    what only a game under way takes; `recorded`: the game is written to a record."""
     topic = topic.strip().lower()
     if topic in MOVE_HELP:
         return [_(MOVE_HELP[topic])]
@@ -248,11 +265,13 @@ def help_lines(topic: str = "", replay: bool = False) -> list[str]:
         return [_("no help on {topic}; try: {topics}").format(topic=repr(topic),
                                                             topics=", ".join(MOVE_HELP))]
     moves = " · ".join(_(MOVE_HELP[k]).split(" — ")[0] for k in MOVE_HELP)
+    quit_line = QUIT_LINES["replay" if replay else "recorded" if recorded else "unrecorded"]
+    lines = [quit_line if line == QUIT_LINES["recorded"] else line for line in GENERAL_HELP]
     if replay:  # (the goal first, as in a game; the moves' words are not typed here)
-        kept = [_(line) for line in GENERAL_HELP if line not in PLAYING_ONLY]
+        kept = [_(line) for line in lines if line not in PLAYING_ONLY]
         return [kept[0], _("Commands of every game screen:"), *kept[1:],
                 *(_(line) for line in REPLAY_KEYS)]
-    return [_(line) for line in GENERAL_HELP] + [_("Moves: {moves}").format(moves=moves)]
+    return [_(line) for line in lines] + [_("Moves: {moves}").format(moves=moves)]
 
 
 def engine_reason(reason: object) -> str:

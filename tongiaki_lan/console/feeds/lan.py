@@ -49,6 +49,7 @@ class LanSession(GameSession):
         # how we leave at `quit` mid-game: for good (a bot takes the seat at once and the
         # table stops waiting for us) unless the player typed `quit soon`
         self.leave_for_good = True
+        self.left_alone = False  # left a table no other laptop played at (`close`)
         node.add_listener(self._on_node_event)
 
     # ---------------------------------------------------------------- the table's facts
@@ -138,10 +139,32 @@ class LanSession(GameSession):
     def leave_note(self) -> str:
         """What the leaving question says of a LAN seat: `quit` is for good (a bot takes
         the seat at once, the table waits for nobody), `quit soon` keeps the seat waiting,
-        and how to come back to it."""
+        and how to come back to it; or, with no other laptop at the table, that leaving
+        ends the game."""
+        if self.alone_at_table():
+            # (a table of this laptop and its bots was promised "your seat waits — join
+            # the game marked 'yours'", and the list was empty when the player came back)
+            return _("no other laptop plays at this table, so the game ends here; its "
+                     "record keeps it (tongiaki-lan replay shows it)")
+        return self.table_leave_note()
+
+    @staticmethod
+    def table_leave_note() -> str:
+        """The leaving question's note at a table where other laptops play on."""
         return _("you go for good and a bot takes your seat at once; back soon instead? Type "
                  "'quit soon': your seat waits — run tongiaki-lan again and join the game "
                  "marked 'yours'")  # ("leave; for good: …" read as two choices)
+
+    def alone_at_table(self) -> bool:
+        """Whether no other laptop plays at this table (the other seats are bots this
+        laptop runs, or players' who left for good): nobody plays on once this one
+        leaves, and no seat waits to be joined again."""
+        lb = self.node.lobby
+        if lb is None or self.watching or self.game is None or self.game.is_over:
+            return False
+        me = self.node.peer_id
+        return not any(m.peer != me and m.peer.hex() not in self.facts.gone
+                       for m in lb.members)
 
     def replace_left(self) -> float | None:
         """Seconds (on this screen's clock) before `replace` may give the seat whose
@@ -450,6 +473,7 @@ class LanSession(GameSession):
 
     async def close(self) -> None:
         await super().close()
+        self.left_alone = self.alone_at_table()  # (nobody plays on: no seat waits)
         with contextlib.suppress(Exception):
             await self.node.leave(for_good=self.leave_for_good)
         if self.discovery is not None:

@@ -223,13 +223,15 @@ class LobbyScreen:
 
     @staticmethod
     def _guest_note(g) -> str:
-        """What a running game offers a latecomer: `· 1 seat open · watch`."""
+        """What a running game offers a latecomer: `· 1 bot seat to take · watch` (a
+        seat a newcomer may take is always one a bot plays: "1 seat open" read as an
+        empty chair)."""
         if not getattr(g, "running", False):
             return ""
         note = ""
         if g.open_seats:
-            note += " · " + ngettext("{n} seat open", "{n} seats open", g.open_seats).format(
-                n=g.open_seats)
+            note += " · " + ngettext("{n} bot seat to take", "{n} bot seats to take",
+                                     g.open_seats).format(n=g.open_seats)
         if g.watchable:
             note += " · watch"  # (the command word, as typed)
         return note

@@ -408,10 +408,11 @@ class GameScreen:
         def _(event):
             self.leave_key(N_("Ctrl-C"))
 
-        quit_offered = Condition(lambda: bool(self.input.quit_asked) and self._prefill == "quit"
-                                 and self.buffer.text == "quit")
-
-        @kb.add("c-d", filter=buffer_empty | quit_offered)
+        # Ctrl-D leaves from a line with nothing the player typed on it: empty, or an offer
+        # (the `quit` it asked with, a landing's hint). The help says "Ctrl-C or Ctrl-D
+        # leaves", and at our landing, whose line always holds the hint's landing, Ctrl-D
+        # did nothing.
+        @kb.add("c-d", filter=buffer_empty | untouched_offer)
         def _(event):
             self.leave_key(N_("Ctrl-D"))
 
@@ -479,6 +480,8 @@ class GameScreen:
     def _text_changed(self, buffer: Buffer) -> None:
         if not self._setting and buffer.text != self._prefill:
             self._prefill = None  # edited (or completed): no longer an untouched offer
+            self.input.line_edited(buffer.text)  # (a question to leave goes, an offer
+            # comes back on a line emptied at our landing)
 
     def _type_over_offer(self, event) -> None:
         """The first character typed over an untouched offer starts a new line, the way

@@ -284,9 +284,9 @@ class Handover:
             f"the game forked at or before move {index}: {self.peer_name(peer)} and this node "
             f"played different games from there ({detail}). This happens when the network "
             "was split for longer than the handover time and both sides went on playing, "
-            "each giving the other side's seats to bots (docs/network.md, 'Handover and "
-            "network partitions'); the two games cannot be joined again, and each record "
-            "holds its own side's game")
+            "each giving the other side's seats to bots; the two games cannot be joined "
+            "again, and each record holds its own side's game (tongiaki-lan records lists "
+            "it)")  # (no pointer to docs/network.md: a player's installed copy has no docs)
 
     def _auto_handover(self) -> None:
         """Headless nodes (`--handover S`) ask by themselves for a bot in the seat of a
