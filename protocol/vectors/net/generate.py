@@ -158,8 +158,11 @@ def main() -> None:
     key = derive_key("correct horse", GAME)
     vectors = []
     for i, (name, msg) in enumerate(MESSAGES):
-        env = C.Envelope(GAME, A, 1700000000000000, 1700000000000001 if i % 2 else 0,
-                         100 + i, i if msg.RELIABLE else 0, 7, 0b101, msg)
+        # to B; every other one names B's run and echoes B's packet 4000 + i (the others:
+        # B's run not known yet, so nothing to echo)
+        env = C.Envelope(GAME, A, 1700000000000000, B, 1700000000000001 if i % 2 else 0,
+                         100 + i, 4000 + i if i % 2 else 0, i if msg.RELIABLE else 0, 7,
+                         0b101, msg)
         for k in (None, key):
             vectors.append({
                 "name": name + ("-mac" if k else ""),
@@ -167,12 +170,12 @@ def main() -> None:
                 "envelope": j(env.to_wire()),
                 "datagram": C.encode_datagram(env, k, ID_A, KX_A).hex(),
             })
-    # probes travel outside any game: game id 0, every counter 0, signed without an
-    # X25519 key (protocol/wire.md, "Probe")
+    # probes travel outside any game: game id 0, no receiver named (8 zero bytes), every
+    # counter 0, signed without an X25519 key (protocol/wire.md, "Probe")
     for name, msg in (("probe-frame", C.Probe(bytes(range(16)))),
                       ("probe-answer-frame", C.ProbeAnswer(bytes(range(16)), 1700000000123456,
                                                            GAME))):
-        env = C.Envelope(C.NO_GAME, A, 0, 0, 0, 0, 0, 0, msg)
+        env = C.Envelope(C.NO_GAME, A, 0, C.NO_PEER, 0, 0, 0, 0, 0, 0, msg)
         vectors.append({"name": name, "passphrase": None, "kx": C.NO_KX.hex(),
                         "envelope": j(env.to_wire()),
                         "datagram": C.encode_datagram(env, None, ID_A).hex()})
@@ -184,7 +187,7 @@ def main() -> None:
         except C.WireError as exc:
             refused.append({"name": name, "datagram": data.hex(), "reason": str(exc)})
     # a valid datagram checked with the wrong key
-    env = C.Envelope(GAME, A, 1, 0, 1, 1, 0, 0, C.Chat("hi"))
+    env = C.Envelope(GAME, A, 1, B, 0, 1, 0, 1, 0, 0, C.Chat("hi"))
     wrong = C.encode_datagram(env, derive_key("wrong", GAME))
     refused.append({"name": "wrong-passphrase", "datagram": wrong.hex(),
                     "passphrase": "correct horse",
@@ -198,10 +201,12 @@ def main() -> None:
                     "reason": "bad link MAC"})
     refused.append({"name": "unsigned", "datagram": plain.hex(), "require_signature": True,
                     "reason": "unsigned datagram"})
-    forged = C.encode_datagram(C.Envelope(GAME, B, 1, 0, 1, 1, 0, 0, C.Chat("hi")), None, ID_A)
+    forged = C.encode_datagram(C.Envelope(GAME, B, 1, A, 0, 1, 0, 1, 0, 0, C.Chat("hi")), None,
+                               ID_A)
     refused.append({"name": "impersonation", "datagram": forged.hex(),
                     "reason": "sender id does not belong to the signing key (impersonation?)"})
-    too_far = C.encode_datagram(C.Envelope(GAME, A, 1, 0, 1, 1, 0, 0, C.Draw(32, ((0, VAL),))))
+    too_far = C.encode_datagram(C.Envelope(GAME, A, 1, B, 0, 1, 0, 1, 0, 0,
+                                           C.Draw(32, ((0, VAL),))))
     try:
         C.decode_datagram(too_far)
         raise SystemExit("a DRAW beyond the chain was accepted")
