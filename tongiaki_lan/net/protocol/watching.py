@@ -339,8 +339,11 @@ class Spectators:
         answered, the rest is refused and changes nothing."""
         w = self._watchers.get(peer)
         sign = self.links.sign
-        if w is not None and sign is not None and (sign.newer or sign.proven_at is not None):
-            # (a watcher's replayed datagram does not keep it fed: `Links.sign`)
+        if w is not None and sign is not None and (
+                sign.proven_at is not None
+                or (sign.newer and self.now - w.heard <= self.presence.away_after)):
+            # heard as a member is (`NodeCore._alive_at`): a replay of what a watcher
+            # silent for a while once sent does not keep it fed
             w.heard = self.now
         if w is not None:
             w.addr = tuple(addr[:2])  # (the link's: it moves only on the watcher's answer)
