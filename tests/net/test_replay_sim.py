@@ -67,9 +67,9 @@ def assert_still_away(members: list[SimNode], gone: SimNode, n_back: dict) -> No
 
 
 def assert_nothing_of_it_went_to_the_stranger(to_stranger) -> None:
-    """At most a bare challenge (an ACK with no message and no sequence number), which
-    the stranger cannot answer: never a heartbeat, a move, a draw or a lobby."""
-    assert all(isinstance(env.message, Ack) and env.seq == 0 and env.dest_inc == 0
+    """At most a bare challenge (an ACK: no message, no sequence number), which the
+    stranger cannot answer: never a heartbeat, a move, a draw or a lobby."""
+    assert all(isinstance(env.message, Ack) and env.seq == 0
                for _, env in to_stranger), [type(env.message).__name__ for _, env in to_stranger]
 
 
@@ -321,11 +321,15 @@ def test_a_peers_traffic_moves_only_to_where_it_answered_a_packet_sent_there():
     p.flush(p.b, p.a, A_ADDR, B_NEW)
     assert p.a.links[p.b.peer_id].addr == B_ADDR
     challenge = [(d, dest) for d, dest in p.a.datagrams_to_send() if dest == B_NEW]
-    assert len(challenge) == 1 and peek_envelope(challenge[0][0]).dest_inc == 0
-    # b gets the challenge and answers from the new port: that moves a's traffic there
+    assert len(challenge) == 1 and isinstance(peek_envelope(challenge[0][0]).message, Ack)
+    # b gets the challenge; its next datagram, from the new port, echoes it: that moves
+    # a's traffic there (and only that: the same datagram from elsewhere would not)
     p.b.receive(challenge[0][0], A_ADDR, p.now)
-    answer = [d for d, dest in p.b.datagrams_to_send() if dest == A_ADDR]
-    assert answer
-    for d in answer:
-        p.a.receive(d, B_NEW, p.now)
+    p.b.datagrams_to_send()
+    p.now += 0.4
+    p.b.now = p.now
+    p.b.send(p.a.peer_id, None, hb)
+    (answer,) = [d for d, dest in p.b.datagrams_to_send() if dest == A_ADDR]
+    assert peek_envelope(answer).echo == peek_envelope(challenge[0][0]).pkt
+    p.a.receive(answer, B_NEW, p.now)
     assert p.a.links[p.b.peer_id].addr == B_NEW

@@ -191,6 +191,8 @@ class Link:
         self.their_kx = None
         self.key = None
         self.mac_ok = False
+        self.answered_at = -1e9  # (a new run's first words are answered at once)
+        self.challenged.clear()
 
 
 @dataclass
@@ -398,11 +400,11 @@ class Links:
         if self.now - lk.answered_at < ANSWER_S:
             return
         lk.answered_at = self.now
-        if addr != lk.addr:  # (a challenge: it tells nothing of the link, `_challenge`)
+        if addr != lk.addr:
             lk.challenged[addr] = self.now
-            self._emit(lk, 0, Ack(), to=addr, dest_inc=0, sign=True)
-        else:
-            self._emit(lk, 0, Ack(), sign=True)
+        # (naming the run that spoke, and echoing it: the peer, if there, echoes it in its
+        # next datagram, from where it is; two peers that both moved thus find each other)
+        self._emit(lk, 0, Ack(), to=addr, sign=True)
 
     def _emit(self, lk: Link, seq: int, message: Message, *, to: Addr | None = None,
               dest_inc: int | None = None, sign: bool = False) -> None:
