@@ -25,6 +25,7 @@ class HostileDatagrams:
         self.key = key
         self.pkt = 1 << 40
         self.strangers = [Identity.generate() for _ in range(4)]
+        self.dest = C.NO_PEER
 
     def _frame(self, obj, flags: int = C.FLAG_SIGNED) -> bytes:
         """Framed and signed by a stranger (so the node gets as far as parsing it)."""
@@ -36,7 +37,7 @@ class HostileDatagrams:
 
     def _env(self, sender: bytes, msg: list, game: bytes | None = None) -> list:
         self.pkt += 1
-        return [game or self.game_id, sender, 5, 0, self.pkt, 1, 0, 0, msg]
+        return [game or self.game_id, sender, 5, self.dest, 0, self.pkt, 0, 1, 0, 0, msg]
 
     def _junk(self, depth: int = 0):
         r = self.rng.random()
@@ -47,14 +48,17 @@ class HostileDatagrams:
             return [self._junk(depth + 1) for _ in range(self.rng.randrange(6))]
         return {str(i): self._junk(depth + 1) for i in range(self.rng.randrange(3))}
 
-    def one(self) -> tuple[str, bytes]:
+    def one(self, dest: bytes = C.NO_PEER) -> tuple[str, bytes]:
+        """One hostile datagram, addressed (envelope `dest`) to the node `dest`, so that
+        it gets as far as its kind makes it."""
+        self.dest = dest
         kind = self.rng.choice(self.KINDS)
         rng = self.rng
         if kind == "random":
             data = os.urandom(rng.randrange(0, 1300))
         elif kind == "truncated":
-            full = C.encode_datagram(C.Envelope(self.game_id, os.urandom(8), 1, 0, 1, 1, 0, 0,
-                                                C.MoveMsg(3, [2, 7], bytes(32))))
+            full = C.encode_datagram(C.Envelope(self.game_id, os.urandom(8), 1, dest, 0, 1, 0,
+                                                1, 0, 0, C.MoveMsg(3, [2, 7], bytes(32))))
             data = full[:rng.randrange(0, len(full) - 1)]
         elif kind == "oversized":
             data = self._frame(self._env(os.urandom(8), [40, "x" * 1500]))
@@ -74,23 +78,25 @@ class HostileDatagrams:
             msg = rng.choice([C.MoveMsg(rng.randrange(50), [2, 7], bytes(32)), C.Chat("hi"),
                               C.Fetch(0), C.Start(), C.Ready(True), C.Join("mallory", "")])
             ident = rng.choice(self.strangers)
-            data = C.encode_datagram(C.Envelope(self.game_id, ident.peer_id, 1, 0, 1, 1, 0, 0,
-                                                msg), self.key, ident)
+            data = C.encode_datagram(C.Envelope(self.game_id, ident.peer_id, 1, dest, 0, 1, 0,
+                                                1, 0, 0, msg), self.key, ident)
         elif kind == "impersonation":
             # a member's peer id, signed with a stranger's key
             msg = rng.choice([C.MoveMsg(rng.randrange(50), [2, 7], bytes(32)), C.Chat("hi"),
                               C.Heartbeat("playing", 1, 999, bytes(32))])
             data = C.encode_datagram(C.Envelope(self.game_id, rng.choice(self.members),
-                                                2**64 - 1, 0, 1, msg.RELIABLE * 1, 0, 0, msg),
+                                                2**64 - 1, dest, 0, 1, 0, msg.RELIABLE * 1,
+                                                0, 0, msg),
                                      self.key, rng.choice(self.strangers))
         elif kind == "unsigned":
-            data = C.encode_datagram(C.Envelope(self.game_id, rng.choice(self.members), 1, 0,
-                                                1, 0, 0, 0, C.Heartbeat("lobby", 0, 0, b"")),
+            data = C.encode_datagram(C.Envelope(self.game_id, rng.choice(self.members), 1,
+                                                dest, 0, 1, 0, 0, 0, 0,
+                                                C.Heartbeat("lobby", 0, 0, b"")),
                                      self.key)
         elif kind == "other-game":
             ident = rng.choice(self.strangers)
-            data = C.encode_datagram(C.Envelope(os.urandom(8), ident.peer_id, 1, 0,
-                                                1, 1, 0, 0, C.Chat("x")), None, ident)
+            data = C.encode_datagram(C.Envelope(os.urandom(8), ident.peer_id, 1, dest, 0,
+                                                1, 0, 1, 0, 0, C.Chat("x")), None, ident)
         else:  # deep-nesting: a msgpack bomb within the size limit
             inner = b"\x91" * 1000 + b"\x00"
             data = C.MAGIC + bytes([C.PROTOCOL_VERSION, 0]) + inner

@@ -42,7 +42,7 @@ def test_kdf_vector():
 @pytest.mark.parametrize("v", VECTORS["valid"], ids=lambda v: v["name"])
 def test_valid_vector_encodes_to_exact_bytes_and_back(v):
     items = from_json(v["envelope"])
-    env = C.Envelope(*items[:8], C.parse_message(items[8]))
+    env = C.Envelope(*items[:10], C.parse_message(items[10]))
     key = key_for(v)
     kx = v.get("kx", VECTORS["identity"]["kx"])  # probes carry no X25519 key (all zero)
     data = C.encode_datagram(env, key, IDENTITY, bytes.fromhex(kx))
@@ -62,7 +62,7 @@ def test_a_link_keyed_datagram_round_trips_and_the_pair_derives_one_key():
     kb = b.link_key(b"B" * 8, b"A" * 8, a.public)
     assert ka == kb and len(ka) == 32
     assert KeyExchange().link_key(b"C" * 8, b"B" * 8, b.public) != ka
-    env = C.Envelope(bytes(8), bytes(range(8)), 1, 0, 1, 1, 0, 0, C.Chat("hi"))
+    env = C.Envelope(bytes(8), bytes(range(8)), 1, b"B" * 8, 0, 1, 0, 1, 0, 0, C.Chat("hi"))
     data = C.encode_datagram(env, None, link_key=ka)
     assert C.decode_datagram(data, None, True, link_key=lambda s, i: kb) == env
     with pytest.raises(C.WireError, match="without a link key"):
@@ -128,7 +128,7 @@ def test_refused_vectors_test_what_they_are_named_for_at_the_current_version():
 
 
 def test_every_message_type_has_a_vector():
-    types = {from_json(v["envelope"])[8][0] for v in VECTORS["valid"]}
+    types = {from_json(v["envelope"])[10][0] for v in VECTORS["valid"]}
     assert types == set(C.MESSAGE_TYPES)
 
 
@@ -141,40 +141,44 @@ def _frame(obj, flags=0) -> bytes:
     return C.MAGIC + bytes([C.PROTOCOL_VERSION, flags]) + msgpack.packb(obj, use_bin_type=True)
 
 
-GOOD = C.Envelope(bytes(8), bytes(range(8)), 1, 0, 1, 1, 0, 0, C.MoveMsg(0, [2, 7], bytes(32)))
+GOOD = C.Envelope(bytes(8), bytes(range(8)), 1, bytes(range(8, 16)), 0, 1, 0, 1, 0, 0,
+                  C.MoveMsg(0, [2, 7], bytes(32)))
 
 
 @pytest.mark.parametrize("mutate, reason", [
-    (lambda w: w[:8], "envelope: expected 9 fields"),
+    (lambda w: w[:10], "envelope: expected 11 fields"),
+    (lambda w: [*w[:3], b"short", *w[4:]], "envelope.dest: expected 8 bytes"),
+    (lambda w: [*w[:3], 7, *w[4:]], "envelope.dest: expected bytes"),
+    (lambda w: [*w[:6], -1, *w[7:]], "envelope.echo"),
     (lambda w: [*w[:2], -1, *w[3:]], "envelope.incarnation"),
     (lambda w: [*w[:2], True, *w[3:]], "envelope.incarnation"),
     (lambda w: [w[0][:4], *w[1:]], "envelope.game: expected 8 bytes"),
-    (lambda w: [*w[:8], [99]], "message: unknown type 99"),
-    (lambda w: [*w[:8], [30, "x", [2, 7], bytes(32), []]], "move.index"),
-    (lambda w: [*w[:8], [30, 0, [2, 7.5], bytes(32), []]], "move.move: unexpected element"),
-    (lambda w: [*w[:8], [30, 0, [[[[[[[[1]]]]]]]], bytes(32), []]], "nested deeper"),
-    (lambda w: [*w[:8], [30, 0, list(range(250)), bytes(32), []]], "more than 200"),
-    (lambda w: [*w[:8], [40, "bell\x07"]], "control characters"),
-    (lambda w: [*w[:8], [30, 1, [2, 7], bytes(32), [[[2, 7], bytes(32)]] * 2]],
+    (lambda w: [*w[:10], [99]], "message: unknown type 99"),
+    (lambda w: [*w[:10], [30, "x", [2, 7], bytes(32), []]], "move.index"),
+    (lambda w: [*w[:10], [30, 0, [2, 7.5], bytes(32), []]], "move.move: unexpected element"),
+    (lambda w: [*w[:10], [30, 0, [[[[[[[[1]]]]]]]], bytes(32), []]], "nested deeper"),
+    (lambda w: [*w[:10], [30, 0, list(range(250)), bytes(32), []]], "more than 200"),
+    (lambda w: [*w[:10], [40, "bell\x07"]], "control characters"),
+    (lambda w: [*w[:10], [30, 1, [2, 7], bytes(32), [[[2, 7], bytes(32)]] * 2]],
      "more moves than came before"),
-    (lambda w: [*w[:8], [30, 9, [2, 7], bytes(32), [[[2, 7], bytes(32)]] * 5]],
+    (lambda w: [*w[:10], [30, 9, [2, 7], bytes(32), [[[2, 7], bytes(32)]] * 5]],
      "more than 4"),
-    (lambda w: [*w[:8], [11, 1, "lobby", "g", 1, False, [], [], b"", [], "standard", 15, 7, []]],
+    (lambda w: [*w[:10], [11, 1, "lobby", "g", 1, False, [], [], b"", [], "standard", 15, 7, []]],
      "2 to 6 seats"),
-    (lambda w: [*w[:8], [11, 1, "lobby", "g", 2, False, [], [], b"", [], "standard", 1, 7, []]],
+    (lambda w: [*w[:10], [11, 1, "lobby", "g", 2, False, [], [], b"", [], "standard", 1, 7, []]],
      "lobby.draw_wait: at least 2 s"),
-    (lambda w: [*w[:8], [11, 1, "lobby", "g", 2, False, [], [], b"", [], "standard", 15, 8, []]],
+    (lambda w: [*w[:10], [11, 1, "lobby", "g", 2, False, [], [], b"", [], "standard", 15, 8, []]],
      "lobby.guests: expected integer 0..7, got 8"),
-    (lambda w: [*w[:8], [37, b"\0" * 32, [b"\0" * 8], []]],
+    (lambda w: [*w[:10], [37, b"\0" * 32, [b"\0" * 8], []]],
      "watch_state: one chain head per contributor"),
-    (lambda w: [*w[:8], [39, 6, "Dan", ""]], "take_seat.seat: expected integer 0..5, got 6"),
-    (lambda w: [*w[:8], [34, b"12345678", 3, True, b"short", b"p" * 32, b"s" * 64]],
+    (lambda w: [*w[:10], [39, 6, "Dan", ""]], "take_seat.seat: expected integer 0..5, got 6"),
+    (lambda w: [*w[:10], [34, b"12345678", 3, True, b"short", b"p" * 32, b"s" * 64]],
      "farewell.value: expected 0 or 32 bytes"),
-    (lambda w: [*w[:8], [34, b"12345678", 0, True, b"v" * 32, b"p" * 32, b"s" * 64]],
+    (lambda w: [*w[:10], [34, b"12345678", 0, True, b"v" * 32, b"p" * 32, b"s" * 64]],
      "a value needs from_draw of at least 1"),
-    (lambda w: [*w[:8], [1, "dancing", 0, 0, b""]], "heartbeat.phase"),
-    (lambda w: [*w[:8], {"a": 1}], "malformed msgpack"),
-    (lambda w: [*w[:8], "move"], "message: expected array"),
+    (lambda w: [*w[:10], [1, "dancing", 0, 0, b""]], "heartbeat.phase"),
+    (lambda w: [*w[:10], {"a": 1}], "malformed msgpack"),
+    (lambda w: [*w[:10], "move"], "message: expected array"),
 ])
 def test_wrong_types_and_shapes_are_refused_with_a_reason(mutate, reason):
     data = _frame(mutate(GOOD.to_wire()))

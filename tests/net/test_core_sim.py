@@ -305,8 +305,8 @@ def test_a_stranger_cannot_speak_for_a_member_open_game_or_not(passphrase):
     for k, msg in enumerate(forged):
         seq = 1 if msg.RELIABLE else 0
         for inc in (2**64 - 1, b.core.incarnation + 1):
-            env = Envelope(a.core.game_id, b.core.peer_id, inc, a.core.incarnation, 9000 + k,
-                           seq, 0, 0, msg)
+            env = Envelope(a.core.game_id, b.core.peer_id, inc, a.core.peer_id,
+                           a.core.incarnation, 9000 + k, 0, seq, 0, 0, msg)
             # (in a passphrase game: a stranger who knows the passphrase, and one who does not)
             for k_ in {key, None}:
                 net.inject(encode_datagram(env, k_), a.addr)  # unsigned, in b's name
@@ -330,7 +330,7 @@ def test_a_member_claiming_a_restart_beyond_every_later_run_is_refused():
     net = SimNet(seed=47)
     a, b = net.table(2)
     net.run_until(lambda: len(a.game.moves) > 5)
-    env = Envelope(a.core.game_id, b.core.peer_id, 2**64 - 1, 0, 1, 0, 0, 0,
+    env = Envelope(a.core.game_id, b.core.peer_id, 2**64 - 1, a.core.peer_id, 0, 1, 0, 0, 0, 0,
                    Heartbeat("playing", 1, 0, b""))
     net.inject(encode_datagram(env, None, b.core.identity), a.addr)
     net.run_for(0.01)

@@ -40,8 +40,10 @@ def _race(seed: int, late: float = 2.0):
 
 
 # (seeds whose timing makes the race happen: the first assertion checks it did; with
-# 2026-11-28's liveness timings seed 1 no longer raced and 8 took its place)
-@pytest.mark.parametrize("seed", [0, 4, 5, 8])
+# 2026-11-28's liveness timings seed 1 no longer raced and 8 took its place; with protocol
+# version 10's answers to datagrams that prove nothing, 5 and 8 no longer raced and 2 and
+# 3 took their places)
+@pytest.mark.parametrize("seed", [0, 2, 3, 4])
 def test_a_value_that_crosses_the_tables_drop_is_taken_back_not_a_fork(seed):
     table = _race(seed)
     host, quiet, third = table

@@ -101,9 +101,10 @@ async def test_ten_thousand_hostile_datagrams_and_a_cheating_member(tmp_path):
         moves_during_flood = 0
         while sent < N_HOSTILE:
             for _ in range(100):
-                kind, data = gen.one()
+                target = honest[sent % 3]
+                kind, data = gen.one(target.peer_id)
                 kinds[kind] += 1
-                await raw.send(data, honest[sent % 3].address)
+                await raw.send(data, target.address)
                 sent += 1
             if captured:
                 honest_addrs = {nd.address for nd in honest}
@@ -165,7 +166,7 @@ async def test_without_the_passphrase_a_node_can_neither_join_nor_inject(tmp_pat
                 assert exc.silent_lock  # (the lobby asks for the passphrase again)
         gen = HostileDatagrams(3, nodes[0].game_id, [nd.peer_id for nd in nodes])
         for _ in range(300):
-            _, data = gen.one()
+            _, data = gen.one(nodes[0].peer_id)
             await raw.send(data, nodes[0].address)
         await play_to_end(nodes)
         assert len({nd.game.digest() for nd in nodes}) == 1

@@ -69,8 +69,10 @@ def test_a_laptop_that_hears_nobody_does_not_hold_the_table_up_for_ever():
     """Everything sent to one laptop is lost (a firewall that lets it send but blocks what
     comes in): its heartbeats still arrive, so it looked present, and the table waited for
     it for ever, with no word on any screen. Its heartbeats say it is stuck moves behind
-    the table, so now it is away: its seat goes to a bot and the game ends."""
-    net = SimNet(seed=5)
+    the table, so now it is away: its seat goes to a bot and the game ends. (A seed where
+    the table needs its decision before a draw needs its value: in the other order it is
+    left out of that draw while still here, and its seat goes to a bot for that.)"""
+    net = SimNet(seed=2)
     nodes = net.table(3, handover_after=5.0)
     net.run_until(lambda: len(nodes[0].game.moves) > 20, 120)
     deaf = nodes[2]

@@ -121,7 +121,7 @@ def test_anything_else_outside_a_game_is_refused_without_an_answer():
     me = _ids(1)[0]
     responder = P.Responder(me)
     other = _ids(2)[1]
-    unsigned = encode_datagram(Envelope(NO_GAME, other.peer_id, 0, 0, 0, 0, 0, 0,
+    unsigned = encode_datagram(Envelope(NO_GAME, other.peer_id, 0, bytes(8), 0, 0, 0, 0, 0, 0,
                                         Probe(b"n" * 16)))
     heartbeat = P._frame(other, Heartbeat("lobby", 1, 0, b""))
     answer = P._frame(other, ProbeAnswer(b"n" * 16, 5, NO_GAME))

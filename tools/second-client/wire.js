@@ -247,19 +247,21 @@ function decodeDatagram(data, opts) {
     fail(`malformed msgpack (${e.message})`);
   }
   if (!Array.isArray(obj)) fail(`envelope: expected array, got ${show(obj)}`);
-  if (obj.length > 9) fail('envelope: more than 9 elements');
-  if (obj.length < 9) fail(`envelope: expected 9 fields, got ${obj.length}`);
+  if (obj.length > 11) fail('envelope: more than 11 elements');
+  if (obj.length < 11) fail(`envelope: expected 11 fields, got ${obj.length}`);
   const env = {
     game: T.bin(8)(obj[0], 'envelope.game'),
     sender: T.bin(8)(obj[1], 'envelope.sender'),
     incarnation: T.uint()(obj[2], 'envelope.incarnation'),
-    dest_inc: T.uint()(obj[3], 'envelope.dest_inc'),
-    pkt: T.uint()(obj[4], 'envelope.pkt'),
-    seq: T.uint()(obj[5], 'envelope.seq'),
-    ack: T.uint()(obj[6], 'envelope.ack'),
-    sack: T.uint()(obj[7], 'envelope.sack'),
+    dest: T.bin(8)(obj[3], 'envelope.dest'),
+    dest_inc: T.uint()(obj[4], 'envelope.dest_inc'),
+    pkt: T.uint()(obj[5], 'envelope.pkt'),
+    echo: T.uint()(obj[6], 'envelope.echo'),
+    seq: T.uint()(obj[7], 'envelope.seq'),
+    ack: T.uint()(obj[8], 'envelope.ack'),
+    sack: T.uint()(obj[9], 'envelope.sack'),
   };
-  const message = parseMessage(obj[8]);
+  const message = parseMessage(obj[10]);
   if (flags & FLAG_SIGNED) {
     const pub = data.subarray(end, end + 32);
     if (!k.peerId(pub).equals(env.sender)) fail('sender id does not belong to the signing key (impersonation?)');

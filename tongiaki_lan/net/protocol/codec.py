@@ -24,8 +24,9 @@ from tongiaki_lan.net.protocol.identity import peer_id_of, verify
 MAGIC = b"TK"
 # 4: incarnations, variant…; 5: bots that decide anew; 6: AWAY_LIST; 7: NEW_CHAIN;
 # 8: who plays a seat from its laptop, a person or a bot (JOIN, seats); 9: the same for a
-# seat taken mid-game (TAKE_SEAT) (protocol/wire.md)
-PROTOCOL_VERSION = 9
+# seat taken mid-game (TAKE_SEAT); 10: the envelope names its receiver (`dest`) and echoes
+# the receiver's latest packet (`echo`), so no replay makes anyone present (protocol/wire.md)
+PROTOCOL_VERSION = 10
 FLAG_MAC = 0x01
 FLAG_SIGNED = 0x02
 FLAG_LINK_MAC = 0x04
@@ -66,6 +67,7 @@ MAX_WATCHERS = 16  # watchers one member feeds, and names one WATCHERS message l
 PHASES = ("lobby", "starting", "playing", "over")
 SEAT_KINDS = ("human", "bot")
 NO_GAME = bytes(ID_LEN)
+NO_PEER = bytes(ID_LEN)  # a probe's `dest`: outside any game it names no receiver
 
 
 class WireError(ValueError):
@@ -1001,24 +1003,31 @@ def parse_message(obj: Any) -> Message:
 class Envelope:
     """Everything in a datagram except the frame and the MAC.
 
-    `dest_inc` names the receiver's incarnation the sender is talking to (0 = not yet
-    known), so acks and sequence numbers meant for a previous run of a restarted peer are
-    never applied to the new one.
+    `dest` names the node the datagram is for (its peer id), so a datagram captured on
+    its way to one member is refused by every other. `dest_inc` names the receiver's
+    incarnation the sender is talking to (0 = not yet known), so acks and sequence numbers
+    meant for a previous run of a restarted peer are never applied to the new one. `echo`
+    is the highest `pkt` the sender has received from that run of the receiver (0: none):
+    the receiver knows when and where it sent that packet, so a datagram echoing a recent
+    one proves its sender alive since then, and reachable there (protocol/transport.md,
+    "Liveness" and "Addresses").
     """
 
     game: bytes
     sender: bytes
     incarnation: int
+    dest: bytes
     dest_inc: int
     pkt: int
+    echo: int
     seq: int
     ack: int
     sack: int
     message: Message
 
     def to_wire(self) -> list:
-        return [self.game, self.sender, self.incarnation, self.dest_inc, self.pkt, self.seq,
-                self.ack, self.sack, self.message.to_wire()]
+        return [self.game, self.sender, self.incarnation, self.dest, self.dest_inc,
+                self.pkt, self.echo, self.seq, self.ack, self.sack, self.message.to_wire()]
 
 
 _KEYED: dict[bytes, Any] = {}  # key -> HMAC-SHA256 object holding only the key
@@ -1051,20 +1060,20 @@ def encode_datagram(env: Envelope, key: bytes | None = None, identity=None,
     packed (`pack_message`), when the same one goes to several peers."""
     if packed_message is None:
         packed_message = pack_message(env.message)
-    return encode_fields([env.game, env.sender, env.incarnation, env.dest_inc, env.pkt,
-                          env.seq, env.ack, env.sack], packed_message, key, identity,
-                         kx_public, link_key)
+    return encode_fields([env.game, env.sender, env.incarnation, env.dest, env.dest_inc,
+                          env.pkt, env.echo, env.seq, env.ack, env.sack], packed_message,
+                         key, identity, kx_public, link_key)
 
 
 def encode_fields(fields: list, packed_message: bytes, key: bytes | None = None,
                   identity=None, kx_public: bytes = NO_KX,
                   link_key: bytes | None = None) -> bytes:
-    """`encode_datagram` from the envelope's first eight fields (in `Envelope` order) and
+    """`encode_datagram` from the envelope's first ten fields (in `Envelope` order) and
     the packed message: what a node sending the same message to every peer calls."""
-    # the envelope is a 9-array whose last item is the message: the header of the first 8
-    # (one byte, a fixarray) becomes a 9-array's, and the packed message follows
+    # the envelope is an 11-array whose last item is the message: the header of the first
+    # 10 (one byte, a fixarray) becomes an 11-array's, and the packed message follows
     head = msgpack.packb(fields, use_bin_type=True)
-    body = b"\x99" + head[1:] + packed_message
+    body = b"\x9b" + head[1:] + packed_message
     flags = FLAG_MAC if key else 0
     if link_key is not None:
         flags |= FLAG_LINK_MAC
@@ -1083,17 +1092,22 @@ def encode_fields(fields: list, packed_message: bytes, key: bytes | None = None,
     return data
 
 
+ENVELOPE_LEN = 11
+
+
 def _envelope(items: list) -> Envelope:
     return Envelope(
         _bin(items[0], "envelope.game", ID_LEN),
         _bin(items[1], "envelope.sender", ID_LEN),
         _uint(items[2], "envelope.incarnation"),
-        _uint(items[3], "envelope.dest_inc"),
-        _uint(items[4], "envelope.pkt"),
-        _uint(items[5], "envelope.seq"),
-        _uint(items[6], "envelope.ack"),
-        _uint(items[7], "envelope.sack"),
-        parse_message(items[8]),
+        _bin(items[3], "envelope.dest", ID_LEN),
+        _uint(items[4], "envelope.dest_inc"),
+        _uint(items[5], "envelope.pkt"),
+        _uint(items[6], "envelope.echo"),
+        _uint(items[7], "envelope.seq"),
+        _uint(items[8], "envelope.ack"),
+        _uint(items[9], "envelope.sack"),
+        parse_message(items[10]),
     )
 
 
@@ -1144,13 +1158,13 @@ def decode_datagram(data: bytes, key: bytes | None = None, require_signature: bo
                               max_ext_len=0)
     except Exception as exc:  # msgpack raises a zoo of types for bad input
         raise WireError(f"malformed msgpack ({type(exc).__name__})") from None
-    items = _list(obj, "envelope", 9)
-    _arity(items, 9, "envelope")
-    game, sender, *numbers, message = items
+    items = _list(obj, "envelope", ENVELOPE_LEN)
+    _arity(items, ENVELOPE_LEN, "envelope")
+    game, sender, inc, dest, *numbers, message = items
     if (type(game) is bytes and len(game) == ID_LEN and type(sender) is bytes
-            and len(sender) == ID_LEN and all(type(n) is int and 0 <= n <= MAX_U64
-                                              for n in numbers)):
-        env = Envelope(game, sender, *numbers, parse_message(message))  # (every datagram)
+            and len(sender) == ID_LEN and type(dest) is bytes and len(dest) == ID_LEN
+            and all(type(n) is int and 0 <= n <= MAX_U64 for n in (inc, *numbers))):
+        env = Envelope(game, sender, inc, dest, *numbers, parse_message(message))  # (fast)
     else:  # the checks one by one, for the message that says which field is wrong
         env = _envelope(items)
     if flags & FLAG_SIGNED:
@@ -1186,7 +1200,7 @@ def peek_game(data: bytes) -> bytes | None:
     """The game id of a datagram without checking its MAC (to pick the key), or None."""
     if len(data) < HEADER_LEN + 12 or data[:2] != MAGIC:
         return None
-    # envelope = fixarray(9) 0x99, then bin8 0xc4 0x08 + 8 bytes of game id
-    if data[4] != 0x99 or data[5] != 0xC4 or data[6] != ID_LEN:
+    # envelope = fixarray(11) 0x9b, then bin8 0xc4 0x08 + 8 bytes of game id
+    if data[4] != 0x9B or data[5] != 0xC4 or data[6] != ID_LEN:
         return None
     return bytes(data[7:7 + ID_LEN])

@@ -392,6 +392,8 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
         self._digest_list: list[bytes] = []
         self._fetch_at = -1e9
         self._served: dict[tuple[bytes, int], float] = {}
+        # members whose new run we saw start but not yet prove it is alive (`_heard_from`)
+        self._new_runs: set[bytes] = set()
         self._thinking: int | None = None
         self._your_turn: int | None = None
         self._waiting_noted: int | None = None
@@ -454,7 +456,8 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
             self.links.link(peer, addr)
             self.links.send(peer, addr, self._heartbeat())
         elif lk.addr != tuple(addr) and self.presence.is_away(peer):
-            self.links.redirect(peer, addr)
+            # (anyone can advertise: its traffic goes there once it answers from there)
+            self.links.try_address(peer, addr)
             self.links.send(peer, None, self._heartbeat())
 
     def _request(self, msg: Message) -> None:
@@ -644,14 +647,58 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
         # what we served its earlier run went to an incarnation that no longer listens
         self._served = {k: t for k, t in self._served.items() if k[0] != peer}
         if self.lobby is not None and L.is_member(self.lobby, peer):
-            if self.presence.heard(peer, self.now):
+            self._lobby_sent.pop(peer, None)
+            # told, and acted on, once the new run proves it is alive (`_heard_from`): a
+            # datagram of a run this node never heard from may be a capture replayed
+            # long after that run went away
+            self._new_runs.add(peer)
+
+    def _alive_at(self, peer: bytes) -> float | None:
+        """When the datagram being delivered shows `peer` alive, None if it shows
+        nothing (protocol/transport.md, "Liveness"). A member here stays here while its
+        datagrams keep coming, newer than the ones before and naming our run (one we no
+        longer reach still plays); one away is back only on a proof: an echo of a packet
+        we sent it within the away time. A replay is bytes from before, so it proves no
+        more than that: no replay, to any node, from any address, brings anyone back."""
+        sign = self.links.sign
+        if sign is None:
+            return None
+        if sign.newer and not self.presence.is_absent(peer):
+            return self.now
+        if sign.proven_at is not None and (self.now - sign.proven_at
+                                           <= self.presence.away_after):
+            return sign.proven_at
+        return None
+
+    def _heard_from(self, peer: bytes, msg: Message) -> None:
+        """A message of a member: if its datagram shows the member alive, the member is
+        here (back, if it was away; its new run told, if it restarted)."""
+        alive = self._alive_at(peer)
+        if alive is None:
+            return
+        new_run = peer in self._new_runs
+        if new_run:
+            self._new_runs.discard(peer)
+            if self.presence.heard(peer, alive):
                 # back from away: what it played alone may still be taken back (the
                 # table's lobby is on its way), so a differing state gets the grace
                 self._back_at[peer] = self.now
             self._emit(E.Restarted(peer.hex(), self.peer_name(peer)))
-            self._lobby_sent.pop(peer, None)
             self._farewell_restart(peer)
             self._member_back(peer)
+        gone_for = self.presence.away_for(peer, self.now)  # (for the log: `heard` ends it)
+        if self._late_after_goodbye(peer):
+            pass  # it stays gone: not shown back, nor present, nor coordinator
+        elif self._stuck(peer):
+            pass  # it sends, but does not follow the game: away still (`_stuck`)
+        elif self.presence.heard(peer, alive):
+            self._back_at[peer] = self.now
+            log.info("%s is back, after %.1f s away", self.peer_name(peer),
+                     gone_for or 0.0)  # (with its "away" below: `_log_away`)
+            self._back_after_goodbye(peer)
+            self._emit(E.Back(peer.hex(), self.peer_name(peer)))
+            self._member_back(peer)
+        self._heard_while_waking(peer, msg)
 
     def _note_behind(self, peer: bytes, n_moves: int) -> None:
         """Keep, for a member whose heartbeat says it has fewer moves than we do, when that
@@ -692,21 +739,11 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
         if self.lobby is not None and L.is_member(self.lobby, peer):
             if isinstance(msg, Heartbeat):
                 self._note_behind(peer, msg.n_moves)
-            gone_for = self.presence.away_for(peer, self.now)  # (for the log: `heard` ends it)
-            if self._late_after_goodbye(peer):
-                pass  # it stays gone: not shown back, nor present, nor coordinator
-            elif self._stuck(peer):
-                pass  # it sends, but does not follow the game: away still (`_stuck`)
-            elif self.presence.heard(peer, self.now):
-                self._back_at[peer] = self.now
-                log.info("%s is back, after %.1f s away", self.peer_name(peer),
-                         gone_for or 0.0)  # (with its "away" below: `_log_away`)
-                self._back_after_goodbye(peer)
-                self._emit(E.Back(peer.hex(), self.peer_name(peer)))
-                self._member_back(peer)
-            self._heard_while_waking(peer, msg)
-            self._note_address(peer, addr)
-        if self.watching and peer == self.feeder and not isinstance(msg, Refuse):
+            self._heard_from(peer, msg)
+            self._note_address(peer, addr)  # (where its traffic goes: moved only on proof)
+        if (self.watching and peer == self.feeder and not isinstance(msg, Refuse)
+                and self.links.sign is not None
+                and (self.links.sign.newer or self.links.sign.proven_at is not None)):
             self._feeder_answered()  # (its first word after a WATCH again: a LOG, a beat)
         try:
             if early:

@@ -17,6 +17,14 @@ follows the measured round trip; a receive cursor with a reorder buffer; a cumul
 plus a 64-bit selective-ack bitmap carried on every datagram; an anti-replay window over the
 per-datagram packet counter; and the peer's incarnation, so a restarted peer is noticed
 and both directions start afresh.
+
+What a datagram proves about its sender is kept apart from what it says. Every datagram
+names its receiver (`dest`) and echoes the newest packet its sender got from the
+receiver's run (`echo`); the receiver remembers when and where it sent each packet of the
+last few seconds. So an echo of a recent packet proves the sender alive since it was
+sent (a replay is bytes from before), and an echo of a packet sent to the very address the
+datagram comes from proves the sender receives there: only such an answer moves the
+address a peer's traffic goes to (protocol/transport.md, "Addresses" and "Liveness").
 """
 
 from __future__ import annotations
@@ -36,6 +44,7 @@ from tongiaki_lan.net.protocol.codec import (
     pack_message,
 )
 from tongiaki_lan.net.protocol.identity import KeyExchange
+from tongiaki_lan.net.protocol.presence import AWAY_AFTER_S
 
 log = logging.getLogger("tongiaki_lan.net.protocol.links")
 
@@ -67,8 +76,27 @@ RESIGN_S = 2.0
 # a clock, since laptops disagree by hours. This ceiling leaves room for every later run, so
 # no datagram, not even the node's own, can number a run that no restart could follow.
 MAX_INCARNATION = 1 << 62
+# an echo of a packet sent this long ago or less proves its sender alive since then: what
+# a member away (silent this long) needs to be back (presence.py)
+PROOF_S = AWAY_AFTER_S
+MAX_SENT_KEPT = 4096  # packets remembered per link for that (a few seconds of a busy one)
+# a datagram that proves nothing (its echo is old, or names no packet of ours) is answered
+# at once, so its sender gets a packet to echo: at most this often per link
+ANSWER_S = 0.2
 
 Addr = tuple[str, int]
+
+
+@dataclass(frozen=True)
+class Sign:
+    """What the datagram being delivered proves about its sender (`Links.sign`, valid
+    while `on_message` runs): `proven_at`, when we sent the packet it echoes (its sender
+    was alive since; None: it proves nothing), and `newer`, whether it names our run and
+    is newer than every datagram of its sender's run before it (a node that still hears a
+    peer hears it this way; one it no longer hears needs a proof)."""
+
+    proven_at: float | None
+    newer: bool
 
 
 @dataclass
@@ -109,6 +137,11 @@ class Link:
     # be slow to ack (a busy laptop), so its link backs off further (protocol/watching.md)
     rto_max: float = RTO_MAX
     acked_at: float = -1e9  # when the peer last acknowledged a message of ours
+    # the packets we sent this peer lately: pkt -> (when, to which address), so an echo
+    # of one proves the peer alive since then, and reachable there
+    sent: dict[int, tuple[float, Addr]] = field(default_factory=dict)
+    answered_at: float = -1e9  # when we last answered a datagram of it that proved nothing
+    challenged: dict[Addr, float] = field(default_factory=dict)  # other addresses asked
 
     def copies(self) -> int:
         """How many copies of an urgent message to send at once so that this peer misses
@@ -158,6 +191,8 @@ class Link:
         self.their_kx = None
         self.key = None
         self.mac_ok = False
+        self.answered_at = -1e9  # (a new run's first words are answered at once)
+        self.challenged.clear()
 
 
 @dataclass
@@ -178,7 +213,9 @@ class Links:
     """Every link of one node. Upper-layer callbacks run synchronously inside `receive`.
 
     `on_message(peer, addr, message)` gets every message exactly once and in order per
-    peer; `admit(peer, message)` decides whether an unknown sender may open a link (the node
+    peer, with the peer's address as the link knows it (never merely where a datagram came
+    from: that moves only on proof), and `sign` saying what the datagram that brought it
+    proves; `admit(peer, message)` decides whether an unknown sender may open a link (the node
     lets a JOIN in, nothing else); `on_restart(peer)` reports a peer that came back with a
     new incarnation; `on_refused` receives each refused datagram with the reason.
     """
@@ -228,6 +265,8 @@ class Links:
         # all peers (only the envelope differs)
         self._packed: tuple[Message | None, bytes] = (None, b"")
         self.closed = False
+        # what the datagram being delivered proves about its sender (None between datagrams)
+        self.sign: Sign | None = None
 
     def rebirth(self) -> None:
         """Go on as a new incarnation without a restart (a node that took moves back, a
@@ -323,28 +362,67 @@ class Links:
         else:
             self._emit(lk, 0, message)
 
-    def redirect(self, peer: bytes, addr: Addr) -> None:
-        """A member's current address learnt from elsewhere (an advert, another member):
-        use it at once, and resend what is waiting for an ack there."""
+    def try_address(self, peer: bytes, addr: Addr) -> None:
+        """A peer's address learnt from elsewhere (its advert, another member's lobby):
+        ask there. Its traffic moves there once the peer answers from there (`receive`):
+        an address anyone can claim, or a datagram anyone can replay from anywhere, never
+        moves it by itself."""
         lk = self.links.get(peer)
         if lk is None or tuple(addr) == lk.addr:
             return
-        lk.addr = tuple(addr)
+        self._challenge(lk, tuple(addr))
+
+    def _move(self, lk: Link, addr: Addr) -> None:
+        """The peer answered from `addr` a packet we sent there: its traffic goes there
+        now, what waits for an ack at once."""
+        log.info("peer %s answers at %s:%s: its traffic goes there", lk.peer.hex(), *addr)
+        lk.addr = addr
+        lk.challenged.pop(addr, None)
         for p in lk.unacked.values():
             p.last_sent = self.now - p.rto  # due now
 
-    def _emit(self, lk: Link, seq: int, message: Message) -> None:
+    def _challenge(self, lk: Link, addr: Addr) -> None:
+        """Send the peer, at an address its traffic does not go to, a datagram to echo:
+        signed (a run there may not hold our link key) and naming no run of it (the run
+        there may be a new one), so whatever runs there can answer."""
+        if self.now - lk.challenged.get(addr, -1e9) < ANSWER_S:
+            return
+        if len(lk.challenged) >= 8:  # (a few candidates at most: forget the oldest)
+            del lk.challenged[min(lk.challenged, key=lk.challenged.get)]
+        lk.challenged[addr] = self.now
+        self._emit(lk, 0, Ack(), to=addr, dest_inc=0, sign=True)
+
+    def _answer(self, lk: Link, addr: Addr) -> None:
+        """A datagram of the peer that proved nothing (a new run's first, one from an
+        address its traffic does not go to, a replay): give it a packet to echo, where
+        it came from. A peer that is there echoes it and proves itself; a replay gets
+        nobody an answer."""
+        if self.now - lk.answered_at < ANSWER_S:
+            return
+        lk.answered_at = self.now
+        if addr != lk.addr:
+            lk.challenged[addr] = self.now
+        # (naming the run that spoke, and echoing it: the peer, if there, echoes it in its
+        # next datagram, from where it is; two peers that both moved thus find each other)
+        self._emit(lk, 0, Ack(), to=addr, sign=True)
+
+    def _emit(self, lk: Link, seq: int, message: Message, *, to: Addr | None = None,
+              dest_inc: int | None = None, sign: bool = False) -> None:
         self._pkt += 1
+        to = lk.addr if to is None else to
         ack, sack = self._ack_fields(lk)
-        fields = [self.game_id, self.peer_id, self.incarnation, lk.their_inc, self._pkt, seq,
-                  ack, sack]  # (an Envelope's, without its message)
+        if dest_inc is None:
+            dest_inc = lk.their_inc
+        echo = lk.max_pkt if dest_inc else 0  # (the newest packet of the run we name)
+        fields = [self.game_id, self.peer_id, self.incarnation, lk.peer, dest_inc, self._pkt,
+                  echo, seq, ack, sack]  # (an Envelope's, without its message)
         try:
             if self._packed[0] is not message:
                 self._packed = (message, pack_message(message))
             packed = self._packed[1]
             if self.identity is None:
                 data = encode_fields(fields, packed, self.key)
-            elif (lk.key is not None and lk.mac_ok and self._first_try(lk, seq)
+            elif (lk.key is not None and lk.mac_ok and self._first_try(lk, seq) and not sign
                   and self.now - lk.last_signed < RESIGN_S):
                 data = encode_fields(fields, packed, self.key, link_key=lk.key)
             else:  # not keyed yet, a resend (the peer may have lost the key) or a refresh
@@ -353,10 +431,22 @@ class Links:
         except WireError as exc:
             log.error("cannot send %s to %s: %s", type(message).__name__, lk.peer.hex(), exc)
             return
-        lk.ack_due = None
+        if to == lk.addr:
+            lk.ack_due = None
+        self._remember_sent(lk, self._pkt, to)
         self.stats.datagrams_sent += 1
         self.stats.bytes_sent += len(data)
-        self._out.append((data, lk.addr))
+        self._out.append((data, to))
+
+    def _remember_sent(self, lk: Link, pkt: int, to: Addr) -> None:
+        sent = lk.sent
+        sent[pkt] = (self.now, to)
+        old = self.now - PROOF_S
+        while sent:  # (in the order sent: the oldest first)
+            first = next(iter(sent))
+            if sent[first][0] >= old and len(sent) <= MAX_SENT_KEPT:
+                break
+            del sent[first]
 
     @staticmethod
     def _first_try(lk: Link, seq: int) -> bool:
@@ -407,6 +497,11 @@ class Links:
         if peer == self.peer_id:
             self._refuse(peer, addr, "datagram claims to come from this node")
             return
+        if env.dest != self.peer_id:
+            # captured on its way to another node and replayed here (or a laptop that took
+            # over the port of one that left): nothing in it is ours
+            self._refuse(peer, addr, f"datagram for another node {env.dest.hex()} (replayed?)")
+            return
         msg = env.message
         if msg.RELIABLE != (env.seq > 0):
             self._refuse(peer, addr, f"{type(msg).__name__} with sequence number {env.seq}")
@@ -438,10 +533,11 @@ class Links:
             self._refuse(peer, addr, "datagram from an earlier run of this peer (replay?)")
             return
         elif env.incarnation > lk.their_inc:
+            # (its address stays: a datagram of a run this node never heard from may be a
+            # replay, from anywhere; the new run answers `_answer` from where it is)
             log.info("peer %s restarted (incarnation %d -> %d)", peer.hex(), lk.their_inc,
                      env.incarnation)
             lk.reset(env.incarnation)
-            lk.addr = addr
             self.on_restart(peer)
             if self.links.get(peer) is not lk:
                 return
@@ -449,11 +545,34 @@ class Links:
             # meant for a previous run of this node; the sender learns our new incarnation
             # from our next datagram. Not a sign of life: it may be a replay.
             return
+        ours = env.dest_inc == self.incarnation
+        newer = ours and env.pkt > lk.max_pkt
         if not self._fresh_packet(lk, env.pkt):
             self._refuse(peer, addr, f"replayed or duplicated datagram (packet {env.pkt})")
             return
-        lk.addr = addr
-        lk.last_heard = now
+        proven_at = None
+        sent = lk.sent.get(env.echo) if ours and env.echo else None
+        if sent is not None and now - sent[0] <= PROOF_S:
+            # it echoes a packet we sent lately: its sender was alive since; and if we sent
+            # that packet to where this datagram comes from, the peer receives there
+            proven_at = sent[0]
+            if sent[1] == addr and addr != lk.addr:
+                self._move(lk, addr)
+        if proven_at is not None:
+            lk.last_heard = max(lk.last_heard, proven_at)
+        elif newer and now - lk.last_heard <= PROOF_S:
+            lk.last_heard = now  # (still heard, one way perhaps: Sign)
+        if proven_at is None or addr != lk.addr:
+            self._answer(lk, addr)
+        self.sign = Sign(proven_at, newer)
+        try:
+            self._deliver(lk, peer, env, signer, now)
+        finally:
+            self.sign = None
+
+    def _deliver(self, lk: Link, peer: bytes, env, signer: dict, now: float) -> None:
+        """The acknowledgements and the message of a datagram that passed every check."""
+        msg = env.message
         if signer and self.kx is not None and signer["kx"] != lk.their_kx:
             lk.their_kx = signer["kx"]
             lk.key = self.kx.link_key(self.peer_id, peer, signer["kx"])
@@ -464,14 +583,14 @@ class Links:
             self._process_acks(lk, env.ack, env.sack)
         if env.seq == 0:
             if not isinstance(msg, Ack):
-                self.on_message(peer, addr, msg)
+                self.on_message(peer, lk.addr, msg)
             return
         if lk.ack_due is None:
             lk.ack_due = now + ACK_DELAY
         if env.seq < lk.recv_next or env.seq in lk.recv_buf:
             return  # retransmission of something already delivered: just re-ack
         if env.seq >= lk.recv_next + RECV_WINDOW:
-            self._refuse(peer, addr, f"sequence number {env.seq} too far ahead")
+            self._refuse(peer, lk.addr, f"sequence number {env.seq} too far ahead")
             return
         lk.recv_buf[env.seq] = msg
         if env.seq > lk.recv_next and self.on_early is not None and isinstance(

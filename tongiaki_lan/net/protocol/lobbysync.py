@@ -151,7 +151,7 @@ class LobbySync:
                 if m.peer != self.peer_id and m.peer != peer and m.host != "0.0.0.0":
                     old = next((x for x in cur.members if x.peer == m.peer), None)
                     if old is not None and (old.host, old.port) != (m.host, m.port):
-                        self.links.redirect(m.peer, (m.host, m.port))
+                        self.links.try_address(m.peer, (m.host, m.port))
         self._install_lobby(msg, broadcast=False)
 
     def _lobby_changed(self, old: Lobby | None) -> None:

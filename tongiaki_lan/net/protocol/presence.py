@@ -1,10 +1,10 @@
 """Who of a game's members is here, as seen by one node (protocol/transport.md, Liveness).
 
-A member is *away* once nothing from it has been accepted for AWAY_AFTER_S, *gone* once
-it said LEAVE, and back as soon as anything from it is accepted again. Only messages that
-passed every check count (the transport refuses replays before they get here), so nobody
-can make an absent player look present by resending old datagrams. Pure bookkeeping over
-times passed in by the caller.
+A member is *away* once nothing from it has shown it alive for AWAY_AFTER_S, *gone* once
+it said LEAVE, and back as soon as a datagram proves it alive again. What shows a member
+alive is the caller's judgement (`NodeCore._alive_at`: a replay proves nothing), and so is
+the time it was alive at, which may be a little before now (the time we sent the packet
+its answer echoes). Pure bookkeeping over times passed in by the caller.
 """
 
 from __future__ import annotations
@@ -23,8 +23,9 @@ class Presence:
         self._heard: set[bytes] = set()  # peers heard at all since we started
 
     def heard(self, peer: bytes, now: float) -> bool:
-        """An accepted message from `peer`; True if it was away or gone until now."""
-        self._last[peer] = now
+        """`peer` was alive at `now` (a sign of life from it); True if it was away or gone
+        until now."""
+        self._last[peer] = max(now, self._last.get(peer, now))
         self._heard.add(peer)
         self._left.discard(peer)
         return self._absent_since.pop(peer, None) is not None

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from tongiaki_lan.net.protocol.codec import (
     NO_GAME,
     NO_KX,
+    NO_PEER,
     NONCE_LEN,
     Envelope,
     Probe,
@@ -53,7 +54,7 @@ def is_probe_frame(data: bytes) -> bool:
 
 
 def _frame(identity: Identity, message) -> bytes:
-    env = Envelope(NO_GAME, identity.peer_id, 0, 0, 0, 0, 0, 0, message)
+    env = Envelope(NO_GAME, identity.peer_id, 0, NO_PEER, 0, 0, 0, 0, 0, 0, message)
     return encode_datagram(env, identity=identity, kx_public=NO_KX)
 
 

@@ -338,8 +338,15 @@ class Spectators:
         """Everything a non-member sends a member comes here: what a guest may say is
         answered, the rest is refused and changes nothing."""
         w = self._watchers.get(peer)
+        sign = self.links.sign
+        if w is not None and sign is not None and (
+                sign.proven_at is not None
+                or (sign.newer and self.now - w.heard <= self.presence.away_after)):
+            # heard as a member is (`NodeCore._alive_at`): a replay of what a watcher
+            # silent for a while once sent does not keep it fed
+            w.heard = self.now
         if w is not None:
-            w.heard, w.addr = self.now, tuple(addr[:2])
+            w.addr = tuple(addr[:2])  # (the link's: it moves only on the watcher's answer)
         if isinstance(msg, Watch):
             self._on_watch(peer, addr, msg)
         elif isinstance(msg, TakeSeat):
