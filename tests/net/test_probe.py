@@ -137,12 +137,12 @@ def probe_truncated(who: Identity) -> bytes:
 
 def test_an_answer_is_19_bytes_longer_than_its_probe_at_most():
     """wire.md, Probe: a node cannot amplify a flood; with its rate limit, what it sends
-    back is at most 1.11 times what reaches it (198 bytes against 179)."""
+    back is at most 1.10 times what reaches it (209 bytes against 190)."""
     me, them = _ids(2)
     prober = P.Prober(me)
     responder = P.Responder(them, wall_offset_us=2**63)  # the widest clock it can give
     prober.probe(("10.0.0.2", 7000), 0.0)
     [(data, _)] = prober.datagrams_to_send()
     reply = responder.answer(data, DOCTOR, 0.0)
-    assert (len(data), len(reply)) == (179, 198)
+    assert (len(data), len(reply)) == (190, 209)
     assert len(reply) <= 1.11 * len(data)

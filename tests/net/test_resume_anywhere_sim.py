@@ -23,7 +23,7 @@ from tongiaki_lan.engine import decisions as D
 from tongiaki_lan.net.lab.simnet import SimNet, SimNode
 
 # a 4-player table whose bots meet every kind of decision, the rare T1a one included
-SEED, PLAYERS = 21, 4
+SEED, PLAYERS = 24, 4
 
 
 def mover_of_last(node: SimNode) -> int | None:
