@@ -228,6 +228,10 @@ class Links:
         # all peers (only the envelope differs)
         self._packed: tuple[Message | None, bytes] = (None, b"")
         self.closed = False
+        # a test hook only (net/lab/corrupt.py): every message this node sends passes
+        # through it before it is numbered and signed, as in a laptop whose memory or
+        # program is broken. None on every real node
+        self.outgoing: Callable[[bytes, Message], Message] | None = None
 
     def rebirth(self) -> None:
         """Go on as a new incarnation without a restart (a node that took moves back, a
@@ -301,6 +305,8 @@ class Links:
         """Queue `message` for `peer` (reliable types are retransmitted until acked)."""
         if self.closed:
             return
+        if self.outgoing is not None:
+            message = self.outgoing(peer, message)
         lk = self.links.get(peer)
         if lk is None:
             if addr is None:
