@@ -64,6 +64,10 @@ class Corruptor:
         self.re_sign = re_sign
         self.counts: Counter[str] = Counter()
         self.first_at: int | None = None  # the game's move count at the first corruption
+        # ... at the first corruption of a signed statement (a move, a log, a lobby: what
+        # can prove it; a heartbeat or a draw value proves nothing, and is only refused)
+        self.first_signed_at: int | None = None
+        self.only: set[bytes] | None = None  # corrupt only what goes to these peers
 
     def attach(self, core) -> Corruptor:
         self.core = core
@@ -73,7 +77,8 @@ class Corruptor:
     def __call__(self, peer: bytes, msg: C.Message) -> C.Message:
         core = self.core
         if (self.rate <= 0 or core is None or core.game is None or core.watching
-                or not isinstance(msg, TARGETS) or self.rng.random() >= self.rate):
+                or not isinstance(msg, TARGETS) or (self.only is not None and peer not in self.only)
+                or self.rng.random() >= self.rate):
             return msg
         try:
             out, how = self._corrupt(msg)
@@ -87,6 +92,8 @@ class Corruptor:
         self.counts[how] += 1
         if self.first_at is None:
             self.first_at = len(core.game.moves)
+        if self.first_signed_at is None and isinstance(out, C.MoveMsg | C.Log | C.Lobby):
+            self.first_signed_at = len(core.game.moves)
         return out
 
     # ------------------------------------------------------------------ the corruptions
@@ -245,6 +252,8 @@ class RunResult:
     corrupted: int = 0  # messages the broken laptop corrupted
     kinds: dict = field(default_factory=dict)
     first_corrupt_at: int | None = None  # the game's move count at the first corruption
+    first_signed_at: int | None = None  # ... at the first corrupted move, log or lobby
+    first_proof_at: int | None = None  # an honest node's move count when it first held one
     expelled_from: int | None = None  # the table's move index the bot took over from
     expelled_at: int | None = None  # the honest nodes' move count when the last took it
     proof: str = ""
@@ -300,6 +309,7 @@ def run_one(seed: int, rate: float, *, players: int = 4, loss: float = 0.05,
     result.corrupted = sum(corruptor.counts.values())
     result.kinds = dict(sorted(corruptor.counts.items()))
     result.first_corrupt_at = corruptor.first_at
+    result.first_signed_at = corruptor.first_signed_at
     digests = {nd.game.digest() for nd in honest}
     records_agree = _records_agree(honest)
     result.forked = len(digests) > 1 or not records_agree
@@ -341,6 +351,8 @@ def _records_agree(nodes) -> bool:
 
 def _note_expulsion(result: RunResult, honest) -> None:
     """Where the honest nodes took the broken member's expulsion, if this version expels."""
+    proofs = [e.moves for nd in honest for e in nd.events if e.kind == "proof"]
+    result.first_proof_at = min(proofs) if proofs else None
     taken = [e for nd in honest for e in nd.events if e.kind == "expelled"]
     if not taken:
         return
@@ -355,8 +367,12 @@ def _note_expulsion(result: RunResult, honest) -> None:
 def summary(results: list[RunResult]) -> dict:
     n = len(results)
     finished = sum(r.finished for r in results)
-    taken = [r.expelled_at - r.first_corrupt_at for r in results
-             if r.expelled_at is not None and r.first_corrupt_at is not None]
+    # how many moves the table played between the broken laptop's first corrupted move,
+    # log or lobby (what can prove it) and the last honest node taking its expulsion
+    taken = [max(0, r.expelled_at - r.first_signed_at) for r in results
+             if r.expelled_at is not None and r.first_signed_at is not None]
+    after_proof = [max(0, r.expelled_at - r.first_proof_at) for r in results
+                   if r.expelled_at is not None and r.first_proof_at is not None]
     never = sum(1 for r in results if r.expelled_at is None)
     out = {
         "runs": n,
@@ -370,13 +386,16 @@ def summary(results: list[RunResult]) -> dict:
         "corrupted_per_run_median": statistics.median([r.corrupted for r in results]) if n
         else 0,
     }
-    if taken:
-        qs = sorted(taken)
-        out["moves_to_expulsion"] = {
-            "min": qs[0], "p50": qs[len(qs) // 2], "p90": qs[min(len(qs) - 1, int(len(qs) * 0.9))],
-            "max": qs[-1], "histogram": dict(sorted(Counter(
-                min(t // 5 * 5, 50) for t in taken).items())),
-        }
+    for key, values in (("moves_to_expulsion", taken), ("moves_from_proof", after_proof)):
+        if values:
+            qs = sorted(values)
+            out[key] = {
+                "min": qs[0], "p50": qs[len(qs) // 2],
+                "p90": qs[min(len(qs) - 1, int(len(qs) * 0.9))], "max": qs[-1],
+                "histogram": dict(sorted(Counter(min(t // 5 * 5, 50) for t in qs).items())),
+            }
+    out["not_expelled_signed_corruptions"] = sum(
+        1 for r in results if r.expelled_at is None and r.first_signed_at is not None)
     kinds = Counter()
     for r in results:
         kinds.update(r.kinds)

@@ -461,5 +461,39 @@ class GuestRefused(NodeEvent):
     reason: str
 
 
+@dataclass(frozen=True)
+class ProofHeld(NodeEvent):
+    """This node holds a proof that the member `peer` (`name`) sent what no honest laptop
+    sends (protocol/security.md, "Proof of misbehaviour"): `proof` is its kind
+    (`two-moves`, `refused-move`, `two-lobbies`), `detail` says what was sent. The table
+    expels it once enough members hold one (`Expelled`)."""
+
+    kind: ClassVar[str] = "proof"
+    peer: str
+    name: str
+    proof: str
+    detail: str
+    moves: int = 0  # this node's move count when it first held one
+
+
+@dataclass(frozen=True)
+class Expelled(NodeEvent):
+    """The table expelled the member `peer` (`name`) on a proof (`proof_kind`, `detail`):
+    its `seats` are played by the table's bot (`bot`) from move `from_move` on, and it
+    takes no part in the draws any more. `moves`: this node's move count when it took it.
+    `you`: this laptop is the one expelled; it stops (it may watch the game)."""
+
+    kind: ClassVar[str] = "expelled"
+    peer: str
+    name: str
+    seats: list
+    from_move: int
+    proof_kind: str
+    detail: str
+    bot: str
+    moves: int
+    you: bool = False
+
+
 # every kind a UI may see, in the order defined here (internal requests to the glue left out)
 KINDS = tuple(c.kind for c in NodeEvent.__subclasses__() if not c.internal)

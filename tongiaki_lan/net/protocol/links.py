@@ -220,6 +220,9 @@ class Links:
         self.game_id: bytes = NO_GAME
         self.key: bytes | None = None
         self.links: dict[bytes, Link] = {}
+        # every peer's Ed25519 key, from its signed datagrams: what a move's or a lobby's
+        # own signature is checked with (protocol/security.md, "Signed moves")
+        self.keys: dict[bytes, bytes] = {}
         self.stats = TransportStats()
         self.now = 0.0
         self._pkt = 0
@@ -407,6 +410,8 @@ class Links:
             self._refuse(None, addr, str(exc))
             return
         peer = env.sender
+        if signer:  # (the key hashes to the sender's id: it is that peer's, whatever follows)
+            self.keys[peer] = signer["public"]
         if env.game != self.game_id:
             self._refuse(peer, addr, f"datagram for another game {env.game.hex()}")
             return

@@ -332,7 +332,8 @@ class Spectators:
     def _guest(self, peer: bytes) -> bool:
         """A node we talk to that is not a member: a watcher we feed, one asking for a
         seat, or a former player whose seat a newcomer took."""
-        return peer in self._watchers or peer in self._take_requests or peer in self._former
+        return (peer in self._watchers or peer in self._take_requests or peer in self._former
+                or peer in self.expelled_peers())
 
     def _on_guest_message(self, peer: bytes, addr: tuple, msg: Message) -> None:
         """Everything a non-member sends a member comes here: what a guest may say is
@@ -344,6 +345,8 @@ class Spectators:
             self._on_watch(peer, addr, msg)
         elif isinstance(msg, TakeSeat):
             self._on_take_seat(peer, addr, msg)
+        elif w is None and peer in self.expelled_peers():  # it missed its expulsion
+            self._on_expelled_message(peer, tuple(addr[:2]))
         elif w is None and peer in self._former:  # back after its seat went to a newcomer
             if self.now - self._former_told.get(peer, -1e9) >= 5.0:
                 self._former_told[peer] = self.now
@@ -417,10 +420,11 @@ class Spectators:
                 if w.sent < upto:
                     return  # (far behind: the rest of those first, on the next ticks)
                 w.lobby_version = lobby.version  # (the lobby of now as it is: its phase)
-                self.links.send(peer, addr, lb if lobby.version == lb.version else lobby)
+                self.links.send(peer, addr, self._wire_lobby()
+                                if lobby.version == lb.version else lobby)
         if w.lobby_version != lb.version:
             w.lobby_version = lb.version
-            self.links.send(peer, addr, lb)
+            self.links.send(peer, addr, self._wire_lobby())
         away = tuple(sorted(m.peer for m in lb.members
                             if m.peer != self.peer_id and self.presence.is_absent(m.peer)))
         if w.away != away:  # (who the table waits for: the watcher hears only us)
