@@ -57,8 +57,9 @@ class Corruptor:
     (a move statement, a lobby), so that what goes out is signed after the corruption:
     the broken laptop corrupts, then signs."""
 
-    def __init__(self, rate: float, seed: int, re_sign=None) -> None:
+    def __init__(self, rate: float, seed: int, re_sign=None, kinds: tuple = TARGETS) -> None:
         self.rate = rate
+        self.kinds = kinds
         self.rng = random.Random(seed)
         self.core = None
         self.re_sign = re_sign
@@ -77,7 +78,8 @@ class Corruptor:
     def __call__(self, peer: bytes, msg: C.Message) -> C.Message:
         core = self.core
         if (self.rate <= 0 or core is None or core.game is None or core.watching
-                or not isinstance(msg, TARGETS) or (self.only is not None and peer not in self.only)
+                or not isinstance(msg, self.kinds)
+                or (self.only is not None and peer not in self.only)
                 or self.rng.random() >= self.rate):
             return msg
         try:

@@ -494,8 +494,8 @@ class DrawSync:
         if bad:
             self._take_back_to(min(bad))
 
-    def _take_back_to(self, n: int, why: str = "this node was cut off and the table went on"
-                      ) -> None:
+    def _take_back_to(self, n: int, why: str = "this node was cut off and the table went on",
+                      expelled: str = "") -> None:
         """Take back every move from `n` on: moves only this node played or dealt while it
         was cut off, which never counted for the table (or, `why` says, moves an expelled
         member signed: `Expulsions`). The record is cut to match, and the node goes on as
@@ -530,7 +530,7 @@ class DrawSync:
         if self._yield_to is not None:  # (the rebirth dropped that request: ask again)
             start = min(n, self._alone_from if self._alone_from is not None else n)
             self.links.send(self._yield_to, None, Fetch(start))
-        self._emit(E.Rewound(n, undone, first))
+        self._emit(E.Rewound(n, undone, first, expelled))
         self._deal()  # back at a draw: wait for it again (and take the table's lobby then)
 
     def _announce_drops(self, old: Lobby, new: Lobby) -> None:

@@ -183,6 +183,9 @@ class Rewound(NodeEvent):
     index: int
     undone: int
     draw: int
+    # "" when this node was cut off; else the name of the member expelled from the table,
+    # whose moves (and every move after them) were taken back (`Expelled`)
+    expelled: str = ""
 
 
 @dataclass(frozen=True)

@@ -98,6 +98,11 @@ class Expulsions:
                 return first
         return None
 
+    def proof_against(self, peer: bytes) -> Proof | None:
+        """The proof this node holds against `peer` (against this laptop: the one it was
+        expelled on), for the record (`protocol/record.md`, `expelled`)."""
+        return self._against_me if peer == self.peer_id else self._proofs.get(peer)
+
     def expelled_peers(self) -> set[bytes]:
         return {p for p, _ in self.lobby.expelled} if self.lobby is not None else set()
 
@@ -352,14 +357,15 @@ class Expulsions:
             undo += [i for i in range(first, len(g.moves))
                      if i not in self._stamps and self._movers.get(i) in seats]
             if undo:
-                self._take_back_to(min(undo), f"{name} was expelled from move {first} on")
+                self._take_back_to(min(undo), f"{name} was expelled from move {first} on",
+                                   expelled=name)
 
     def _expelled_here(self, first: int, detail: str) -> None:
         """This laptop was expelled: its record keeps the table's game up to `first`, and
         it stops (it may watch)."""
         g = self.game
         if g is not None and len(g.moves) > first:
-            self._take_back_to(first, "this laptop was expelled")
+            self._take_back_to(first, "this laptop was expelled", expelled=self.name)
         reason = (f"this laptop was expelled from the table: the others hold a proof, signed "
                   f"with its key, that it sent {detail or 'what no honest laptop sends'} "
                   "(a broken or modified copy of the program?). The table's bot plays its "

@@ -682,5 +682,9 @@ class MoveSync:
         self.links.send(peer, None, Fetch(max(0, index - 1)))
 
     def _distrust(self, peer: bytes) -> None:
-        """A member sent a log we refused: fetch from others first for a while."""
+        """A member sent a log we refused: fetch from others first for a while. A watcher
+        whose feeder sent it a move its own engine refuses asks the next member instead
+        (`Spectators._feeder_refused`): a broken laptop must not keep it from the game."""
         self._distrusted[peer] = self.now
+        if self.watching and peer == self.feeder:
+            self._feeder_refused(peer)

@@ -141,6 +141,21 @@ class Spectators:
         if take is not None and now - take[1] < TAKE_WAIT_S:
             self._send_take_seat(take[0])  # (the rebirth dropped it, unacknowledged)
 
+    def _feeder_refused(self, feeder: bytes) -> None:
+        """Our feeder sent a move our engine refuses (or a state it does not give): we
+        said so (a `refused` event naming it), and ask the next member for the game,
+        at most every FEEDER_SILENT_S. Its log is checked move by move like any member's,
+        so nothing it sends is followed unchecked; another member's feed is the way on."""
+        if self.lobby is None or self.now - self._watch_sent < FEEDER_SILENT_S:
+            return
+        members = [m.peer for m in self.lobby.members if m.peer not in (self.peer_id, feeder)]
+        if not members:
+            return
+        nxt = members[0]
+        log.warning("%s sent this laptop a move its rules refuse: watching through %s instead",
+                    self.peer_name(feeder), self.peer_name(nxt))
+        self._ask_to_watch(nxt)
+
     def rewatching(self) -> float | None:
         """While a watcher asks for its feed again, until a member answers: how long this
         laptop had slept before it asked (0: its feeder just went quiet); else None. The
