@@ -283,3 +283,20 @@ def test_a_broken_laptop_cannot_stop_three_honest_ones(rate, seed):
     r = corrupt.run_one(1000 + seed, rate)
     assert r.finished, r
     assert not r.forked and not r.crashed and not r.stopped
+
+
+def test_a_watcher_sees_who_was_expelled_and_for_which_proof():
+    net = SimNet(seed=91, think=0.05)
+    nodes = net.table(3)
+    dan = watcher(net, nodes[0])
+    net.run_until(lambda: dan.game is not None and len(dan.game.moves) > 3, 60)
+    liar = nodes[2]
+    corrupt_first(liar, its_own_move(liar, 8), lambda m: dataclasses.replace(m, digest=bytes(32)))
+    honest = nodes[:2]
+    net.play_to_end(honest)
+    net.run_until(lambda: dan.game.is_over, 60)
+    assert dan.game.digest() == honest[0].game.digest()
+    (ex,) = dan.kinds("expelled")
+    assert ex.peer == liar.core.peer_id.hex() and ex.proof_kind == "refused-move"
+    assert not ex.you and ex.detail
+    verify_record(dan)

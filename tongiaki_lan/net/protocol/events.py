@@ -496,6 +496,9 @@ class Expelled(NodeEvent):
     bot: str
     moves: int
     you: bool = False
+    # it was expelled already: a proof of two moves found since moves the bot's first
+    # move back to `from_move` (the moves from there are taken back)
+    earlier: bool = False
 
 
 # every kind a UI may see, in the order defined here (internal requests to the glue left out)

@@ -195,6 +195,16 @@ class Expulsions:
     def _on_proof(self, peer: bytes, msg: Proof) -> None:
         """A member passes a proof on: checked with the accused's key and our own game."""
         lb, g = self.lobby, self.game
+        if self.watching and peer == self.feeder and lb is not None:
+            # the proof behind an expulsion in the lobby we are fed: checked, then kept
+            # for the screen only (a watcher is member of nothing: it decides nothing)
+            why = check_proof(msg, self.game_id, self._state_at)
+            if why is None or (g is not None and msg.kind == PROOF_REFUSED_MOVE
+                               and msg.first.index > len(g.moves)):
+                self._proofs.setdefault(msg.accused, msg)
+            else:
+                self._refuse_msg(peer, "proof", why)
+            return
         if lb is None or g is None or self.watching or not L.is_member(lb, peer):
             return
         why = check_proof(msg, self.game_id, self._state_at)
@@ -343,9 +353,12 @@ class Expulsions:
             kind = KIND_NAMES[proof.kind] if proof is not None else ""
             detail = describe(proof) if proof is not None else ""
             you = p == self.peer_id
+            if you and self.watching:
+                continue  # (expelled earlier, and watching the game since: old news)
             g = self.game
             self._emit(E.Expelled(p.hex(), name, seats, first, kind, detail, bot,
-                                  len(g.moves) if g is not None else 0, you))
+                                  len(g.moves) if g is not None else 0, you,
+                                  p in before))
             if you:
                 self._expelled_here(first, detail)
                 return

@@ -199,12 +199,12 @@ class LobbySync:
         lb = self.lobby
         self._emit(E.LobbyChanged(self.lobby_json()))
         if old is not None and self.game is not None:
-            self._announce_handovers(old, lb)
-            self._announce_takeovers(old, lb)
-            if old.expelled != lb.expelled:
+            if old.expelled != lb.expelled:  # (first: its seats' handover is part of it)
                 self._announce_expulsions(old, lb)
                 if self.stopped:
                     return
+            self._announce_handovers(old, lb)
+            self._announce_takeovers(old, lb)
             if old.dropped != lb.dropped or old.chains != lb.chains:
                 if old.dropped != lb.dropped:
                     self._announce_drops(old, lb)

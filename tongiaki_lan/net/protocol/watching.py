@@ -87,12 +87,13 @@ class _Watcher:
     beat: float = -1e9  # last heartbeat sent to it
     farewells: dict = dataclasses.field(default_factory=dict)  # leaver -> the goodbye it has
     away: tuple | None = None  # the members we last told it were away (AWAY_LIST)
+    proofs: set = dataclasses.field(default_factory=set)  # expelled members it has proofs of
 
     def start_over(self) -> None:
         """Feed it everything again: it asked again (our answer was lost), or restarted
         (it does so after a sleep or a cut: `Spectators._ask_to_watch`)."""
         self.lobby_version, self.state_sent, self.sent = -1, False, 0
-        self.farewells, self.away = {}, None
+        self.farewells, self.away, self.proofs = {}, None, set()
 
 
 class Spectators:
@@ -417,6 +418,12 @@ class Spectators:
         lb = self.lobby
         addr = w.addr
         g = self.game
+        for p, _ in lb.expelled:  # (the proof behind an expulsion, before its lobby: the
+            # watcher's screen names it; it checks the proof itself, and acts on nothing)
+            proof = self.proof_against(p)
+            if proof is not None and p not in w.proofs:
+                w.proofs.add(p)
+                self.links.send(peer, addr, proof)
         if w.state_sent:
             # a goodbye before the lobby it changed: the watcher's screen says "left for
             # good" and then has no "played by a bot until they are back" to say
