@@ -950,7 +950,10 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
             self._wake_tick()
             if self.stopped:
                 return
-            self._catch_up()
+            if not self._catch_up():
+                # (a member that said it was ahead held our decision back: a broken
+                # laptop's heartbeat can say so; once nobody is, the decision is ours)
+                self._after_state_change()
             if self.handover_after is not None and not g.is_over and self._waking is None:
                 self._auto_handover()
             self._apply_farewells()

@@ -634,8 +634,13 @@ class MoveSync:
                     self._refused_move_proof(stamp.signer, st)  # no move of any game
                     return
                 ours = self._stamps.get(idx)
-                if ours is not None and not self._proven(stamp.signer) and not self._proven(
-                        ours.signer):
+                # (passed on by another laptop than its signer: a laptop that signs a move
+                # for a position the table played otherwise, and shows it itself, is no
+                # evidence of a split; its side of a real split passes its moves on too.
+                # At a table of two there is nobody else to pass them on)
+                relayed = stamp.signer != peer or len(self.lobby.members) <= 2
+                if (ours is not None and relayed and not self._proven(stamp.signer)
+                        and not self._proven(ours.signer)):
                     signed = True  # two laptops signed different legal moves for one state
         elif values is not None and agreed_before and self._values_prove(idx, values):
             signed = True
