@@ -145,8 +145,10 @@ def test_a_move_its_sender_did_not_sign_is_refused_naming_it_and_stops_nothing()
     g = liar.game
     idx = len(g.moves)
     move = g.legal_moves()[-1]
+    before = liar.core.digest_before(idx)
     for nd in nodes[:2]:  # a legal move, sent with a false digest and no valid signature
-        liar.core.links.send(nd.core.peer_id, None, MoveMsg(idx, move.to_wire(), bytes(32)))
+        liar.core.links.send(nd.core.peer_id, None, MoveMsg(idx, move.to_wire(), bytes(32),
+                                                            (), before))
     net.act(liar, lambda now: None)
     net.run_until(lambda: all(nd.kinds("refused") for nd in nodes[:2]))
     for nd in nodes[:2]:

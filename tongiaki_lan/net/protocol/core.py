@@ -410,6 +410,7 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
         # who signed each move of our game (`Stamp`), and whose seat decided it: kept in
         # memory only (a restart forgets them), passed on with the move in LOG and `prev`
         self._stamps: dict = {}
+        self._unchecked: set[int] = set()  # moves whose stamp is not checked yet
         self._movers: dict[int, int] = {}
         self._initial_digest: bytes | None = None
         self._probed: dict[bytes, float] = {}  # when we last asked a member for its log

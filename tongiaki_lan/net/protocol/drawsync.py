@@ -99,8 +99,7 @@ class DrawSync:
         wire, digest = self.game.moves[i].to_wire(), self._digest_list[i]
         if values is not None:
             return (wire, digest, values)
-        stamp = self._stamps.get(i)
-        return (wire, digest, stamp) if stamp is not None else (wire, digest)
+        return (wire, digest, self._stamps[i]) if self._stamp_ok(i) else (wire, digest)
 
     # ------------------------------------------------------------------ dealing
 
@@ -512,6 +511,7 @@ class DrawSync:
         del self._digest_list[n:]
         self._proof_of = {i: v for i, v in self._proof_of.items() if i < n}
         self._stamps = {i: v for i, v in self._stamps.items() if i < n}
+        self._unchecked = {i for i in self._unchecked if i < n}
         self._movers = {i: v for i, v in self._movers.items() if i < n}
         self._rebuild_book()
         self._draw_pool = {}

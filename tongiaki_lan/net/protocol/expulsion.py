@@ -109,22 +109,29 @@ class Expulsions:
     # ------------------------------------------------------------------ finding proofs
 
     def _note_statement(self, signer: bytes, st: MoveStatement) -> bool:
-        """A move statement `signer` signed (checked by the caller): compared with what it
-        signed before for the same move index or the ones beside it. True when the two
-        cannot both be true: a proof, now held."""
+        """A move statement said to be `signer`'s: compared with what it signed before for
+        the same move index or the ones beside it. True when the two cannot both be true
+        and both signatures hold (checked only then: most moves contradict nothing): a
+        proof, now held."""
         if signer == self.peer_id or self.game is None:
             return False
         known = self._statements.setdefault(signer, {})
         for j in (st.index, st.index - 1, st.index + 1):
             others = [known.get(j)]
             stamp = self._stamps.get(j)
-            if stamp is not None and stamp.signer == signer:
-                others.append(self._statement_of(j))
+            if stamp is not None and stamp.signer == signer and j < len(self._digest_list):
+                others.append(MoveStatement(stamp.inc, j, self.digest_before(j),
+                                            self.game.moves[j].to_wire(),
+                                            self._digest_list[j], stamp.sig))
             for other in others:
-                if other is not None and other != st and contradiction(other, st):
+                if other is None or other == st or not contradiction(other, st):
+                    continue
+                if not self._statement_ok(signer, other):
+                    if known.get(j) is other:  # (kept unchecked, and no statement: forget)
+                        del known[j]
+                    continue
+                if self._statement_ok(signer, st):
                     key = self._key_of(signer)
-                    if key is None:
-                        return False
                     first, second = (other, st) if other.index <= st.index else (st, other)
                     self._hold_proof(Proof(PROOF_TWO_MOVES, signer, key, first, second), None)
                     return True
@@ -138,7 +145,7 @@ class Expulsions:
         """`signer` signed a move for our game's state that the rules refuse, or that does
         not give the state it claims."""
         key = self._key_of(signer)
-        if key is not None and signer != self.peer_id:
+        if key is not None and signer != self.peer_id:  # (its signature checked: `_as_proof`)
             self._hold_proof(Proof(PROOF_REFUSED_MOVE, signer, key, st, None), None)
 
     def _note_lobby(self, sender: bytes, lobby: Lobby) -> bool:

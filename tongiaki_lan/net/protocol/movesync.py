@@ -240,13 +240,51 @@ class MoveSync:
         return fresh
 
     def _statement_of(self, index: int) -> MoveStatement | None:
-        """The statement behind move `index` of our game, if we know who signed it."""
-        stamp = self._stamps.get(index)
-        if stamp is None or index >= len(self._digest_list):
+        """The statement behind move `index` of our game, if we know who signed it (and its
+        signature holds: checked here the first time it matters, `_stamp_ok`)."""
+        if not self._stamp_ok(index):
             return None
+        stamp = self._stamps[index]
         return MoveStatement(stamp.inc, index, self.digest_before(index),
                              self.game.moves[index].to_wire(), self._digest_list[index],
                              stamp.sig)
+
+    def _stamp_ok(self, index: int) -> bool:
+        """Whether we hold a valid stamp for move `index`. A MOVE that was legal and gave
+        the state it claimed is applied without checking its own signature (its datagram
+        came from its sender all the same: a check on every move cost the table a third of
+        a millisecond a move), so its stamp is checked when it is first needed — passed on,
+        or compared as evidence — and dropped if it does not hold."""
+        stamp = self._stamps.get(index)
+        if stamp is None or index >= len(self._digest_list):
+            return False
+        if index in self._unchecked:
+            self._unchecked.discard(index)
+            key = self._key_of(stamp.signer)
+            if key is None or not move_signature_ok(
+                    key, self.game_id, stamp.signer, stamp.inc, index,
+                    self.digest_before(index), self._digest_list[index],
+                    self.game.moves[index].to_wire(), stamp.sig):
+                del self._stamps[index]
+                return False
+        return True
+
+    def _as_proof(self, signer: bytes | None, st: MoveStatement | None) -> str:
+        """A move the rules refuse, or that does not give the state it claims: a proof
+        against its signer when its signature holds (`Expulsions`); what to add to the
+        refusal's words either way."""
+        if st is None:
+            return ""
+        if not self._statement_ok(signer, st):
+            return " (its signature does not hold: it proves nothing, and stops nothing)"
+        self._refused_move_proof(signer, st)
+        return f" (signed by {self.peer_name(signer)}: a proof that its laptop is broken)"
+
+    def _statement_ok(self, signer: bytes, st: MoveStatement) -> bool:
+        key = self._key_of(signer)
+        return key is not None and move_signature_ok(key, self.game_id, signer, st.inc,
+                                                     st.index, st.before, st.after, st.move,
+                                                     st.sig)
 
     def _broadcast_move(self, idx: int, wire: list, digest: bytes, before: bytes,
                         sig: bytes) -> None:
@@ -323,11 +361,7 @@ class MoveSync:
                 return
             self._refuse_msg(peer, f"move {msg.index}", "no game in progress here")
             return
-        st = self._move_statement(peer, msg)
-        if st is None:
-            self._refuse_msg(peer, f"move {msg.index}",
-                             "its signature does not hold: not a move its sender signed")
-            return
+        st = self._move_statement(peer, msg)  # (its signature checked when it matters)
         # (one that contradicts what the same laptop signed before is a proof, kept: the
         # move itself is still taken if it is the game's, as its sender's other one was not)
         self._note_statement(peer, st)
@@ -340,6 +374,10 @@ class MoveSync:
         if k is not None:
             if self._may_have_forked(peer):
                 self._keep(peer, msg)  # kept for after we took back what the table never saw
+            else:
+                self._refuse_msg(peer, f"move {msg.index}", "its sender's state before it "
+                                 "is not this game's (a game of its own, or a broken "
+                                 "laptop): its signed log is asked for, to see where")
             self._game_forked(peer, k, f"their state after move {k} differs from ours",
                               claim=True)
             return
@@ -377,14 +415,11 @@ class MoveSync:
             self._refuse_msg(peer, f"move {msg.index}", why)
         self._drain_buffer()
 
-    def _move_statement(self, peer: bytes, msg: MoveMsg) -> MoveStatement | None:
-        """The statement a MOVE carries, if its sender (in its current run) signed it."""
-        key = self._key_of(peer)
-        inc = self._run_of(peer)
-        if key is None or not move_signature_ok(key, self.game_id, peer, inc, msg.index,
-                                                msg.before, msg.digest, msg.move, msg.sig):
-            return None
-        return MoveStatement(inc, msg.index, msg.before, msg.move, msg.digest, msg.sig)
+    def _move_statement(self, peer: bytes, msg: MoveMsg) -> MoveStatement:
+        """The statement a MOVE carries, as its sender's current run: its signature is
+        not checked here, only where it is evidence (`_statement_ok`)."""
+        return MoveStatement(self._run_of(peer), msg.index, msg.before, msg.move, msg.digest,
+                             msg.sig)
 
     def _check_entry(self, peer: bytes, entry: tuple) -> str | None:
         """A move that rides in a LOG or a MOVE's `prev`, at our next index."""
@@ -444,8 +479,6 @@ class MoveSync:
                 if self._first_difference(msg) is not None:
                     continue
                 st = self._move_statement(peer, msg)
-                if st is None:
-                    continue  # (its sender restarted since: that run's moves are void)
                 why = self._check_and_apply(peer, msg.move, msg.digest, check_sender=True,
                                             statement=st)
                 if why == WAITING:
@@ -508,28 +541,23 @@ class MoveSync:
         try:
             move = move_from_wire(wire)
         except ValueError as exc:
-            if statement is not None:
-                self._refused_move_proof(signer, statement)
-            return f"malformed move: {exc}"
+            return f"malformed move: {exc}" + self._as_proof(signer, statement)
         start = len(g.events)
         try:
             g.apply(move)
         except IllegalMove as exc:
-            if statement is not None:
-                self._refused_move_proof(signer, statement)
-            return f"illegal move {move} for {seat.name} ({getattr(exc, 'clause', '?')}): {exc}"
+            return (f"illegal move {move} for {seat.name} ({getattr(exc, 'clause', '?')}): "
+                    f"{exc}" + self._as_proof(signer, statement))
         except ValueError as exc:
-            if statement is not None:
-                self._refused_move_proof(signer, statement)
-            return f"illegal move {move} for {seat.name}: {exc}"
+            return (f"illegal move {move} for {seat.name}: {exc}"
+                    + self._as_proof(signer, statement))
         mine = g.digest()
         if mine != digest:
             g.pop()
             why = (f"digest mismatch after move {idx} ({move}) from {self.peer_name(peer)}: "
                    f"ours {mine.hex()[:16]}, theirs {digest.hex()[:16]}")
             if statement is not None:  # the rules say otherwise than its signer: a proof
-                self._refused_move_proof(signer, statement)
-                return why
+                return why + self._as_proof(signer, statement)
             if self._may_have_forked(peer):
                 return WAITING  # rather than refuse: the lobby that settles it is on its way
             return why + " (unsigned: refused, it stops nothing)"
@@ -538,6 +566,8 @@ class MoveSync:
         self._movers[idx] = d.seat
         if statement is not None:
             self._stamps[idx] = Stamp(signer, statement.inc, statement.sig)
+            if check_sender:  # (a MOVE's own: checked when first needed, `_stamp_ok`)
+                self._unchecked.add(idx)
         if seat.kind != "human":
             by_bot = False
         elif seat.owner == self.peer_id:  # our own seat's move, not played here: a bot's
