@@ -300,3 +300,16 @@ def test_a_watcher_sees_who_was_expelled_and_for_which_proof():
     assert ex.peer == liar.core.peer_id.hex() and ex.proof_kind == "refused-move"
     assert not ex.you and ex.detail
     verify_record(dan)
+
+
+def test_a_watcher_who_comes_after_an_expulsion_is_told_of_it():
+    net = SimNet(seed=93, think=0.05)
+    nodes = net.table(3)
+    liar = nodes[1]
+    corrupt_first(liar, its_own_move(liar, 6), lambda m: dataclasses.replace(m, digest=bytes(32)))
+    net.run_until(lambda: all(nd.kinds("expelled") for nd in nodes), 120)
+    dan = watcher(net, nodes[0])
+    net.play_to_end([nodes[0], nodes[2]])
+    net.run_until(lambda: dan.game is not None and dan.game.is_over, 60)
+    (ex,) = dan.kinds("expelled")
+    assert ex.peer == liar.core.peer_id.hex() and ex.proof_kind == "refused-move"

@@ -206,8 +206,8 @@ class Expulsions:
             # the proof behind an expulsion in the lobby we are fed: checked, then kept
             # for the screen only (a watcher is member of nothing: it decides nothing)
             why = check_proof(msg, self.game_id, self._state_at)
-            if why is None or (g is not None and msg.kind == PROOF_REFUSED_MOVE
-                               and msg.first.index > len(g.moves)):
+            if why is None or (msg.kind == PROOF_REFUSED_MOVE and peer_id_matches(msg) and (
+                    g is None or msg.first.index > len(g.moves))):  # (not checkable yet)
                 self._proofs.setdefault(msg.accused, msg)
             else:
                 self._refuse_msg(peer, "proof", why)
@@ -379,6 +379,20 @@ class Expulsions:
             if undo:
                 self._take_back_to(min(undo), f"{name} was expelled from move {first} on",
                                    expelled=name)
+
+    def _told_expelled_before(self, lb: Lobby) -> None:
+        """A watcher that comes after an expulsion is told of it too (its first lobby
+        already lists it; the feeder sent the proof before it): the panel alone showed
+        the seat as a bot's, with no word why."""
+        for p, first in lb.expelled:
+            if p == self.peer_id:
+                continue
+            proof = self._proofs.get(p)
+            seats = [i for i, s in enumerate(lb.seats) if s.owner == p]
+            bot = next((lb.seats[i].bot for i in seats if lb.seats[i].bot), self.handover_bot)
+            self._emit(E.Expelled(p.hex(), self.peer_name(p), seats, first,
+                                  KIND_NAMES[proof.kind] if proof is not None else "",
+                                  describe(proof) if proof is not None else "", bot, 0))
 
     def _expelled_here(self, first: int, detail: str) -> None:
         """This laptop was expelled: its record keeps the table's game up to `first`, and

@@ -307,6 +307,7 @@ class Spectators:
         self.game = with_variant(Game([s.colour for s in lb.seats]), lb.variant)
         self._setup_draws(list(msg.contributors), msg.heads, None)
         self._emit(E.GameStarted(msg.seed.hex(), self._seat_json(), False, 0))
+        self._told_expelled_before(lb)
         self.links.send(peer, None, Fetch(0))
 
     def _watcher_tick(self) -> None:
@@ -418,12 +419,8 @@ class Spectators:
         lb = self.lobby
         addr = w.addr
         g = self.game
-        for p, _ in lb.expelled:  # (the proof behind an expulsion, before its lobby: the
-            # watcher's screen names it; it checks the proof itself, and acts on nothing)
-            proof = self.proof_against(p)
-            if proof is not None and p not in w.proofs:
-                w.proofs.add(p)
-                self.links.send(peer, addr, proof)
+        if w.lobby_version >= 0:  # (it needs a lobby to take one: `_on_proof`)
+            self._feed_proofs(peer, w)
         if w.state_sent:
             # a goodbye before the lobby it changed: the watcher's screen says "left for
             # good" and then has no "played by a bot until they are back" to say
@@ -447,6 +444,7 @@ class Spectators:
         if w.lobby_version != lb.version:
             w.lobby_version = lb.version
             self.links.send(peer, addr, self._wire_lobby())
+            self._feed_proofs(peer, w)
         away = tuple(sorted(m.peer for m in lb.members
                             if m.peer != self.peer_id and self.presence.is_absent(m.peer)))
         if w.away != away:  # (who the table waits for: the watcher hears only us)
@@ -460,6 +458,16 @@ class Spectators:
                                                    self.seed_heads))
             self._feed_farewells(peer, w)
         self._feed_moves(peer, w, len(g.moves))
+
+    def _feed_proofs(self, peer: bytes, w: _Watcher) -> None:
+        """The proof behind each expulsion in the lobby, once, before the lobby that makes
+        it (and before the game's start, for a watcher that comes later): the watcher's
+        screen names it; it checks the proof itself, and acts on nothing."""
+        for p, _ in self.lobby.expelled:
+            proof = self.proof_against(p)
+            if proof is not None and p not in w.proofs:
+                w.proofs.add(p)
+                self.links.send(peer, w.addr, proof)
 
     def _feed_moves(self, peer: bytes, w: _Watcher, upto: int) -> None:
         """The moves a watcher lacks, up to `upto` (FEED_CHUNKS chunks at most)."""
