@@ -43,6 +43,7 @@ from tongiaki_lan.net.protocol.codec import (
     MoveStatement,
     Proof,
 )
+from tongiaki_lan.net.protocol.identity import peer_id_of
 from tongiaki_lan.net.protocol.proofs import (
     KIND_NAMES,
     check_proof,
@@ -252,8 +253,7 @@ class Expulsions:
             if accused in expelled:
                 # a proof of two moves found later, below the move it was expelled from:
                 # members followed either of those two moves, so both are taken back
-                if (proof.kind == PROOF_TWO_MOVES and proof_index(proof) < expelled[accused]
-                        and self._sure_of(accused)):
+                if proof.kind == PROOF_TWO_MOVES and proof_index(proof) < expelled[accused]:
                     self._expel(accused)
                     lb = self.lobby
                 continue
@@ -265,9 +265,6 @@ class Expulsions:
                 continue
             self._expel(accused)
             lb = self.lobby
-
-    def _sure_of(self, accused: bytes) -> bool:
-        return accused in self._proofs
 
     def _expel(self, accused: bytes) -> None:
         """The lobby that expels `accused` (or moves its expulsion earlier, to the move of
@@ -415,8 +412,6 @@ class Expulsions:
 
 
 def peer_id_matches(proof: Proof) -> bool:
-    from tongiaki_lan.net.protocol.identity import peer_id_of
-
     return peer_id_of(proof.public) == proof.accused
 
 
