@@ -663,7 +663,7 @@ class MoveSync:
                 if refused_why(self._state_at(idx), st) is None:
                     self._refused_move_proof(stamp.signer, st)  # no move of any game
                     return
-                ours = self._stamps.get(idx)
+                ours = self._stamps.get(idx) if self._stamp_ok(idx) else None
                 # (passed on by another laptop than its signer: a laptop that signs a move
                 # for a position the table played otherwise, and shows it itself, is no
                 # evidence of a split; its side of a real split passes its moves on too.
