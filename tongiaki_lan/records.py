@@ -233,6 +233,11 @@ class Record:
         """How many moves the game's undos took back in all."""
         return sum(len(u.moves) for u in self.undos)
 
+    # (move index, name, seats, game id, the PROOF as it travelled): a member the LAN
+    # table expelled on a proof of misbehaviour (protocol/record.md, `expelled`)
+    expulsions: list[tuple[int, str, tuple[int, ...], bytes, bytes]] = field(
+        default_factory=list)
+
     def seat_names(self, upto: int | None = None) -> tuple[str, ...]:
         """Who played each seat after the first `upto` moves (default: at the end): the
         header's names, as changed by the entries that say so."""
@@ -257,10 +262,15 @@ def _as_of(changes: list[tuple[int, tuple[str, ...]]], start: tuple[str, ...],
 def encode_entry(index: int, move: Move, digest: bytes,
                  proof: list[tuple[int, bytes]] | None = None,
                  names: tuple[str, ...] | None = None,
-                 bots: tuple[str, ...] | None = None) -> bytes:
+                 bots: tuple[str, ...] | None = None,
+                 expelled: list | None = None) -> bytes:
+    """`expelled` (with `names` and `bots`): `[[name, [seat, ...], game id, proof], ...]`,
+    members the table expelled since the entry before (protocol/record.md)."""
     entry = [index, move.to_wire(), digest]
     values = None if proof is None else [list(pair) for pair in proof]
-    if bots is not None:  # and which seats a bot plays for an away player
+    if expelled:
+        entry += [values, list(names), list(bots), [list(x) for x in expelled]]
+    elif bots is not None:  # and which seats a bot plays for an away player
         entry += [values, list(names), list(bots)]
     elif names is not None:  # every seat's player from this move on (protocol/record.md)
         entry += [values, list(names)]
@@ -314,10 +324,12 @@ class RecordWriter:
     def append(self, move: Move, digest: bytes,
                proof: list[tuple[int, bytes]] | None = None,
                names: tuple[str, ...] | None = None,
-               bots: tuple[str, ...] | None = None) -> None:
+               bots: tuple[str, ...] | None = None,
+               expelled: list | None = None) -> None:
         """`names`: every seat's player from this move on, when a seat changed hands;
-        `bots` (with `names`): per seat, the bot that plays it for its away player, or ""."""
-        self._write(encode_entry(self.next_index, move, digest, proof, names, bots))
+        `bots` (with `names`): per seat, the bot that plays it for its away player, or "";
+        `expelled` (with both): members expelled on a proof since the last entry."""
+        self._write(encode_entry(self.next_index, move, digest, proof, names, bots, expelled))
         self.next_index += 1
 
     def undo(self, back_to: int, digest: bytes) -> None:
@@ -407,8 +419,17 @@ def _read(path: Path) -> tuple[Record, int]:
             _read_undo(record, entry)
             good = unpacker.tell()
             continue
-        if not isinstance(entry, list) or len(entry) not in (3, 4, 5, 6):
+        if not isinstance(entry, list) or len(entry) not in (3, 4, 5, 6, 7):
             raise RecordError(f"move {i}: an entry is [index, move, digest], got {entry!r:.60}")
+        if len(entry) == 7:
+            for x in entry[6] if isinstance(entry[6], list) else [None]:
+                if not (isinstance(x, list) and len(x) == 4 and isinstance(x[0], str)
+                        and isinstance(x[1], list) and all(isinstance(j, int) for j in x[1])
+                        and isinstance(x[2], bytes) and len(x[2]) == 8
+                        and isinstance(x[3], bytes) and len(x[3]) <= 2048):
+                    raise RecordError(f"move {i}: an expulsion is [name, [seats], game id, "
+                                      "proof]")
+                record.expulsions.append((i, x[0], tuple(x[1]), x[2], x[3]))
         proof = None
         if len(entry) >= 5:
             names = entry[4]
@@ -416,7 +437,7 @@ def _read(path: Path) -> tuple[Record, int]:
                     isinstance(n, str) and 0 < len(n) <= MAX_NAME for n in names)):
                 raise RecordError(f"move {i}: the players' names are one short string a seat")
             record.names.append((i, tuple(names)))
-        if len(entry) == 6:
+        if len(entry) >= 6:
             bots = entry[5]
             if not (isinstance(bots, list) and len(bots) == len(header.seats) and all(
                     isinstance(b, str) and len(b) <= MAX_NAME for b in bots)):

@@ -67,9 +67,11 @@ class HostileDatagrams:
         elif kind == "wrong-types":
             sender = rng.choice(self.members)
             msg = rng.choice([
-                [30, "zero", [2, 7], bytes(32), []], [30, 0, "expand Samoa", bytes(32), []],
-                [30, 0, [2, 7], b"short", []], [11, 1, "lobby"], [20, b"n", b"not 32 bytes"],
-                [1, "playing", -1, 0, b""], [40, 42], [10, "", "blue"], [31, True],
+                [30, "zero", [2, 7], bytes(32), [], bytes(32), bytes(64)],
+                [30, 0, "expand Samoa", bytes(32), [], bytes(32), bytes(64)],
+                [30, 0, [2, 7], b"short", [], bytes(32), bytes(64)], [11, 1, "lobby"],
+                [20, b"n", b"not 32 bytes"],
+                [1, "playing", -1, 0, b"", b""], [40, 42], [10, "", "blue"], [31, True],
                 [32, 0, 1, [[[2, 7], bytes(32)], [[2, 8], bytes(32)]]],
             ])
             data = self._frame(self._env(sender, msg))

@@ -30,7 +30,8 @@ from ..bots.helpers import DECIDED
 # record the new digest under the new version.
 MOVES = {5: "b31ad85dffdc9d19b27eceb5d92091c4", 6: "b31ad85dffdc9d19b27eceb5d92091c4",
          7: "b31ad85dffdc9d19b27eceb5d92091c4", 8: "b31ad85dffdc9d19b27eceb5d92091c4",
-         9: "b31ad85dffdc9d19b27eceb5d92091c4", 10: "b31ad85dffdc9d19b27eceb5d92091c4"}
+         9: "b31ad85dffdc9d19b27eceb5d92091c4", 10: "b31ad85dffdc9d19b27eceb5d92091c4",
+         11: "b31ad85dffdc9d19b27eceb5d92091c4"}
 # the kinds this package brings (other tests register kinds of their own)
 KINDS = ("random", "greedy", "search", "search1", "easy", "normal", "hard")
 

@@ -119,7 +119,13 @@ def test_a_crashed_node_restarts_fetches_what_it_missed_and_plays_on():
     assert [e.peer for e in survivor.kinds("restarted")] == [victim.core.peer_id.hex()]
 
 
-def test_a_move_announced_with_a_false_digest_stops_the_game_and_names_the_sender():
+def test_a_move_its_sender_did_not_sign_is_refused_naming_it_and_stops_nothing():
+    """A MOVE carries its mover's own signature over the move, the states before and after
+    and its index (protocol/security.md, "Signed moves"). One without a valid one — a
+    false digest, bytes changed on the way, a move made up — is refused, naming the
+    sender; it is no proof against anyone (anybody can send garbage in a member's link),
+    and, unlike before, it stops nothing: the game goes on to the end (a signed false
+    digest is a proof: tests/net/test_proof_sim.py)."""
     net = SimNet(seed=11)
     nodes = net.table(3, autoplay=None)
     liar = nodes[2]
@@ -139,16 +145,30 @@ def test_a_move_announced_with_a_false_digest_stops_the_game_and_names_the_sende
     g = liar.game
     idx = len(g.moves)
     move = g.legal_moves()[-1]
-    g.apply(move)  # a legal move, sent with a digest that is not the state after it
-    for nd in nodes[:2]:
-        liar.core.links.send(nd.core.peer_id, None, MoveMsg(idx, move.to_wire(), bytes(32)))
+    before = liar.core.digest_before(idx)
+    for nd in nodes[:2]:  # a legal move, sent with a false digest and no valid signature
+        liar.core.links.send(nd.core.peer_id, None, MoveMsg(idx, move.to_wire(), bytes(32),
+                                                            (), before))
     net.act(liar, lambda now: None)
-    net.run_until(lambda: all(nd.core.stopped for nd in nodes[:2]))
+    net.run_until(lambda: all(nd.kinds("refused") for nd in nodes[:2]))
     for nd in nodes[:2]:
-        (stop,) = nd.kinds("mismatch")
-        assert "digest mismatch after move" in stop.reason and "p2" in stop.reason
-        with pytest.raises(ValueError, match="game stopped"):
-            nd.core.send_move(nd.game.legal_moves()[0], net.now)
+        (refused,) = nd.kinds("refused")
+        assert refused.what == f"move {idx}" and "p2" in refused.sender
+        assert "signature does not hold" in refused.reason
+        assert len(nd.game.moves) == idx and nd.core.stopped is None
+    net.act(liar, liar.core.send_move, move)  # its real move, signed
+    while not nodes[0].game.is_over:
+        net.run_until(lambda: len({len(nd.game.moves) for nd in nodes}) == 1
+                      and (nodes[0].game.is_over or any(
+                          nd.kinds("your_turn") and nd.kinds("your_turn")[-1].index
+                          == len(nd.game.moves) for nd in nodes)))
+        g = nodes[0].game
+        if not g.is_over:
+            mover = nodes[g.pending.seat]
+            net.act(mover, mover.core.send_move, g.legal_moves()[0])
+    net.play_to_end(nodes)
+    one_digest(nodes)
+    assert not any(nd.kinds("proof") or nd.kinds("expelled") for nd in nodes)
 
 
 def test_a_reveal_that_does_not_match_its_commitment_aborts_the_start_naming_the_node():

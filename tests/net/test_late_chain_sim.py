@@ -15,6 +15,7 @@ from tests.net.test_watch_sim import seat_taken_after_goodbye, watcher
 from tongiaki_lan.draws import Chain
 from tongiaki_lan.net.lab.simnet import SimNet, SimNode
 from tongiaki_lan.net.protocol.codec import Lobby, NewChain, WireError
+from tongiaki_lan.net.protocol.proofs import sign_lobby
 from tongiaki_lan.records import RecordError
 
 
@@ -95,9 +96,10 @@ def test_a_chain_into_a_draw_whose_value_a_node_gave_already_is_refused():
     net.run_until(lambda: a.game.awaiting_reveal and a.core._gave_upto == a.game.draws())
     k = a.game.draws()
     lb = c.core.lobby
-    late = Lobby(**{**{f.name: getattr(lb, f.name) for f in dataclasses.fields(lb)},
-                    "version": lb.version + 1,
-                    "chains": ((c.core.peer_id, Chain(bytes(32)).commitment, k),)})
+    late = sign_lobby(c.core.identity, c.core.game_id, c.core.links.incarnation, Lobby(
+        **{**{f.name: getattr(lb, f.name) for f in dataclasses.fields(lb)},
+           "version": lb.version + 1,
+           "chains": ((c.core.peer_id, Chain(bytes(32)).commitment, k),)}))
     net.act(c, lambda now: (setattr(c.core, "now", now), c.core._broadcast(late)))
     net.run_until(lambda: a.kinds("refused"), 5)
     ev = a.kinds("refused")[-1]

@@ -45,13 +45,14 @@ def test_V1_start_seats_each_player_twice_alternately_and_abort_undoes_it():
 def test_the_lobby_message_carries_the_variant_and_refuses_an_unknown_one():
     lb = _lobby()
     wire = lb.to_wire()
-    # (the draw wait, the guests and the chains taken mid-game come after it)
-    assert wire[-4:] == ["two-colours", lb.draw_wait, lb.guests, []]
+    # (the draw wait, the guests, the chains taken mid-game, the expelled and the author's
+    # key, run and signature come after it)
+    assert wire[-8:-4] == ["two-colours", lb.draw_wait, lb.guests, []]
     assert Lobby.parse(wire[1:]) == lb
     with pytest.raises(WireError, match="lobby.variant"):
-        Lobby.parse([*wire[1:-4], "three-colours", lb.draw_wait, lb.guests, []])
+        Lobby.parse([*wire[1:-8], "three-colours", *wire[-7:]])
     with pytest.raises(WireError, match="lobby"):
-        Lobby.parse(wire[1:-4])  # a protocol-3 LOBBY without the fields
+        Lobby.parse(wire[1:-8])  # a protocol-3 LOBBY without the fields
 
 
 async def test_V1_two_nodes_play_two_colours_to_one_digest(tmp_path):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -186,6 +187,14 @@ async def _play(args: argparse.Namespace, record: Path, resume: bool,
                 autoplay=args.bot, discovery=disc,
                 handover_after=args.handover, bot_delay=args.bot_delay,
                 draw_wait=args.draw_wait, table_bot=args.table_bot)
+    broken = os.environ.get(BROKEN_ENV)
+    if broken:
+        try:
+            _break(node, broken)
+        except ValueError:
+            _out({"event": "error", "reason": f"{BROKEN_ENV}={broken!r}: expected RATE or "
+                  "RATE:SEED (a test hook)"})
+            return 2
     final: dict = {}
     refused = 0
     # join-or-create: the table is shown (joined, lobby) only once it is settled, and only
@@ -305,6 +314,27 @@ async def _play(args: argparse.Namespace, record: Path, resume: bool,
         if disc is not None:
             await disc.close()
     return code
+
+
+# A test hook, never for players: with it set, this laptop behaves as a broken build
+# would — its moves, draw values, heartbeats, lobbies and logs corrupted before its key
+# signs them, each with probability RATE (net/lab/corrupt.py) — so a test can show that
+# three honest laptops expel it and play on (tests/net/test_netns_broken.py;
+# docs/network.md, "A broken laptop at the table").
+BROKEN_ENV = "TONGIAKI_TEST_BROKEN"
+
+
+def _break(node, spec: str) -> None:
+    from tongiaki_lan.net.lab.corrupt import Corruptor
+    from tongiaki_lan.net.protocol.proofs import re_sign
+
+    rate, _, seed = spec.partition(":")
+    value = float(rate)
+    if not 0.0 <= value <= 1.0:
+        raise ValueError(spec)
+    Corruptor(value, int(seed or 0), re_sign=re_sign).attach(node.core)
+    _out({"event": "warning", "text": f"{BROKEN_ENV} is set: this laptop corrupts "
+          f"{value:.0%} of its game messages (a test hook: a broken build)"})
 
 
 class _Running(Exception):

@@ -45,6 +45,13 @@ def run(args) -> int:
         else:
             print(f"verify: {args.record}: {exc}")
         return 1
+    expelled, wrong = check_expulsions(record)
+    if wrong:
+        if args.json:
+            print(json.dumps({"ok": False, "error": wrong}))
+        else:
+            print(f"verify: {args.record}: {wrong}")
+        return 1
     out = {
         "ok": True,
         "moves": len(record.moves),
@@ -60,6 +67,8 @@ def run(args) -> int:
         "undos": len(record.undos),
         "taken_back": record.taken_back,
     }
+    if expelled:
+        out["expelled"] = expelled
     if record.header.variant != V.STANDARD:  # V1: players of two colours each
         out["variant"] = record.header.variant
         out["players"] = [
@@ -92,6 +101,35 @@ def run(args) -> int:
             print("scores " + ", ".join(f"{named.get(c, c)} {s}"
                                         for c, s in game.scores().items()))
             print("winners " + " & ".join(named.get(c, c) for c in game.winners()))
+        for x in expelled:
+            print(f"expelled {x['name']} before move {x['before_move']}: proof of "
+                  f"{x['proof']} checked ({x['detail']})")
         if record.truncated:
             print("note: a partial last entry was ignored (the writer stopped mid-move)")
     return 0
+
+
+def check_expulsions(record) -> tuple[list[dict], str | None]:
+    """Every expulsion the record names, its proof checked as a member checks it
+    (protocol/security.md, "Checking a proof"): with the accused's key and the game
+    replayed from the record, trusting nobody's word. A proof that does not hold makes
+    the record fail verification, naming the entry."""
+    import msgpack
+
+    from tongiaki_lan.net.protocol.codec import Proof, WireError, parse_message
+    from tongiaki_lan.net.protocol.proofs import KIND_NAMES, check_proof, describe
+
+    out = []
+    for index, name, seats, game_id, raw in record.expulsions:
+        try:
+            proof = parse_message(msgpack.unpackb(raw, raw=False))
+        except (WireError, ValueError, TypeError, msgpack.UnpackException) as exc:
+            return out, f"move {index}: the proof of {name}'s expulsion is unreadable ({exc})"
+        if not isinstance(proof, Proof):
+            return out, f"move {index}: the proof of {name}'s expulsion is no PROOF"
+        why = check_proof(proof, game_id, lambda i: replay_record(record, upto=i))
+        if why is not None:
+            return out, f"move {index}: the proof of {name}'s expulsion does not hold: {why}"
+        out.append({"name": name, "seats": list(seats), "before_move": index,
+                    "proof": KIND_NAMES[proof.kind], "detail": describe(proof)})
+    return out, None

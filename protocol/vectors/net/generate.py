@@ -9,6 +9,7 @@ there, signed, so that each is refused for what it is named for (`REFUSED_FOR`).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -20,11 +21,14 @@ from tongiaki_lan.net.protocol import lobby as L
 from tongiaki_lan.net.protocol.auth import derive_key
 from tongiaki_lan.net.protocol.core import bot_seed
 from tongiaki_lan.net.protocol.identity import Identity, KeyExchange
+from tongiaki_lan.net.protocol.proofs import lobby_statement, sign_lobby, sign_move
 from tongiaki_lan.net.protocol.seed import combine, commitment, seed_check
 
 GAME = bytes.fromhex("0123456789abcdef")
 ID_A = Identity.from_seed(bytes(range(100, 132)))
 ID_B = Identity.from_seed(bytes(range(200, 232)))
+INC_A = 1700000000000000  # A's incarnation in every vector's envelope
+INC_B = 1700000000000002
 A = ID_A.peer_id
 KX_A = bytes(range(64, 96))  # an X25519 public key as it travels (opaque to the codec)
 B = ID_B.peer_id
@@ -33,6 +37,42 @@ VAL = bytes(range(200, 232))  # a chain value of a fair draw
 SEAT = C.Seat("human", "Ana", "blue", A, True)
 BOT = C.Seat("bot", "Maui (random)", "red", A, True, "random")
 
+DIG2 = bytes(range(32, 64))
+SIG = bytes(range(64))  # a signature's place in a refused vector (never checked there)
+
+
+def signed(lobby: C.Lobby) -> C.Lobby:
+    """Every lobby is signed by its author (here A, in the envelope's run): security.md,
+    "Signed lobbies"."""
+    return sign_lobby(ID_A, GAME, INC_A, lobby)
+
+
+def move(index: int, wire: list, after: bytes, before: bytes, prev: tuple = ()) -> C.MoveMsg:
+    """A MOVE as A sends it: signed over its statement (security.md, "Signed moves")."""
+    return C.MoveMsg(index, wire, after, prev, before,
+                     sign_move(ID_A, GAME, INC_A, index, before, after, wire))
+
+
+def stamped(index: int, wire: list, after: bytes, before: bytes) -> tuple:
+    """A move of B's as it rides in a LOG or a MOVE's `prev`: with B's stamp."""
+    return (wire, after, C.Stamp(B, INC_B, sign_move(ID_B, GAME, INC_B, index, before, after,
+                                                      wire)))
+
+
+def b_statement(index: int, wire: list, before: bytes, after: bytes,
+                inc: int = INC_B) -> C.MoveStatement:
+    return C.MoveStatement(inc, index, before, wire, after,
+                           sign_move(ID_B, GAME, inc, index, before, after, wire))
+
+
+def b_lobby(draw_wait: int) -> C.LobbyStatement:
+    lobby = sign_lobby(ID_B, GAME, INC_B, C.Lobby(
+        14, "playing", "Friday night", 2, False, (SEAT, BOT),
+        (C.Member(A, "10.0.0.1", 40000), C.Member(B, "0.0.0.0", 40001)), bytes(range(8)),
+        draw_wait=draw_wait))
+    return lobby_statement(lobby)
+
+
 # A leaves for good; its game waits on draw 4, so it gives its value for draw 4 and
 # contributes nothing from draw 5 on (protocol/draws.md, "Leaving on purpose")
 FAREWELL = C.Farewell(A, 5, True, VAL, ID_A.public,
@@ -40,32 +80,41 @@ FAREWELL = C.Farewell(A, 5, True, VAL, ID_A.public,
 
 MESSAGES = [
     ("heartbeat-lobby", C.Heartbeat("lobby", 3, 0, b"")),
-    ("heartbeat-playing", C.Heartbeat("playing", 9, 17, DIG)),
+    ("heartbeat-playing", C.Heartbeat("playing", 9, 17, DIG, bytes(range(8)))),
     ("ack", C.Ack()),
     ("join", C.Join("Tevita", "green")),
     ("join-bot-laptop", C.Join("Kai", "", "normal")),
-    ("lobby", C.Lobby(4, "lobby", "Friday night", 4, False, (SEAT, BOT),
-                      (C.Member(A, "0.0.0.0", 40000), C.Member(B, "10.0.0.7", 40001)))),
-    ("lobby-starting", C.Lobby(5, "starting", "Friday night", 2, True, (SEAT, BOT),
-                               (C.Member(A, "0.0.0.0", 40000),), bytes(range(8)))),
-    ("lobby-dropped", C.Lobby(9, "playing", "Friday night", 2, False, (SEAT, BOT),
-                              (C.Member(A, "0.0.0.0", 40000),), bytes(range(8)), ((1, 4),))),
+    ("lobby", signed(C.Lobby(4, "lobby", "Friday night", 4, False, (SEAT, BOT),
+                             (C.Member(A, "0.0.0.0", 40000), C.Member(B, "10.0.0.7", 40001))))),
+    ("lobby-starting", signed(C.Lobby(5, "starting", "Friday night", 2, True, (SEAT, BOT),
+                                      (C.Member(A, "0.0.0.0", 40000),), bytes(range(8))))),
+    ("lobby-dropped", signed(C.Lobby(9, "playing", "Friday night", 2, False, (SEAT, BOT),
+                                     (C.Member(A, "0.0.0.0", 40000),), bytes(range(8)),
+                                     ((1, 4),)))),
+    # B was expelled on a proof; the table's bot plays its seat from move 40 on and its
+    # chain is left out from draw 9 (security.md, "Expelled")
+    ("lobby-expelled", signed(C.Lobby(
+        15, "playing", "Friday night", 2, False,
+        (SEAT, C.Seat("human", "Kai", "green", B, True, "normal")),
+        (C.Member(A, "0.0.0.0", 40000),), bytes(range(8)), ((1, 9),), expelled=((B, 40),)))),
     # B was left out from draw 4, came back and committed to a fresh chain, taken from draw
     # 9 on as contributor 2 (protocol/draws.md, "Taking part again")
-    ("lobby-chain-taken", C.Lobby(12, "playing", "Friday night", 2, False, (SEAT, BOT),
-                                  (C.Member(A, "0.0.0.0", 40000), C.Member(B, "10.0.0.7", 40001)),
-                                  bytes(range(8)), ((1, 4),), chains=((B, DIG, 9),))),
+    ("lobby-chain-taken", signed(C.Lobby(
+        12, "playing", "Friday night", 2, False, (SEAT, BOT),
+        (C.Member(A, "0.0.0.0", 40000), C.Member(B, "10.0.0.7", 40001)),
+        bytes(range(8)), ((1, 4),), chains=((B, DIG, 9),)))),
     ("new-chain", C.NewChain(DIG)),
     # a laptop that plays its seat with a bot (`play --headless --bot normal`)
-    ("lobby-bot-laptop", C.Lobby(3, "lobby", "Friday night", 3, False,
-                                 (SEAT, C.Seat("human", "Kai", "green", B, False, "", "normal")),
-                                 (C.Member(A, "0.0.0.0", 40000), C.Member(B, "10.0.0.7", 40001)))),
+    ("lobby-bot-laptop", signed(C.Lobby(
+        3, "lobby", "Friday night", 3, False,
+        (SEAT, C.Seat("human", "Kai", "green", B, False, "", "normal")),
+        (C.Member(A, "0.0.0.0", 40000), C.Member(B, "10.0.0.7", 40001))))),
     # two colours each (docs/rules.md V1) once started: each player seated twice, A1 B1 A2 B2
-    ("lobby-two-colours", C.Lobby(6, "starting", "Duo", 4, False,
-                                  (SEAT, BOT, C.Seat("human", "Ana", "green", A, True),
-                                   C.Seat("bot", "Maui (random)", "yellow", A, True, "random")),
-                                  (C.Member(A, "0.0.0.0", 40000),), bytes(range(8)),
-                                  variant="two-colours")),
+    ("lobby-two-colours", signed(C.Lobby(
+        6, "starting", "Duo", 4, False,
+        (SEAT, BOT, C.Seat("human", "Ana", "green", A, True),
+         C.Seat("bot", "Maui (random)", "yellow", A, True, "random")),
+        (C.Member(A, "0.0.0.0", 40000),), bytes(range(8)), variant="two-colours"))),
     ("set", C.SetSeat("Tevita", "yellow")),
     ("ready", C.Ready(True)),
     ("add-bot", C.AddBot("random", "")),
@@ -76,13 +125,17 @@ MESSAGES = [
     ("commit", C.Commit(bytes(range(8)), DIG, bytes(range(100, 132)))),
     ("reveal", C.Reveal(bytes(range(8)), bytes(range(32, 64)))),
     ("abort", C.Abort(bytes(range(8)), "Ana (a0a1a2a3): reveal does not match its commitment")),
-    ("move", C.MoveMsg(12, [2, 7], DIG)),
-    # an Expand, then its ChooseBeaches (beaches 1 and 3) and the move itself
-    ("move-prev", C.MoveMsg(12, [6, 10, 1], DIG, (([2, 7], DIG), ([5, [0, 2]], DIG)))),
+    ("move", move(12, [2, 7], DIG, DIG2)),
+    # an Expand, then its ChooseBeaches (beaches 1 and 3) and the move itself: the Expand
+    # is B's, with B's stamp; the ChooseBeaches rides without one, as from a record before
+    # a restart (security.md, "Signed moves")
+    ("move-prev", move(12, [6, 10, 1], DIG, DIG2, (
+        stamped(10, [2, 7], DIG2, VAL), ([5, [0, 2]], DIG2)))),
     ("fetch", C.Fetch(40)),
-    ("log", C.Log(40, 42, (([2, 7], DIG), ([5, [0, 2]], DIG)))),
-    ("log-reveal", C.Log(40, 42, (([2, 7], DIG), ([10, 17], DIG, ((0, VAL), (2, VAL)))))),
-    ("move-prev-reveal", C.MoveMsg(13, [2, 7], DIG, (([10, 17], DIG, ((0, VAL),)),))),
+    ("log", C.Log(40, 42, (stamped(40, [2, 7], DIG, VAL), ([5, [0, 2]], DIG)))),
+    ("log-reveal", C.Log(40, 42, (stamped(40, [2, 7], DIG, VAL),
+                                  ([10, 17], DIG, ((0, VAL), (2, VAL)))))),
+    ("move-prev-reveal", move(13, [2, 7], DIG, DIG2, (([10, 17], DIG2, ((0, VAL),)),))),
     ("draw", C.Draw(4, ((1, VAL),))),
     ("farewell-for-good", FAREWELL),
     ("farewell-back-soon", C.Farewell(A, 3, False, b"", ID_A.public,
@@ -104,6 +157,15 @@ MESSAGES = [
     ("set-guests", C.SetGuests(C.GUEST_WATCH | C.GUEST_CHAT)),
     ("chat", C.Chat("malo e lelei 👋")),
     ("seed-ok", C.SeedOk(bytes(range(8)), DIG)),
+    # proofs against B (security.md, "Proof of misbehaviour"; the cases: vectors/net/
+    # proofs.json)
+    ("proof-two-moves", C.Proof(C.PROOF_TWO_MOVES, B, ID_B.public,
+                                b_statement(20, [2, 7], DIG, DIG2),
+                                b_statement(20, [2, 8], DIG, VAL))),
+    ("proof-refused-move", C.Proof(C.PROOF_REFUSED_MOVE, B, ID_B.public,
+                                   b_statement(20, [2, 99], DIG, DIG2))),
+    ("proof-two-lobbies", C.Proof(C.PROOF_TWO_LOBBIES, B, ID_B.public, b_lobby(15),
+                                  b_lobby(22))),
     ("probe", C.Probe(bytes(range(16)))),
     ("probe-answer", C.ProbeAnswer(bytes(range(16)), 1700000000123456, bytes(range(8)))),
 ]
@@ -173,7 +235,7 @@ REFUSED = [
     ("map", frame(env_bytes([40, {"text": "hi"}])), "malformed msgpack"),
     ("ext-type", frame(CHAT[:-3] + b"\xd4\x01\x00"), "malformed msgpack"),
     ("invalid-utf-8", frame(CHAT[:-2] + b"\xff\xfe"), "malformed msgpack"),
-    ("array-of-300", frame(env_bytes([30, 0, [0] * 300, DIG, []])), "malformed msgpack"),
+    ("array-of-300", frame(env_bytes([30, 0, [0] * 300, DIG, [], DIG2, SIG])), "malformed msgpack"),
     ("not-an-array", frame(pack("abc")), "envelope: expected array"),
     ("envelope-of-10", frame(pack(fields(GAME, A, 1, 0, 1, 1, 0, 0, None)[:10])),
      "envelope: expected 11 fields"),
@@ -192,10 +254,11 @@ REFUSED = [
     ("empty-message", good([]), "message: empty array"),
     ("unknown-type", good([99]), "message: unknown type"),
     ("too-many-fields", good([40, "hi", "there"]), "chat: expected 1 fields"),
-    ("heartbeat-phase", good([1, "dancing", 0, 0, b""], 0), "heartbeat.phase: expected one of"),
-    ("heartbeat-digest", good([1, "playing", 3, 9, b"12345"], 0),
+    ("heartbeat-phase", good([1, "dancing", 0, 0, b"", b""], 0),
+     "heartbeat.phase: expected one of"),
+    ("heartbeat-digest", good([1, "playing", 3, 9, b"12345", b""], 0),
      "heartbeat.digest: expected 0 or 32 bytes"),
-    ("n-moves-too-large", good([1, "playing", 3, (1 << 20) + 1, DIG], 0),
+    ("n-moves-too-large", good([1, "playing", 3, (1 << 20) + 1, DIG, b""], 0),
      "heartbeat.n_moves: expected integer 0..1048576"),
     ("name-too-long", good([10, "x" * 25, "", ""]), "join.name: longer than 24 characters"),
     # 17 characters, but 51 bytes of UTF-8: more than twice 24
@@ -215,18 +278,22 @@ REFUSED = [
     ("lobby-draw-wait", good([11, *LOBBY[1:11], 1, *LOBBY[12:]]), "lobby.draw_wait: at least 2 s"),
     ("lobby-dropped-twice", good([11, *LOBBY[1:9], [[1, 4], [1, 5]], *LOBBY[10:]]),
      "lobby.dropped: a contributor is listed twice"),
-    ("lobby-chain-head-twice", good([11, *LOBBY[1:13], [[A, DIG, 9], [B, DIG, 10]]]),
+    ("lobby-chain-head-twice",
+     good([11, *LOBBY[1:13], [[A, DIG, 9], [B, DIG, 10]], *LOBBY[14:]]),
      "lobby.chains: a chain head is listed twice"),
-    ("move-text-element", good([30, 0, [2, "Samoa"], DIG, []]), "move.move: unexpected element"),
-    ("move-integer-range", good([30, 0, [9, 1 << 31, 0, 0], DIG, []]),
+    ("move-text-element", good([30, 0, [2, "Samoa"], DIG, [], DIG2, SIG]),
+     "move.move: unexpected element"),
+    ("move-integer-range", good([30, 0, [9, 1 << 31, 0, 0], DIG, [], DIG2, SIG]),
      "move.move: integer out of range"),
-    ("move-too-deep", good([30, 0, [[[[[[[1]]]]]]], DIG, []]), "move.move: nested deeper than 6"),
-    ("move-too-many-elements", good([30, 0, [[0] * 100, [0] * 100], DIG, []]),
+    ("move-too-deep", good([30, 0, [[[[[[[1]]]]]]], DIG, [], DIG2, SIG]),
+     "move.move: nested deeper than 6"),
+    ("move-too-many-elements", good([30, 0, [[0] * 100, [0] * 100], DIG, [], DIG2, SIG]),
      "move.move: more than 200 elements"),
-    ("move-index", good([30, (1 << 20) + 1, [2, 7], DIG, []]), "move.index: expected integer"),
-    ("move-prev-of-5", good([30, 9, [2, 7], DIG, [[[2, 7], DIG]] * 5]),
+    ("move-index", good([30, (1 << 20) + 1, [2, 7], DIG, [], DIG2, SIG]),
+     "move.index: expected integer"),
+    ("move-prev-of-5", good([30, 9, [2, 7], DIG, [[[2, 7], DIG]] * 5, DIG2, SIG]),
      "move.prev: more than 4 elements"),
-    ("move-prev-before-0", good([30, 1, [2, 7], DIG, [[[2, 7], DIG]] * 2]),
+    ("move-prev-before-0", good([30, 1, [2, 7], DIG, [[[2, 7], DIG]] * 2, DIG2, SIG]),
      "move.prev: more moves than came before"),
     ("log-past-total", good([32, 40, 41, [[[2, 7], DIG], [[2, 3], DIG]]]),
      "log: entries run past total"),
@@ -290,7 +357,101 @@ def link_key_vector() -> dict:
             "no_key_for": [bytes(32).hex()]}
 
 
+def proof_vectors() -> dict:
+    """proofs.json: PROOF cases a second client checks both ways (the message's bytes and
+    fields) and by the rule of security.md, "Checking a proof": whether it holds, else
+    the exact refusal. A refused-move proof is checked against the checker's own game:
+    `game` gives it (the colours and the moves before the statement, reveals included;
+    the engine replays them, moves.md and state.md)."""
+    from tongiaki_lan.bots import make_bot
+    from tongiaki_lan.engine import Dealer, Game
+    from tongiaki_lan.net.protocol import proofs as P
+
+    game = Game(["blue", "red"])
+    dealer = Dealer(bytes(range(32)))
+    bot = make_bot("random", seed=7)
+    dealer.deal(game)
+    while len(game.moves) < 12 or game.pending is None or game.pending.seat is None:
+        dealer.apply(game, bot.choose(game))
+    n = len(game.moves)
+    before = game.digest()
+    legal = game.legal_moves()
+    good = game.copy()
+    good.apply(legal[0])
+    after = good.digest()
+
+    def st(index, wire, b, a, inc=INC_B, ident=ID_B):
+        return C.MoveStatement(inc, index, b, wire, a, sign_move(ident, GAME, inc, index, b, a,
+                                                                 wire))
+
+    genuine = st(n, legal[0].to_wire(), before, after)
+    other = st(n, legal[1].to_wire(), before, DIG2)
+    lie_after = st(n + 1, [2, 7], DIG2, VAL)  # claims another state before move n+1
+    follows = st(n + 1, [2, 7], after, VAL)
+    forged = dataclasses.replace(other, sig=ID_A.sign(other.signed_bytes(GAME, B)))
+    lob15, lob22 = b_lobby(15), b_lobby(22)
+    lob_v = dataclasses.replace(lob22, version=lob22.version + 1)
+    lob_v = dataclasses.replace(lob_v, sig=ID_B.sign(lob_v.signed_bytes(GAME, B)))
+    K1, K2, K3 = C.PROOF_TWO_MOVES, C.PROOF_REFUSED_MOVE, C.PROOF_TWO_LOBBIES
+    cases = [
+        ("two-moves-one-index", C.Proof(K1, B, ID_B.public, genuine, other), None),
+        ("two-moves-that-do-not-follow", C.Proof(K1, B, ID_B.public, genuine, lie_after), None),
+        ("refused-move-illegal", C.Proof(K2, B, ID_B.public, st(n, [2, 99, [99]], before, DIG)),
+         None),
+        ("refused-move-false-state", C.Proof(K2, B, ID_B.public, st(n, legal[0].to_wire(),
+                                                                    before, DIG2)), None),
+        ("two-lobbies", C.Proof(K3, B, ID_B.public, lob15, lob22), None),
+        ("not-the-key", C.Proof(K1, B, ID_A.public, genuine, other), P.NOT_THE_KEY),
+        ("bad-signature", C.Proof(K1, B, ID_B.public, genuine, forged),
+         P.BAD_SIGNATURE.format(which="second")),
+        ("two-runs", C.Proof(K1, B, ID_B.public, genuine,
+                             st(n, legal[1].to_wire(), before, DIG2, inc=INC_B + 1)), P.TWO_RUNS),
+        ("same", C.Proof(K1, B, ID_B.public, genuine, genuine), P.SAME),
+        ("consistent", C.Proof(K1, B, ID_B.public, genuine, follows),
+         P.CONSISTENT.format(a=n, b=n + 1)),
+        ("apart", C.Proof(K1, B, ID_B.public, genuine, st(n + 2, [2, 7], DIG2, VAL)),
+         P.APART.format(a=n, b=n + 2)),
+        ("engine-agrees", C.Proof(K2, B, ID_B.public, genuine), P.ENGINE_AGREES.format(index=n)),
+        ("not-this-game", C.Proof(K2, B, ID_B.public, st(n, legal[0].to_wire(), DIG, after)),
+         P.NOT_OUR_STATE.format(index=n)),
+        ("two-versions", C.Proof(K3, B, ID_B.public, lob15, lob_v),
+         P.TWO_VERSIONS.format(a=lob15.version, b=lob_v.version)),
+    ]
+
+    def state_before(index):
+        if index > n:
+            return None
+        g = Game(["blue", "red"])
+        for m in game.moves[:index]:
+            g.apply(m)
+        return g
+
+    out = []
+    for name, proof, reason in cases:
+        got = P.check_proof(proof, GAME, state_before)
+        assert got == reason, (name, got, reason)
+        first = proof.first
+        out.append({
+            "name": name,
+            "message": j(proof.to_wire()),
+            "bytes": C.pack_message(proof).hex(),
+            "first_signed_bytes": first.signed_bytes(GAME, B).hex(),
+            "holds": reason is None,
+            "reason": reason,
+        })
+    return {
+        "protocol": C.PROTOCOL_VERSION,
+        "game_id": GAME.hex(),
+        "accused": {"peer": B.hex(), "public": ID_B.public.hex()},
+        "game": {"colours": ["blue", "red"],
+                 "moves": [m.to_wire() for m in game.moves],
+                 "digest_after_moves": before.hex()},
+        "cases": out,
+    }
+
+
 PATH = Path(__file__).with_name("wire.json")
+PROOFS_PATH = Path(__file__).with_name("proofs.json")
 
 
 def build() -> str:
@@ -300,7 +461,7 @@ def build() -> str:
     for i, (name, msg) in enumerate(MESSAGES):
         # to B; every other one names B's run and echoes B's packet 4000 + i (the others:
         # B's run not known yet, so nothing to echo)
-        env = C.Envelope(GAME, A, 1700000000000000, B, 1700000000000001 if i % 2 else 0,
+        env = C.Envelope(GAME, A, INC_A, B, 1700000000000001 if i % 2 else 0,
                          100 + i, 4000 + i if i % 2 else 0, i if msg.RELIABLE else 0, 7,
                          0b101, msg)
         for k in (None, key):
@@ -398,10 +559,20 @@ def build() -> str:
     return "\n".join(lines) + "\n"
 
 
+def build_proofs() -> str:
+    """The text of proofs.json."""
+    proofs = proof_vectors()
+    rows = ",\n".join(f"  {json.dumps(c, ensure_ascii=False)}" for c in proofs.pop("cases"))
+    head = ",\n".join(f" {json.dumps(k)}: {json.dumps(v)}" for k, v in proofs.items())
+    return "{\n" + head + ',\n "cases": [\n' + rows + "\n ]\n}\n"
+
+
 def main() -> None:
     PATH.write_text(build(), encoding="utf-8")
     out = json.loads(PATH.read_text(encoding="utf-8"))
     print(f"wrote {len(out['valid'])} valid and {len(out['refused'])} refused vectors to {PATH}")
+    PROOFS_PATH.write_text(build_proofs(), encoding="utf-8")
+    print(f"wrote the proof cases to {PROOFS_PATH}")
 
 
 if __name__ == "__main__":

@@ -213,6 +213,9 @@ class TableFacts:
             self.watchers.pop(d.get("peer") or "", None)  # (a player now)
         elif k == "left" and d["for_good"]:
             self.gone.add(d.get("peer") or "")
+        elif k == "expelled" and not d.get("you"):  # (a bot plays its seat, and it draws
+            # no more: its handover and its drop are part of the expulsion's line)
+            self.gone.add(d.get("peer") or "")
         elif k == "restarted":
             self.gone.discard(d.get("peer") or "")
         elif k == "draw_waiting":

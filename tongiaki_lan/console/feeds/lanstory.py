@@ -47,6 +47,7 @@ class LanStory:
         self._struck_unsaid = 0  # story lines struck since the last take-back's line
         self._unwatched: dict[str, float] = {}  # watchers gone (name -> since), not yet said
         self._left: set[str] = set()  # peers that said they left: their echoes are quiet
+        self._expelled: set[str] = set()  # members whose expulsion was told (once each)
         # peer -> index in `lines` of its "left the table" line, which the goodbye that
         # follows (for good / back soon) replaces rather than contradicts
         self._left_line: dict[str, int] = {}
@@ -268,6 +269,10 @@ class LanStory:
                 text = _("{name}'s laptop takes part in the draws from tile {n}.")
             self.lines.append(("good", text.format(name=peer_label(self.node, d),
                                                    n=d["draw"] + 1)))
+        elif k == "expelled":  # (issue 44: a broken or modified laptop at the table)
+            self._expelled_line(d)
+        elif k == "rewound" and d.get("expelled"):
+            pass  # (the moves an expelled laptop signed, taken back: said by its line)
         elif k == "rewound":  # (the moves taken back are mostly the table's own, as this
             # laptop had them before its draw value was left out: none need be ours)
             self.lines.append(("bad", _(
@@ -469,6 +474,33 @@ class LanStory:
             self.lines.append(("info", text))
 
     # ---------------------------------------------------------------- the draws
+
+    def _expelled_line(self, d: dict) -> None:
+        """A member expelled on a proof (protocol/security.md, "Expelled"), or this laptop:
+        said once, with what its laptop sent; its seat's handover and its drop from the
+        draws are part of it, so they are not said again (the facts count it `gone`)."""
+        what = {"two-moves": _("two different moves for one move of the game"),
+                "refused-move": _("a move the rules refuse"),
+                "two-lobbies": _("two different tables under one number"),
+                }.get(d.get("proof_kind") or "", d.get("detail") or "")
+        peer = d.get("peer") or ""
+        if d.get("you"):
+            self.lines.append(("bad", _(
+                "This laptop was expelled from the table: the others hold proof, signed with "
+                "its key, that it sent {what} (a broken or modified copy of the program?). "
+                "Type lobby, then watch N to follow the game.").format(what=what)))
+        elif not d.get("earlier") and peer not in self._expelled:
+            self._expelled.add(peer)
+            self.lines.append(("bad", _(
+                "{name}'s laptop is expelled from the table: it sent {what}, signed with its "
+                "key (a broken or modified copy of the program?). A bot ({bot}) plays that "
+                "seat from now on, and the others draw the tiles without that laptop."
+            ).format(name=peer_label(self.node, d), what=what, bot=kind_label(d["bot"]))))
+        if self._struck_unsaid:  # (what this laptop had of the moves taken back)
+            self._struck_unsaid = 0
+            self.lines.append(("bad", _("The lines marked {mark} above tell moves and tiles "
+                                        "the table never counted; what it played follows."
+                                        ).format(mark=STRUCK.strip())))
 
     def _my_drop_line(self, draw: int) -> None:
         if self.facts.may_draw_again():

@@ -28,7 +28,13 @@ from tongiaki_lan.net.aio.pump import clock as pump_clock
 from tongiaki_lan.net.aio.sidecar import has_sidecar, read_sidecar, sidecar_path, write_sidecar
 from tongiaki_lan.net.protocol import events as E
 from tongiaki_lan.net.protocol import lobby as L
-from tongiaki_lan.net.protocol.codec import GUEST_WATCH, NO_GAME, Message, encode_datagram
+from tongiaki_lan.net.protocol.codec import (
+    GUEST_WATCH,
+    NO_GAME,
+    Message,
+    encode_datagram,
+    pack_message,
+)
 from tongiaki_lan.net.protocol.core import NodeCore, bot_seed, handed
 from tongiaki_lan.net.protocol.handover import seat_kind
 from tongiaki_lan.net.protocol.identity import Identity
@@ -170,6 +176,7 @@ class Node:
         self.events: asyncio.Queue[E.NodeEvent] = asyncio.Queue(maxsize=MAX_QUEUED_EVENTS)
         self._listeners: list[Callable[[E.NodeEvent], None]] = []
         self._writer: RecordWriter | None = None
+        self._expelled_unwritten: list = []  # expulsions the record is still to say
         self._left_for_good = False  # said goodbye for good (kept in `<record>.net`)
         self._names_written: tuple[str, ...] | None = None  # as the record says them now
         # per seat, the bot playing for an away player, as the record says it (None: no
@@ -288,6 +295,7 @@ class Node:
             await self.wait_for(self.core.links.idle, timeout, raise_on_timeout=False)
         self._close_record()
         self._writer = None
+        self._expelled_unwritten = []
         self.core.abandon()
         self._fresh_until = 0.0
         if self.discovery is not None and not keep_advert:
@@ -412,6 +420,14 @@ class Node:
             self._finish(ev)
         elif isinstance(ev, E.Mismatch):
             self.notify(E.Mismatch(ev.reason, str(self.record_path), str(self._dump())))
+        elif isinstance(ev, E.Expelled):
+            proof = self.core.proof_against(bytes.fromhex(ev.peer))
+            if not ev.you and proof is not None:
+                # the record says who was expelled and keeps the proof, which `verify`
+                # checks (protocol/record.md), with the next move it writes
+                self._expelled_unwritten.append(
+                    [ev.name.split(" (")[0], list(ev.seats), self.game_id, pack_message(proof)])
+            self.notify(ev)
         elif (isinstance(ev, E.GuestRefused | E.RequestRefused) and not self.core.watching
               and L.is_seat_given(ev.reason) and self.record_path is not None):
             # back after a goodbye for good, and a newcomer plays the seat: the game is
@@ -583,8 +599,12 @@ class Node:
             names = None
         elif bots is None and self._bots_written is not None:
             bots = self._bots_written  # (said again with the names: one entry says both)
+        expelled, self._expelled_unwritten = self._expelled_unwritten, []
+        if expelled:  # (said with both names and bots: the entry format's rule)
+            names = names or tuple(s.name for s in lb.seats)
+            bots = bots or self._bots_written or ("",) * len(lb.seats)
         try:
-            writer.append(move, digest, proof, names, bots)  # in the OS's hands now
+            writer.append(move, digest, proof, names, bots, expelled)  # in the OS's hands
             if names is not None:
                 self._names_written = names
             if bots is not None:

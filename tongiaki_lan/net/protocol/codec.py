@@ -8,6 +8,7 @@ fails raises `WireError` with a reason a human can read; nothing here touches ga
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -25,8 +26,10 @@ MAGIC = b"TK"
 # 4: incarnations, variant…; 5: bots that decide anew; 6: AWAY_LIST; 7: NEW_CHAIN;
 # 8: who plays a seat from its laptop, a person or a bot (JOIN, seats); 9: the same for a
 # seat taken mid-game (TAKE_SEAT); 10: the envelope names its receiver (`dest`) and echoes
-# the receiver's latest packet (`echo`), so no replay makes anyone present (protocol/wire.md)
-PROTOCOL_VERSION = 10
+# the receiver's latest packet (`echo`), so no replay makes anyone present; 11: signed moves
+# and lobbies, PROOF, expulsions (protocol/wire.md, protocol/security.md "Proof of
+# misbehaviour")
+PROTOCOL_VERSION = 11
 FLAG_MAC = 0x01
 FLAG_SIGNED = 0x02
 FLAG_LINK_MAC = 0x04
@@ -57,6 +60,17 @@ DRAW_WAIT_DEFAULT = 15
 DRAW_WAIT_MIN = 2
 DRAW_WAIT_MAX = 600
 FAREWELL_PERSON = b"tongiaki-bye"  # what a FAREWELL's signature covers starts with this
+# what a move's and a lobby's statement signatures cover starts with these
+# (protocol/security.md, "Proof of misbehaviour")
+MOVE_PERSON = b"tongiaki-move"
+LOBBY_PERSON = b"tongiaki-lobby"
+LOBBY_HASH_LEN = 8  # HEARTBEAT's short hash of the sender's lobby
+MAX_EXPELLED = 5  # a table keeps at least one member
+# PROOF kinds
+PROOF_TWO_MOVES = 1  # two move statements of one run that cannot both be true
+PROOF_REFUSED_MOVE = 2  # a move statement the rules engine refuses
+PROOF_TWO_LOBBIES = 3  # two lobbies of one version from one run of their author
+PROOF_KINDS = (PROOF_TWO_MOVES, PROOF_REFUSED_MOVE, PROOF_TWO_LOBBIES)
 # who besides the players may come to a table (Lobby.guests, protocol/watching.md): bits
 GUEST_WATCH = 1  # anyone on the LAN (with the passphrase, if any) may watch
 GUEST_CHAT = 2  # watchers may chat with the table
@@ -138,24 +152,56 @@ def _values(v: Any, what: str) -> tuple[tuple[int, bytes], ...]:
     return tuple(out)
 
 
+@dataclass(frozen=True)
+class Stamp:
+    """Who signed a move as it rides in MOVE `prev` and LOG (protocol/security.md, "Signed
+    moves"): the mover's peer id, its incarnation then, and its signature over the move's
+    statement, so a node that passes a move on cannot change it, and a member's two
+    statements that cannot both be true are a proof anyone can check."""
+
+    signer: bytes
+    inc: int
+    sig: bytes
+
+
 def _entries(v: Any, what: str, max_len: int) -> tuple:
-    """Moves of the log as they ride in MOVE and LOG: [move, digest] or, for a fair draw's
-    reveal, [move, digest, values] (so a peer that missed the values learns them here)."""
+    """Moves of the log as they ride in MOVE and LOG: [move, digest]; for a fair draw's
+    reveal [move, digest, values] (so a peer that missed the values learns them here);
+    for a decision [move, digest, signer, inc, signature] (its mover's stamp)."""
     out = []
     for e in _list(v, what, max_len):
-        items = _list(e, f"{what} entry", 3)
-        if len(items) not in (2, 3):
-            raise WireError(f"{what} entry: expected 2 or 3 fields, got {len(items)}")
+        items = _list(e, f"{what} entry", 5)
+        if len(items) not in (2, 3, 5):
+            raise WireError(f"{what} entry: expected 2, 3 or 5 fields, got {len(items)}")
         entry = (check_move_wire(items[0], what), _bin(items[1], f"{what} digest", DIGEST_LEN))
         if len(items) == 3:
             entry = (*entry, _values(items[2], f"{what} values"))
+        elif len(items) == 5:
+            entry = (*entry, Stamp(_bin(items[2], f"{what} signer", ID_LEN),
+                                   _uint(items[3], f"{what} incarnation"),
+                                   _bin(items[4], f"{what} signature", SIGNATURE_LEN)))
         out.append(entry)
     return tuple(out)
 
 
+def entry_parts(e: tuple) -> tuple[list, bytes, tuple | None, Stamp | None]:
+    """(move, digest, a reveal's values or None, a decision's stamp or None)."""
+    if len(e) == 3 and isinstance(e[2], Stamp):
+        return e[0], e[1], None, e[2]
+    return e[0], e[1], (e[2] if len(e) == 3 else None), None
+
+
 def _entries_wire(entries: tuple) -> list:
-    return [[e[0], e[1], [[i, v] for i, v in e[2]]] if len(e) == 3 else [e[0], e[1]]
-            for e in entries]
+    out = []
+    for e in entries:
+        wire, digest, values, stamp = entry_parts(e)
+        if values is not None:
+            out.append([wire, digest, [[i, v] for i, v in values]])
+        elif stamp is not None:
+            out.append([wire, digest, stamp.signer, stamp.inc, stamp.sig])
+        else:
+            out.append([wire, digest])
+    return out
 
 
 def _show(v: Any) -> str:
@@ -220,21 +266,28 @@ class Heartbeat(Message):
     lobby_version: int
     n_moves: int
     digest: bytes  # empty before the game starts
+    # the first 8 bytes of the sender's lobby's hash (`lobby_hash`), empty before it has
+    # one: two members with one version but different lobbies find out (security.md)
+    lobby_hash: bytes = b""
 
     def body(self) -> list:
-        return [self.phase, self.lobby_version, self.n_moves, self.digest]
+        return [self.phase, self.lobby_version, self.n_moves, self.digest, self.lobby_hash]
 
     @classmethod
     def parse(cls, items: list) -> Heartbeat:
-        _arity(items, 4, "heartbeat")
+        _arity(items, 5, "heartbeat")
         digest = _bin(items[3], "heartbeat.digest", max_len=DIGEST_LEN)
         if len(digest) not in (0, DIGEST_LEN):
             raise WireError("heartbeat.digest: expected 0 or 32 bytes")
+        short = _bin(items[4], "heartbeat.lobby_hash", max_len=LOBBY_HASH_LEN)
+        if len(short) not in (0, LOBBY_HASH_LEN):
+            raise WireError(f"heartbeat.lobby_hash: expected 0 or {LOBBY_HASH_LEN} bytes")
         return cls(
             _choice(items[0], "heartbeat.phase", PHASES),
             _uint(items[1], "heartbeat.lobby_version"),
             _uint(items[2], "heartbeat.n_moves", 1 << 20),
             digest,
+            short,
         )
 
 
@@ -358,18 +411,41 @@ class Lobby(Message):
     # chains committed mid-game, (peer, chain head, first draw), in the order taken: their
     # contributors come after the seed round's (protocol/draws.md, "Taking part again")
     chains: tuple[tuple[bytes, bytes, int], ...] = ()
+    # members the table expelled on a proof of misbehaviour, (peer, first move index their
+    # seats are the table bot's), protocol/security.md "Expelled"
+    expelled: tuple[tuple[bytes, int], ...] = ()
+    # who wrote this lobby: its Ed25519 key, its incarnation then, and its signature over
+    # `lobby_statement_bytes` (every field but the members' addresses): relayed by anyone,
+    # it stays its author's word, and two of one version are a proof (security.md)
+    author_key: bytes = b""
+    inc: int = 0
+    sig: bytes = b""
 
-    def body(self) -> list:
+    def fields_wire(self, addresses: bool = True) -> list:
+        """The fields an author signs (`addresses` False: every member's host and port
+        left out, as the signature does: receivers fill them in from where datagrams
+        come, and the transport keeps them, protocol/transport.md)."""
+        members = ([m.to_wire() for m in self.members] if addresses
+                   else [[m.peer, "", 0] for m in self.members])
         return [
             self.version, self.phase, self.name, self.total, self.passphrase,
-            [s.to_wire() for s in self.seats], [m.to_wire() for m in self.members],
+            [s.to_wire() for s in self.seats], members,
             self.start_nonce, [[i, k] for i, k in self.dropped], self.variant, self.draw_wait,
             self.guests, [[p, h, f] for p, h, f in self.chains],
+            [[p, i] for p, i in self.expelled],
         ]
+
+    def body(self) -> list:
+        return [*self.fields_wire(), self.author_key, self.inc, self.sig]
+
+    @property
+    def author(self) -> bytes:
+        """The author's peer id (empty for an unsigned lobby)."""
+        return peer_id_of(self.author_key) if self.author_key else b""
 
     @classmethod
     def parse(cls, items: list) -> Lobby:
-        _arity(items, 13, "lobby")
+        _arity(items, 17, "lobby")
         total = _uint(items[3], "lobby.total", MAX_SEATS)
         if total < 2:
             raise WireError("lobby.total: a game has 2 to 6 seats")
@@ -395,13 +471,52 @@ class Lobby(Message):
                            _uint(triple[2], "lobby.chains first draw", MAX_DRAW - 1)))
         if len({h for _, h, _ in chains}) != len(chains):
             raise WireError("lobby.chains: a chain head is listed twice")
+        expelled = []
+        for e in _list(items[13], "lobby.expelled", MAX_EXPELLED):
+            pair = _list(e, "lobby.expelled entry", 2)
+            _arity(pair, 2, "lobby.expelled entry")
+            expelled.append((_bin(pair[0], "lobby.expelled peer", ID_LEN),
+                             _uint(pair[1], "lobby.expelled from move", 1 << 20)))
+        if len({p for p, _ in expelled}) != len(expelled):
+            raise WireError("lobby.expelled: a member is listed twice")
+        key = _bin(items[14], "lobby.author", max_len=PUBLIC_LEN)
+        sig = _bin(items[16], "lobby.signature", max_len=SIGNATURE_LEN)
+        if len(key) not in (0, PUBLIC_LEN) or len(sig) != (SIGNATURE_LEN if key else 0):
+            raise WireError("lobby.author: a 32-byte key and a 64-byte signature, or neither")
         return cls(
-            _uint(items[0], "lobby.version"), _choice(items[1], "lobby.phase", PHASES),
+            _uint(items[0], "lobby.version", MAX_LOBBY_VERSION),
+            _choice(items[1], "lobby.phase", PHASES),
             _str(items[2], "lobby.name", MAX_NAME, allow_empty=False), total,
             _bool(items[4], "lobby.passphrase"), seats, members, nonce, tuple(dropped),
             _choice(items[9], "lobby.variant", VARIANTS), _draw_wait(items[10]),
-            _uint(items[11], "lobby.guests", GUESTS_DEFAULT), tuple(chains),
+            _uint(items[11], "lobby.guests", GUESTS_DEFAULT), tuple(chains), tuple(expelled),
+            key, _uint(items[15], "lobby.incarnation"), sig,
         )
+
+
+MAX_LOBBY_VERSION = (1 << 32) - 1  # far beyond any table's changes; +1 never overflows
+
+
+def lobby_body_hash(lobby: Lobby) -> bytes:
+    """BLAKE2b-256 of what a lobby's author signs: the LOBBY message array without the
+    members' addresses and without the author's key, incarnation and signature."""
+    body = msgpack.packb([Lobby.TYPE, *lobby.fields_wire(addresses=False)], use_bin_type=True)
+    return hashlib.blake2b(body, digest_size=DIGEST_LEN, person=LOBBY_PERSON).digest()
+
+
+def lobby_statement_bytes(game: bytes, author: bytes, inc: int, version: int,
+                          body_hash: bytes) -> bytes:
+    """What a lobby's signature covers (protocol/security.md, "Signed lobbies")."""
+    return (LOBBY_PERSON + game + author + inc.to_bytes(8, "big") + version.to_bytes(8, "big")
+            + body_hash)
+
+
+def move_statement_bytes(game: bytes, signer: bytes, inc: int, index: int, before: bytes,
+                         after: bytes, move: list) -> bytes:
+    """What a move's signature covers (protocol/security.md, "Signed moves"): who, in which
+    run, which move index, the state before and after, and the move itself."""
+    return (MOVE_PERSON + game + signer + inc.to_bytes(8, "big") + index.to_bytes(4, "big")
+            + before + after + msgpack.packb(move))
 
 
 def _draw_wait(v: Any) -> int:
@@ -604,20 +719,27 @@ class MoveMsg(Message):
     index: int
     move: list = field(hash=False)
     digest: bytes = b""
-    prev: tuple = field(default=(), hash=False)  # ((move_wire, digest[, values]), ...)
+    prev: tuple = field(default=(), hash=False)  # entries (`_entries`)
+    # the state before the move and the mover's signature over the move's statement
+    # (`move_statement_bytes`, with the datagram's sender and incarnation)
+    before: bytes = bytes(DIGEST_LEN)
+    sig: bytes = bytes(SIGNATURE_LEN)
 
     def body(self) -> list:
-        return [self.index, self.move, self.digest, _entries_wire(self.prev)]
+        return [self.index, self.move, self.digest, _entries_wire(self.prev), self.before,
+                self.sig]
 
     @classmethod
     def parse(cls, items: list) -> MoveMsg:
-        _arity(items, 4, "move")
+        _arity(items, 6, "move")
         index = _uint(items[0], "move.index", 1 << 20)
         prev = _entries(items[3], "move.prev", MAX_PREV)
         if len(prev) > index:
             raise WireError("move.prev: more moves than came before")
         return cls(index, check_move_wire(items[1], "move.move"),
-                   _bin(items[2], "move.digest", DIGEST_LEN), prev)
+                   _bin(items[2], "move.digest", DIGEST_LEN), prev,
+                   _bin(items[4], "move.before", DIGEST_LEN),
+                   _bin(items[5], "move.signature", SIGNATURE_LEN))
 
 
 @dataclass(frozen=True)
@@ -929,6 +1051,99 @@ class SetGuests(Message):
         return cls(_uint(items[0], "set_guests.guests", GUESTS_DEFAULT))
 
 
+@dataclass(frozen=True)
+class MoveStatement:
+    """A move as its mover signed it: `move_statement_bytes(game, signer, inc, index,
+    before, after, move)` under `sig` (the game and the signer come from the context)."""
+
+    inc: int
+    index: int
+    before: bytes
+    move: list = field(hash=False)
+    after: bytes = b""
+    sig: bytes = b""
+
+    def to_wire(self) -> list:
+        return [self.inc, self.index, self.before, self.move, self.after, self.sig]
+
+    @classmethod
+    def parse(cls, v: Any, what: str) -> MoveStatement:
+        items = _list(v, what, 6)
+        _arity(items, 6, what)
+        return cls(_uint(items[0], f"{what}.incarnation"),
+                   _uint(items[1], f"{what}.index", 1 << 20),
+                   _bin(items[2], f"{what}.before", DIGEST_LEN),
+                   check_move_wire(items[3], f"{what}.move"),
+                   _bin(items[4], f"{what}.after", DIGEST_LEN),
+                   _bin(items[5], f"{what}.signature", SIGNATURE_LEN))
+
+    def signed_bytes(self, game: bytes, signer: bytes) -> bytes:
+        return move_statement_bytes(game, signer, self.inc, self.index, self.before,
+                                    self.after, self.move)
+
+
+@dataclass(frozen=True)
+class LobbyStatement:
+    """A lobby as its author signed it, by the hash of its body (`lobby_body_hash`)."""
+
+    inc: int
+    version: int
+    body_hash: bytes
+    sig: bytes
+
+    def to_wire(self) -> list:
+        return [self.inc, self.version, self.body_hash, self.sig]
+
+    @classmethod
+    def parse(cls, v: Any, what: str) -> LobbyStatement:
+        items = _list(v, what, 4)
+        _arity(items, 4, what)
+        return cls(_uint(items[0], f"{what}.incarnation"),
+                   _uint(items[1], f"{what}.version", MAX_LOBBY_VERSION),
+                   _bin(items[2], f"{what}.body_hash", DIGEST_LEN),
+                   _bin(items[3], f"{what}.signature", SIGNATURE_LEN))
+
+    def signed_bytes(self, game: bytes, author: bytes) -> bytes:
+        return lobby_statement_bytes(game, author, self.inc, self.version, self.body_hash)
+
+
+@dataclass(frozen=True)
+class Proof(Message):
+    """A proof that a member sent what no honest node sends (protocol/security.md, "Proof
+    of misbehaviour"): its statements, each signed by the accused's key, which the proof
+    carries, so any member checks it without trusting whoever passes it on.
+    `kind` 1: two move statements of one run that cannot both be true; 2: one move
+    statement the rules engine refuses (`second` None); 3: two lobbies of one version."""
+
+    TYPE: ClassVar[int] = 45
+    kind: int
+    accused: bytes
+    public: bytes
+    first: MoveStatement | LobbyStatement
+    second: MoveStatement | LobbyStatement | None = None
+
+    def body(self) -> list:
+        return [self.kind, self.accused, self.public, self.first.to_wire(),
+                self.second.to_wire() if self.second is not None else []]
+
+    @classmethod
+    def parse(cls, items: list) -> Proof:
+        _arity(items, 5, "proof")
+        kind = _uint(items[0], "proof.kind", 255)
+        if kind not in PROOF_KINDS:
+            raise WireError(f"proof.kind: unknown kind {kind}")
+        statement = LobbyStatement if kind == PROOF_TWO_LOBBIES else MoveStatement
+        first = statement.parse(items[3], "proof.first")
+        if kind == PROOF_REFUSED_MOVE:
+            if _list(items[4], "proof.second", 6):
+                raise WireError("proof.second: a refused move is proven by one statement")
+            second = None
+        else:
+            second = statement.parse(items[4], "proof.second")
+        return cls(kind, _bin(items[1], "proof.accused", ID_LEN),
+                   _bin(items[2], "proof.public", PUBLIC_LEN), first, second)
+
+
 NONCE_LEN = 16
 
 
@@ -977,7 +1192,7 @@ MESSAGE_TYPES: dict[int, type[Message]] = {
     for cls in (Heartbeat, Ack, Join, Lobby, SetSeat, Ready, AddBot, RemoveBot, Leave, Start,
                 Refuse, Commit, Reveal, Abort, SeedOk, MoveMsg, Fetch, Log, Draw, Farewell,
                 SetWait, Watch, WatchState, Watchers, TakeSeat, Chat, ChatFrom, SetGuests,
-                Probe, ProbeAnswer, AwayList, NewChain)
+                Probe, ProbeAnswer, AwayList, NewChain, Proof)
 }
 
 
@@ -987,7 +1202,7 @@ def _arity(items: list, n: int, what: str) -> None:
 
 
 def parse_message(obj: Any) -> Message:
-    items = _list(obj, "message", 16)
+    items = _list(obj, "message", 20)
     if not items:
         raise WireError("message: empty array")
     t = items[0]

@@ -49,6 +49,7 @@ from tongiaki_lan.net.protocol.codec import (
     Message,
     MoveMsg,
     NewChain,
+    Proof,
     Ready,
     Refuse,
     RemoveBot,
@@ -64,6 +65,7 @@ from tongiaki_lan.net.protocol.codec import (
     WatchState,
 )
 from tongiaki_lan.net.protocol.drawsync import DrawSync
+from tongiaki_lan.net.protocol.expulsion import Expulsions
 from tongiaki_lan.net.protocol.farewell import Farewells
 from tongiaki_lan.net.protocol.handover import Handover, handed, seat_kind
 from tongiaki_lan.net.protocol.identity import Identity
@@ -73,6 +75,7 @@ from tongiaki_lan.net.protocol.lobbysync import LobbySync
 from tongiaki_lan.net.protocol.movesync import MoveSync, bot_seed
 from tongiaki_lan.net.protocol.presence import Presence
 from tongiaki_lan.net.protocol.probe import Responder, is_probe_frame
+from tongiaki_lan.net.protocol.proofs import short_lobby_hash, sign_lobby
 from tongiaki_lan.net.protocol.seed import SeedRound
 from tongiaki_lan.net.protocol.seeding import SeedAgreement
 from tongiaki_lan.net.protocol.settings import (
@@ -94,7 +97,7 @@ REQUESTS = (Join, SetSeat, Ready, AddBot, RemoveBot, Leave, Start, SetWait)
 
 
 class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handover, Farewells,
-               Waking, Spectators):
+               Waking, Spectators, Expulsions):
     """One player's node. Every public method that changes state takes `now` (seconds on
     any monotonic clock); afterwards the caller collects `datagrams_to_send()` and
     `events()` and arms a timer for `get_timer()`."""
@@ -211,9 +214,10 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
         self.now = now
         self._reset_game_state()
         self._enter_game(self.entropy(ID_LEN), passphrase)
-        self.lobby = dataclasses.replace(
-            L.new_lobby(game_name, seats, bool(passphrase), self.peer_id, self.name, colour,
-                        self.port, variant, self.plays), draw_wait=self.draw_wait)
+        self.lobby = self._lobby_signed = sign_lobby(
+            self.identity, self.game_id, self.links.incarnation, dataclasses.replace(
+                L.new_lobby(game_name, seats, bool(passphrase), self.peer_id, self.name,
+                            colour, self.port, variant, self.plays), draw_wait=self.draw_wait))
         self._lobby_changed(None)
         self._emit(E.Joined(game_name, self.game_id.hex(), True, invite))
         return self.game_id
@@ -257,7 +261,7 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
         self.now = now
         self._reset_game_state()
         self._enter_game(game_id, passphrase, key)
-        self.lobby = lobby
+        self.lobby = self._lobby_signed = lobby
         self.seed = seed
         self.game = game
         self._digest_list = list(digests)
@@ -405,6 +409,18 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
         # member -> when its moves or draw values last reached us through others
         # (`Handover.heard_through`: a one-way fault is not an absence)
         self._seen_through: dict[bytes, float] = {}
+        # who signed each move of our game (`Stamp`), and whose seat decided it: kept in
+        # memory only (a restart forgets them), passed on with the move in LOG and `prev`
+        self._stamps: dict = {}
+        self._unchecked: set[int] = set()  # moves whose stamp is not checked yet
+        self._movers: dict[int, int] = {}
+        self._initial_digest: bytes | None = None
+        self._probed: dict[bytes, float] = {}  # when we last asked a member for its log
+        self._probe_low: dict[bytes, int] = {}  # where to ask from (its games part earlier)
+        self._distrusted: dict[bytes, float] = {}  # when a member's log was last refused
+        self._lobby_signed: Lobby | None = None  # our lobby as its author signed it
+        self._lobby_settled = -1e9  # when we last made a new version to settle two lobbies
+        self._reset_expulsions()
         # when this node applied / sent each move index (the core's clock): for `bench`
         self.move_times: dict[int, float] = {}
         self.sent_at: dict[int, float] = {}
@@ -517,7 +533,16 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
                 if m.peer == self.peer_id or not self.presence.is_absent(m.peer)}
 
     def coordinator(self) -> bytes:
-        return L.coordinator(self.lobby, self.present())
+        """The first present member in join order, leaving out any we hold a proof against
+        (a broken laptop coordinates nothing: `Expulsions`)."""
+        present = self.present()
+        if self._proofs:
+            present = present - set(self._proofs)
+        return L.coordinator(self.lobby, present)
+
+    def _wire_lobby(self) -> Lobby:
+        """Our lobby as it goes to a peer: as its author signed it."""
+        return self._lobby_signed if self._lobby_signed is not None else self.lobby
 
     def _driver(self, seat: int) -> bytes:
         """Who plays the seat now: its owner, except for bots and handed-over seats whose
@@ -571,6 +596,8 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
             "guests": lb.guests,
             "open_seats": L.open_seats(lb, [p for p in self._farewells if self.left_for_good(p)])
             if lb.phase == "playing" else [],
+            "expelled": [{"peer": p.hex(), "name": self.peer_name(p), "from_move": first}
+                         for p, first in lb.expelled],
             "watchers": self.watchers(),
             "watching": self.watching,
             "coordinator": self.coordinator().hex(),
@@ -619,6 +646,8 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
         if self.lobby is not None and L.is_member(self.lobby, peer):
             return None
         if peer in self._joining or peer in self._former:  # (a former player is told why)
+            return None
+        if peer in self.expelled_peers():  # (an expelled one too: `_on_expelled_message`)
             return None
         if isinstance(msg, Join | Watch | TakeSeat):
             if self.lobby is None:
@@ -803,6 +832,8 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
             self._on_chat_from(peer, msg)
         elif isinstance(msg, SetGuests):
             self._on_set_guests(peer, addr, msg)
+        elif isinstance(msg, Proof):
+            self._on_proof(peer, msg)
 
     # ------------------------------------------------------------------ lobby
 
@@ -821,7 +852,8 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
         if g is not None:
             phase = "over" if g.is_over else "playing"
         return Heartbeat(phase, lb.version if lb else 0, len(g.moves) if g else 0,
-                         g.digest() if g is not None and g.moves else b"")
+                         g.digest() if g is not None and g.moves else b"",
+                         short_lobby_hash(self._lobby_signed) if lb else b"")
 
     def _on_heartbeat(self, peer: bytes, hb: Heartbeat) -> None:
         if self.watching and peer == self.feeder:  # (even before its lobby: "N moves in")
@@ -836,14 +868,35 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
             k = hb.n_moves - 1
             if (0 <= k < len(self._digest_list) and k < n and hb.digest
                     and hb.digest != self._digest_list[k]):
-                self._game_forked(peer, k, f"their state after move {k} is {hb.digest.hex()[:16]}, "
-                             f"ours {self._digest_list[k].hex()[:16]}")
+                self._game_forked(peer, k, f"their state after move {k} is "
+                                  f"{hb.digest.hex()[:16]}, ours "
+                                  f"{self._digest_list[k].hex()[:16]}", claim=True)
             elif hb.n_moves > n:
                 self._fetch(peer, n)
-        if hb.lobby_version < self.lobby.version and not self.watching:
+        if self.watching:
+            return
+        if hb.lobby_version < self.lobby.version:
             if self.now - self._lobby_sent.get(peer, -1e9) > 1.0:
                 self._lobby_sent[peer] = self.now
-                self.links.send(peer, None, self.lobby)
+                self.links.send(peer, None, self._wire_lobby())
+        elif (hb.lobby_version == self.lobby.version and hb.lobby_hash
+              and hb.lobby_hash != short_lobby_hash(self._lobby_signed)):
+            self._lobbies_differ(peer)
+
+    def _lobbies_differ(self, peer: bytes) -> None:
+        """A member holds another lobby of our version: two coordinators for a moment (a
+        member away and back), or a broken laptop that told members different things.
+        Each sends the other its own (a node that then holds two lobbies of one version
+        from one run of their author holds a proof against it); the coordinator makes a
+        new version out of its own, which every member takes."""
+        if self.now - self._lobby_sent.get(peer, -1e9) > 1.0:
+            self._lobby_sent[peer] = self.now
+            self.links.send(peer, None, self._wire_lobby())
+        if (self.coordinator() == self.peer_id and self.game is not None
+                and self.now - self._lobby_settled > 2.0):
+            self._lobby_settled = self.now
+            self._install_lobby(dataclasses.replace(self.lobby, version=self.lobby.version + 1),
+                                broadcast=True)
 
     def _recipients(self) -> list[bytes]:
         """The members a message to the table goes to: all but us and those who left (a
@@ -877,6 +930,8 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
         if self.watching:
             self._watcher_tick()
             return
+        if self.game is not None and not L.is_member(lb, self.peer_id):
+            return  # expelled (or our seat given to a newcomer): we are no member any more
         self._feeder_tick()
         if now - self._last_hb >= HEARTBEAT_S:
             self._last_hb = now
@@ -933,7 +988,10 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
             self._wake_tick()
             if self.stopped:
                 return
-            self._catch_up()
+            if not self._catch_up():
+                # (a member that said it was ahead held our decision back: a broken
+                # laptop's heartbeat can say so; once nobody is, the decision is ours)
+                self._after_state_change()
             if self.handover_after is not None and not g.is_over and self._waking is None:
                 self._auto_handover()
             self._apply_farewells()
@@ -942,4 +1000,5 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
             self._draw_tick()
             self._chain_tick()
             self._fork_tick()
+            self._expulsion_tick()
 

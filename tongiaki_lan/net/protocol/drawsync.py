@@ -92,10 +92,14 @@ class DrawSync:
         return [i for i in range(len(self.contributors)) if i not in gone and firsts[i] <= k]
 
     def _entry(self, i: int) -> tuple:
-        """Move i as it rides in MOVE and LOG: with its draw's values when it is a reveal."""
+        """Move i as it rides in MOVE and LOG: with its draw's values when it is a reveal,
+        with its mover's stamp when we know who signed it (not a move of our record from
+        before a restart: stamps are kept in memory only)."""
         values = self._proof_of.get(i)
         wire, digest = self.game.moves[i].to_wire(), self._digest_list[i]
-        return (wire, digest, values) if values is not None else (wire, digest)
+        if values is not None:
+            return (wire, digest, values)
+        return (wire, digest, self._stamps[i]) if self._stamp_ok(i) else (wire, digest)
 
     # ------------------------------------------------------------------ dealing
 
@@ -295,10 +299,11 @@ class DrawSync:
             return WAITING
         if g.moves[n].to_wire() != wire:
             return f"the values of draw {g.draws() - 1} reveal {g.moves[n]}, not {wire}"
-        if self._digest_list[n] != digest:
-            self._stop(f"digest mismatch after the reveal {n} ({g.moves[n]}) from "
-                       f"{self.peer_name(peer)}")
         self._after_reveals()
+        if self._digest_list[n] != digest:
+            # (the tile is the values', so our state is right: the sender's claim is not)
+            return (f"digest mismatch after the reveal {n} ({g.moves[n]}): the values deal "
+                    "that tile, so the state it claims after it is wrong (it stops nothing)")
         return None
 
     def _replay_early_draws(self) -> None:
@@ -402,8 +407,13 @@ class DrawSync:
         value it has waited for itself, and its own only when it was cut off from the
         sender or down (restarted) meanwhile: so no member can leave the honest nodes out
         of the draws to steer them."""
-        old = set(cur.dropped)
-        added = [d for d in new.dropped if d not in old]
+        # (an expelled member's chain may be left out from an earlier draw than before:
+        # its expulsion moved back to a proof found later, `Expulsions._expel`)
+        gone = {p for p, _ in new.expelled}
+        moved = {i for i, k in new.dropped if self._is_contributor(i, gone) and any(
+            j == i and k <= first for j, first in cur.dropped)}
+        old = {d for d in cur.dropped if d[0] not in moved}
+        added = [d for d in new.dropped if d not in old and d[0] not in moved]
         if not old <= set(new.dropped):
             return "it lets a dropped contributor back into the draws"
         if not added:
@@ -421,6 +431,8 @@ class DrawSync:
                 return f"it drops contributor {i} of {len(self.contributors)}"
             if self._farewell_allows(i, k):
                 continue  # it said goodbye for good: nobody waits for it (`Farewells`)
+            if self.contributors[i] in {p for p, _ in new.expelled}:
+                continue  # expelled on a proof (`Expulsions`): its draws from then on are void
             # a contributor away lately may have sent us its value just after the table
             # drew without it (its laptop back a moment too late): the drop and the value
             # crossed, and the table's word goes, or the game forks and stops for all
@@ -450,6 +462,9 @@ class DrawSync:
                 return DEFER
         return None
 
+    def _is_contributor(self, i: int, peers: set[bytes]) -> bool:
+        return i < len(self.contributors) and self.contributors[i] in peers
+
     def _away_lately(self, i: int) -> bool:
         """Was contributor i's node away (or is it), within twice the table's wait?"""
         c = self.contributors[i]
@@ -478,10 +493,13 @@ class DrawSync:
         if bad:
             self._take_back_to(min(bad))
 
-    def _take_back_to(self, n: int) -> None:
+    def _take_back_to(self, n: int, why: str = "this node was cut off and the table went on",
+                      expelled: str = "") -> None:
         """Take back every move from `n` on: moves only this node played or dealt while it
-        was cut off, which never counted for the table. The record is cut to match, and
-        the node goes on as a new incarnation so nothing it sent meanwhile still lands."""
+        was cut off, which never counted for the table (or, `why` says, moves an expelled
+        member signed: `Expulsions`). The record is cut to match, and the node goes on as
+        a new incarnation so nothing it sent meanwhile still lands (nor can a move it
+        signs again for one of those indices read as a second move for it: a proof)."""
         g = self.game
         undone = len(g.moves) - n
         fresh = Game(g.colours)
@@ -492,6 +510,9 @@ class DrawSync:
         first = fresh.draws()
         del self._digest_list[n:]
         self._proof_of = {i: v for i, v in self._proof_of.items() if i < n}
+        self._stamps = {i: v for i, v in self._stamps.items() if i < n}
+        self._unchecked = {i for i in self._unchecked if i < n}
+        self._movers = {i: v for i, v in self._movers.items() if i < n}
         self._rebuild_book()
         self._draw_pool = {}
         self._draw_wait = None
@@ -503,14 +524,13 @@ class DrawSync:
                 del table[i]
         self._fork_suspect = None
         # (the Rewound event tells the player, in their language; the log file keeps this)
-        log.info("this node was cut off and the table went on: %d move(s) taken back from "
-                 "move %d", undone, n)
+        log.info("%s: %d move(s) taken back from move %d", why, undone, n)
         self.links.rebirth()  # nothing sent from the taken-back moves may still arrive
         self._broadcast(self._heartbeat())
         if self._yield_to is not None:  # (the rebirth dropped that request: ask again)
             start = min(n, self._alone_from if self._alone_from is not None else n)
             self.links.send(self._yield_to, None, Fetch(start))
-        self._emit(E.Rewound(n, undone, first))
+        self._emit(E.Rewound(n, undone, first, expelled))
         self._deal()  # back at a draw: wait for it again (and take the table's lobby then)
 
     def _announce_drops(self, old: Lobby, new: Lobby) -> None:

@@ -183,6 +183,9 @@ class Rewound(NodeEvent):
     index: int
     undone: int
     draw: int
+    # "" when this node was cut off; else the name of the member expelled from the table,
+    # whose moves (and every move after them) were taken back (`Expelled`)
+    expelled: str = ""
 
 
 @dataclass(frozen=True)
@@ -459,6 +462,43 @@ class GuestRefused(NodeEvent):
 
     kind: ClassVar[str] = "guest_refused"
     reason: str
+
+
+@dataclass(frozen=True)
+class ProofHeld(NodeEvent):
+    """This node holds a proof that the member `peer` (`name`) sent what no honest laptop
+    sends (protocol/security.md, "Proof of misbehaviour"): `proof` is its kind
+    (`two-moves`, `refused-move`, `two-lobbies`), `detail` says what was sent. The table
+    expels it once enough members hold one (`Expelled`)."""
+
+    kind: ClassVar[str] = "proof"
+    peer: str
+    name: str
+    proof: str
+    detail: str
+    moves: int = 0  # this node's move count when it first held one
+
+
+@dataclass(frozen=True)
+class Expelled(NodeEvent):
+    """The table expelled the member `peer` (`name`) on a proof (`proof_kind`, `detail`):
+    its `seats` are played by the table's bot (`bot`) from move `from_move` on, and it
+    takes no part in the draws any more. `moves`: this node's move count when it took it.
+    `you`: this laptop is the one expelled; it stops (it may watch the game)."""
+
+    kind: ClassVar[str] = "expelled"
+    peer: str
+    name: str
+    seats: list
+    from_move: int
+    proof_kind: str
+    detail: str
+    bot: str
+    moves: int
+    you: bool = False
+    # it was expelled already: a proof of two moves found since moves the bot's first
+    # move back to `from_move` (the moves from there are taken back)
+    earlier: bool = False
 
 
 # every kind a UI may see, in the order defined here (internal requests to the glue left out)

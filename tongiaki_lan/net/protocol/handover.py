@@ -199,7 +199,8 @@ class Handover:
         lb, g = self.lobby, self.game
         mine = [i for i, s in enumerate(lb.seats) if handed(s) and s.owner == peer]
         if (g is None or not mine or self.watching or self._driver(mine[0]) != self.peer_id
-                or self.left_for_good(peer)):  # (a goodbye for good stays one)
+                or self.left_for_good(peer)  # (a goodbye for good stays one)
+                or not L.is_member(lb, peer)):  # (an expelled member gets nothing back)
             return
         d = g.pending
         if (d is not None and d.seat is not None and lb.seats[d.seat].owner == peer
@@ -228,7 +229,8 @@ class Handover:
         for s in self.lobby.seats:
             owner = s.owner
             if (handed(s) and owner != self.peer_id and self.presence.is_running(owner)
-                    and not self.left_for_good(owner) and owner not in self._behind):
+                    and not self.left_for_good(owner) and owner not in self._behind
+                    and L.is_member(self.lobby, owner)):  # (never an expelled one's)
                 self._give_back(owner)
 
     def _fork_tick(self) -> None:
@@ -252,13 +254,18 @@ class Handover:
         played on with the first, stopped both with "the game forked".)"""
         return self._back_at.get(peer, -1e9) > self._alone_seen_at + FORK_GRACE_S
 
-    def _game_forked(self, peer: bytes, index: int, detail: str) -> None:
+    def _game_forked(self, peer: bytes, index: int, detail: str, claim: bool = False) -> None:
         """A member's state after move `index` differs from ours: the games forked there
         or before — both sides of a network partition played on, each handing the other
         side's seats to bots. Stop and say so, instead of refusing each other's moves
-        for ever."""
+        for ever. `claim`: all we have is the member's word (a heartbeat's digest, a MOVE's
+        `prev`, the state it says it had before its move): a broken laptop says anything,
+        so a claim only makes us look at its log, where signed moves show where the
+        games part (`MoveSync._log_differs`); only those stop the game."""
         if self.lobby is None or not L.is_member(self.lobby, peer):
             return  # only a member's history counts; a stranger's claim is no evidence
+        if self._proven(peer):
+            return  # its word is worth nothing: the table expels it (`Expulsions`)
         if peer in self._withholders:
             # left out of the draws while it was here: its game may well differ from the
             # table's, which goes on without it (an absent one's differing game is a fork)
@@ -279,6 +286,9 @@ class Handover:
                 self._yield_to = peer
                 self._yield_checked = -1  # how far its log agrees with ours
                 self.links.send(peer, None, Fetch(min(self._alone_from, index)))
+            return
+        if claim:
+            self._probe_claim(peer, index)
             return
         self._stop(
             f"the game forked at or before move {index}: {self.peer_name(peer)} and this node "

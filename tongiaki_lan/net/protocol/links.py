@@ -257,6 +257,9 @@ class Links:
         self.game_id: bytes = NO_GAME
         self.key: bytes | None = None
         self.links: dict[bytes, Link] = {}
+        # every peer's Ed25519 key, from its signed datagrams: what a move's or a lobby's
+        # own signature is checked with (protocol/security.md, "Signed moves")
+        self.keys: dict[bytes, bytes] = {}
         self.stats = TransportStats()
         self.now = 0.0
         self._pkt = 0
@@ -267,6 +270,10 @@ class Links:
         self.closed = False
         # what the datagram being delivered proves about its sender (None between datagrams)
         self.sign: Sign | None = None
+        # a test hook only (net/lab/corrupt.py): every message this node sends passes
+        # through it before it is numbered and signed, as in a laptop whose memory or
+        # program is broken. None on every real node
+        self.outgoing: Callable[[bytes, Message], Message] | None = None
 
     def rebirth(self) -> None:
         """Go on as a new incarnation without a restart (a node that took moves back, a
@@ -340,6 +347,8 @@ class Links:
         """Queue `message` for `peer` (reliable types are retransmitted until acked)."""
         if self.closed:
             return
+        if self.outgoing is not None:
+            message = self.outgoing(peer, message)
         lk = self.links.get(peer)
         if lk is None:
             if addr is None:
@@ -491,6 +500,8 @@ class Links:
             self._refuse(None, addr, str(exc))
             return
         peer = env.sender
+        if signer:  # (the key hashes to the sender's id: it is that peer's, whatever follows)
+            self.keys[peer] = signer["public"]
         if env.game != self.game_id:
             self._refuse(peer, addr, f"datagram for another game {env.game.hex()}")
             return

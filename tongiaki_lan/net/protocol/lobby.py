@@ -383,8 +383,10 @@ def open_seats(lobby: Lobby, left_for_good: Collection[bytes]) -> list[int]:
     the host's guests setting lets nobody take a seat (the LAN listing counts these)."""
     if not lobby.guests & GUEST_SEATS:
         return []
+    expelled = {p for p, _ in lobby.expelled}  # (a seat of an expelled member too)
     return [i for i, s in enumerate(lobby.seats)
-            if s.kind == "bot" or (s.kind == "human" and s.bot and s.owner in left_for_good)]
+            if s.kind == "bot" or (s.kind == "human" and s.bot
+                                   and (s.owner in left_for_good or s.owner in expelled))]
 
 
 def take_seat(lobby: Lobby, seat: int, peer: bytes, name: str, addr: tuple[str, int],
@@ -436,7 +438,8 @@ def takeover_refused(old: Lobby, new: Lobby) -> str | None:
         if not (a.kind == "bot" or a.bot):
             return "lobby that takes a seat from a player who plays it"
     owners = {s.owner for s in new.seats}
+    expelled = {p for p, _ in new.expelled}  # (checked on its own: a proof each)
     for m in old.members:
-        if not is_member(new, m.peer) and m.peer in owners:
+        if not is_member(new, m.peer) and m.peer in owners and m.peer not in expelled:
             return "lobby without a member who still has a seat"
     return None

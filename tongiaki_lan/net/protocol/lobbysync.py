@@ -22,10 +22,14 @@ from tongiaki_lan.net.protocol.codec import (
     SetGuests,
 )
 from tongiaki_lan.net.protocol.drawsync import DEFER
+from tongiaki_lan.net.protocol.proofs import lobby_signature_ok, sign_lobby
 
 log = logging.getLogger("tongiaki_lan.net.protocol.lobbysync")
 
 LOBBY_LOG = 16  # lobbies kept with their place in the game, for watchers fed late
+# a lobby may skip versions (a member away missed some), but not by more than a table's
+# changes in a long evening: a broken laptop's version near 2**32 would freeze the lobby
+MAX_LOBBY_JUMP = 1 << 16
 
 
 class LobbySync:
@@ -67,7 +71,7 @@ class LobbySync:
         if self.coordinator() != self.peer_id:
             if isinstance(msg, Join) and peer not in self._answered_join:
                 self._answered_join.add(peer)
-                self.links.send(peer, addr, self.lobby)  # the joiner finds the coordinator
+                self.links.send(peer, addr, self._wire_lobby())  # the joiner finds the coordinator
             return
         result = L.apply_request(self.lobby, peer, addr, msg, present=self.present(),
                                  nonce=self.entropy(8))
@@ -84,14 +88,19 @@ class LobbySync:
                 self.links.send(peer, addr, Refuse(result))
             return
         if isinstance(msg, Join) and result is self.lobby:
-            self.links.send(peer, addr, self.lobby)  # a repeated join: resend the lobby
+            self.links.send(peer, addr, self._wire_lobby())  # a repeated join: resend it
             return
         if result is not self.lobby:
             self._install_lobby(result, broadcast=True)
 
     def _install_lobby(self, new: Lobby, broadcast: bool) -> None:
+        """Take `new` as our lobby: one we wrote (`broadcast`: we sign it and send it to
+        every member) or one we took from another member (as its author signed it)."""
         old = self.lobby
+        if broadcast:
+            new = sign_lobby(self.identity, self.game_id, self.links.incarnation, new)
         self.lobby = new
+        self._lobby_signed = new
         if self.game is not None:  # (where it came in the game: `Spectators._feed`)
             self._lobbies = [*self._lobbies[-(LOBBY_LOG - 1):], (len(self.game.moves), new)]
         if (self.game is not None and (old is None or old.chains != new.chains)
@@ -103,26 +112,44 @@ class LobbySync:
 
     def _on_lobby(self, peer: bytes, addr: tuple, msg: Lobby) -> None:
         # the sender's own entry carries a placeholder address: use where it came from
+        # (the author's signature leaves the addresses out: `Lobby.fields_wire`)
         members = tuple(Member(m.peer, addr[0], addr[1]) if m.peer == peer else m
                         for m in msg.members)
         msg = dataclasses.replace(msg, members=members)
         if not L.is_member(msg, peer):
             self._refuse_msg(peer, "lobby", "lobby from a node that is not in it")
             return
+        cur = self.lobby
+        why = self._lobby_author_refused(msg, cur)
+        if why:
+            self._refuse_msg(peer, "lobby", why)
+            return
+        self.links.keys[msg.author] = msg.author_key  # (it hashes to the author's id)
         if self.watching:
             self._watch_lobby(peer, msg)
             return
-        cur = self.lobby
         if cur is None:
             if peer not in self._joining:
                 self._refuse_msg(peer, "lobby", "unsolicited lobby")
                 return
         elif msg.version <= cur.version:
+            if msg.version == cur.version and cur.sig:
+                self._note_lobby(peer, msg)  # (two of one version by one author: a proof)
             return
-        elif self.game is not None and L.takeover_refused(cur, msg):
+        if cur is not None and msg.version > cur.version + MAX_LOBBY_JUMP:
+            self._refuse_msg(peer, "lobby", f"lobby version {msg.version} jumps too far ahead "
+                             f"of {cur.version}")
+            return
+        self._note_lobby(peer, msg)
+        if cur is None or self.game is None:
+            pass
+        elif self._expulsion_refused(peer, cur, msg):
+            self._refuse_msg(peer, "lobby", self._expulsion_refused(peer, cur, msg))
+            return
+        elif L.takeover_refused(cur, msg):
             self._refuse_msg(peer, "lobby", L.takeover_refused(cur, msg))
             return
-        elif self.game is not None and msg.dropped != cur.dropped:
+        elif msg.dropped != cur.dropped:
             why = self._drops_refused(peer, cur, msg)
             if why == DEFER:  # not waited long enough here yet: look again later
                 if self._deferred_lobby is None or self._deferred_lobby[2].version < msg.version:
@@ -136,7 +163,8 @@ class LobbySync:
             if why:
                 self._refuse_msg(peer, "lobby", why)
                 return
-        if not L.is_member(msg, self.peer_id) and not self.seated():
+        if (not L.is_member(msg, self.peer_id) and not self.seated()
+                and self.peer_id not in {p for p, _ in msg.expelled}):
             # not seated yet: ask the coordinator (and anyone we have not asked) for a seat
             self.lobby = None
             for m in msg.members:
@@ -154,10 +182,27 @@ class LobbySync:
                         self.links.try_address(m.peer, (m.host, m.port))
         self._install_lobby(msg, broadcast=False)
 
+    def _lobby_author_refused(self, msg: Lobby, cur: Lobby | None) -> str | None:
+        """A lobby counts as its author's word only: signed by a member (of ours, or of the
+        lobby itself while we have none), whoever passed it on."""
+        if not msg.author_key:
+            return "unsigned lobby"
+        if not lobby_signature_ok(self.game_id, msg):
+            return "lobby: its author's signature does not hold"
+        author = msg.author
+        if not (L.is_member(msg, author) if cur is None else L.is_member(cur, author)
+                or L.is_member(msg, author) and author not in {p for p, _ in cur.expelled}):
+            return f"lobby written by {self.peer_name(author)}, who is not a member"
+        return None
+
     def _lobby_changed(self, old: Lobby | None) -> None:
         lb = self.lobby
         self._emit(E.LobbyChanged(self.lobby_json()))
         if old is not None and self.game is not None:
+            if old.expelled != lb.expelled:  # (first: its seats' handover is part of it)
+                self._announce_expulsions(old, lb)
+                if self.stopped:
+                    return
             self._announce_handovers(old, lb)
             self._announce_takeovers(old, lb)
             if old.dropped != lb.dropped or old.chains != lb.chains:

@@ -12,7 +12,7 @@ import logging
 
 import msgpack
 
-from tongiaki_lan.draws import Chain
+from tongiaki_lan.draws import Chain, preimage_ok
 from tongiaki_lan.engine import Game, IllegalMove, Move, move_from_wire
 from tongiaki_lan.engine.variant import winner_labels, with_variant
 from tongiaki_lan.i18n import N_
@@ -23,9 +23,13 @@ from tongiaki_lan.net.protocol.codec import (
     Fetch,
     Log,
     MoveMsg,
+    MoveStatement,
+    Stamp,
+    entry_parts,
 )
 from tongiaki_lan.net.protocol.drawsync import WAITING
 from tongiaki_lan.net.protocol.handover import handed
+from tongiaki_lan.net.protocol.proofs import move_signature_ok, refused_why, sign_move
 from tongiaki_lan.net.protocol.settings import (
     FETCH_RETRY_S,
     FORK_GRACE_S,
@@ -52,7 +56,9 @@ def log_chunks(entry, total: int, start: int, max_chunks: int = 32):
         entries, size = [], 0
         while i < total:
             e = entry(i)
-            sz = len(msgpack.packb(e[0])) + 36 + (36 * len(e[2]) if len(e) == 3 else 0)
+            wire, _, values, stamp = entry_parts(e)
+            sz = (len(msgpack.packb(wire)) + 36 + (36 * len(values) if values else 0)
+                  + (85 if stamp is not None else 0))
             if entries and size + sz > LOG_CHUNK_BYTES:
                 break
             entries.append(e)
@@ -166,8 +172,12 @@ class MoveSync:
         n = len(self.game.moves)
         present, dropped = self.present(), self.dropped_peers()
         ahead = [p for p, k in self._progress.items()
-                 if k > n and p in present and p not in dropped]
+                 if k > n and p in present and p not in dropped and not self._proven(p)]
         if ahead:
+            # (a member whose log we refused lately is asked last: a broken laptop's
+            # word on how far the game is holds nothing up for long — its next
+            # heartbeat says again)
+            ahead.sort(key=lambda p: self.now - self._distrusted.get(p, -1e9) < 5.0)
             self._fetch(ahead[0], n)
         return bool(ahead)
 
@@ -186,22 +196,102 @@ class MoveSync:
         idx = len(g.moves)
         seat = g.pending.seat
         start = len(g.events)
+        before = self.digest_before(idx)
         g.apply(move)  # raises on an illegal move; nothing sent then
         digest = g.digest()
         self._digest_list.append(digest)
+        wire = move.to_wire()
+        # signed as a statement of its own: passed on by anyone, it stays our word
+        inc = self.links.incarnation
+        sig = sign_move(self.identity, self.game_id, inc, idx, before, digest, wire)
+        self._stamps[idx] = Stamp(self.peer_id, inc, sig)
+        self._movers[idx] = seat
         s = self.lobby.seats[seat] if seat is not None else None  # (another's human seat
         # played here: as the bot that drives it while they are away)
         by_bot = s is not None and s.kind == "human" and s.owner != self.peer_id
         self._emit(E.RecordMove(idx, move, digest, seat=seat, by_bot=by_bot))
         self.move_times[idx] = self.sent_at[idx] = self.now
-        self._broadcast_move(idx, move.to_wire(), digest)
+        self._broadcast_move(idx, wire, digest, before, sig)
         self._applied(idx, seat, move, by=self.peer_id, by_bot=by_bot, events_from=start)
 
-    def _broadcast_move(self, idx: int, wire: list, digest: bytes) -> None:
+    def digest_before(self, index: int) -> bytes | None:
+        """The state digest after the game's first `index` moves (before move `index`),
+        as this node has it; None beyond its game."""
+        if index == 0:
+            if self._initial_digest is None and self.game is not None:
+                fresh = Game(self.game.colours)
+                fresh.owners = self.game.owners  # (the table variant)
+                self._initial_digest = fresh.digest()
+            return self._initial_digest
+        if 0 < index <= len(self._digest_list):
+            return self._digest_list[index - 1]
+        return None
+
+    def _state_at(self, index: int) -> Game | None:
+        """A copy of this node's game after its first `index` moves (None beyond it): what
+        a proof of a refused move is checked against."""
+        g = self.game
+        if g is None or index > len(g.moves):
+            return None
+        fresh = Game(g.colours)
+        fresh.owners = g.owners
+        for m in g.moves[:index]:
+            fresh.apply(m)
+        return fresh
+
+    def _statement_of(self, index: int) -> MoveStatement | None:
+        """The statement behind move `index` of our game, if we know who signed it (and its
+        signature holds: checked here the first time it matters, `_stamp_ok`)."""
+        if not self._stamp_ok(index):
+            return None
+        stamp = self._stamps[index]
+        return MoveStatement(stamp.inc, index, self.digest_before(index),
+                             self.game.moves[index].to_wire(), self._digest_list[index],
+                             stamp.sig)
+
+    def _stamp_ok(self, index: int) -> bool:
+        """Whether we hold a valid stamp for move `index`. A MOVE that was legal and gave
+        the state it claimed is applied without checking its own signature (its datagram
+        came from its sender all the same: a check on every move cost the table a third of
+        a millisecond a move), so its stamp is checked when it is first needed — passed on,
+        or compared as evidence — and dropped if it does not hold."""
+        stamp = self._stamps.get(index)
+        if stamp is None or index >= len(self._digest_list):
+            return False
+        if index in self._unchecked:
+            self._unchecked.discard(index)
+            key = self._key_of(stamp.signer)
+            if key is None or not move_signature_ok(
+                    key, self.game_id, stamp.signer, stamp.inc, index,
+                    self.digest_before(index), self._digest_list[index],
+                    self.game.moves[index].to_wire(), stamp.sig):
+                del self._stamps[index]
+                return False
+        return True
+
+    def _as_proof(self, signer: bytes | None, st: MoveStatement | None) -> str:
+        """A move the rules refuse, or that does not give the state it claims: a proof
+        against its signer when its signature holds (`Expulsions`); what to add to the
+        refusal's words either way."""
+        if st is None:
+            return ""
+        if not self._statement_ok(signer, st):
+            return " (its signature does not hold: it proves nothing, and stops nothing)"
+        self._refused_move_proof(signer, st)
+        return f" (signed by {self.peer_name(signer)}: a proof that its laptop is broken)"
+
+    def _statement_ok(self, signer: bytes, st: MoveStatement) -> bool:
+        key = self._key_of(signer)
+        return key is not None and move_signature_ok(key, self.game_id, signer, st.inc,
+                                                     st.index, st.before, st.after, st.move,
+                                                     st.sig)
+
+    def _broadcast_move(self, idx: int, wire: list, digest: bytes, before: bytes,
+                        sig: bytes) -> None:
         """MOVE to every member; to a peer over a lossy link with the moves before it
         (`prev`), so one lost datagram does not hold it up. A clean link gets the move
         alone: repeating the last moves there only costs both ends time on every move."""
-        bare = MoveMsg(idx, wire, digest)
+        bare = MoveMsg(idx, wire, digest, (), before, sig)
         full = None
         for peer in self._recipients():
             lk = self.links.links.get(peer)
@@ -209,7 +299,8 @@ class MoveSync:
             if lk is None or lk.copies() > 1 or self.presence.is_away(peer):
                 if full is None:
                     full = MoveMsg(idx, wire, digest, tuple(
-                        self._entry(i) for i in range(max(0, idx - PREV_MOVES), idx)))
+                        self._entry(i) for i in range(max(0, idx - PREV_MOVES), idx)),
+                        before, sig)
                 msg = full
             self.links.send(peer, self._addr_of(peer), msg)
 
@@ -270,13 +361,25 @@ class MoveSync:
                 return
             self._refuse_msg(peer, f"move {msg.index}", "no game in progress here")
             return
+        st = self._move_statement(peer, msg)  # (its signature checked when it matters)
+        # (one that contradicts what the same laptop signed before is a proof, kept: the
+        # move itself is still taken if it is the game's, as its sender's other one was not)
+        self._note_statement(peer, st)
         n = len(g.moves)
         self._progress[peer] = max(self._progress.get(peer, 0), msg.index + 1)
         k = self._first_difference(msg)
+        if k is None and msg.index <= n and msg.index > 0 and msg.before != self.digest_before(
+                msg.index):
+            k = msg.index - 1  # its state before the move is not ours
         if k is not None:
             if self._may_have_forked(peer):
                 self._keep(peer, msg)  # kept for after we took back what the table never saw
-            self._game_forked(peer, k, f"their state after move {k} differs from ours")
+            else:
+                self._refuse_msg(peer, f"move {msg.index}", "its sender's state before it "
+                                 "is not this game's (a game of its own, or a broken "
+                                 "laptop): its signed log is asked for, to see where")
+            self._game_forked(peer, k, f"their state after move {k} differs from ours",
+                              claim=True)
             return
         if msg.index < n:
             if g.moves[msg.index].to_wire() != msg.move:
@@ -290,7 +393,7 @@ class MoveSync:
             for k, entry in enumerate(msg.prev):  # checked like a LOG's
                 if start + k < len(g.moves):
                     continue
-                why = self._check_and_apply(peer, *entry, check_sender=False)
+                why = self._check_entry(peer, entry)
                 if why == WAITING:
                     break
                 if why:
@@ -305,12 +408,24 @@ class MoveSync:
                 self._keep(peer, msg)
                 self._fetch(peer, n)
             return
-        why = self._check_and_apply(peer, msg.move, msg.digest, check_sender=True)
+        why = self._check_and_apply(peer, msg.move, msg.digest, check_sender=True, statement=st)
         if why == WAITING:
             self._keep(peer, msg)
         elif why:
             self._refuse_msg(peer, f"move {msg.index}", why)
         self._drain_buffer()
+
+    def _move_statement(self, peer: bytes, msg: MoveMsg) -> MoveStatement:
+        """The statement a MOVE carries, as its sender's current run: its signature is
+        not checked here, only where it is evidence (`_statement_ok`)."""
+        return MoveStatement(self._run_of(peer), msg.index, msg.before, msg.move, msg.digest,
+                             msg.sig)
+
+    def _check_entry(self, peer: bytes, entry: tuple) -> str | None:
+        """A move that rides in a LOG or a MOVE's `prev`, at our next index."""
+        wire, digest, values, stamp = entry_parts(entry)
+        return self._check_and_apply(peer, wire, digest, values, check_sender=False,
+                                     stamp=stamp)
 
     def _may_have_forked(self, peer: bytes) -> bool:
         """Were we cut off from `peer` (or down) until a moment ago? Then the table may
@@ -363,7 +478,9 @@ class MoveSync:
                     break
                 if self._first_difference(msg) is not None:
                     continue
-                why = self._check_and_apply(peer, msg.move, msg.digest, check_sender=True)
+                st = self._move_statement(peer, msg)
+                why = self._check_and_apply(peer, msg.move, msg.digest, check_sender=True,
+                                            statement=st)
                 if why == WAITING:
                     self._buffer[n] = slot
                     return
@@ -373,7 +490,14 @@ class MoveSync:
                 return
 
     def _check_and_apply(self, peer: bytes, wire: list, digest: bytes, values=None, *,
-                         check_sender: bool) -> str | None:
+                         check_sender: bool, stamp: Stamp | None = None,
+                         statement: MoveStatement | None = None) -> str | None:
+        """Apply the move at our next index if it is legal and gives the state it claims;
+        else why not. `statement`: a MOVE's, already checked against its sender's key
+        (`check_sender`); `stamp`: a relayed move's mover and signature, checked here. A
+        signed move whose state before is ours but which the rules refuse, or which does
+        not give the state it claims, is a proof against its signer (`Expulsions`):
+        no honest node signs one. An unsigned difference stops nothing: it is refused."""
         g = self.game
         if self.stopped:
             return f"game stopped here: {self.stopped}"
@@ -386,6 +510,25 @@ class MoveSync:
                 return "a tile reveal is dealt from the draw values, never sent as a move"
             return self._reveal_entry(peer, wire, digest, values)
         seat = self.lobby.seats[d.seat]
+        before = self.digest_before(idx)
+        signer = peer if statement is not None else None
+        if statement is not None and statement.before != before:
+            return "its state before the move is not this game's"
+        if statement is None and stamp is not None:
+            key = self._key_of(stamp.signer)
+            if key is not None:
+                if not move_signature_ok(key, self.game_id, stamp.signer, stamp.inc, idx, before,
+                                         digest, wire, stamp.sig):
+                    return ("its mover's signature does not hold for this game's state: "
+                            "forged, garbled, or a move of another game")
+                statement = MoveStatement(stamp.inc, idx, before, wire, digest, stamp.sig)
+                signer = stamp.signer
+                self._note_statement(signer, statement)
+        if signer is not None:
+            expelled = self._expelled_from(signer)
+            if expelled is not None and idx >= expelled:
+                return (f"{self.peer_name(signer)} was expelled from the table: the table's "
+                        f"bot plays its seats from move {expelled} on")
         if check_sender:
             if seat.kind == "human" and not handed(seat) and seat.owner != peer:
                 return (f"it is {seat.name}'s ({seat.colour}) decision, "
@@ -398,20 +541,33 @@ class MoveSync:
         try:
             move = move_from_wire(wire)
         except ValueError as exc:
-            return f"malformed move: {exc}"
+            return f"malformed move: {exc}" + self._as_proof(signer, statement)
         start = len(g.events)
         try:
             g.apply(move)
         except IllegalMove as exc:
-            return f"illegal move {move} for {seat.name} ({getattr(exc, 'clause', '?')}): {exc}"
+            return (f"illegal move {move} for {seat.name} ({getattr(exc, 'clause', '?')}): "
+                    f"{exc}" + self._as_proof(signer, statement))
         except ValueError as exc:
-            return f"illegal move {move} for {seat.name}: {exc}"
+            return (f"illegal move {move} for {seat.name}: {exc}"
+                    + self._as_proof(signer, statement))
         mine = g.digest()
-        if mine != digest and self._may_have_forked(peer):
-            g.pop()  # rather than stop: the lobby that settles it is on its way
-            return WAITING
+        if mine != digest:
+            g.pop()
+            why = (f"digest mismatch after move {idx} ({move}) from {self.peer_name(peer)}: "
+                   f"ours {mine.hex()[:16]}, theirs {digest.hex()[:16]}")
+            if statement is not None:  # the rules say otherwise than its signer: a proof
+                return why + self._as_proof(signer, statement)
+            if self._may_have_forked(peer):
+                return WAITING  # rather than refuse: the lobby that settles it is on its way
+            return why + " (unsigned: refused, it stops nothing)"
         self.move_times[idx] = self.now  # applied and verified
         self._digest_list.append(mine)
+        self._movers[idx] = d.seat
+        if statement is not None:
+            self._stamps[idx] = Stamp(signer, statement.inc, statement.sig)
+            if check_sender:  # (a MOVE's own: checked when first needed, `_stamp_ok`)
+                self._unchecked.add(idx)
         if seat.kind != "human":
             by_bot = False
         elif seat.owner == self.peer_id:  # our own seat's move, not played here: a bot's
@@ -421,9 +577,6 @@ class MoveSync:
         else:
             by_bot = None  # (from a log: who sent it first is not known here)
         self._emit(E.RecordMove(idx, move, mine, seat=d.seat, by_bot=by_bot))
-        if mine != digest:
-            self._stop(f"digest mismatch after move {idx} ({move}) from {self.peer_name(peer)}: "
-                       f"ours {mine.hex()[:16]}, theirs {digest.hex()[:16]}")
         self._applied(idx, d.seat, move, by=peer, by_bot=by_bot, events_from=start)
         return None
 
@@ -467,9 +620,7 @@ class MoveSync:
                         g = self.game
                         n = len(g.moves)
                     else:
-                        self._game_forked(peer, idx, f"their state after move {idx} is "
-                                          f"{entry[1].hex()[:16]}, ours "
-                                          f"{self._digest_list[idx].hex()[:16]}")
+                        self._log_differs(peer, msg, k, entry)
                         return
                 else:
                     if self._yield_to == peer:
@@ -477,13 +628,98 @@ class MoveSync:
                     continue
             if idx > n or self.stopped:
                 return
-            why = self._check_and_apply(peer, *entry, check_sender=False)
+            why = self._check_entry(peer, entry)
             if why == WAITING:
                 return
             if why:
                 self._refuse_msg(peer, f"logged move {idx}", why)
+                self._distrust(peer)
                 return
+        self._probe_low.pop(peer, None)  # (every entry it sent agreed with our game)
         self._drain_buffer()
         if len(g.moves) < msg.total and msg.start + len(msg.entries) == len(g.moves):
             self._fetch_at = -1e9
 
+    def _log_differs(self, peer: bytes, msg: Log, k: int, entry: tuple) -> None:
+        """A member's log says another state after move `msg.start + k` than ours. Only a
+        signed move shows where two games part: a move signed by someone for the very state
+        ours has before it (the signature holds only with our state), or a draw whose values
+        prove themselves. Then two honest nodes played different games (a network split:
+        the game forked) — or one laptop signed two moves for one (a proof against it).
+        Anything else is a claim nothing backs (a broken laptop's heartbeat or log): it is
+        refused and stops nothing."""
+        idx = msg.start + k
+        wire, digest, values, stamp = entry_parts(entry)
+        before = self.digest_before(idx)
+        agreed_before = k > 0 or msg.start == 0  # (the entry before this one matched ours)
+        signed = False
+        if stamp is not None:
+            key = self._key_of(stamp.signer)
+            if key is not None and move_signature_ok(key, self.game_id, stamp.signer, stamp.inc,
+                                                     idx, before, digest, wire, stamp.sig):
+                st = MoveStatement(stamp.inc, idx, before, wire, digest, stamp.sig)
+                if self._note_statement(stamp.signer, st):
+                    return  # one laptop signed both games' moves: a proof, not a fork
+                if refused_why(self._state_at(idx), st) is None:
+                    self._refused_move_proof(stamp.signer, st)  # no move of any game
+                    return
+                ours = self._stamps.get(idx) if self._stamp_ok(idx) else None
+                # (passed on by another laptop than its signer: a laptop that signs a move
+                # for a position the table played otherwise, and shows it itself, is no
+                # evidence of a split; its side of a real split passes its moves on too.
+                # At a table of two there is nobody else to pass them on)
+                relayed = stamp.signer != peer or len(self.lobby.members) <= 2
+                if (ours is not None and relayed and not self._proven(stamp.signer)
+                        and not self._proven(ours.signer)):
+                    signed = True  # two laptops signed different legal moves for one state
+        elif values is not None and agreed_before and self._values_prove(idx, values):
+            signed = True
+        if not signed:
+            if not agreed_before:
+                # the games may part earlier than this log begins: ask from further back
+                self._probe_low[peer] = max(0, msg.start - 16)
+                self._probed.pop(peer, None)
+                self._probe_claim(peer, self._probe_low[peer])
+                return
+            self._refuse_msg(peer, f"logged move {idx}",
+                             "its state after this move differs from ours, and nothing signed "
+                             "shows where the games part: ignored (it stops nothing)")
+            self._distrust(peer)
+            return
+        self._game_forked(peer, idx, f"their state after move {idx} is {digest.hex()[:16]}, "
+                          f"ours {self._digest_list[idx].hex()[:16]}")
+
+    def _values_prove(self, idx: int, values) -> bool:
+        """Do a reveal's values, for the draw our game has reached at move `idx`, all hash
+        back to their chains, with another set of contributors than the one we dealt it
+        with? Then the other game dealt this draw otherwise: a differing state it proves."""
+        ours = self._proof_of.get(idx)
+        book = self.draw_book
+        if ours is None or book is None:
+            return False  # (our game had a decision there: theirs was no reveal of this state)
+        k = sum(1 for j in self._proof_of if j < idx)
+        for i, v in values:
+            if i >= len(book.commitments) or not preimage_ok(book.commitments[i],
+                                                              book.firsts[i] - 1, v, k):
+                return False
+        return [i for i, _ in ours] != [i for i, _ in values]
+
+    def _probe_claim(self, peer: bytes, index: int) -> None:
+        """A member says its game differs from ours at or before move `index`: ask for its
+        log from there (at most once a second per member), which shows, signed, where.
+        Once a log showed the games part before where it began, we ask from earlier."""
+        low = self._probe_low.get(peer)
+        if low is not None:
+            index = min(index, low)
+        if self.now - self._probed.get(peer, -1e9) < FETCH_RETRY_S:
+            return
+        self._probed[peer] = self.now
+        self.links.send(peer, None, Fetch(max(0, index - 1)))
+
+    def _distrust(self, peer: bytes) -> None:
+        """A member sent a log we refused: fetch from others first for a while. A watcher
+        whose feeder sent it a move its own engine refuses asks the next member instead
+        (`Spectators._feeder_refused`): a broken laptop must not keep it from the game."""
+        self._distrusted[peer] = self.now
+        if self.watching and peer == self.feeder:
+            self._feeder_refused(peer)

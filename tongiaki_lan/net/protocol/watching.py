@@ -87,12 +87,13 @@ class _Watcher:
     beat: float = -1e9  # last heartbeat sent to it
     farewells: dict = dataclasses.field(default_factory=dict)  # leaver -> the goodbye it has
     away: tuple | None = None  # the members we last told it were away (AWAY_LIST)
+    proofs: set = dataclasses.field(default_factory=set)  # expelled members it has proofs of
 
     def start_over(self) -> None:
         """Feed it everything again: it asked again (our answer was lost), or restarted
         (it does so after a sleep or a cut: `Spectators._ask_to_watch`)."""
         self.lobby_version, self.state_sent, self.sent = -1, False, 0
-        self.farewells, self.away = {}, None
+        self.farewells, self.away, self.proofs = {}, None, set()
 
 
 class Spectators:
@@ -140,6 +141,21 @@ class Spectators:
         take = self._take_asked
         if take is not None and now - take[1] < TAKE_WAIT_S:
             self._send_take_seat(take[0])  # (the rebirth dropped it, unacknowledged)
+
+    def _feeder_refused(self, feeder: bytes) -> None:
+        """Our feeder sent a move our engine refuses (or a state it does not give): we
+        said so (a `refused` event naming it), and ask the next member for the game,
+        at most every FEEDER_SILENT_S. Its log is checked move by move like any member's,
+        so nothing it sends is followed unchecked; another member's feed is the way on."""
+        if self.lobby is None or self.now - self._watch_sent < FEEDER_SILENT_S:
+            return
+        members = [m.peer for m in self.lobby.members if m.peer not in (self.peer_id, feeder)]
+        if not members:
+            return
+        nxt = members[0]
+        log.warning("%s sent this laptop a move its rules refuse: watching through %s instead",
+                    self.peer_name(feeder), self.peer_name(nxt))
+        self._ask_to_watch(nxt)
 
     def rewatching(self) -> float | None:
         """While a watcher asks for its feed again, until a member answers: how long this
@@ -291,6 +307,7 @@ class Spectators:
         self.game = with_variant(Game([s.colour for s in lb.seats]), lb.variant)
         self._setup_draws(list(msg.contributors), msg.heads, None)
         self._emit(E.GameStarted(msg.seed.hex(), self._seat_json(), False, 0))
+        self._told_expelled_before(lb)
         self.links.send(peer, None, Fetch(0))
 
     def _watcher_tick(self) -> None:
@@ -332,7 +349,8 @@ class Spectators:
     def _guest(self, peer: bytes) -> bool:
         """A node we talk to that is not a member: a watcher we feed, one asking for a
         seat, or a former player whose seat a newcomer took."""
-        return peer in self._watchers or peer in self._take_requests or peer in self._former
+        return (peer in self._watchers or peer in self._take_requests or peer in self._former
+                or peer in self.expelled_peers())
 
     def _on_guest_message(self, peer: bytes, addr: tuple, msg: Message) -> None:
         """Everything a non-member sends a member comes here: what a guest may say is
@@ -351,6 +369,8 @@ class Spectators:
             self._on_watch(peer, addr, msg)
         elif isinstance(msg, TakeSeat):
             self._on_take_seat(peer, addr, msg)
+        elif w is None and peer in self.expelled_peers():  # it missed its expulsion
+            self._on_expelled_message(peer, tuple(addr[:2]))
         elif w is None and peer in self._former:  # back after its seat went to a newcomer
             if self.now - self._former_told.get(peer, -1e9) >= 5.0:
                 self._former_told[peer] = self.now
@@ -406,6 +426,8 @@ class Spectators:
         lb = self.lobby
         addr = w.addr
         g = self.game
+        if w.lobby_version >= 0:  # (it needs a lobby to take one: `_on_proof`)
+            self._feed_proofs(peer, w)
         if w.state_sent:
             # a goodbye before the lobby it changed: the watcher's screen says "left for
             # good" and then has no "played by a bot until they are back" to say
@@ -424,10 +446,12 @@ class Spectators:
                 if w.sent < upto:
                     return  # (far behind: the rest of those first, on the next ticks)
                 w.lobby_version = lobby.version  # (the lobby of now as it is: its phase)
-                self.links.send(peer, addr, lb if lobby.version == lb.version else lobby)
+                self.links.send(peer, addr, self._wire_lobby()
+                                if lobby.version == lb.version else lobby)
         if w.lobby_version != lb.version:
             w.lobby_version = lb.version
-            self.links.send(peer, addr, lb)
+            self.links.send(peer, addr, self._wire_lobby())
+            self._feed_proofs(peer, w)
         away = tuple(sorted(m.peer for m in lb.members
                             if m.peer != self.peer_id and self.presence.is_absent(m.peer)))
         if w.away != away:  # (who the table waits for: the watcher hears only us)
@@ -441,6 +465,16 @@ class Spectators:
                                                    self.seed_heads))
             self._feed_farewells(peer, w)
         self._feed_moves(peer, w, len(g.moves))
+
+    def _feed_proofs(self, peer: bytes, w: _Watcher) -> None:
+        """The proof behind each expulsion in the lobby, once, before the lobby that makes
+        it (and before the game's start, for a watcher that comes later): the watcher's
+        screen names it; it checks the proof itself, and acts on nothing."""
+        for p, _ in self.lobby.expelled:
+            proof = self.proof_against(p)
+            if proof is not None and p not in w.proofs:
+                w.proofs.add(p)
+                self.links.send(peer, w.addr, proof)
 
     def _feed_moves(self, peer: bytes, w: _Watcher, upto: int) -> None:
         """The moves a watcher lacks, up to `upto` (FEED_CHUNKS chunks at most)."""
