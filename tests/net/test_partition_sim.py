@@ -23,7 +23,11 @@ def _split(nodes, left: int, seed: int, split_s: float = 10.0, think: float = 0.
     return net, table
 
 
-@pytest.mark.parametrize(("nodes", "left", "seed"), [(2, 1, 3), (2, 1, 4), (4, 2, 5)])
+# (seeds whose split lets both sides play past a draw: at seeds 4, 8 and 11 of version 11's
+# course the laptop that does not coordinate waits for the other's draw value through the
+# split, is left out of that draw, and follows the table's game once the network heals:
+# one game, no fork to report)
+@pytest.mark.parametrize(("nodes", "left", "seed"), [(2, 1, 3), (2, 1, 5), (4, 2, 5)])
 def test_after_a_partition_every_node_says_the_game_forked(nodes, left, seed):
     net, table = _split(nodes, left, seed)
     net.run_until(lambda: all(nd.core.stopped for nd in table), 120)
