@@ -70,3 +70,52 @@ def test_every_kind_and_every_refusal_has_a_case():
                      P.APART, P.TWO_VERSIONS, P.NOT_OUR_STATE, P.ENGINE_AGREES):
         head = template.split("{")[0]
         assert any(t.startswith(head) for t in texts), template
+
+
+def test_the_checkers_digests_and_the_rules_answers_are_the_engines():
+    """A reader without a rules engine checks a kind 2 proof with the vector's `digests`
+    (its own game after each first k moves) and each case's `rules` (what the rules make
+    of the statement's move there): both are what the engine says."""
+    digests = VECTORS["game"]["digests"]
+    assert len(digests) == len(VECTORS["game"]["moves"]) + 1
+    assert all(state_before(k).digest().hex() == d for k, d in enumerate(digests))
+    for v in VECTORS["cases"]:
+        proof = C.parse_message(msgpack.unpackb(bytes.fromhex(v["bytes"]), raw=False))
+        if proof.kind != C.PROOF_REFUSED_MOVE:
+            assert "rules" not in v, v["name"]
+            continue
+        g = state_before(proof.first.index)
+        try:
+            g.apply(move_from_wire(proof.first.move))
+        except ValueError:
+            assert v["rules"] == {"legal": False, "after": None}, v["name"]
+        else:
+            assert v["rules"] == {"legal": True, "after": g.digest().hex()}, v["name"]
+
+
+def test_proofs_json_is_exactly_what_its_generator_writes():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "wire_vectors_generate", Path(__file__).parents[2] / "protocol" / "vectors" / "net"
+        / "generate.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    written = (Path(__file__).parents[2] / "protocol" / "vectors" / "net" / "proofs.json"
+               ).read_text(encoding="utf-8")
+    assert module.build_proofs() == written, (
+        "proofs.json is stale: run protocol/vectors/net/generate.py")
+
+
+def test_one_statement_signed_twice_is_no_contradiction():
+    """Two signatures over one statement (a signer whose Ed25519 signatures are not
+    deterministic, signing a move again as it resends it) prove nothing: only what a
+    statement says counts (security.md, "Checking a proof", step 4)."""
+    import dataclasses
+
+    from tongiaki_lan.net.protocol.proofs import contradiction
+
+    st = C.MoveStatement(7, 12, bytes(32), [2, 7], bytes(range(32)), bytes(64))
+    assert not contradiction(st, dataclasses.replace(st, sig=bytes([1]) * 64))
+    assert contradiction(st, dataclasses.replace(st, after=bytes([1]) * 32))
+    assert contradiction(st, dataclasses.replace(st, move=[2, 8]))

@@ -14,6 +14,7 @@ const W = require('./wire');
 const S = require('./state');
 const M = require('./moves');
 const k = require('./crypto');
+const St = require('./statements');
 const { guess, seen: guesses } = require('./guesses');
 
 const ROOT = path.resolve(__dirname, '..', '..', 'protocol', 'vectors');
@@ -96,6 +97,7 @@ function wireVectors() {
       for (const m of moves) {
         try { M.moveFromWire(m); } catch (e) { throw new Disagree(`carries ${JSON.stringify(m, (_, x) => (typeof x === 'bigint' ? Number(x) : x))}, which moves.md refuses (${e.message})`); }
       }
+      signedStatements(got, game);
     });
   }
   check('wire', 'probe answer at most 19 bytes longer than the probe', () => {
@@ -140,6 +142,60 @@ function wireVectors() {
     expect(hex(signed) === f.signed_bytes, 'signed bytes differ');
     expect(k.edVerify(k.edPublic(seed), unhex(f.signature), signed), 'signature does not verify');
     expect(hex(k.edSign(seed, signed)) === f.signature, 'signature differs');
+  });
+}
+
+/** conformance.md, "Signed statements, proofs and expulsions": a valid MOVE's signature
+ * holds for its sender's statement, a valid LOBBY is signed by its author, a valid PROOF's
+ * statements hold under the accused's key (and kinds 1 and 3 prove what they say). */
+function signedStatements(got, game) {
+  const { env, message: msg } = got;
+  if (msg.type === 30) {
+    const bytes = St.moveStatementBytes(game, env.sender, env.incarnation, msg.index, msg.before, msg.digest, msg.move);
+    expect(k.edVerify(env.signer, msg.signature, bytes), 'the MOVE\'s signature does not hold for its statement');
+  } else if (msg.type === 11) {
+    expect(msg.author.length === 32, 'an unsigned LOBBY, which a member refuses');
+    const bytes = St.lobbyStatementBytes(game, k.peerId(msg.author), msg.incarnation, msg.version, St.lobbyBodyHash(got.raw[10]));
+    expect(k.edVerify(msg.author, msg.signature, bytes), 'the LOBBY\'s signature does not hold');
+  } else if (msg.type === 45) {
+    const why = St.checkProof(msg, game, { digest: () => null, rules: () => null });
+    expect(why === null || (msg.kind === 2n && why.startsWith('proof: the state before move')), `the PROOF does not hold: ${why}`);
+  }
+}
+
+// ------------------------------------------------------------------ proofs.json
+function proofVectors() {
+  optional('net/proofs.json', (V) => {
+    const game = unhex(V.game_id);
+    const accused = unhex(V.accused.peer);
+    check('proofs', 'accused', () => expect(k.peerId(unhex(V.accused.public)).equals(accused), 'the key does not hash to the accused'));
+    const digests = V.game.digests.map(unhex);
+    check('proofs', 'game', () => {
+      expect(digests.length === V.game.moves.length + 1, 'a digest after each first k moves, k = 0 … moves');
+      expect(hex(digests[digests.length - 1]) === V.game.digest_after_moves, 'the last digest');
+      for (const w of V.game.moves) M.moveFromWire(fromJson(w));
+    });
+    for (const v of V.cases) {
+      check('proofs', v.name, () => {
+        const bytes = unhex(v.bytes);
+        const raw = mp.decode(bytes);
+        const msg = W.parseMessage(raw);
+        expect(msg.type === 45, 'not a PROOF');
+        expect(same(raw, fromJson(v.message)), 'bytes and fields differ');
+        expect(mp.encode(fromJson(v.message)).equals(bytes), 'fields do not encode to the bytes');
+        expect(hex(St.statementBytes(msg.kind, game, msg.accused, msg.first)) === v.first_signed_bytes, 'first statement\'s signed bytes');
+        const own = {
+          digest: (i) => digests[i] || null,
+          rules: () => {
+            if (!v.rules) guess('proofs.rules', 'a kind 2 case without what the rules make of its move');
+            return { legal: v.rules.legal, after: v.rules.after ? unhex(v.rules.after) : null };
+          },
+        };
+        const why = St.checkProof(msg, game, own);
+        expect(why === v.reason, `checked: ${why}; the vector: ${v.reason}`);
+        expect(v.holds === (v.reason === null), 'holds and reason disagree');
+      });
+    }
   });
 }
 
@@ -240,6 +296,7 @@ try { ({ recordVectors } = require('./record')); } catch (e) { if (e.code !== 'M
 try { ({ discoveryVectors } = require('./discovery')); } catch (e) { if (e.code !== 'MODULE_NOT_FOUND') throw e; }
 
 wireVectors();
+proofVectors();
 engineVectors();
 recordVectors({ check, expect, load, optional, Disagree, fromJson, same });
 discoveryVectors({ check, expect, load, optional, Disagree, fromJson, same });

@@ -4,6 +4,9 @@
 const mp = require('./msgpack');
 const M = require('./moves');
 const S = require('./state');
+const W = require('./wire');
+const St = require('./statements');
+const { guess } = require('./guesses');
 
 const unhex = (s) => Buffer.from(s, 'hex');
 
@@ -30,7 +33,7 @@ function readRecord(buf) {
 
 function checkEntry(e, i, header) {
   const n = header.get('seats').length;
-  if (!Array.isArray(e) || e.length < 3 || e.length > 6) throw new Error(`move ${i}: an entry is [index, move, digest…]`);
+  if (!Array.isArray(e) || e.length < 3 || e.length > 7) throw new Error(`move ${i}: an entry is [index, move, digest…]`);
   if (e[0] !== BigInt(i)) throw new Error(`move ${i}: numbered ${e[0]}`);
   M.moveFromWire(e[1]);
   if (!Buffer.isBuffer(e[2]) || e[2].length !== 32) throw new Error(`move ${i}: digest`);
@@ -43,9 +46,44 @@ function checkEntry(e, i, header) {
   if (e.length >= 5) {
     if (!Array.isArray(e[4]) || e[4].length !== n || !e[4].every((s) => typeof s === 'string' && [...s].length >= 1 && [...s].length <= 64)) throw new Error(`move ${i}: names`);
   }
-  if (e.length === 6) {
+  if (e.length >= 6) {
     if (!Array.isArray(e[5]) || e[5].length !== n || !e[5].every((s) => typeof s === 'string' && [...s].length <= 64)) throw new Error(`move ${i}: bots`);
   }
+  // conformance.md, Records: [[name str, seats [uint], game id bin 8, proof bin ≤ 2048]]
+  if (e.length === 7) {
+    const ok = Array.isArray(e[6]) && e[6].every((x) => Array.isArray(x) && x.length === 4 && typeof x[0] === 'string'
+      && Array.isArray(x[1]) && x[1].every((s) => typeof s === 'bigint') && Buffer.isBuffer(x[2]) && x[2].length === 8
+      && Buffer.isBuffer(x[3]) && x[3].length <= 2048);
+    if (!ok) throw new Error(`move ${i}: an expulsion is [name, [seats], game id, proof]`);
+  }
+}
+
+/** Every expulsion's proof checked as verify does (conformance.md, Records): with the
+ * accused's key and the record's own game for a kind 2 proof — the digest before a move is
+ * the entry before's, and a move the record plays at that index the rules accept, giving
+ * the entry's digest. Returns null or why not. */
+function checkExpulsions(entries) {
+  for (const e of entries) {
+    if (e.length < 7) continue;
+    for (const [name, , game, raw] of e[6]) {
+      const p = W.parseMessage(mp.decode(raw));
+      if (p.type !== 45) return `move ${e[0]}: ${name}'s proof is no PROOF`;
+      const own = {
+        digest: (i) => (i >= 1 && i <= entries.length ? entries[i - 1][2] : null),
+        rules: (st) => {
+          const played = entries[Number(st[1])];
+          if (!played || Buffer.compare(mp.encode(played[1]), mp.encode(st[3])) !== 0) {
+            guess('record.expelled.rules', 'a kind 2 proof whose move is not the one the record plays there: only a rules engine says whether it is legal');
+            return { legal: false, after: null };
+          }
+          return { legal: true, after: played[2] };
+        },
+      };
+      const why = St.checkProof(p, game, own);
+      if (why !== null) return `move ${e[0]}: the proof of ${name}'s expulsion does not hold: ${why}`;
+    }
+  }
+  return null;
 }
 
 /** draws.md and record.md: every reveal's values hash back to their chains and pick its
@@ -99,7 +137,8 @@ function recordVectors({ check, expect, optional, fromJson, same }) {
       const e = rec.entries[i];
       const values = ve.values === null ? null : fromJson(ve.values);
       const want = [BigInt(ve.index), fromJson(ve.move), unhex(ve.digest)];
-      if (ve.bots) want.push(values, ve.names, ve.bots);
+      if (ve.expelled) want.push(values, ve.names, ve.bots, fromJson(ve.expelled));
+      else if (ve.bots) want.push(values, ve.names, ve.bots);
       else if (ve.names) want.push(values, ve.names);
       else if (values) want.push(values);
       expect(same(e, want), 'entry differs');
@@ -109,6 +148,11 @@ function recordVectors({ check, expect, optional, fromJson, same }) {
       const why = checkReveals(rec.header, rec.entries);
       expect(why === null, why);
     });
+    check('record', 'expulsions', () => {
+      expect(rec.entries.some((e) => e.length === 7), 'the vector names no expulsion');
+      const why = checkExpulsions(rec.entries);
+      expect(why === null, why);
+    });
     check('record', 'torn', () => {
       const t = readRecord(unhex(V.torn.file));
       expect(t.torn && t.entries.length === V.torn.entries, `torn: ${t.entries.length} entries, torn ${t.torn}`);
@@ -116,4 +160,4 @@ function recordVectors({ check, expect, optional, fromJson, same }) {
   });
 }
 
-module.exports = { recordVectors, readRecord, checkReveals };
+module.exports = { recordVectors, readRecord, checkReveals, checkExpulsions };

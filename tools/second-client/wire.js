@@ -41,10 +41,11 @@ const T = {
     if (v.length > n) fail(`${f}: longer than ${n} bytes`);
     return v;
   },
-  // bin 0/32: heartbeat.digest says "expected 0 or 32 bytes", farewell.value adds ", got M"
-  bin0or32: (withGot) => (v, f) => {
-    T.binMax(32)(v, f);
-    if (v.length !== 0 && v.length !== 32) fail(`${f}: expected 0 or 32 bytes${withGot ? `, got ${v.length}` : ''}`);
+  // bin 0/N: read as bin ≤ N first, then 0 or N; heartbeat.digest and heartbeat.lobby_hash
+  // say "expected 0 or N bytes", farewell.value adds ", got M"
+  bin0orN: (n, withGot) => (v, f) => {
+    T.binMax(n)(v, f);
+    if (v.length !== 0 && v.length !== n) fail(`${f}: expected 0 or ${n} bytes${withGot ? `, got ${v.length}` : ''}`);
     return v;
   },
   // wire.md, Text: N code points and 2N bytes of UTF-8; 1–N: not empty; no C0/DEL/C1
@@ -112,17 +113,26 @@ function values(what, { atLeastOne = false } = {}) {
   };
 }
 
-// entry: [move, digest bin 32] or [move, digest bin 32, values ≤ 12]
+// entry: [move, digest bin 32], [move, digest bin 32, values ≤ 12] or [move, digest bin 32,
+// signer peer, incarnation uint, signature bin 64] (conformance.md, Notation and "an entry")
 function entries(what, max) {
   return (v) => T.list((e) => {
     if (!Array.isArray(e)) fail(`${what} entry: expected array, got ${show(e)}`);
-    if (e.length > 3) fail(`${what} entry: more than 3 elements`);
-    if (e.length < 2) fail(`${what} entry: expected 2 or 3 fields, got ${e.length}`);
+    if (e.length > 5) fail(`${what} entry: more than 5 elements`);
+    if (![2, 3, 5].includes(e.length)) fail(`${what} entry: expected 2, 3 or 5 fields, got ${e.length}`);
     const out = [checkMoveShape(e[0], what), T.bin(32)(e[1], `${what} digest`)];
     if (e.length === 3) out.push(values(`${what} values`)(e[2]));
+    if (e.length === 5) out.push(PEER()(e[2], `${what} signer`), T.uint()(e[3], `${what} incarnation`), T.bin(64)(e[4], `${what} signature`));
     return out;
   }, max)(v, what);
 }
+
+// conformance.md, Notation: a move statement and a lobby statement (PROOF's first, second)
+const moveStatement = (what) => T.tuple(what, [[`${what}.incarnation`, T.uint()], [`${what}.index`, T.uint(MOVES)],
+  [`${what}.before`, T.bin(32)], [`${what}.move`, T.move()], [`${what}.after`, T.bin(32)], [`${what}.signature`, T.bin(64)]]);
+const lobbyStatement = (what) => T.tuple(what, [[`${what}.incarnation`, T.uint()], [`${what}.version`, T.uint(4294967295)],
+  [`${what}.body_hash`, T.bin(32)], [`${what}.signature`, T.bin(64)]]);
+const PROOF_KINDS = [1n, 2n, 3n];
 
 const seat = T.tuple('seat', [['seat.kind', T.choice(['human', 'bot'])], ['seat.name', NAME()], ['seat.colour', T.choice(COLOURS)],
   ['seat.owner', PEER()], ['seat.ready', T.bool()], ['seat.bot', T.str(16)], ['seat.plays', T.str(16)]]);
@@ -130,21 +140,27 @@ const member = T.tuple('member', [['member.peer', PEER()], ['member.host', T.str
 const atLeast2s = (f) => (v) => `${f}: at least 2 s, got ${v}`;
 
 const MESSAGES = {
-  1: { name: 'heartbeat', r: false, fields: [['phase', T.choice(PHASES)], ['lobby_version', T.uint()], ['n_moves', T.uint(MOVES)], ['digest', T.bin0or32(false)]] },
+  1: { name: 'heartbeat', r: false, fields: [['phase', T.choice(PHASES)], ['lobby_version', T.uint()], ['n_moves', T.uint(MOVES)], ['digest', T.bin0orN(32, false)], ['lobby_hash', T.bin0orN(8, false)]] },
   2: { name: 'ack', r: false, fields: [] },
   10: { name: 'join', fields: [['name', NAME()], ['colour', T.str(12)], ['plays', T.str(16)]] },
   11: {
-    name: 'lobby', fields: [['version', T.uint()], ['phase', T.choice(PHASES)], ['name', NAME()], ['total', T.uint(6, 2, () => 'lobby.total: a game has 2 to 6 seats')],
+    name: 'lobby', fields: [['version', T.uint(4294967295)], ['phase', T.choice(PHASES)], ['name', NAME()], ['total', T.uint(6, 2, () => 'lobby.total: a game has 2 to 6 seats')],
       ['passphrase', T.bool()], ['seats', T.list(seat, 6)], ['members', T.list(member, 6)], ['start_nonce', NONCE()],
       ['dropped', T.list((e) => T.tuple('lobby.dropped entry', [['lobby.dropped contributor', T.uint(11)], ['lobby.dropped draw', T.uint(31)]])(e), 12)],
       ['variant', T.choice(['standard', 'two-colours'])], ['draw_wait', T.uint(600, 2, atLeast2s('lobby.draw_wait'))], ['guests', T.uint(7)],
-      ['chains', T.list((e) => T.tuple('lobby.chains entry', [['lobby.chains peer', PEER()], ['lobby.chains head', T.bin(32)], ['lobby.chains first draw', T.uint(30)]])(e), 6)]],
+      ['chains', T.list((e) => T.tuple('lobby.chains entry', [['lobby.chains peer', PEER()], ['lobby.chains head', T.bin(32)], ['lobby.chains first draw', T.uint(30)]])(e), 6)],
+      ['expelled', T.list((e) => T.tuple('lobby.expelled entry', [['lobby.expelled peer', PEER()], ['lobby.expelled from move', T.uint(MOVES)]])(e), 5)],
+      ['author', T.binMax(32)], ['incarnation', T.uint()], ['signature', T.binMax(64)]],
     check: (f) => {
       if (f.seats.length > Number(f.total)) fail('lobby.seats: more seats than the game has');
       const dropped = f.dropped.map((d) => d[0]);
       if (new Set(dropped).size !== dropped.length) fail('lobby.dropped: a contributor is listed twice');
       const heads = f.chains.map((c) => c[1].toString('hex'));
       if (new Set(heads).size !== heads.length) fail('lobby.chains: a chain head is listed twice');
+      const expelled = f.expelled.map((e) => e[0].toString('hex'));
+      if (new Set(expelled).size !== expelled.length) fail('lobby.expelled: a member is listed twice');
+      const signed = f.author.length === 32 && f.signature.length === 64;
+      if (!signed && (f.author.length || f.signature.length)) fail('lobby.author: a 32-byte key and a 64-byte signature, or neither');
     },
   },
   12: { name: 'set', fields: [['name', NAME()], ['colour', T.str(12)]] },
@@ -159,7 +175,8 @@ const MESSAGES = {
   22: { name: 'abort', fields: [['nonce', NONCE()], ['reason', T.str(300)]] },
   23: { name: 'seed_ok', fields: [['nonce', NONCE()], ['check', T.bin(32)]] },
   30: {
-    name: 'move', fields: [['index', T.uint(MOVES)], ['move', T.move()], ['digest', T.bin(32)], ['prev', entries('move.prev', 4)]],
+    name: 'move', fields: [['index', T.uint(MOVES)], ['move', T.move()], ['digest', T.bin(32)], ['prev', entries('move.prev', 4)],
+      ['before', T.bin(32)], ['signature', T.bin(64)]],
     check: (f) => { if (BigInt(f.prev.length) > f.index) fail('move.prev: more moves than came before'); },
   },
   31: { name: 'fetch', fields: [['start', T.uint(MOVES)]] },
@@ -169,7 +186,7 @@ const MESSAGES = {
   },
   33: { name: 'draw', fields: [['draw', T.uint(31)], ['values', values('draw.values', { atLeastOne: true })]] },
   34: {
-    name: 'farewell', fields: [['leaver', PEER()], ['from_draw', T.uint(32)], ['for_good', T.bool()], ['value', T.bin0or32(true)],
+    name: 'farewell', fields: [['leaver', PEER()], ['from_draw', T.uint(32)], ['for_good', T.bool()], ['value', T.bin0orN(32, true)],
       ['public', T.bin(32)], ['signature', T.bin(64)]],
     check: (f) => { if (f.value.length && f.from_draw === 0n) fail('farewell.value: a value needs from_draw of at least 1'); },
   },
@@ -191,13 +208,28 @@ const MESSAGES = {
     },
   },
   44: { name: 'new_chain', fields: [['head', T.bin(32)]] },
+  // conformance.md: kind uint ≤ 255, then one of 1, 2, 3; first a lobby statement for kind 3,
+  // else a move statement; second the same for kinds 1 and 3, [] for kind 2
+  45: {
+    name: 'proof', fields: [['kind', T.uint(255)], ['accused', PEER()], ['public', T.bin(32)], ['first', (v) => v], ['second', (v) => v]],
+    check: (f) => {
+      if (!PROOF_KINDS.includes(f.kind)) fail(`proof.kind: unknown kind ${f.kind}`);
+      const statement = f.kind === 3n ? lobbyStatement : moveStatement;
+      f.first = statement('proof.first')(f.first);
+      if (f.kind === 2n) {
+        T.list((x) => x, 6)(f.second, 'proof.second');
+        if (f.second.length) fail('proof.second: a refused move is proven by one statement');
+        f.second = null;
+      } else f.second = statement('proof.second')(f.second);
+    },
+  },
   50: { name: 'probe', r: false, fields: [['nonce', T.bin(16)]] },
   51: { name: 'probe_answer', r: false, fields: [['nonce', T.bin(16)], ['wall_us', T.uint()], ['game', T.bin(8)]] },
 };
 
 function parseMessage(v) {
   if (!Array.isArray(v)) fail(`message: expected array, got ${show(v)}`);
-  if (v.length > 16) fail('message: more than 16 elements');
+  if (v.length > 20) fail('message: more than 20 elements');
   if (!v.length) fail('message: empty array');
   const t = v[0];
   const spec = typeof t === 'bigint' ? MESSAGES[Number(t)] : undefined;

@@ -141,11 +141,11 @@ MESSAGES = [
     ("farewell-back-soon", C.Farewell(A, 3, False, b"", ID_A.public,
                                       ID_A.sign(C.farewell_bytes(GAME, A, 3, False, b"")))),
     ("set-wait", C.SetWait(30)),
-    ("lobby-draw-wait", C.Lobby(4, "lobby", "Friday night", 4, False, (SEAT,),
-                                (C.Member(A, "0.0.0.0", 40000),), draw_wait=30)),
-    ("lobby-guests", C.Lobby(12, "playing", "Friday night", 2, False, (SEAT, BOT),
-                             (C.Member(A, "0.0.0.0", 40000),), bytes(range(8)),
-                             guests=C.GUEST_WATCH)),
+    ("lobby-draw-wait", signed(C.Lobby(4, "lobby", "Friday night", 4, False, (SEAT,),
+                                       (C.Member(A, "0.0.0.0", 40000),), draw_wait=30))),
+    ("lobby-guests", signed(C.Lobby(12, "playing", "Friday night", 2, False, (SEAT, BOT),
+                                    (C.Member(A, "0.0.0.0", 40000),), bytes(range(8)),
+                                    guests=C.GUEST_WATCH))),
     # guests (protocol/watching.md)
     ("watch", C.Watch("Dan")),
     ("watch-state", C.WatchState(DIG, (A, B), (bytes(range(100, 132)), VAL))),
@@ -204,6 +204,10 @@ def good(message: list, seq: int = 1) -> bytes:
 
 LOBBY = C.Lobby(4, "lobby", "Friday night", 4, False, (SEAT,),
                 (C.Member(A, "0.0.0.0", 40000),)).to_wire()
+# a move statement and a lobby statement of B's as a PROOF carries them (their signatures
+# are never checked by the decoder: a refused vector is refused before)
+STATEMENT = b_statement(20, [2, 7], DIG, DIG2).to_wire()
+LOBBY_STATEMENT = b_lobby(15).to_wire()
 CHAT = env_bytes([40, "hi"])
 SIGNED_CHAT = frame(CHAT)
 
@@ -313,6 +317,58 @@ REFUSED = [
     ("probe-nonce", frame(pack(fields(C.NO_GAME, A, 0, 0, 0, 0, 0, 0, [50, bytes(15)],
                                       dest=C.NO_PEER))),
      "probe.nonce: expected 16 bytes"),
+    # signed statements, PROOF and expulsions (security.md, "Proof of misbehaviour")
+    ("message-of-21", good([40, *["hi"] * 20]), "message: more than 20 elements"),
+    ("move-unsigned", good([30, 0, [2, 7], DIG, []]), "move: expected 6 fields, got 4"),
+    ("move-before", good([30, 0, [2, 7], DIG, [], DIG2[:31], SIG]),
+     "move.before: expected 32 bytes"),
+    ("move-signature", good([30, 0, [2, 7], DIG, [], DIG2, SIG[:63]]),
+     "move.signature: expected 64 bytes"),
+    ("move-prev-entry-of-4", good([30, 1, [2, 7], DIG, [[[2, 7], DIG, B, 1]], DIG2, SIG]),
+     "move.prev entry: expected 2, 3 or 5 fields"),
+    ("move-prev-entry-of-6", good([30, 1, [2, 7], DIG, [[[2, 7], DIG, B, 1, SIG, 0]], DIG2,
+                                                          SIG]),
+     "move.prev entry: more than 5 elements"),
+    ("log-stamp-signer", good([32, 40, 41, [[[2, 7], DIG, B[:7], 1, SIG]]]),
+     "log signer: expected 8 bytes"),
+    ("log-stamp-signature", good([32, 40, 41, [[[2, 7], DIG, B, 1, SIG + b"x"]]]),
+     "log signature: expected 64 bytes"),
+    ("heartbeat-lobby-hash", good([1, "playing", 3, 9, DIG, b"1234"], 0),
+     "heartbeat.lobby_hash: expected 0 or 8 bytes"),
+    ("heartbeat-without-lobby-hash", good([1, "playing", 3, 9, DIG], 0),
+     "heartbeat: expected 5 fields, got 4"),
+    ("lobby-unsigned-form", good(LOBBY[:14]), "lobby: expected 17 fields, got 13"),
+    ("lobby-version", good([11, 1 << 32, *LOBBY[2:]]), "lobby.version: expected integer"),
+    ("lobby-expelled-twice", good([11, *LOBBY[1:14], [[B, 3], [B, 5]], *LOBBY[15:]]),
+     "lobby.expelled: a member is listed twice"),
+    ("lobby-expelled-6", good([11, *LOBBY[1:14], [[bytes([i]) * 8, 3] for i in range(6)],
+                               *LOBBY[15:]]), "lobby.expelled: more than 5 elements"),
+    ("lobby-expelled-from-move", good([11, *LOBBY[1:14], [[B, (1 << 20) + 1]], *LOBBY[15:]]),
+     "lobby.expelled from move: expected integer"),
+    ("lobby-author-without-signature", good([11, *LOBBY[1:15], ID_A.public, INC_A, b""]),
+     "lobby.author: a 32-byte key and a 64-byte signature, or neither"),
+    ("lobby-signature-without-author", good([11, *LOBBY[1:15], b"", 0, SIG]),
+     "lobby.author: a 32-byte key and a 64-byte signature, or neither"),
+    ("proof-kind", good([45, 4, B, ID_B.public, [], []]), "proof.kind: unknown kind 4"),
+    ("proof-kind-256", good([45, 256, B, ID_B.public, [], []]), "proof.kind: expected integer"),
+    ("proof-accused", good([45, 1, B[:4], ID_B.public, STATEMENT, STATEMENT]),
+     "proof.accused: expected 8 bytes"),
+    ("proof-public", good([45, 1, B, ID_B.public[:31], STATEMENT, STATEMENT]),
+     "proof.public: expected 32 bytes"),
+    ("proof-statement-of-3", good([45, 1, B, ID_B.public, STATEMENT[:3], STATEMENT]),
+     "proof.first: expected 6 fields, got 3"),
+    ("proof-statement-of-7", good([45, 1, B, ID_B.public, STATEMENT, [*STATEMENT, 0]]),
+     "proof.second: more than 6 elements"),
+    ("proof-statement-index", good([45, 1, B, ID_B.public, STATEMENT,
+                                    [INC_B, (1 << 20) + 1, *STATEMENT[2:]]]),
+     "proof.second.index: expected integer"),
+    ("proof-refused-move-with-second", good([45, 2, B, ID_B.public, STATEMENT, STATEMENT]),
+     "proof.second: a refused move is proven by one statement"),
+    ("proof-lobby-statement-hash", good([45, 3, B, ID_B.public, LOBBY_STATEMENT,
+                                         [*LOBBY_STATEMENT[:2], DIG[:31], SIG]]),
+     "proof.second.body_hash: expected 32 bytes"),
+    ("proof-lobby-statement-of-6", good([45, 3, B, ID_B.public, STATEMENT, STATEMENT]),
+     "proof.first: more than 4 elements"),
 ]
 
 
@@ -364,7 +420,7 @@ def proof_vectors() -> dict:
     `game` gives it (the colours and the moves before the statement, reveals included;
     the engine replays them, moves.md and state.md)."""
     from tongiaki_lan.bots import make_bot
-    from tongiaki_lan.engine import Dealer, Game
+    from tongiaki_lan.engine import Dealer, Game, IllegalMove, move_from_wire
     from tongiaki_lan.net.protocol import proofs as P
 
     game = Game(["blue", "red"])
@@ -426,26 +482,45 @@ def proof_vectors() -> dict:
             g.apply(m)
         return g
 
+    def rules(st) -> dict:
+        """What the rules make of a kind 2 statement's move in the vector's game after its
+        first `index` moves: whether they take it, and the digest it gives (a reader
+        without a rules engine takes it from here; the tests check it with the engine)."""
+        g = state_before(st.index)
+        if g is None:
+            return {"legal": None, "after": None}
+        try:
+            g.apply(move_from_wire(st.move))
+        except (IllegalMove, ValueError):
+            return {"legal": False, "after": None}
+        return {"legal": True, "after": g.digest().hex()}
+
     out = []
     for name, proof, reason in cases:
         got = P.check_proof(proof, GAME, state_before)
         assert got == reason, (name, got, reason)
         first = proof.first
-        out.append({
+        case = {
             "name": name,
             "message": j(proof.to_wire()),
             "bytes": C.pack_message(proof).hex(),
             "first_signed_bytes": first.signed_bytes(GAME, B).hex(),
             "holds": reason is None,
             "reason": reason,
-        })
+        }
+        if proof.kind == K2:
+            case["rules"] = rules(first)
+        out.append(case)
     return {
         "protocol": C.PROTOCOL_VERSION,
         "game_id": GAME.hex(),
         "accused": {"peer": B.hex(), "public": ID_B.public.hex()},
         "game": {"colours": ["blue", "red"],
                  "moves": [m.to_wire() for m in game.moves],
-                 "digest_after_moves": before.hex()},
+                 "digest_after_moves": before.hex(),
+                 # the digest after each first k moves, k = 0 … len(moves): the checker's
+                 # own game, for a kind 2 proof's `before`
+                 "digests": [state_before(k).digest().hex() for k in range(n + 1)]},
         "cases": out,
     }
 

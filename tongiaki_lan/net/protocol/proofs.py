@@ -130,8 +130,9 @@ def check_proof(proof: Proof, game: bytes,
     if proof.kind == PROOF_TWO_MOVES:
         if a.inc != b.inc:
             return TWO_RUNS
-        if a.index == b.index:
-            return SAME if a == b else None
+        if a.index == b.index:  # (the signature alone is no difference: a signer may
+            # sign one statement twice, with two signatures, and stay honest)
+            return SAME if _said(a) == _said(b) else None
         x, y = (a, b) if a.index < b.index else (b, a)
         if y.index != x.index + 1:
             return APART.format(a=x.index, b=y.index)
@@ -161,9 +162,14 @@ def contradiction(a: MoveStatement, b: MoveStatement) -> bool:
     if a.inc != b.inc:
         return False
     if a.index == b.index:
-        return a != b
+        return _said(a) != _said(b)
     x, y = (a, b) if a.index < b.index else (b, a)
     return y.index == x.index + 1 and y.before != x.after
+
+
+def _said(st: MoveStatement) -> tuple:
+    """What a move statement says, its signature left out."""
+    return st.before, st.move, st.after
 
 
 def describe(proof: Proof) -> str:
