@@ -48,10 +48,11 @@ const T = {
     if (v.length !== 0 && v.length !== n) fail(`${f}: expected 0 or ${n} bytes${withGot ? `, got ${v.length}` : ''}`);
     return v;
   },
-  // wire.md, Text: N code points and 2N bytes of UTF-8; 1–N: not empty; no C0/DEL/C1
-  str: (max, { empty = true } = {}) => (v, f) => {
+  // wire.md, Text: N code points and 2N bytes of UTF-8 (a `kind`: N bytes, conformance.md);
+  // 1–N: not empty; no C0/DEL/C1
+  str: (max, { empty = true, bytes = 2 * max } = {}) => (v, f) => {
     if (typeof v !== 'string') fail(`${f}: expected text, got ${show(v)}`);
-    if ([...v].length > max || Buffer.byteLength(v, 'utf8') > 2 * max) fail(`${f}: longer than ${max} characters`);
+    if ([...v].length > max || Buffer.byteLength(v, 'utf8') > bytes) fail(`${f}: longer than ${max} characters`);
     if (!empty && !v) fail(`${f}: must not be empty`);
     for (const ch of v) {
       const c = ch.codePointAt(0);
@@ -102,6 +103,7 @@ const NAME = () => T.str(24, { empty: false });
 const MOVES = 1n << 20n; // conformance.md, `moves`
 const NONCE = () => T.binMax(16);
 const PEER = () => T.bin(8);
+const KIND = ({ empty = true } = {}) => T.str(16, { empty, bytes: 16 }); // conformance.md, `kind`
 
 // values: [[contributor uint ≤ 11, value bin 32]], contributors strictly increasing
 function values(what, { atLeastOne = false } = {}) {
@@ -135,14 +137,14 @@ const lobbyStatement = (what) => T.tuple(what, [[`${what}.incarnation`, T.uint()
 const PROOF_KINDS = [1n, 2n, 3n];
 
 const seat = T.tuple('seat', [['seat.kind', T.choice(['human', 'bot'])], ['seat.name', NAME()], ['seat.colour', T.choice(COLOURS)],
-  ['seat.owner', PEER()], ['seat.ready', T.bool()], ['seat.bot', T.str(16)], ['seat.plays', T.str(16)]]);
-const member = T.tuple('member', [['member.peer', PEER()], ['member.host', T.str(45, { empty: false })], ['member.port', T.uint(65535)]]);
+  ['seat.owner', PEER()], ['seat.ready', T.bool()], ['seat.bot', KIND()], ['seat.plays', KIND()]]);
+const member = T.tuple('member', [['member.peer', PEER()], ['member.host', T.str(15, { empty: false })], ['member.port', T.uint(65535)]]);
 const atLeast2s = (f) => (v) => `${f}: at least 2 s, got ${v}`;
 
 const MESSAGES = {
   1: { name: 'heartbeat', r: false, fields: [['phase', T.choice(PHASES)], ['lobby_version', T.uint()], ['n_moves', T.uint(MOVES)], ['digest', T.bin0orN(32, false)], ['lobby_hash', T.bin0orN(8, false)]] },
   2: { name: 'ack', r: false, fields: [] },
-  10: { name: 'join', fields: [['name', NAME()], ['colour', T.str(12)], ['plays', T.str(16)]] },
+  10: { name: 'join', fields: [['name', NAME()], ['colour', T.str(12)], ['plays', KIND()]] },
   11: {
     name: 'lobby', fields: [['version', T.uint(4294967295)], ['phase', T.choice(PHASES)], ['name', NAME()], ['total', T.uint(6, 2, () => 'lobby.total: a game has 2 to 6 seats')],
       ['passphrase', T.bool()], ['seats', T.list(seat, 6)], ['members', T.list(member, 6)], ['start_nonce', NONCE()],
@@ -165,7 +167,7 @@ const MESSAGES = {
   },
   12: { name: 'set', fields: [['name', NAME()], ['colour', T.str(12)]] },
   13: { name: 'ready', fields: [['ready', T.bool()]] },
-  14: { name: 'add_bot', fields: [['bot', T.str(16, { empty: false })], ['colour', T.str(12)]] },
+  14: { name: 'add_bot', fields: [['bot', KIND({ empty: false })], ['colour', T.str(12)]] },
   15: { name: 'remove_bot', fields: [['colour', T.str(12, { empty: false })]] },
   16: { name: 'leave', fields: [] },
   17: { name: 'start', fields: [] },
@@ -197,7 +199,7 @@ const MESSAGES = {
     check: (f) => { if (f.heads.length !== f.contributors.length || !f.contributors.length) fail('watch_state: one chain head per contributor, at least one'); },
   },
   38: { name: 'watchers', fields: [['list', T.list((e) => T.tuple('watchers.list', [['watchers.peer', PEER()], ['watchers.name', NAME()]])(e), 16)]] },
-  39: { name: 'take_seat', fields: [['seat', T.uint(5)], ['name', NAME()], ['plays', T.str(16)]] },
+  39: { name: 'take_seat', fields: [['seat', T.uint(5)], ['name', NAME()], ['plays', KIND()]] },
   40: { name: 'chat', fields: [['text', T.str(400, { empty: false })]] },
   41: { name: 'chat_from', fields: [['speaker', PEER()], ['name', NAME()], ['text', T.str(400, { empty: false })], ['watcher', T.bool()]] },
   42: { name: 'set_guests', fields: [['guests', T.uint(7)]] },

@@ -369,6 +369,15 @@ REFUSED = [
      "proof.second.body_hash: expected 32 bytes"),
     ("proof-lobby-statement-of-6", good([45, 3, B, ID_B.public, STATEMENT, STATEMENT]),
      "proof.first: more than 4 elements"),
+    # the lobby fits one datagram by construction (wire.md, Large payloads): an IPv4 host,
+    # a bot's kind of at most 16 bytes
+    ("member-host-16", good([11, *LOBBY[1:7], [[A, "1" * 16, 40000]], *LOBBY[8:]]),
+     "member.host: longer than 15 characters"),
+    ("seat-bot-bytes", good([11, *LOBBY[1:6], [["human", "Ana", "blue", A, True, "\u00e9" * 9,
+                                                 ""]], *LOBBY[7:]]),
+     "seat.bot: longer than 16 characters"),
+    ("join-plays-bytes", good([10, "Kai", "", "\u00e9" * 9]),
+     "join.plays: longer than 16 characters"),
 ]
 
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from tongiaki_lan.draws import MAX_LATE_CHAINS
 from tongiaki_lan.engine import Game
 from tongiaki_lan.engine.tiles import ISLAND_IDS, SEA_IDS
 from tongiaki_lan.i18n import N_, _
 from tongiaki_lan.net.protocol.latechains import CHAIN_LEAD
+from tongiaki_lan.net.protocol.lobby import room_for_a_chain
 
 from ..departures import MoveSpans
 from ..seats import Seat, colour_name
@@ -287,7 +287,7 @@ class TableFacts:
         latechains.py): room for a fresh chain in the lobby, and tiles left for it? A
         playtest's laptop dropped at tile 30 of 31 was promised it would."""
         lb = self.node.lobby
-        if self.game() is None or (lb is not None and len(lb.chains) >= MAX_LATE_CHAINS):
+        if self.game() is None or (lb is not None and not room_for_a_chain(lb)):
             return False
         # (the game ends when either kind of tile runs out, E1: a few of each must be left
         # past the lead a chain needs, for the tiles a waking laptop lets go by — 3 to 13

@@ -46,7 +46,8 @@ ID_LEN = 8
 DIGEST_LEN = 32
 SECRET_LEN = 32
 MAX_NAME = 24
-MAX_BOT = 16  # a bot's kind or level as a seat names it
+MAX_BOT = 16  # a bot's kind or level as a seat names it: code points and bytes alike
+MAX_HOST = 15  # a member's address: an IPv4 address, dotted (every node is IPv4-only)
 MAX_CHAT = 400
 MAX_TEXT = 300
 MAX_U64 = (1 << 64) - 1
@@ -107,10 +108,14 @@ def _bin(v: Any, what: str, n: int | None = None, max_len: int | None = None) ->
     return v
 
 
-def _str(v: Any, what: str, max_len: int, allow_empty: bool = True) -> str:
+def _str(v: Any, what: str, max_len: int, allow_empty: bool = True,
+         max_bytes: int | None = None) -> str:
+    """Text of at most `max_len` code points and `max_bytes` bytes of UTF-8 (2 * max_len
+    unless told: a bot's kind is a short ASCII name, and takes no more room than that)."""
     if type(v) is not str:
         raise WireError(f"{what}: expected text, got {_show(v)}")
-    if len(v) > max_len or len(v.encode("utf-8", "surrogatepass")) > 2 * max_len:
+    limit = 2 * max_len if max_bytes is None else max_bytes
+    if len(v) > max_len or len(v.encode("utf-8", "surrogatepass")) > limit:
         raise WireError(f"{what}: longer than {max_len} characters")
     if not allow_empty and not v:
         raise WireError(f"{what}: must not be empty")
@@ -326,7 +331,7 @@ class Join(Message):
         return cls(
             _str(items[0], "join.name", MAX_NAME, allow_empty=False),
             _str(items[1], "join.colour", 12),
-            _str(items[2], "join.plays", MAX_BOT),
+            _str(items[2], "join.plays", MAX_BOT, max_bytes=MAX_BOT),
         )
 
 
@@ -358,8 +363,8 @@ class Seat:
             _choice(items[2], "seat.colour", COLOURS),
             _bin(items[3], "seat.owner", ID_LEN),
             _bool(items[4], "seat.ready"),
-            _str(items[5], "seat.bot", MAX_BOT),
-            _str(items[6], "seat.plays", MAX_BOT),
+            _str(items[5], "seat.bot", MAX_BOT, max_bytes=MAX_BOT),
+            _str(items[6], "seat.plays", MAX_BOT, max_bytes=MAX_BOT),
         )
 
 
@@ -380,7 +385,7 @@ class Member:
         _arity(items, 3, "member")
         return cls(
             _bin(items[0], "member.peer", ID_LEN),
-            _str(items[1], "member.host", 45, allow_empty=False),
+            _str(items[1], "member.host", MAX_HOST, allow_empty=False),
             _uint(items[2], "member.port", 65535),
         )
 
@@ -573,7 +578,7 @@ class AddBot(Message):
     def parse(cls, items: list) -> AddBot:
         _arity(items, 2, "add_bot")
         return cls(
-            _str(items[0], "add_bot.bot", 16, allow_empty=False),
+            _str(items[0], "add_bot.bot", MAX_BOT, allow_empty=False, max_bytes=MAX_BOT),
             _str(items[1], "add_bot.colour", 12),
         )
 
@@ -1008,7 +1013,7 @@ class TakeSeat(Message):
         _arity(items, 3, "take_seat")
         return cls(_uint(items[0], "take_seat.seat", MAX_SEATS - 1),
                    _str(items[1], "take_seat.name", MAX_NAME, allow_empty=False),
-                   _str(items[2], "take_seat.plays", MAX_BOT))
+                   _str(items[2], "take_seat.plays", MAX_BOT, max_bytes=MAX_BOT))
 
 
 @dataclass(frozen=True)

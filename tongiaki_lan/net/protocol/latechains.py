@@ -23,7 +23,7 @@ from tongiaki_lan.draws import Chain
 from tongiaki_lan.engine.tiles import STACK_IDS
 from tongiaki_lan.net.protocol import events as E
 from tongiaki_lan.net.protocol import lobby as L
-from tongiaki_lan.net.protocol.codec import MAX_LATE_CHAINS, Lobby, NewChain
+from tongiaki_lan.net.protocol.codec import Lobby, NewChain
 
 log = logging.getLogger("tongiaki_lan.net.protocol.latechains")
 
@@ -97,7 +97,7 @@ class LateChains:
                    for s in self.lobby.seats)
 
     def _room_for_a_chain(self) -> bool:
-        return (len(self.lobby.chains) < MAX_LATE_CHAINS
+        return (L.room_for_a_chain(self.lobby)
                 and self.game.draws() + CHAIN_LEAD < len(STACK_IDS))
 
     def _chain_tick(self) -> None:
@@ -173,7 +173,8 @@ class LateChains:
             if (head in heads or not L.is_member(lb, peer) or not self._plays(peer)
                     or peer in self._withholders
                     or self.presence.is_absent(peer) or self._draws_now(peer, first)
-                    or len(lb.chains) + len(added) >= MAX_LATE_CHAINS
+                    or not L.room_for_a_chain(dataclasses.replace(
+                        lb, chains=(*lb.chains, *added)))
                     or first >= len(STACK_IDS)):
                 continue
             added.append((peer, head, first))

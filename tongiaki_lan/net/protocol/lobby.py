@@ -19,11 +19,30 @@ import os
 import unicodedata
 from collections.abc import Collection
 
+import msgpack
+
+from tongiaki_lan.draws import MAX_CONTRIBUTORS, MAX_LATE_CHAINS
 from tongiaki_lan.engine import COLOURS
 from tongiaki_lan.engine.variant import STANDARD, TWO_COLOURS, VARIANTS
 from tongiaki_lan.i18n import N_
 from tongiaki_lan.net.protocol.codec import (
+    DIGEST_LEN,
+    DRAW_WAIT_MAX,
     GUEST_SEATS,
+    GUESTS_DEFAULT,
+    HEADER_LEN,
+    ID_LEN,
+    MAC_LEN,
+    MAX_BOT,
+    MAX_DATAGRAM,
+    MAX_DRAW,
+    MAX_EXPELLED,
+    MAX_LOBBY_VERSION,
+    MAX_NAME,
+    MAX_U64,
+    PUBLIC_LEN,
+    SIGN_LEN,
+    SIGNATURE_LEN,
     AddBot,
     Join,
     Leave,
@@ -36,6 +55,7 @@ from tongiaki_lan.net.protocol.codec import (
     SetSeat,
     SetWait,
     Start,
+    WireError,
 )
 
 BOT_NAMES = ("Maui", "Hina", "Tangaroa", "Rongo", "Tane", "Tu")
@@ -71,6 +91,8 @@ NOT_READY = N_("not ready yet: {names}")
 NAME_TAKEN = N_("the name {name} is already taken at this table: choose another, for example "
                 "{suggestion}")
 TWO_PLAYERS = N_("two colours each is for exactly 2 players")
+NO_ROOM = N_("the table {name} has no room left in its lobby for so long a name: choose a "
+             "shorter one")
 NOT_HOST = N_("only the host starts the table: {host} (a full table where everyone is "
               "ready starts by itself)")
 # Why a join fails on the joiner's side (Node.join_game): nobody answered, which with a
@@ -86,7 +108,7 @@ GAME_ENDED = N_("the game ended before the seat was yours")
 REFUSALS = (*GUEST_REFUSALS, ALREADY_STARTED, FULL, UNKNOWN_COLOUR, NO_COLOUR_LEFT, NO_SEAT,
             NOT_MEMBER,
             ALREADY_PHASE, YOU_HAVE_NO_SEAT, COLOUR_TAKEN, NO_SEAT_FOR_BOT, NO_SUCH_BOT,
-            TOO_FEW_SEATS, NOT_READY, NOT_HOST, NAME_TAKEN, TWO_PLAYERS, NO_ANSWER,
+            TOO_FEW_SEATS, NOT_READY, NOT_HOST, NAME_TAKEN, TWO_PLAYERS, NO_ROOM, NO_ANSWER,
             NO_ANSWER_PASSPHRASE,
             NO_ANSWER_WITHIN, NO_ANSWER_WITHIN_PASSPHRASE, GAME_ENDED)
 
@@ -241,7 +263,19 @@ def apply_request(lobby: Lobby, peer: bytes, addr: tuple[str, int], msg: Message
     """The coordinator's rules: the new lobby, or the reason the request is refused.
 
     `present` is who the coordinator hears (itself included): it decides who the host
-    is (`host`), the only member whose START is taken."""
+    is (`host`), the only member whose START is taken. What adds to the lobby (a player,
+    a name, a bot) is taken only while the lobby still fits one datagram at its fullest
+    (`fits`)."""
+    new = _apply_request(lobby, peer, addr, msg, present, nonce)
+    adds = (isinstance(msg, SetSeat | AddBot)
+            or isinstance(msg, Join) and not is_member(lobby, peer))
+    if adds and isinstance(new, Lobby) and not fits(new):
+        return NO_ROOM.format(name=repr(lobby.name))
+    return new
+
+
+def _apply_request(lobby: Lobby, peer: bytes, addr: tuple[str, int], msg: Message,
+                   present: Collection[bytes] | None, nonce: bytes | None) -> Lobby | str:
     if isinstance(msg, Join):
         if is_member(lobby, peer):
             i = human_seat(lobby, peer)
@@ -310,6 +344,8 @@ def apply_request(lobby: Lobby, peer: bytes, addr: tuple[str, int], msg: Message
                      if not name_taken(lobby, b := BOT_NAMES[(n_bots + k) % len(BOT_NAMES)])),
                     BOT_NAMES[n_bots % len(BOT_NAMES)])
         name = f"{base} ({msg.bot})"
+        if len(name) > MAX_NAME:  # (a long kind: the name alone, as a seat's name is short)
+            name = base
         seats = (*lobby.seats, Seat("bot", name, colour, peer, True, msg.bot))
         return _bump(lobby, seats=seats)
     if isinstance(msg, RemoveBot):
@@ -414,7 +450,70 @@ def take_seat(lobby: Lobby, seat: int, peer: bytes, name: str, addr: tuple[str, 
         seats[i] = Seat("human", name, seats[i].colour, peer, True, "", plays)
     owners = {s.owner for s in seats}
     members = tuple(m for m in lobby.members if m.peer in owners)
-    return _bump(lobby, seats=tuple(seats), members=(*members, Member(peer, addr[0], addr[1])))
+    new = _bump(lobby, seats=tuple(seats), members=(*members, Member(peer, addr[0], addr[1])))
+    return new if fits(new) else NO_ROOM.format(name=repr(lobby.name))
+
+
+# ------------------------------------------------------------------ one datagram (wire.md)
+
+# what a lobby's fields become at their largest, whatever they hold now
+_LONGEST_PHASE = "starting"
+_LONGEST_HOST = "255.255.255.255"
+_LONGEST_COLOUR = max(COLOURS, key=len)
+
+
+def fullest(lobby: Lobby) -> Lobby:
+    """`lobby` with every field that may still change without anyone asking at its largest
+    (protocol/wire.md, "Large payloads"): the version, the phase, the start nonce, the
+    twelve contributors a table may leave out of the draws, every member's address, every
+    human seat's bot (a handover, an expulsion), an expulsion for every seat's owner that
+    is no member (an expulsion of a member takes its members entry, which is larger), the
+    draw wait and the guests; and, for two colours each before the start, the seats START
+    adds. What a request adds (a player, a name, a bot, a chain) is not here: it is taken
+    only while this still fits (`fits`), so no lobby a table comes to outgrows a datagram."""
+    seats = tuple(dataclasses.replace(s, bot="b" * MAX_BOT) if s.kind == "human" else s
+                  for s in lobby.seats)
+    if lobby.variant == TWO_COLOURS and lobby.phase == "lobby":
+        seats = (*seats, *(dataclasses.replace(s, colour=_LONGEST_COLOUR) for s in seats))
+    members = tuple(Member(m.peer, _LONGEST_HOST, 65535) for m in lobby.members)
+    expelled = [(p, 1 << 20) for p, _ in lobby.expelled]
+    outside = sorted({s.owner for s in lobby.seats} - {m.peer for m in lobby.members}
+                     - {p for p, _ in lobby.expelled})
+    expelled += [(p, 1 << 20) for p in outside][:MAX_EXPELLED - len(expelled)]
+    return dataclasses.replace(
+        lobby, version=MAX_LOBBY_VERSION, phase=_LONGEST_PHASE, start_nonce=bytes(16),
+        seats=seats, members=members, draw_wait=DRAW_WAIT_MAX, guests=GUESTS_DEFAULT,
+        dropped=tuple((i, MAX_DRAW) for i in range(MAX_CONTRIBUTORS)),
+        expelled=tuple(expelled), author_key=bytes(PUBLIC_LEN), inc=(1 << 62) - 1,
+        sig=bytes(SIGNATURE_LEN))
+
+
+def largest_datagram(lobby: Lobby) -> int:
+    """The bytes of the largest datagram that could carry `lobby`: signed, with the
+    passphrase MAC, and every envelope integer at its largest."""
+    envelope = [bytes(ID_LEN), bytes(ID_LEN), (1 << 62) - 1, bytes(ID_LEN), MAX_U64, MAX_U64,
+                MAX_U64, MAX_U64, MAX_U64, MAX_U64, [lobby.TYPE, *lobby.body()]]
+    return HEADER_LEN + len(msgpack.packb(envelope, use_bin_type=True)) + SIGN_LEN + MAC_LEN
+
+
+def fits(lobby: Lobby) -> bool:
+    """Can a table keep `lobby`: is it one every member reads (each field within its
+    limits), and does it still fit one datagram at its fullest?"""
+    try:
+        Lobby.parse(msgpack.unpackb(msgpack.packb(lobby.body(), use_bin_type=True)))
+    except (WireError, ValueError):
+        return False
+    return largest_datagram(fullest(lobby)) <= MAX_DATAGRAM
+
+
+def room_for_a_chain(lobby: Lobby) -> bool:
+    """May the table take one more chain into its draws (protocol/draws.md, Taking part
+    again)? No more than MAX_LATE_CHAINS, and only while the lobby with it still fits:
+    a laptop the lobby has no room for plays on without drawing, as after the last one."""
+    if len(lobby.chains) >= MAX_LATE_CHAINS:
+        return False
+    head = (bytes(ID_LEN), b"\xa5" * DIGEST_LEN, MAX_DRAW - 1)  # (any head not taken)
+    return fits(dataclasses.replace(lobby, chains=(*lobby.chains, head)))
 
 
 def takeover_refused(old: Lobby, new: Lobby) -> str | None:
