@@ -60,6 +60,9 @@ async def test_colony_asks_first_and_a_second_submit_confirms():
         moves = len(session.game.moves)
         reply = await table.submit("colony")
         assert "Enter again to confirm" in reply.text and len(session.game.moves) == moves
+        # offered on every view: on the page as its button, in words with no Enter
+        state = model.state
+        assert state.offer == "colony" and state.notice[1].endswith("play it again to confirm")
         reply = await table.submit("colony")
         assert len(session.game.moves) > moves
     finally:
@@ -74,7 +77,12 @@ async def test_a_hint_is_offered_in_the_state_and_its_text_plays_it():
         reply = await table.submit("hint")
         assert reply.text.startswith("Hint: ")
         state = model.state
-        assert state.hint == reply.text and state.offer in [o.text for o in state.decision.moves]
+        assert state.offer in [o.text for o in state.decision.moves]
+        # the console's line says Enter plays it; the state, for views with no Enter (the
+        # board page's button plays the offer), says only the hint, and in its own place
+        assert reply.text.endswith("(Enter plays it)")
+        assert state.hint == reply.text.removesuffix(" (Enter plays it)")
+        assert "Enter" not in state.hint and state.notice is None
         moves = len(session.game.moves)
         await table.submit(state.offer)  # (what the page sends when the offer is clicked)
         assert len(session.game.moves) > moves

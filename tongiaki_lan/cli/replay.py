@@ -8,7 +8,7 @@ import asyncio
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    from tongiaki_lan.cli import lang_option
+    from tongiaki_lan.cli import board_options, lang_option
     from tongiaki_lan.cli import optiontypes as T
 
     p.add_argument("record", type=T.record_or_number(), nargs="?", default=None,
@@ -24,6 +24,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-colour", "--no-color", dest="colour", action="store_false",
                    help="draw without colours")
     lang_option(p)
+    board_options(p)
 
 
 def run(args) -> int:
@@ -31,7 +32,6 @@ def run(args) -> int:
 
     if not use_language(args):
         return 2
-    from tongiaki_lan.console.screen import run_game_screen
     from tongiaki_lan.console.session import ReplaySession
     from tongiaki_lan.i18n import _
     from tongiaki_lan.records import (
@@ -64,4 +64,16 @@ def run(args) -> int:
     session = ReplaySession(record, str(args.record))
     if args.at:
         session.goto(args.at)
-    return asyncio.run(run_game_screen(session, colour=args.colour))
+    return asyncio.run(_show(session, args))
+
+
+async def _show(session, args) -> int:
+    from tongiaki_lan.cli import console_board
+    from tongiaki_lan.console.screen import run_game_screen
+
+    board = console_board(args)
+    try:
+        return await run_game_screen(session, colour=args.colour, board=board,
+                                     page=args.board)
+    finally:
+        await board.close()

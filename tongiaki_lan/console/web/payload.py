@@ -89,7 +89,8 @@ def state_payload(state: TableState, now: float | None = None) -> dict[str, Any]
                         "seconds": max(0, round(c.ends_at - now, 1))}
                        for c in state.countdowns],
         "replay": None if replay is None else {
-            "index": replay.index, "total": replay.total, "can_step": replay.can_step},
+            "index": replay.index, "total": replay.total, "can_step": replay.can_step,
+            "live": replay.live},
         "final": [_line(x) for x in state.final],
         "over": state.over,
         "can_undo": state.can_undo,

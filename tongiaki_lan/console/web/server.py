@@ -246,8 +246,11 @@ class BoardServer:
             return self._refuse(403, "no token" if offered is None else "token", request)
         if self._closing:
             return web.Response(status=503, text="503\n")
+        # (uncompressed: on a laptop's own loopback it only costs time, and aiohttp
+        # compresses a large message in a task of its own, which a page closed meanwhile
+        # left failing with nobody to hear it)
         ws = web.WebSocketResponse(protocols=(PROTOCOL,), heartbeat=20.0,
-                                   max_msg_size=MAX_MESSAGE)
+                                   max_msg_size=MAX_MESSAGE, compress=False)
         await ws.prepare(request)
         page = _Page(ws)
         self._pages.add(page)

@@ -18,6 +18,7 @@
       "(it ends with #…).",
     refused: "The game does not answer this link: it may have ended, or the link's key is " +
       "not this game's. Open the link the game printed.",
+    waiting: "Waiting for the game to start…",
   };
   let ws = null;
   let state = null;
@@ -55,7 +56,8 @@
     sock.onopen = () => {
       tries = 0;
       everOpened = true;
-      setStatus("", "");
+      // (a node whose game has not begun has no table to show yet)
+      setStatus(state ? "" : words.waiting, "");
     };
     sock.onmessage = (ev) => {
       let m;
@@ -100,9 +102,9 @@
   }
 
   function onReply(m) {
-    if (!m.text) return;
     if (reply && reply.pending && reply.pending !== m.id) return; // an older command's
-    reply = { text: m.text, style: m.style || "", index: null };
+    // nothing to say (a step of a replay, a move taken): "Sending…" goes, the state says
+    reply = m.text ? { text: m.text, style: m.style || "", index: null } : null;
     renderNotice();
   }
 
@@ -163,6 +165,7 @@
 
   function render(m) {
     state = m;
+    if ($("status").textContent === words.waiting) setStatus("", "");
     words = Object.assign(words, m.words || {});
     root.lang = m.lang || "en";
     applyWords();
@@ -225,7 +228,9 @@
     const box = $("decisionbox");
     box.classList.toggle("mine", d.mine);
     box.classList.toggle("over", !!state.over);
-    let text = d.text || state.status || "";
+    // the status line in words for every view: the decision, or what the table waits
+    // for instead (a draw, an away player), where a replay or a look back stands
+    let text = state.status || d.text || "";
     if (!d.mine && d.waiting_for && !text.includes(d.waiting_for)) {
       text = text ? `${text} — ${d.waiting_for}` : d.waiting_for;
     }
@@ -336,7 +341,13 @@
     slider.disabled = !r.can_step;
     $("r-first").disabled = $("r-back").disabled = !r.can_step || r.index <= 0;
     $("r-last").disabled = $("r-forward").disabled = !r.can_step || r.index >= r.total;
-    $("r-where").textContent = fmt(words.move_of, { index: r.index, total: r.total });
+    // a live game looked back at: its end is the game as it goes on
+    const now = r.live && r.index >= r.total;
+    nav.classList.toggle("live", !!r.live);
+    nav.classList.toggle("now", now);
+    $("r-last").textContent = r.live ? `${words.live} ⏭` : `${words.last} ⏭`;
+    $("r-where").textContent = now ? words.live_now
+      : fmt(words.move_of, { index: r.index, total: r.total });
   }
 
   function renderNotice() {
@@ -352,7 +363,9 @@
     else {
       reply = null;
       local = null;
-      if (state && state.notice) shown = { style: state.notice[0], text: state.notice[1] };
+      if (state && state.notice) {
+        shown = { style: state.notice[0] || "info", text: state.notice[1] };
+      }
     }
     box.textContent = shown ? shown.text : "";
     box.className = shown ? `n-${(shown.style || "").replace(/[^\w-]/g, "-")}` : "";
