@@ -77,6 +77,7 @@ async def _lobby_loop(args, name, colour, records, remember, stop, board) -> int
                             lan=not args.no_lan, colour_output=args.colour_output,
                             interfaces=getattr(args, "interface", None))
         lobby.on_name = remember
+        lobby.board_url = lambda: board.url
         stop.results[lobby.app] = ("quit",)
         if saved is not None:
             lobby.lines.append(("info", _("Record saved: {path}").format(path=saved)))
@@ -84,6 +85,7 @@ async def _lobby_loop(args, name, colour, records, remember, stop, board) -> int
             lobby.lines.append(("bad", problem))
             problem = None
         result = await lobby.run()
+        wanted = wanted or lobby.board_wanted
         name, colour = lobby.name, lobby.colour  # as changed in the lobby
         if result[0] == "game":
             node, disc = result[1], result[2]

@@ -60,8 +60,9 @@ COMMANDS = {
     "help": N_("help — this list (PgUp/PgDn scroll the messages)"),
     "leave": N_("leave — leave this table · quit — leave tongiaki-lan"),
 }
-# commands whose help is on another's line (completed all the same)
-MORE_COMMANDS = ("colour", "unbot", "unready", "quit")
+# commands whose help is on another's line (completed all the same); `board` is the
+# game screen's (the board page), said here too
+MORE_COMMANDS = ("colour", "unbot", "unready", "quit", "board")
 
 # A game's phase as shown (net.codec.PHASES).
 PHASE_NAMES = {"lobby": N_("lobby"), "starting": N_("starting"), "playing": N_("playing"),
@@ -141,6 +142,10 @@ class LobbyScreen:
                  interfaces: list[str] | None = None):
         self.name = name
         self.on_name = None  # called with the new name after `name NEW` (the profile keeps it)
+        # `board`: the board page is wanted with the next game (cli/lobby.py serves it);
+        # `board_url()`: its address once served (None before)
+        self.board_wanted = False
+        self.board_url = lambda: None
         self.colour = colour
         self.record_dir = record_dir
         self.host = host
@@ -1051,6 +1056,13 @@ class LobbyScreen:
             node = self._need_table(seat=False)
             await node.leave_game()
             self.lines.append(("info", _("You left the table.")))
+        elif verb == "board":  # (the board page shows a game: the next one here)
+            self.board_wanted = True
+            url = self.board_url()
+            self.lines.append(("info", _("board: the board page opens in your browser with "
+                                         "the next game") if url is None else _(
+                "The board page: {url} (it shows the last game until the next one "
+                "begins)").format(url=url)))
         else:
             near = difflib.get_close_matches(verb, [*COMMANDS, *MORE_COMMANDS], n=1,
                                              cutoff=0.75)

@@ -48,6 +48,7 @@ WORDS: dict[str, str] = {
     "sending": N_("Sending…"),
     "connecting": N_("Connecting to the game…"),
     "reconnecting": N_("Connection lost: reconnecting…"),
+    "closed": N_("The game has closed this page: it shows the board as it last was."),
     "no_key": N_("This link has no key: open the board with the whole link the game "
                  "printed (it ends with #…)."),
     "refused": N_("The game does not answer this link: it may have ended, or the link's "

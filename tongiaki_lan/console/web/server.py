@@ -23,6 +23,7 @@ game. docs/board.md says what a player risks with `--board-host`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -53,6 +54,8 @@ log = logging.getLogger(__name__)
 Reply = tuple[str, str]
 MAX_COMMAND = 200  # characters: the longest landing is far shorter
 MAX_MESSAGE = 4096  # bytes a page may send in one message
+CLOSE_FLUSH = 2.0  # seconds a page may take the last state at close
+CLOSED = '{"type":"closed"}'  # the game closes the page (its end, its console quit)
 STATIC = {  # path -> (file in static/, content type)
     "/": ("index.html", "text/html; charset=utf-8"),
     "/board.js": ("board.js", "text/javascript; charset=utf-8"),
@@ -178,11 +181,24 @@ class BoardServer:
         return sock
 
     async def close(self) -> None:
-        """Close every page's connection and stop listening."""
+        """Close every page's connection and stop listening. A page is handed the newest
+        state first: a headless node that ends right after the last move closed its
+        page before the end of the game reached it."""
         self._closing = True
         for page in list(self._pages):
             if page.writer is not None:
                 page.writer.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await page.writer
+            try:
+                text = self._state_text()
+            except Exception:  # noqa: BLE001 - (logged where it is made)
+                text = None
+            with contextlib.suppress(Exception):
+                if text is not None and text is not page.sent and not page.ws.closed:
+                    await asyncio.wait_for(page.ws.send_str(text), CLOSE_FLUSH)
+                # said in a message too: a close frame cut short reads as a lost line
+                await asyncio.wait_for(page.ws.send_str(CLOSED), CLOSE_FLUSH)
             await page.ws.close(code=WSCloseCode.GOING_AWAY, message=b"the game has closed")
         self._pages.clear()
         if self._runner is not None:

@@ -44,7 +44,9 @@
       setStatus(words.no_key, "bad");
       return;
     }
-    setStatus(everOpened ? words.reconnecting : words.connecting, everOpened ? "bad" : "");
+    if (!closedByGame) {
+      setStatus(everOpened ? words.reconnecting : words.connecting, everOpened ? "bad" : "");
+    }
     let sock;
     try {
       sock = new WebSocket(`ws://${location.host}/ws`, ["tongiaki", "token." + token]);
@@ -56,6 +58,7 @@
     sock.onopen = () => {
       tries = 0;
       everOpened = true;
+      closedByGame = false;
       // (a node whose game has not begun has no table to show yet)
       setStatus(state ? "" : words.waiting, "");
     };
@@ -68,19 +71,27 @@
       }
       if (m.type === "state") render(m);
       else if (m.type === "reply") onReply(m);
+      else if (m.type === "closed") closedByGame = state !== null;
     };
-    sock.onclose = () => {
+    sock.onclose = (ev) => {
       if (ws !== sock) return;
       ws = null;
+      // 1001 (going away): the game closed its page itself, at its end or when its
+      // console quit; the board stays as it last was (and comes back if the game does)
+      // (kept until the page is let in again: the tries after it fail otherwise)
+      if (ev.code === 1001 && state !== null) closedByGame = true;
       retry();
     };
   }
+
+  let closedByGame = false;
 
   function retry() {
     tries += 1;
     // back off: 0.2 s, 0.4 s … up to 5 s between tries, for as long as the page is open
     const delay = Math.min(5000, 200 * 2 ** Math.min(tries - 1, 5));
-    if (!everOpened && tries >= 2) setStatus(words.refused, "bad");
+    if (closedByGame) setStatus(words.closed, "");
+    else if (!everOpened && tries >= 2) setStatus(words.refused, "bad");
     else setStatus(everOpened ? words.reconnecting : words.connecting, everOpened ? "bad" : "");
     setTimeout(connect, delay);
   }
