@@ -109,6 +109,10 @@ async def test_a_click_standing_for_several_moves_offers_them_to_choose(browser,
         q, r = place.split(":")[1:]
         texts = [await b.get_attribute("data-move") for b in await choices.all()]
         assert texts == [f"tile {q},{r} {d}" for d in ("S", "SW", "NW", "N", "NE", "SE")]
+        # the tile in hand is drawn in the decision, and each way it may lie in the
+        # chooser, its red mark on the edge named (a letter alone said nothing)
+        assert await page.is_visible("#tilebox svg")
+        assert await page.locator("#chooser-list button .pic svg .redmark").count() == 6
         await choices.nth(3).click()
         await page.wait_for_selector("#chooser", state="hidden")
         await wait_until(lambda: len(con.session.game.moves) > index, what="the tile placed")

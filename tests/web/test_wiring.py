@@ -189,3 +189,26 @@ async def test_map_at_the_end_switches_to_the_map_and_board_opens_the_page(monke
         con.type("map")
         await wait_until(lambda: "map switches" in con.screen.message[1], what="said")
         assert not con.screen.show_board and con.link.url is None
+
+
+def test_a_line_only_the_terminal_means_is_left_off_the_page():
+    """The terminal says in its log why its map turned compact: the board page, which
+    draws no such map, leaves the line out."""
+    from tongiaki_lan.console.web.payload import state_payload
+
+    model = _table(Game(["blue", "red"]), 0)
+    model.note("info", "The map is drawn compact, without piers")
+    assert model.state.story[-1] == ("info.terminal", "The map is drawn compact, without piers")
+    assert all("compact" not in text for _s, text in state_payload(model.state)["story"])
+
+
+def test_a_new_colony_tile_in_hand_is_drawn_each_way_it_may_lie():
+    from tongiaki_lan.console.web.payload import state_payload
+
+    game = _played(lambda g: g.pending is not None and g.pending.kind == "colony_tile")
+    data = state_payload(_table(game, game.pending.seat).state)
+    tile = data["tile"]
+    assert tile["directions"] == ["S", "SW", "NW", "N", "NE", "SE"]
+    assert len(tile["pictures"]) == 6 and len(set(tile["pictures"])) == 6
+    assert all(p.startswith("<svg") and "redmark" in p for p in tile["pictures"])
+    assert state_payload(_table(game, None).state)["tile"] is None  # (not ours: none)

@@ -29,6 +29,7 @@ from .feeds.base import GameSession
 from .final import final_rows
 from .seats import HUMAN_KINDS, colour_name
 from .state import (
+    VIEW_ONLY,
     Countdown,
     DecisionView,
     LastMove,
@@ -258,10 +259,11 @@ class TableModel:
 
     # ---------------------------------------------------------------- from the input path
 
-    def note(self, style: str, text: str) -> None:
-        """A line a view adds to the story: the terminal says why its map turned compact.
-        (Not a change of the game: a view's log is not scrolled back to it.)"""
-        self.feed.lines.append((style, text))
+    def note(self, style: str, text: str, view: str = VIEW_ONLY) -> None:
+        """A line a view adds to the story for itself: the terminal says why its map
+        turned compact (other views leave out a line whose style ends in `view`). (Not a
+        change of the game: a view's log is not scrolled back to it.)"""
+        self.feed.lines.append((style + view, text))
         self.changed()
 
     def set_notice(self, style: str, text: str, shown: str | None = None) -> None:

@@ -28,6 +28,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 Line = tuple[str, str]  # (style, text): a story line, as `story.Line`
+# a story line of one view only, its style ending so (`info.terminal`): the terminal says
+# why its map is drawn compact, which means nothing on the board page
+VIEW_ONLY = ".terminal"
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,6 +36,9 @@
   // one state to the next; null: the whole board fits its box.
   let view = null;
   let drag = null; // {x, y, view, moved}: a pan under way
+  // How much larger than drawn a small board may be shown: at 1.5 the first turns' Tonga
+  // was a hand's width in a box four times as wide, its piers hard to hit with a click.
+  const FIT_MAX = 2.5;
 
   // ------------------------------------------------------------------ connection
 
@@ -188,9 +191,9 @@
       board.innerHTML = m.svg;
       lastSvg = m.svg;
       const svg = board.querySelector("svg");
-      if (svg) { // fill the box, but a small board no more than half as large again
-        svg.style.maxWidth = `${1.5 * parseFloat(svg.getAttribute("width"))}px`;
-        svg.style.maxHeight = `${1.5 * parseFloat(svg.getAttribute("height"))}px`;
+      if (svg) { // fill the box, but a small board no more than FIT_MAX times as large
+        svg.style.maxWidth = `${FIT_MAX * parseFloat(svg.getAttribute("width"))}px`;
+        svg.style.maxHeight = `${FIT_MAX * parseFloat(svg.getAttribute("height"))}px`;
         svg.dataset.fit = svg.getAttribute("viewBox");
         if (view) showView();
       }
@@ -226,9 +229,24 @@
     }
   }
 
+  // The picture of the tile in hand turned as `move` (`tile Q,R DIR`) would lay it, or
+  // null (the state's `tile`: the six ways, drawn by the game).
+  function tilePicture(move) {
+    const t = state && state.tile;
+    const words = move.text.split(" ");
+    if (!t || words[0] !== "tile" || words.length < 3) return null;
+    const at = t.directions.indexOf(words[2]);
+    if (at < 0) return null;
+    const pic = el("span", { class: "pic" });
+    pic.innerHTML = t.pictures[at];
+    return pic;
+  }
+
   function moveButton(move, cls) {
     const b = el("button", { type: "button", class: cls || "move", "data-move": move.text },
       el("span", { class: "shown", text: move.shown || move.text }));
+    const pic = tilePicture(move);
+    if (pic) b.prepend(pic);
     if (move.preview) b.append(el("span", { class: "preview", text: move.preview }));
     b.addEventListener("click", () => command(move.text));
     return b;
@@ -281,6 +299,10 @@
       u.addEventListener("click", () => command("undo"));
       buttons.append(u);
     }
+    const tile = $("tilebox");
+    tile.hidden = !(d.mine && state.tile);
+    if (!tile.hidden) tile.innerHTML = state.tile.pictures[0]; // (its red mark at S)
+    else tile.replaceChildren();
     $("hinttext").hidden = !(d.mine && state.hint);
     $("hinttext").textContent = state.hint || "";
   }
@@ -417,8 +439,8 @@
     if (!svg) return;
     const box = view || fitBox(svg);
     svg.setAttribute("viewBox", `${box.x} ${box.y} ${box.w} ${box.h}`);
-    svg.style.maxWidth = view ? "none" : `${1.5 * parseFloat(svg.getAttribute("width"))}px`;
-    svg.style.maxHeight = view ? "none" : `${1.5 * parseFloat(svg.getAttribute("height"))}px`;
+    svg.style.maxWidth = view ? "none" : `${FIT_MAX * parseFloat(svg.getAttribute("width"))}px`;
+    svg.style.maxHeight = view ? "none" : `${FIT_MAX * parseFloat(svg.getAttribute("height"))}px`;
     $("zoom-fit").disabled = !view;
   }
 
