@@ -74,7 +74,12 @@
       }
       if (m.type === "state") render(m);
       else if (m.type === "reply") onReply(m);
-      else if (m.type === "closed") closedByGame = state !== null;
+      else if (m.type === "closed") {
+        // the game closes this page (its end, its console quit): the page ends the
+        // connection itself, once it has read all that was sent before
+        closedByGame = state !== null;
+        sock.close(1000);
+      }
     };
     sock.onclose = (ev) => {
       if (ws !== sock) return;
