@@ -172,8 +172,10 @@ async def test_a_reload_catches_up(browser, monkeypatch):
     async with console(monkeypatch, solo("reload")) as con:
         page = await open_board(browser, con.url, await our_turn(con))
         for beach in (6, 2):
+            before = len(con.session.game.moves)
             con.type(f"place Tonga {beach}")
-            await wait_until(lambda: not con.session.my_decision(), what="our move")
+            await wait_until(lambda b=before: len(con.session.game.moves) > b,
+                             what="our move")
             index = await our_turn(con)
         await page.reload()
         await shows(page, index)

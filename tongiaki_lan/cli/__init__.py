@@ -88,17 +88,17 @@ def board_options(p: argparse.ArgumentParser, console: bool = True) -> None:
     from tongiaki_lan.cli import optiontypes as T
 
     if console:
-        what = ("serve the live board of the game as a page and open it in your browser "
-                "(the console's `board` does it later; docs/board.md)")
+        what = ("serve the live board of the game as a page and open it in your browser, "
+                "played by clicking (the console's `board` does it later)")
     else:
         what = ("serve the live board of the game as a page; its address is printed as "
-                "a {\"event\": \"board\", \"url\": ...} line (docs/board.md)")
+                "a {\"event\": \"board\", \"url\": ...} line")
     p.add_argument("--board", action="store_true", help=what)
     p.add_argument("--board-host", type=T.bind_address(), default="127.0.0.1", metavar="ADDR",
                    help="the address the board page is served on (default 127.0.0.1: this "
                         "computer only; another of its addresses shows it on a second "
-                        "screen, and lets anyone with its link play your seat: "
-                        "docs/board.md)")
+                        "screen, and lets anyone on that network with its link see the "
+                        "game and play your seat)")
 
 
 def console_board(args: argparse.Namespace):

@@ -247,7 +247,7 @@ GENERAL_HELP = [
        "re-centre the map (on an island)"),
     N_("  quit — leave (the record is saved)"),
     N_("  position — the whole position as one line of text (paste it into a bug report)"),
-    N_("  board — the board in your browser, live, played by clicking (docs/board.md)"),
+    N_("  board — the board in your browser, live, played by clicking"),
     N_("  map — at the end, switch between the final table and the map"),
     *_GAME_KEYS,
     N_("Map: a beach is its number, ships as colour letters, · a free berth, then its piers"),
