@@ -375,3 +375,67 @@ async def test_screenshots_at_a_landing_and_at_the_end(browser, monkeypatch, tmp
         assert png_size(path) == (1400, 860)
         if os.environ.get("TONGIAKI_LAN_SCREENSHOTS") == "1":
             shutil.copyfile(path, DOCS / name)
+
+
+async def test_the_lobby_serves_one_page_that_follows_its_next_game(browser, monkeypatch,
+                                                                   tmp_path):
+    """`tongiaki-lan --board`: the lobby's solo game is on the page; back in the lobby
+    the page keeps its last board and refuses a click; the next game comes to the same
+    page by itself (the browser opened once). The real lobby loop (cli/lobby.py) with
+    the system's browser a script noting the address ($BROWSER)."""
+    import asyncio
+
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+
+    from tests.console.test_leaving import _lobby_loop
+    from tongiaki_lan.cli import lobby as cli_lobby
+    from tongiaki_lan.console.terminal import screen as screen_module
+
+    noted = tmp_path / "opened"
+    script = tmp_path / "browser.sh"
+    script.write_text(f"#!/bin/sh\necho \"$1\" >> {noted}\n")
+    script.chmod(0o755)
+    monkeypatch.setenv("BROWSER", str(script))
+    lobbies, args, out = _lobby_loop(monkeypatch, tmp_path)
+    args.board, args.board_host = True, "127.0.0.1"
+    games = []
+    real = screen_module.GameScreen
+
+    def kept(session, **kw):
+        games.append(real(session, **kw))
+        return games[-1]
+
+    monkeypatch.setattr(screen_module, "GameScreen", kept)
+    with create_pipe_input() as inp, create_app_session(input=inp, output=out):
+        main = asyncio.ensure_future(cli_lobby._main(args))
+        await wait_until(lambda: lobbies and lobbies[0].app.is_running, what="the lobby")
+        inp.send_text("solo 1 easy\r")
+        await wait_until(lambda: games and games[0].session.my_decision(), what="a game")
+        await wait_until(noted.exists, what="the browser opened")
+        url = noted.read_text().split()[0]
+        page = await open_board(browser, url, 0)
+        inp.send_text("\x15place Tonga 2\r")
+        await wait_until(lambda: games[0].session.game.moves, what="our move")
+        index = len(games[0].session.game.moves)
+        await page.wait_for_selector('html:not([data-move-index="0"])', state="attached")
+        inp.send_text("\x15lobby\r")
+        await wait_until(lambda: "Enter again" in games[0].message[1], what="the question")
+        inp.send_text("\r")
+        await wait_until(lambda: len(lobbies) == 2 and lobbies[1].app.is_running,
+                         what="the lobby again")
+        # the page keeps the last board, and a click says there is no game on it now
+        assert int(await page.get_attribute("html", "data-move-index")) >= index
+        await page.locator('[data-target="beach:0:0"] circle').first.click()
+        await page.locator("#notice").filter(has_text="No game is on this page").wait_for()
+        inp.send_text("solo 1 easy\r")
+        await wait_until(lambda: len(games) == 2 and games[1].session.my_decision(),
+                         what="the next game")
+        await shows(page, len(games[1].session.game.moves))  # (a new game: back to 0)
+        assert noted.read_text().split() == [url]  # (one page, opened once)
+        assert any(url in t for _s, t in games[1].session.lines)  # (its address said)
+        inp.send_text("\x15quit\r")
+        await wait_until(lambda: "Enter again to leave" in games[1].message[1])
+        inp.send_text("\r")
+        assert await asyncio.wait_for(main, 30) == 0
+        await page.locator("#status").filter(has_text="closed this page").wait_for()
