@@ -130,3 +130,52 @@ async def test_a_move_from_another_view_shows_on_the_terminal_screen():
         inp.send_text("\x03\x03")
         assert await asyncio.wait_for(task, 30) == 0
     await session.close()
+
+
+async def test_a_landing_that_comes_while_a_hint_is_on_its_way_gets_its_own_offer():
+    """Our landing came while the hint of the decision before was still thinking: the
+    second ask was dropped, and the status line said "a hint is on its way…" for good,
+    Enter having nothing to play (a quick player, a slow hint bot)."""
+    from tongiaki_lan.bots.random_bot import RandomBot
+    from tongiaki_lan.console.feeds.base import GameSession
+    from tongiaki_lan.console.seats import Seat
+    from tongiaki_lan.engine import Dealer, Game
+
+    def landings(n: int) -> list[Game]:
+        found, seed = [], 0
+        while len(found) < n:
+            game, dealer = Game(["blue", "red"]), Dealer(bytes([seed]) * 32)
+            bots = [RandomBot(0), RandomBot(1)]
+            while not game.is_over:
+                p = game.pending
+                if p.kind == "landing" and p.seat == 0 and len(game.moves) > 10:
+                    found.append(game)
+                    break
+                dealer.apply(game, bots[p.seat].choose(game))
+            seed += 1
+        return found
+
+    first, second = landings(2)
+    feed = GameSession(first, [Seat("Ana", "blue", local=True), Seat("Ben", "red")])
+    gate = asyncio.Event()
+    asked = []
+
+    async def hint():
+        asked.append(len(feed.game.moves))
+        if len(asked) == 1:
+            await gate.wait()  # (the first one thinks long)
+        return feed.game.default_landing()
+
+    feed.hint = hint
+    model = TableModel(feed)
+    table = TableInput(model)
+    feed.changed()  # our landing: its hint is asked, and thinks
+    await wait_until(lambda: asked, what="the first hint asked")
+    feed.game = second  # meanwhile the game is at another landing of ours
+    feed.changed()
+    assert model.landing_offer() is None and model.state.status.endswith("on its way…")
+    gate.set()
+    await wait_until(lambda: model.landing_offer() is not None, what="the second's offer")
+    assert model.landing_offer() == str(second.default_landing())
+    assert "offered" in model.state.status and table.hinting is False
+    await feed.close()

@@ -171,6 +171,7 @@ class TableInput:
         # under the status line's countdown, and after it; it goes when the wait is over
         self._until_replace: tuple[str, str] | None = None
         self.hinting = False
+        self._landing_after_hint = False  # our landing came while a hint was on its way
         # the last hint, (decision key, move, its options): `hint` again on the same
         # decision says the same, and agrees with the landing offered (a second draw of
         # the bot's dice could recommend the other of two landings "much the same")
@@ -683,6 +684,10 @@ class TableInput:
             move, options = self._hinted[1], self._hinted[2]  # (asked already: the same)
         else:
             if self.hinting:
+                # (another hint is on its way, for a decision now gone: a landing that
+                # comes meanwhile gets its own when it is done — it never did, and the
+                # status line said "a hint is on its way…" for good)
+                self._landing_after_hint = self._landing_after_hint or auto
                 return
             self.hinting = True
             version = s.version
@@ -697,6 +702,12 @@ class TableInput:
                 error = exc
             finally:
                 self.hinting = False
+                if self._landing_after_hint:
+                    self._landing_after_hint = False
+                    now = s.game.pending
+                    if (s.my_decision() and now is not None and now.kind == D.LANDING
+                            and self.model.landing_offer() is None):
+                        s.spawn(self._hint(auto=True))
             # (a typed hint is for the screen it was asked on; the screen's own, for the
             # decision: a chat line in between must not leave the landing without offer)
             moved_on = decision_key(s.game) != key if auto else (s.version != version)
