@@ -20,7 +20,13 @@ from pathlib import Path
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from tongiaki_lan.cli import lan_options, lang_option, plain_option, records_option
+    from tongiaki_lan.cli import (
+        board_options,
+        lan_options,
+        lang_option,
+        plain_option,
+        records_option,
+    )
     from tongiaki_lan.cli import optiontypes as T
 
     parser.add_argument("--game", type=T.game_name(), default=None,
@@ -46,6 +52,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="give up after this many seconds (waiting for the game, "
                              "then watching it)")
     lan_options(parser)
+    board_options(parser, console=False)
     parser.add_argument("--verbose", action="store_true", help="log to stderr")
 
 
@@ -161,6 +168,15 @@ async def _main(args: argparse.Namespace) -> int:
     await node.start()
     stop = asyncio.Event()
     code = 1
+    from tongiaki_lan.cli.play import start_board
+
+    board = await start_board(node, args, lambda obj: _say(
+        args, obj, f"board: {obj['url']}" if "url" in obj else f"error: {obj['reason']}"))
+    if board is False:
+        await node.close()
+        if disc is not None:
+            await disc.close()
+        return 2
     with LeaveOnSignals(stop.set):
         try:
             if ref is not None:
@@ -224,6 +240,8 @@ async def _main(args: argparse.Namespace) -> int:
         except JoinRefused as exc:
             _say(args, {"event": "error", "reason": str(exc)}, f"refused: {exc}")
         finally:
+            if board is not None:
+                await board.close()
             await node.leave(timeout=1.0)
             if disc is not None:
                 await disc.close()

@@ -38,7 +38,8 @@ COMMANDS = {
     "leave": N_("leave — leave this table · quit — leave tongiaki-lan"),
 }
 # commands whose help is on another's line (completed all the same)
-MORE_COMMANDS = ("colour", "unbot", "unready", "quit")
+# (`board` is the game screen's, the board page: said here too)
+MORE_COMMANDS = ("colour", "unbot", "unready", "quit", "board")
 
 def _count(word: str, what: str, lo: int, hi: int, example: str) -> int:
     """A number typed as an argument, or a one-line reason naming the command."""
@@ -350,6 +351,13 @@ class LobbyInput:
             node = self.need_table(seat=False)
             await node.leave_game()
             self.m.lines.append(("info", _("You left the table.")))
+        elif verb == "board":  # (the board page shows a game: the next one here)
+            self.m.board_wanted = True
+            url = self.m.board_url()
+            self.m.lines.append(("info", _("board: the board page opens in your browser with "
+                                           "the next game") if url is None else _(
+                "The board page: {url} (it shows the last game until the next one "
+                "begins)").format(url=url)))
         else:
             near = difflib.get_close_matches(verb, [*COMMANDS, *MORE_COMMANDS], n=1,
                                              cutoff=0.75)
