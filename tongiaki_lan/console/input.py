@@ -286,13 +286,14 @@ class TableInput:
         if self.quit_asked and leaving_word(text) != self.quit_asked:
             self._drop_quit_question()
         state = self.model.state
-        if state.hint and self.notice == ("", state.hint) and text.strip() != state.offer:
+        said = state.line_hint  # (the hint as a view with a line says it: Enter plays it)
+        if said and self.notice == ("", said) and text.strip() != state.offer:
             # "Hint: … (Enter plays it)" is true only while the hint's move is on the line
             # (`hint` again says it again)
             self.notice = ("", "")
         if not text.strip() and not self.quit_asked and self._offer_again() \
-                and not self.notice[1]:
-            self.notice = ("", self.model.state.hint)  # (its reasons, as first said)
+                and not self.notice[1] and self.model.state.line_hint:
+            self.notice = ("", self.model.state.line_hint)  # (its reasons, as first said)
 
     def _drop_quit_question(self) -> None:
         """Staying after all: the question goes with its notice (not another notice said
@@ -792,7 +793,7 @@ class TableInput:
                              ships).format(n=ships)
             self._confirm = (len(s.game.moves), "colony")
         why = hint_reason(s.game, move, options)
-        self.model.set_hint(key, shown + why, text)
+        self.model.set_hint(key, shown + why, text, said=words + why)
         self.model.set_notice("", words + why, shown="")  # (the page: in the hint's place)
         self.line.offer(text)
 

@@ -115,7 +115,8 @@ class TableModel:
         self.notice: Line = ("", "")
         self._landing: tuple = (None, None)  # (decision key, move text) offered at a landing
         self._landing_plain = False  # ... the engine's plain one (the hint failed)
-        self._hint: tuple = (None, "", "")  # (decision key, words, the move's text)
+        # (decision key, words, the move's text, the words as a view with a line says them)
+        self._hint: tuple = (None, "", "", "")
         # the notice as views without a command line say it (None: as `notice` says it):
         # "Enter plays it" means nothing on the board page
         self._notice_shown: Line | None = None
@@ -292,10 +293,11 @@ class TableModel:
         self._landing, self._landing_plain = (key, text), plain
         self.changed()
 
-    def set_hint(self, key: tuple, words: str, move_text: str) -> None:
+    def set_hint(self, key: tuple, words: str, move_text: str, said: str = "") -> None:
         """A move offered for the decision `key` (`move_text`) and the words of its hint
-        ("" for an offer that is no hint: a confirmation)."""
-        self._hint = (key, words, move_text)
+        ("" for an offer that is no hint: a confirmation); `said`: the same as a view with
+        a command line says it (what Enter does), if it differs."""
+        self._hint = (key, words, move_text, said or words)
         self.changed()
 
     # ---------------------------------------------------------------- the state
@@ -368,7 +370,7 @@ class TableModel:
         if self._focus[0] != (f.version, looking):  # (a departure's: from its legal moves)
             self._focus = ((f.version, looking), decision_island(g))
         key = decision_key(g)
-        hint_key, hint_words, hint_move = self._hint
+        hint_key, hint_words, hint_move, hint_said = self._hint
         landing = self.landing_offer()
         replay = None
         if f.kind == "replay":
@@ -395,9 +397,11 @@ class TableModel:
             last_move=last_move(g, names),
             story=tuple(f.lines),
             hint=hint_words if hint_key == key and looking is None else "",
+            line_hint=hint_said if hint_key == key and looking is None else "",
             offer="" if looking is not None else landing or (
                 hint_move if hint_key == key else ""),
             notice=self.notice_shown,
+            line_notice=self.notice if self.notice[1] else None,
             away=tuple(s.name for s in seats if s.away and not live.is_over),
             left=tuple(s.name for s in seats if s.left),
             watchers=tuple(f.watcher_names()),

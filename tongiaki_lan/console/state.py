@@ -146,6 +146,10 @@ class TableState:
     hint: str = ""  # the last hint in words, while its decision stands
     offer: str = ""  # a move offered on the input line (a landing), as text
     notice: Line | None = None  # the message line (a refusal with its rule, a note)
+    # the notice and the hint as a view with a command line says them (the terminal, the
+    # line mode): with what Enter does ("Hint: place Tonga 3 (Enter plays it)")
+    line_notice: Line | None = None
+    line_hint: str = ""
     away: tuple[str, ...] = ()  # names of players away
     left: tuple[str, ...] = ()  # names of players gone for good
     watchers: tuple[str, ...] = ()
