@@ -114,7 +114,8 @@ def test_solo_plain_plays_a_game_to_the_end_read_and_answered_line_by_line(tmp_p
     assert decisions == our_decisions(record) and hints >= 3
     # nothing said twice: no line right after itself, each turn and discovery once
     said = [line for line in out if not line.startswith("> ")]  # (what was typed, echoed)
-    assert all(a != b for a, b in zip(said, said[1:], strict=False)), "a line repeated"
+    repeated = [a for a, b in zip(said, said[1:], strict=False) if a == b]
+    assert not repeated, f"a line repeated: {repeated}"
     turns = [line for line in said if re.match(r"turn \d+: ", line)]
     found = [line for line in said if line.startswith("Discovered at ")]
     assert turns and len(turns) == len(set(turns)) and len(found) == len(set(found))
