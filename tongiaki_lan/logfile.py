@@ -34,19 +34,25 @@ class _RotatingLog(logging.handlers.RotatingFileHandler):
 
 
 def log_to_file(log_dir: str | os.PathLike, level: int = logging.INFO,
-                max_bytes: int = MAX_LOG_BYTES) -> Path:
+                max_bytes: int = MAX_LOG_BYTES) -> Path | None:
     """Route all logging to `log_dir/tongiaki-lan.log` (appended, rotated); returns its
     path. Text is UTF-8 whatever the system's code page; what cannot be encoded is
-    escaped rather than lost."""
+    escaped rather than lost. None when the file cannot be written (a read-only or full
+    disk, a home directory that is not there): the records then go nowhere, and still
+    never to the terminal; the lobby opened on a read-only home with a traceback."""
     path = Path(log_dir) / LOG_NAME
-    path.parent.mkdir(parents=True, exist_ok=True)
     root = logging.getLogger()
     for h in list(root.handlers):
         root.removeHandler(h)
         if isinstance(h, _RotatingLog):  # ours from before: let go of the file (Windows)
             h.close()
-    handler = _RotatingLog(path, maxBytes=max_bytes, backupCount=LOG_BACKUPS,
-                           encoding="utf-8", errors="backslashreplace")
+    handler: logging.Handler
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handler = _RotatingLog(path, maxBytes=max_bytes, backupCount=LOG_BACKUPS,
+                               encoding="utf-8", errors="backslashreplace")
+    except OSError:
+        handler, path = logging.NullHandler(), None  # (not logging's last resort: stderr)
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
     root.addHandler(handler)
     root.setLevel(level)

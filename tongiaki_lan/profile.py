@@ -21,6 +21,15 @@ from tongiaki_lan.files import write_text_atomic
 
 PROFILE_FORMAT = 1
 MAX_NAME = 16  # what a seat shows (the lobby's `name` command cuts there too)
+# what every laptop takes in a name on the wire: a field of 24 characters holds at most 48
+# bytes of UTF-8 (protocol/wire.md, Text). Sixteen emoji are 64: the others refused every
+# word of that player's table, and a friend's `join` waited in silence for ever.
+MAX_NAME_BYTES = 48
+
+
+def fits_the_wire(text: str, longest: int) -> bool:
+    """Whether `text` is at most `longest` characters and MAX_NAME_BYTES of UTF-8."""
+    return len(text) <= longest and len(text.encode("utf-8", "surrogatepass")) <= MAX_NAME_BYTES
 
 
 class ProfileError(ValueError):
@@ -33,8 +42,12 @@ class Profile:
 
 
 def clean_name(text: str) -> str:
-    """A name as a seat shows it: one line, no surrounding spaces, at most 16 characters."""
-    return " ".join(text.split())[:MAX_NAME]
+    """A name as a seat shows it: one line, no surrounding spaces, at most 16 characters
+    (fewer when they are emoji: `fits_the_wire`)."""
+    name = " ".join(text.split())[:MAX_NAME]
+    while not fits_the_wire(name, MAX_NAME):
+        name = name[:-1]
+    return name.rstrip()
 
 
 def load_profile(path: str | os.PathLike) -> Profile | None:
@@ -54,7 +67,7 @@ def load_profile(path: str | os.PathLike) -> Profile | None:
     except (ValueError, KeyError, TypeError, UnicodeDecodeError):
         raise ProfileError(f"{path} is damaged; it will be written again when you give "
                            "your name") from None
-    return Profile(name)
+    return Profile(clean_name(name))  # (one saved before names had to fit the wire)
 
 
 def save_profile(path: str | os.PathLike, *, name: str) -> Path:

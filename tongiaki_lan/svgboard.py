@@ -248,7 +248,8 @@ def _crown(cx: float, cy: float, colour: str) -> str:
 
 
 def _island_tile(game: Game, tid: int, rot: int, cx: float, cy: float,
-                 marks: Collection[str] = ()) -> list[str]:
+                 marks: Collection[str] = (), alone: bool = False) -> list[str]:
+    """An island tile on the board (`alone`: in hand, not on the board: no ships)."""
     tile = TILES[tid]
     cls = "tonga" if tid == TONGA else "isle"
     out = [f'<g {_clickable("tile island-tile", f"island:{tid}", marks)} '
@@ -269,8 +270,8 @@ def _island_tile(game: Game, tid: int, rot: int, cx: float, cy: float,
                         f'y1="{_f(hy)}" x2="{_f(x2)}" y2="{_f(y2)}"/>')
     out.append(f'<ellipse class="land" cx="{_f(cx)}" cy="{_f(cy)}" '
                f'rx="{_f(LAND_RX)}" ry="{_f(LAND_RY)}"/>')
-    king = game.king_of(tid)
-    ships = game.ships_on(tid)
+    king = None if alone else game.king_of(tid)
+    ships = [()] * len(tile.beaches) if alone else game.ships_on(tid)
     # Nobody lands on a Royal Island (K2, K3): only its piers and its king.
     step = math.degrees((2 * BERTH_R + 2) / radius)  # neighbouring berths just clear
     for b, beach in enumerate(tile.beaches if king is None else ()):
@@ -396,6 +397,25 @@ def board_svg(game: Game, names: Mapping[str, str] | None = None, title: str = "
             out.append(_text(x, y, cls, text))
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def tile_svg(game: Game, tid: int, rot: int) -> str:
+    """One tile alone, turned as it would lie with its S edge towards board direction
+    `rot` (`tile Q,R DIR`), its red mark on that edge: the board page shows a New Colony
+    tile in hand this way, and each way it may be placed (the console's side panel draws
+    it in characters, its red mark at S)."""
+    body = (_sea_tile(tid, rot, 0, 0) if TILES[tid].is_sea
+            else _island_tile(game, tid, rot, 0, 0, alone=True))
+    x1, y1 = _polar(0, 0, SIZE, 60 * rot + 60)  # (the corners of edge `rot`)
+    x2, y2 = _polar(0, 0, SIZE, 60 * rot + 120)
+    edge = (f'<line class="redmark" x1="{_f(x1)}" y1="{_f(y1)}" x2="{_f(x2)}" '
+            f'y2="{_f(y2)}"/>')
+    w, h = 2 * SIZE + 8, 2 * APOTHEM + 8
+    return "\n".join([
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_f(w)}" height="{_f(h)}" '
+        f'viewBox="{_f(-w / 2)} {_f(-h / 2)} {_f(w)} {_f(h)}" class="tile-in-hand">',
+        f"<style>{STYLE}.redmark{{stroke:#d00;stroke-width:7;stroke-linecap:round}}</style>",
+        *body, edge, "</svg>"]) + "\n"
 
 
 def _legend(game: Game, names: Mapping[str, str], title: str) -> list[tuple[str, str, str]]:

@@ -42,6 +42,20 @@ def test_an_unknown_option_names_the_command_and_its_help(tmp_path):
     assert "tongiaki-lan solo --help" in line
 
 
+def test_names_the_other_laptops_would_refuse_are_refused_here_with_the_limit(tmp_path):
+    """Sixteen emoji fit the sixteen characters of a player's name but not the wire's 48
+    bytes: every other laptop refused that player's table, in silence."""
+    for args, what in [(("--name", "🌴" * 16), "a player's name (at most 16 characters, "
+                                                "fewer with emoji)"),
+                       (("--name", "x" * 17), "a player's name (at most 16 characters)"),
+                       (("--game", "🌺" * 13), "a game's name (at most 24 characters, fewer "
+                                               "with emoji)")]:
+        argv = {"--name": "Ana", "--game": "reef", **dict([args])}
+        done = cli("play", "--headless", "--name", argv["--name"], "--game", argv["--game"],
+                   "--no-discovery", "--timeout", "1", home=tmp_path)
+        assert done.returncode == 2 and f"is too long for {what}" in done.stderr, done.stderr
+
+
 def test_no_help_points_at_docs_an_installed_copy_lacks(capsys):
     """An installed copy has the program, not our docs/ folder: `solo --help` sent a
     player to docs/bots.md for the levels and docs/rules.md for the two-colour variant."""

@@ -146,7 +146,7 @@ async def test_the_final_screen_at_80x24_shows_who_won_and_why():
     async with _final_screen(game, names) as (inp, screen, task):
         text = readable([r[:47] for r in rows_of(screen)])  # the map area
         assert " ".join(decided_by(game, names).split()) in text
-        assert "board — show the map" in text
+        assert "map — show the map" in text
         # the island rows below the fold are reached with the arrow keys (they could not
         # be: the points that decided the game were out of sight at 80x24)
         from tongiaki_lan.console.final import final_table

@@ -95,7 +95,7 @@ async def test_a_whole_late_board_shows_every_tile_on_a_120x40_screen():
         screen = _screen(game)
         task = await _run(screen, inp, lambda rows: any("Tonga" in r for r in rows)
                           or any("Final score" in r for r in rows))
-        inp.send_text("board\r")  # the game is over: from the final table to the map
+        inp.send_text("map\r")  # the game is over: from the final table to the map
         await wait_until(lambda: any("Tonga" in r[:MAP_COLUMNS] for r in _rows(screen)),
                          what="the map")
         rows = _rows(screen)

@@ -60,6 +60,9 @@ async def test_colony_asks_first_and_a_second_submit_confirms():
         moves = len(session.game.moves)
         reply = await table.submit("colony")
         assert "Enter again to confirm" in reply.text and len(session.game.moves) == moves
+        # offered on every view: on the page as its button, in words with no Enter
+        state = model.state
+        assert state.offer == "colony" and state.notice[1].endswith("play it again to confirm")
         reply = await table.submit("colony")
         assert len(session.game.moves) > moves
     finally:
@@ -74,7 +77,12 @@ async def test_a_hint_is_offered_in_the_state_and_its_text_plays_it():
         reply = await table.submit("hint")
         assert reply.text.startswith("Hint: ")
         state = model.state
-        assert state.hint == reply.text and state.offer in [o.text for o in state.decision.moves]
+        assert state.offer in [o.text for o in state.decision.moves]
+        # the console's line says Enter plays it; the state, for views with no Enter (the
+        # board page's button plays the offer), says only the hint, and in its own place
+        assert reply.text.endswith("(Enter plays it)")
+        assert state.hint == reply.text.removesuffix(" (Enter plays it)")
+        assert "Enter" not in state.hint and state.notice is None
         moves = len(session.game.moves)
         await table.submit(state.offer)  # (what the page sends when the offer is clicked)
         assert len(session.game.moves) > moves
@@ -122,3 +130,52 @@ async def test_a_move_from_another_view_shows_on_the_terminal_screen():
         inp.send_text("\x03\x03")
         assert await asyncio.wait_for(task, 30) == 0
     await session.close()
+
+
+async def test_a_landing_that_comes_while_a_hint_is_on_its_way_gets_its_own_offer():
+    """Our landing came while the hint of the decision before was still thinking: the
+    second ask was dropped, and the status line said "a hint is on its way…" for good,
+    Enter having nothing to play (a quick player, a slow hint bot)."""
+    from tongiaki_lan.bots.random_bot import RandomBot
+    from tongiaki_lan.console.feeds.base import GameSession
+    from tongiaki_lan.console.seats import Seat
+    from tongiaki_lan.engine import Dealer, Game
+
+    def landings(n: int) -> list[Game]:
+        found, seed = [], 0
+        while len(found) < n:
+            game, dealer = Game(["blue", "red"]), Dealer(bytes([seed]) * 32)
+            bots = [RandomBot(0), RandomBot(1)]
+            while not game.is_over:
+                p = game.pending
+                if p.kind == "landing" and p.seat == 0 and len(game.moves) > 10:
+                    found.append(game)
+                    break
+                dealer.apply(game, bots[p.seat].choose(game))
+            seed += 1
+        return found
+
+    first, second = landings(2)
+    feed = GameSession(first, [Seat("Ana", "blue", local=True), Seat("Ben", "red")])
+    gate = asyncio.Event()
+    asked = []
+
+    async def hint():
+        asked.append(len(feed.game.moves))
+        if len(asked) == 1:
+            await gate.wait()  # (the first one thinks long)
+        return feed.game.default_landing()
+
+    feed.hint = hint
+    model = TableModel(feed)
+    table = TableInput(model)
+    feed.changed()  # our landing: its hint is asked, and thinks
+    await wait_until(lambda: asked, what="the first hint asked")
+    feed.game = second  # meanwhile the game is at another landing of ours
+    feed.changed()
+    assert model.landing_offer() is None and model.state.status.endswith("on its way…")
+    gate.set()
+    await wait_until(lambda: model.landing_offer() is not None, what="the second's offer")
+    assert model.landing_offer() == str(second.default_landing())
+    assert "offered" in model.state.status and table.hinting is False
+    await feed.close()

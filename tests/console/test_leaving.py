@@ -182,7 +182,7 @@ async def test_the_lobby_opens_again_after_a_game(monkeypatch, tmp_path):
 
     played = []
 
-    async def game_ending_in_lobby(session, colour=True):
+    async def game_ending_in_lobby(session, colour=True, **_view):  # (board=, page=…)
         played.append(session)
         await session.close()
         return BACK_TO_LOBBY if len(played) == 1 else 0

@@ -301,6 +301,45 @@ async def test_create_refuses_the_name_of_a_table_already_listed():
         await asyncio.wait_for(task, 30)
 
 
+async def test_create_and_say_refuse_what_would_show_as_nothing_or_be_cut():
+    """`create ""` and `create "   "` opened tables with no name (a blank in every list,
+    which `join` could not name); a name over 24 characters was cut without a word ("Island
+    party of the " with its space), and 13 emoji went out whole for every other laptop to
+    refuse; `say` alone sent an empty line ("<Ana>")."""
+    created, said = [], []
+
+    async def create_game(name, *args, **kwargs):
+        created.append(name)
+
+    with create_pipe_input() as inp, create_app_session(input=inp, output=_output()):
+        lobby, task = await _lobby(inp, FakeLan())
+        lobby.node.create_game = create_game
+        expect = {
+            'create "" 3': "create: give the game a name, e.g. create Friday 4",
+            'create "   " 3': "create: give the game a name, e.g. create Friday 4",
+            'create "Island party of the forty characters" 3':
+                "create: a game's name has at most 24 characters (fewer with emoji)",
+            'create "' + "🌺" * 13 + '" 3':
+                "create: a game's name has at most 24 characters (fewer with emoji)",
+        }
+        for typed, message in expect.items():
+            lobby.message = ""
+            inp.send_text(typed + "\r")
+            await wait_until(lambda m=message: lobby.message == m,
+                             what=f"{message!r}, got {lobby.message!r}")
+        inp.send_text('create "  Island   party " 3\r')
+        await wait_until(lambda: created == ["Island party"], what="the create")
+        lobby.node.lobby = SimpleNamespace(name="Island party")
+        lobby.node.chat = said.append
+        inp.send_text("say   \r")
+        await wait_until(lambda: lobby.message == "say: what?", what="the refusal")
+        inp.send_text("say hello\r")
+        await wait_until(lambda: said == ["hello"], what="the chat")
+        lobby.node.lobby = None
+        inp.send_text("\x03")
+        await asyncio.wait_for(task, 30)
+
+
 @pytest.mark.parametrize("lang, marker", [("en", "── 1 more line below: PgDn ──"),
                                           ("it", "── 1 riga in più sotto: PagGiù ──"),
                                           ("de", "── 1 weitere Zeile darunter: Bild↓ ──")])

@@ -93,8 +93,11 @@ def test_the_status_line_is_a_function_of_the_state_alone():
     game = Game(["blue", "red"])
     session = GameSession(game, [Seat("Ana", "blue", local=True), Seat("Ben", "red")])
     state = TableModel(session).state
-    assert status_line(state)[1] == state.status
-    assert status_line(state)[1].startswith("Your decision: put a ship on Tonga")
+    # the state's own: in words for any view (the board page has no command line); a
+    # view with a command line says what to type as well
+    assert status_line(state, line=False)[1] == state.status == ("Your decision: put a ship "
+                                                                 "on Tonga")
+    assert status_line(state)[1] == "Your decision: put a ship on Tonga — place Tonga BEACH"
     lost = dataclasses.replace(state, seat_lost=True)
     assert status_line(lost) == ("status.over", "Someone else plays your seat now  (lobby: "
                                                 "the list, to watch · quit leaves)")

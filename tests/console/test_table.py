@@ -688,9 +688,9 @@ def test_the_game_over_line_says_which_kind_of_tile_ran_out():
     assert said == {"sea", "island"}
 
 
-async def test_a_near_miss_command_gets_a_did_you_mean_and_board_mid_game_says_why():
-    """`beach 5 6` (for beaches) said only "unknown command"; `board` mid-game did
-    nothing at all."""
+async def test_a_near_miss_command_gets_a_did_you_mean_and_map_mid_game_says_why():
+    """`beach 5 6` (for beaches) said only "unknown command"; `map` (then `board`)
+    mid-game did nothing at all."""
     game = _game_at(lambda g: g.pending is not None and g.pending.kind == "action")
     digest = game.digest()
     with create_app_session(output=DummyOutput()):
@@ -701,8 +701,8 @@ async def test_a_near_miss_command_gets_a_did_you_mean_and_board_mid_game_says_w
         assert "did you mean expand?" in screen.message[1]
         await screen.command("xyzzy")
         assert "did you mean" not in screen.message[1]
-        await screen.command("board")
-        assert "at the end of the game board switches" in screen.message[1]
+        await screen.command("map")
+        assert "at the end of the game map switches" in screen.message[1]
         assert not screen.show_board
     assert game.digest() == digest
 

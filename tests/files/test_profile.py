@@ -42,7 +42,23 @@ def test_an_answer_is_one_line_of_at_most_sixteen_characters(tmp_path):
     path = tmp_path / "profile.json"
     name = player_name(path, None, interactive=True,
                        ask=lambda _p: "  Maria   Magdalena von Tonga  ")
-    assert name == "Maria Magdalena " [:16] and load_profile(path).name == name
+    # (cut at sixteen, without the space the cut left at its end: "Maria Magdalena ")
+    assert name == "Maria Magdalena" and load_profile(path).name == name
+
+
+def test_a_name_of_emoji_is_cut_to_what_every_other_laptop_takes(tmp_path):
+    """Sixteen emoji are sixteen characters, and 64 bytes where the wire holds 48 for a
+    name (protocol/wire.md, Text): the other laptops refused every word of that player's
+    table, and a friend's `join` waited in silence for ever."""
+    from tongiaki_lan.net.protocol.codec import Join, parse_message
+
+    path = tmp_path / "profile.json"
+    name = player_name(path, None, interactive=True, ask=lambda _p: "🌴" * 16)
+    assert name == "🌴" * 12 and load_profile(path).name == name
+    assert parse_message(Join(name, "", "").to_wire()).name == name
+    assert player_name(path, "Ana 🌊" * 4, interactive=True) == "Ana 🌊Ana 🌊Ana 🌊A"
+    save_profile(path, name="🌺" * 16)  # (saved by a version before this one)
+    assert load_profile(path).name == "🌺" * 12
 
 
 def test_without_a_terminal_nothing_is_asked_or_saved(tmp_path):

@@ -63,3 +63,28 @@ def test_the_log_file_is_bounded_old_lines_move_to_numbered_files(tmp_path):
         for h in saved[0]:
             root.addHandler(h)
         root.setLevel(saved[1])
+
+
+def test_a_log_directory_that_cannot_be_written_leaves_the_console_quiet_not_broken(
+        tmp_path, capfd):
+    """A read-only home (a school laptop, a full disk, `TONGIAKI_LAN_HOME` on a read-only
+    stick): the lobby opened with a traceback from making the log directory. Now there is
+    no log file, and still nothing reaches the terminal the console draws on."""
+    root = logging.getLogger()
+    saved = (list(root.handlers), root.level)
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a directory")
+    try:
+        assert log_to_file(blocked / "logs") is None
+        logging.getLogger("tongiaki_lan.net.aio.discovery").warning("zeroconf publish failed")
+        logging.getLogger("asyncio").error("Task exception was never retrieved")
+        out, err = capfd.readouterr()
+        assert out == "" and err == ""
+        assert not (blocked / "logs").exists()
+    finally:
+        for h in list(root.handlers):
+            root.removeHandler(h)
+            h.close()
+        for h in saved[0]:
+            root.addHandler(h)
+        root.setLevel(saved[1])

@@ -63,3 +63,17 @@ async def test_doctor_says_a_firewall_blocks_the_program_when_nothing_gets_in(tm
     assert facts["own_advert_heard"] is False
     assert facts["nodes"] == [] and facts["games"] == []
     assert facts["verdict"]["code"] == "firewall"
+
+
+async def test_a_short_wait_on_a_sound_network_does_not_blame_a_firewall(tmp_path):
+    """`doctor --wait 1` said "a firewall blocks it" on a network with nothing wrong: its
+    own advert comes back only after zeroconf's probes and first announcement, a second or
+    so, and it had stopped listening by then."""
+    with Lan(1) as lan:
+        doctor = Proc(lan.cmd(0, sys.executable, "-m", "tongiaki_lan", "doctor", "--json",
+                              "--wait", "0.5"), tmp_path)
+        await doctor.start()
+        assert await doctor.finish(60) == 0, doctor.stderr[-1500:]
+    [facts] = doctor.events
+    assert facts["own_advert_heard"] is True
+    assert facts["verdict"]["code"] == "alone"

@@ -5,8 +5,11 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 
-from tests.web.table import ReplayTable, SoloTable
+from tests.console.test_replay_lobby import _record
+from tests.web.table import SoloTable
 from tongiaki_lan import i18n
+from tongiaki_lan.console.feeds.replay import ReplaySession
+from tongiaki_lan.console.model import TableModel
 from tongiaki_lan.console.state import Countdown
 from tongiaki_lan.console.web.pagewords import WORDS
 from tongiaki_lan.console.web.payload import (
@@ -15,6 +18,7 @@ from tongiaki_lan.console.web.payload import (
     state_json,
     state_payload,
 )
+from tongiaki_lan.records import read_record
 from tongiaki_lan.svgboard import board_svg
 
 
@@ -30,7 +34,9 @@ def test_the_page_gets_the_board_the_decision_with_its_targets_and_the_seats():
     assert 'data-target="beach:0:2"' in data["svg"]
     # the decision in words, with its legal moves and the elements that stand for them
     d = data["decision"]
-    assert d["mine"] and d["seat"] == 0 and "place Tonga" in d["text"]
+    # (as any view says it: what to type is the console's)
+    assert d["mine"] and d["seat"] == 0 and d["text"] == "Your decision: put a ship on Tonga"
+    assert data["status"] == d["text"]
     moves = {m["text"]: m["targets"] for m in d["moves"]}
     assert moves["place Tonga 1"] == ["beach:0:0"]
     assert set(moves) == {str(m) for m in table.game.legal_moves()}
@@ -43,7 +49,7 @@ def test_the_page_gets_the_board_the_decision_with_its_targets_and_the_seats():
     marked = [n.get("data-target") for n in root.iter()
               if "last" in (n.get("class") or "").split()]
     assert marked == list(state.last_move.targets)
-    assert data["can_undo"] and data["replay"] is None
+    assert data["replay"] is None
 
 
 def test_the_story_is_its_end_and_the_countdowns_are_seconds_left():
@@ -60,12 +66,15 @@ def test_the_story_is_its_end_and_the_countdowns_are_seconds_left():
     assert data["over"] and not data["decision"]["moves"]
 
 
-def test_a_replay_says_where_it_stands():
-    table = ReplayTable(players=2)
-    data = state_payload(table.state())
-    assert data["replay"] == {"index": len(table.moves), "total": len(table.moves),
-                              "can_step": True}
-    assert not data["decision"]["mine"]
+def test_a_replay_says_where_it_stands(tmp_path):
+    _record(tmp_path / "r.tgrec", moves=40)
+    replay = ReplaySession(read_record(tmp_path / "r.tgrec"), "r.tgrec")
+    replay.goto(12)
+    data = state_payload(TableModel(replay).state)
+    total = len(replay.record.moves)  # (the tiles dealt are entries too)
+    assert data["replay"] == {"index": replay.index, "total": total, "can_step": True,
+                              "live": False}
+    assert not data["decision"]["mine"] and data["move_index"] == 12
 
 
 def test_the_same_state_gives_the_same_text():

@@ -82,6 +82,40 @@ def lan_options(p: argparse.ArgumentParser, *, socket: bool = True) -> None:
                         "--host 127.0.0.1 for a game's own traffic)")
 
 
+def board_options(p: argparse.ArgumentParser, console: bool = True) -> None:
+    """`--board` (the live board page in the browser, served by this program) and
+    `--board-host ADDR` (for a second screen: docs/board.md says what that risks)."""
+    from tongiaki_lan.cli import optiontypes as T
+
+    if console:
+        what = ("serve the live board of the game as a page and open it in your browser, "
+                "played by clicking (the console's `board` does it later)")
+    else:
+        what = ("serve the live board of the game as a page; its address is printed as "
+                "a {\"event\": \"board\", \"url\": ...} line")
+    p.add_argument("--board", action="store_true", help=what)
+    p.add_argument("--board-host", type=T.bind_address(), default="127.0.0.1", metavar="ADDR",
+                   help="the address the board page is served on (default 127.0.0.1: this "
+                        "computer only; another of its addresses shows it on a second "
+                        "screen, and lets anyone on that network with its link see the "
+                        "game and play your seat)")
+
+
+def console_board(args: argparse.Namespace):
+    """The board page of a console run (`boardlink.BoardLink`, started by `--board` or
+    the console's `board`), on `--board-host`; the log goes to the log file from here on
+    (the full-screen console owns the terminal), which keeps the page's address."""
+    from tongiaki_lan.console.boardlink import BoardLink
+    from tongiaki_lan.logfile import log_to_file
+    from tongiaki_lan.places import places
+
+    try:
+        log_to_file(places().logs)
+    except OSError:  # (no log then: the game goes on)
+        pass
+    return BoardLink(host=getattr(args, "board_host", "127.0.0.1"))
+
+
 def records_option(p: argparse.ArgumentParser) -> None:
     """`--records DIR`, the same for every command that plays a game."""
     from tongiaki_lan.cli.optiontypes import directory

@@ -9,7 +9,7 @@ import sys
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    from tongiaki_lan.cli import lan_options, lang_option, records_option
+    from tongiaki_lan.cli import board_options, lan_options, lang_option, records_option
     from tongiaki_lan.cli import optiontypes as T
 
     p.add_argument("--name", type=T.player_name(), default=None,
@@ -26,10 +26,11 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="seconds between bot moves in solo")
     p.add_argument("--no-colour", "--no-color", dest="colour_output", action="store_false",
                    help="draw without colours")
+    board_options(p)
 
 
 async def _main(args) -> int:
-    from tongiaki_lan.cli import ConsoleStop, LeaveOnSignals
+    from tongiaki_lan.cli import ConsoleStop, LeaveOnSignals, console_board
     from tongiaki_lan.logfile import log_to_file
     from tongiaki_lan.places import places
     from tongiaki_lan.profile import player_name, save_profile
@@ -49,11 +50,16 @@ async def _main(args) -> int:
     log_to_file(places().logs)  # the full-screen console owns the terminal
     # a closed window, kill, logging off: the screen on show is left as `quit` leaves it
     stop = ConsoleStop()
-    with LeaveOnSignals(stop, sigint=False):  # Ctrl-C is a key the screens ask about
-        return await _lobby_loop(args, name, colour, records, remember, stop)
+    # one board page for the whole run: an open tab follows the next game by itself
+    board = console_board(args)
+    try:
+        with LeaveOnSignals(stop, sigint=False):  # Ctrl-C is a key the screens ask about
+            return await _lobby_loop(args, name, colour, records, remember, stop, board)
+    finally:
+        await board.close()
 
 
-async def _lobby_loop(args, name, colour, records, remember, stop) -> int:
+async def _lobby_loop(args, name, colour, records, remember, stop, board) -> int:
     from tongiaki_lan.bots import DEFAULT_LEVEL
     from tongiaki_lan.cli import say_at_exit
     from tongiaki_lan.console.feeds.lan import LanSession
@@ -64,6 +70,7 @@ async def _lobby_loop(args, name, colour, records, remember, stop) -> int:
     from tongiaki_lan.i18n import _
     from tongiaki_lan.records import solo_record_path
 
+    wanted = getattr(args, "board", False)  # (`--board`: each game on the board page)
     saved = None  # the record of the game just played, said in the lobby or when leaving
     problem = None  # why the last choice of the lobby could not be played, said there
     while not stop.asked:  # after a game, `lobby` comes back here for the next one
@@ -71,6 +78,7 @@ async def _lobby_loop(args, name, colour, records, remember, stop) -> int:
                             lan=not args.no_lan, colour_output=args.colour_output,
                             interfaces=getattr(args, "interface", None))
         lobby.on_name = remember
+        lobby.board_url = lambda: board.url
         stop.results[lobby.app] = ("quit",)
         if saved is not None:
             lobby.lines.append(("info", _("Record saved: {path}").format(path=saved)))
@@ -78,6 +86,7 @@ async def _lobby_loop(args, name, colour, records, remember, stop) -> int:
             lobby.lines.append(("bad", problem))
             problem = None
         result = await lobby.run()
+        wanted = wanted or lobby.board_wanted
         name, colour = lobby.name, lobby.colour  # as changed in the lobby
         if result[0] == "game":
             node, disc = result[1], result[2]
@@ -86,7 +95,9 @@ async def _lobby_loop(args, name, colour, records, remember, stop) -> int:
                                  take=lobby.take_wanted)  # (`join N` of a running game)
             session.hint_kind = args.hint_bot
             code = await run_game_screen(session, colour=args.colour_output,
-                                         typed=lobby.buffer.text)
+                                         typed=lobby.buffer.text, board=board,
+                                         page=wanted or board.url is not None,
+                                         browser=board.opened == 0)
             saved = node.record_path
         elif result[0] in ("solo", "resume"):
             await lobby.close_network()
@@ -107,7 +118,9 @@ async def _lobby_loop(args, name, colour, records, remember, stop) -> int:
                                       record_path=solo_record_path(records, seed),
                                       pace=args.pace, hint_kind=args.hint_bot)
             session.from_lobby = True
-            code = await run_game_screen(session, colour=args.colour_output)
+            code = await run_game_screen(session, colour=args.colour_output, board=board,
+                                         page=wanted or board.url is not None,
+                                         browser=board.opened == 0)
             saved = session.record_path
         else:
             await lobby.close_network()

@@ -88,28 +88,32 @@ def seconds(hi: float, *, zero: bool = False) -> Callable[[str], float]:
     return number(0.0, hi, above=not zero)
 
 
-def text(what: str, longest: int | None = None) -> Callable[[str], str]:
+def text(what: str, longest: int | None = None, *, wire: bool = False) -> Callable[[str], str]:
     """Any text but an empty one (or one of spaces only), on one line, at most `longest`
-    characters; returned without surrounding spaces."""
+    characters; returned without surrounding spaces. `wire`: a name the other laptops
+    read, which must also fit the wire's bytes (profile.fits_the_wire: fewer emoji)."""
+    from tongiaki_lan.profile import fits_the_wire
 
     def convert(value: str) -> str:
         clean = value.strip()
         if not clean or any(ord(c) < 32 or ord(c) == 127 for c in clean):
             raise _fail(value, what)
-        if longest is not None and len(clean) > longest:
+        if longest is not None and (len(clean) > longest
+                                    or wire and not fits_the_wire(clean, longest)):
+            fewer = ", fewer with emoji" if wire and len(clean) <= longest else ""
             raise argparse.ArgumentTypeError(
-                f"{value!r} is too long for {what} (at most {longest} characters)")
+                f"{value!r} is too long for {what} (at most {longest} characters{fewer})")
         return clean
 
     return _named(convert, "text")
 
 
 def player_name() -> Callable[[str], str]:
-    return text("a player's name", NAME_MAX)
+    return text("a player's name", NAME_MAX, wire=True)
 
 
 def game_name() -> Callable[[str], str]:
-    return text("a game's name", GAME_NAME_MAX)
+    return text("a game's name", GAME_NAME_MAX, wire=True)
 
 
 def choice(options: Callable[[], list[str]] | list[str] | tuple[str, ...],

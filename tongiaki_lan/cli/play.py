@@ -16,7 +16,7 @@ from pathlib import Path
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from tongiaki_lan.cli import lan_options, records_option
+    from tongiaki_lan.cli import board_options, lan_options, records_option
     from tongiaki_lan.cli import optiontypes as T
 
     parser.add_argument("--headless", action="store_true",
@@ -77,6 +77,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot-delay", type=T.seconds(T.PACE_MAX, zero=True), default=0.0,
                         metavar="S",
                         help="pause S seconds before each bot move (to watch a game)")
+    board_options(parser, console=False)
     parser.add_argument("--verbose", action="store_true", help="log to stderr")
 
 
@@ -240,6 +241,12 @@ async def _play(args: argparse.Namespace, record: Path, resume: bool,
     _out({"event": "node", "name": args.name, "peer": node.peer_id.hex(), "port": addr[1],
           "record": str(record), "resume": resume})
     code = 1
+    board = await start_board(node, args, _out)
+    if board is False:
+        await node.close()
+        if disc is not None:
+            await disc.close()
+        return 2
     try:
         async def play() -> None:
             if resume:
@@ -307,6 +314,8 @@ async def _play(args: argparse.Namespace, record: Path, resume: bool,
             _out({"event": "error", "reason": "interrupted" if stop.is_set() else
                   f"no result within {args.timeout:.0f} s"})
     finally:
+        if board is not None:
+            await board.close()
         if stop.is_set():  # asked to stop: a goodbye the table hears, then close
             await node.leave()
         else:
@@ -335,6 +344,38 @@ def _break(node, spec: str) -> None:
     Corruptor(value, int(seed or 0), re_sign=re_sign).attach(node.core)
     _out({"event": "warning", "text": f"{BROKEN_ENV} is set: this laptop corrupts "
           f"{value:.0%} of its game messages (a test hook: a broken build)"})
+
+
+async def start_board(node, args: argparse.Namespace, say):
+    """`--board`: the node's table as a live page, its address said as a JSON line
+    (`{"event": "board", "url": ...}`, which tools wait for). None without `--board`;
+    False when it cannot be served (said why as an error line)."""
+    if not getattr(args, "board", False):
+        return None
+    from tongiaki_lan.console.boardlink import BoardLink
+    from tongiaki_lan.console.nodeboard import NodeBoard
+    from tongiaki_lan.console.web import BoardServerError
+
+    link = BoardLink(host=args.board_host)
+    try:
+        url = await link.start()
+    except BoardServerError as exc:
+        say({"event": "error", "reason": str(exc)})
+        return False
+    table = NodeBoard(node, link)
+    say({"event": "board", "url": url})
+    return _Board(table, link)
+
+
+class _Board:
+    """A headless node's page and its table, closed together."""
+
+    def __init__(self, table, link) -> None:
+        self.table, self.link = table, link
+
+    async def close(self) -> None:
+        await self.table.close()
+        await self.link.close()
 
 
 class _Running(Exception):

@@ -8,7 +8,7 @@ import asyncio
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    from tongiaki_lan.cli import lang_option, plain_option
+    from tongiaki_lan.cli import board_options, lang_option, plain_option
     from tongiaki_lan.cli import optiontypes as T
 
     p.add_argument("record", type=T.record_or_number(), nargs="?", default=None,
@@ -25,6 +25,7 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="draw without colours")
     plain_option(p)
     lang_option(p)
+    board_options(p)
 
 
 def run(args) -> int:
@@ -33,7 +34,6 @@ def run(args) -> int:
     if not use_language(args):
         return 2
     from tongiaki_lan.console.feeds.replay import ReplaySession
-    from tongiaki_lan.console.terminal.screen import run_game_screen
     from tongiaki_lan.i18n import _
     from tongiaki_lan.records import (
         RecordError,
@@ -69,4 +69,16 @@ def run(args) -> int:
         from tongiaki_lan.cli import play_plain
 
         return asyncio.run(play_plain(session))
-    return asyncio.run(run_game_screen(session, colour=args.colour))
+    return asyncio.run(_show(session, args))
+
+
+async def _show(session, args) -> int:
+    from tongiaki_lan.cli import console_board
+    from tongiaki_lan.console.terminal.screen import run_game_screen
+
+    board = console_board(args)
+    try:
+        return await run_game_screen(session, colour=args.colour, board=board,
+                                     page=args.board)
+    finally:
+        await board.close()

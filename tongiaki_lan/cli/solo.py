@@ -14,7 +14,7 @@ LATEST = True
 def configure(p: argparse.ArgumentParser) -> None:
     from tongiaki_lan.bots import DEFAULT_LEVEL, LEVELS
     from tongiaki_lan.bots.levels import level
-    from tongiaki_lan.cli import lang_option, plain_option, records_option
+    from tongiaki_lan.cli import board_options, lang_option, plain_option, records_option
     from tongiaki_lan.cli import optiontypes as T
 
     p.add_argument("--bots", type=T.whole(1, 5), default=3, metavar="N",
@@ -55,6 +55,7 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="with --bots 1: two colours each, played alternately (the French "
                         "rulebook's two-player variant; each player scores both colours "
                         "together)")
+    board_options(p)
 
 
 def _saved_or_os_name(given: str | None) -> str:
@@ -166,7 +167,7 @@ def _run(session, args) -> int:
     from tongiaki_lan.i18n import _
 
     try:
-        code = asyncio.run(_play(session, args.colour, args.plain))
+        code = asyncio.run(_play(session, args))
     except EOFError:  # the input ended (a pipe): the game was closed and is recorded
         code = 0
     if session.record_path is not None:
@@ -179,15 +180,20 @@ def _run(session, args) -> int:
     return code
 
 
-async def _play(session, colour: bool, plain: bool = False) -> int:
-    from tongiaki_lan.cli import ConsoleStop, LeaveOnSignals
+async def _play(session, args) -> int:
+    from tongiaki_lan.cli import ConsoleStop, LeaveOnSignals, console_board
     from tongiaki_lan.console.terminal.screen import run_game_screen
 
-    if plain:
+    if args.plain:
         from tongiaki_lan.cli import play_plain
 
         return await play_plain(session)
     # a closed window or kill ends the game as `quit` does (Ctrl-C is a key the screen
     # asks about); the record has every move already
-    with LeaveOnSignals(ConsoleStop(), sigint=False):
-        return await run_game_screen(session, colour=colour)
+    board = console_board(args)
+    try:
+        with LeaveOnSignals(ConsoleStop(), sigint=False):
+            return await run_game_screen(session, colour=args.colour, board=board,
+                                         page=args.board)
+    finally:
+        await board.close()

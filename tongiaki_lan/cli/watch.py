@@ -20,7 +20,13 @@ from pathlib import Path
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from tongiaki_lan.cli import lan_options, lang_option, plain_option, records_option
+    from tongiaki_lan.cli import (
+        board_options,
+        lan_options,
+        lang_option,
+        plain_option,
+        records_option,
+    )
     from tongiaki_lan.cli import optiontypes as T
 
     parser.add_argument("--game", type=T.game_name(), default=None,
@@ -46,6 +52,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="give up after this many seconds (waiting for the game, "
                              "then watching it)")
     lan_options(parser)
+    board_options(parser, console=False)
     parser.add_argument("--verbose", action="store_true", help="log to stderr")
 
 
@@ -80,8 +87,13 @@ def _say(args: argparse.Namespace, obj: dict, text: str | None = None) -> None:
     sys.stdout.flush()
 
 
-def _text(ev) -> str | None:
-    """One readable line per event a person watching wants to see."""
+def _text(ev, names: dict[str, str] | None = None) -> str | None:
+    """One readable line per event a person watching wants to see: islands as the
+    console names them (`expand Fiji`, `reveal Rapa Nui`, not the engine's `Fidschi` and
+    `RapaNui`), the winners by name (`names`: colour -> player, from the game's start;
+    it said "game over: blue win")."""
+    from tongiaki_lan.i18n.islands import shown_move
+
     d = ev.to_json()
     k = ev.kind
     if k == "watching":
@@ -90,15 +102,18 @@ def _text(ev) -> str | None:
         seats = ", ".join(f"{s['name']} ({s['colour']})" for s in d["seats"])
         return f"the game starts: {seats}"
     if k == "move":
-        return f"{d['index'] + 1:4d} {d['name']} ({d['colour']}): {d['move']}"
+        move = shown_move(d["move"], "en", spaced=True)
+        return f"{d['index'] + 1:4d} {d['name']} ({d['colour']}): {move}"
     if k == "reveal":
-        return f"{d['index'] + 1:4d} {d['move']}"
+        return f"{d['index'] + 1:4d} {shown_move(d['move'], 'en', spaced=True)}"
     if k == "chat":
         return f"{d['name']}{' (watching)' if d.get('watcher') else ''}: {d['text']}"
     if k in ("left", "handover", "seat_taken", "reclaimed"):
         return f"({k}) {d.get('name', '')}"
     if k == "game_over":
-        return f"game over: {', '.join(d['winners'])} win; digest {d['digest'][:16]}"
+        winners = [f"{names[c]} ({c})" if names and c in names else c for c in d["winners"]]
+        verb = "wins" if len(winners) == 1 else "win"  # (a tie: several)
+        return f"game over: {' and '.join(winners)} {verb}; digest {d['digest'][:16]}"
     if k == "woke":
         return f"this computer slept {d['slept']:.0f} s: asking the table to feed it again"
     if k == "answered":
@@ -145,6 +160,7 @@ async def _main(args: argparse.Namespace) -> int:
             return 1
     node = Node(name, host=args.host, port=args.port, record_path=record)
     final: dict = {}
+    names: dict[str, str] = {}  # colour -> the player's name, from the game's start
     plain_from = None  # the line mode's session, once the game it watches has started
 
     def on_event(ev) -> None:
@@ -155,12 +171,23 @@ async def _main(args: argparse.Namespace) -> int:
             return
         if ev.kind == "refused":
             return  # (a watcher's business is the game, not stray datagrams)
+        if ev.kind == "game_start":
+            names.update((s["colour"], s["name"]) for s in ev.to_json()["seats"])
         _say(args, ev.to_json(), _text(ev))
 
     node.add_listener(on_event)
     await node.start()
     stop = asyncio.Event()
     code = 1
+    from tongiaki_lan.cli.play import start_board
+
+    board = await start_board(node, args, lambda obj: _say(
+        args, obj, f"board: {obj['url']}" if "url" in obj else f"error: {obj['reason']}"))
+    if board is False:
+        await node.close()
+        if disc is not None:
+            await disc.close()
+        return 2
     with LeaveOnSignals(stop.set):
         try:
             if ref is not None:
@@ -213,7 +240,7 @@ async def _main(args: argparse.Namespace) -> int:
             stopper.cancel()
             if final:
                 final["record"] = str(node.record_path)
-                _say(args, final, _text(_Over(final)))
+                _say(args, final, _text(_Over(final), names))
                 code = 0
             elif node.stopped:
                 _say(args, {"event": "error", "reason": node.stopped}, f"stopped: {node.stopped}")
@@ -224,6 +251,8 @@ async def _main(args: argparse.Namespace) -> int:
         except JoinRefused as exc:
             _say(args, {"event": "error", "reason": str(exc)}, f"refused: {exc}")
         finally:
+            if board is not None:
+                await board.close()
             await node.leave(timeout=1.0)
             if disc is not None:
                 await disc.close()

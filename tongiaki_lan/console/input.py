@@ -36,7 +36,7 @@ from tongiaki_lan.i18n import current as current_language
 from tongiaki_lan.i18n.islands import engine_text, island_name, shown_move
 
 from .feeds.base import NotYet
-from .model import META, TableModel, decision_key
+from .model import LOOK_WORDS, META, TableModel, decision_key
 from .rules import clause_text, rules_lines
 from .state import TableState
 from .status import draw_wait_text
@@ -44,9 +44,11 @@ from .words import MOVE_HELP, engine_reason, help_lines, move_preview
 
 BACK_TO_LOBBY = 3  # what the screen ends with when the player typed `lobby` after a game
 # what a LAN watcher's command line takes (it has no seat: no moves, no hints); `chat` and
-# `join` are other words for `say` and `take`, `board` and `centre` only change the view
+# `join` are other words for `say` and `take`, `board`, `map` and `centre` only change the
+# view, and the steps look back at the moves so far (`last`: the game as it goes on)
 WATCHER_WORDS = ("say", "follow", "take", "help", "quit")
-WATCHER_ALSO = ("chat", "join", "?", "exit", "q", "board", "centre", "center", "lobby")
+WATCHER_ALSO = ("chat", "join", "?", "exit", "q", "board", "map", "centre", "center",
+                "lobby", *LOOK_WORDS)
 # a replay's steps by other words (the board page's buttons say `forward`)
 STEP_WORDS = {"forward": "next", "previous": "back", "prev": "back"}
 QUIT_WORDS = ("quit", "exit", "q")
@@ -61,8 +63,8 @@ class Reply:
     style: str = ""  # the notice's: "" or "error" (a refusal)
     text: str = ""  # the notice line ("" when there is nothing to say)
     exit: int | None = None  # leave the game screen with this result (0, BACK_TO_LOBBY)
-    # a view's own: ("centre", tile id), ("recentre",), ("board",) at the end (the map or
-    # the final table)
+    # a view's own: ("centre", tile id), ("recentre",), ("map",) at the end (the map or
+    # the final table), ("board",) (the board page, in the browser)
     view: tuple = ()
     anchor: int | None = None  # a long answer's first line in the story: show it from there
 
@@ -177,6 +179,7 @@ class TableInput:
         # under the status line's countdown, and after it; it goes when the wait is over
         self._until_replace: tuple[str, str] | None = None
         self.hinting = False
+        self._landing_after_hint = False  # our landing came while a hint was on its way
         # the last hint, (decision key, move, its options): `hint` again on the same
         # decision says the same, and agrees with the landing offered (a second draw of
         # the bot's dice could recommend the other of two landings "much the same")
@@ -283,13 +286,14 @@ class TableInput:
         if self.quit_asked and leaving_word(text) != self.quit_asked:
             self._drop_quit_question()
         state = self.model.state
-        if state.hint and self.notice == ("", state.hint) and text.strip() != state.offer:
+        said = state.line_hint  # (the hint as a view with a line says it: Enter plays it)
+        if said and self.notice == ("", said) and text.strip() != state.offer:
             # "Hint: … (Enter plays it)" is true only while the hint's move is on the line
             # (`hint` again says it again)
             self.notice = ("", "")
         if not text.strip() and not self.quit_asked and self._offer_again() \
-                and not self.notice[1]:
-            self.notice = ("", self.model.state.hint)  # (its reasons, as first said)
+                and not self.notice[1] and self.model.state.line_hint:
+            self.notice = ("", self.model.state.line_hint)  # (its reasons, as first said)
 
     def _drop_quit_question(self) -> None:
         """Staying after all: the question goes with its notice (not another notice said
@@ -499,12 +503,18 @@ class TableInput:
         if word in ("centre", "center"):
             self._centre(rest.strip(), fx)
             return
-        if word == "board":
-            if not s.game.is_over:  # (it did nothing, silently)
-                self.notice = ("", _("board: the map is on screen; at the end of the game "
-                                     "board switches between it and the final table"))
-                return
+        if word == "board":  # the board page: the view that can show it says where
             fx.view = ("board",)
+            return
+        if word == "map":
+            if not s.game.is_over:  # (it did nothing, silently)
+                self.notice = ("", _("map: the map is on screen; at the end of the game "
+                                     "map switches between it and the final table"))
+                return
+            fx.view = ("map",)
+            return
+        if word in LOOK_WORDS and self.model.can_look_back():
+            self._look(word, rest)
             return
         if word == "moves":
             if s.game.pending is not None and s.game.pending.is_chance:  # (no move to type:
@@ -615,9 +625,32 @@ class TableInput:
         ships = s.game.on_board(seat)  # at least one: with none, nothing is asked
         what = ngettext("your {n} ship on the board goes home",
                         "your {n} ships on the board go home", ships).format(n=ships)
-        self.notice = ("", _("colony: {what} — Enter again to confirm").format(what=what))
+        self.model.set_notice("", _("colony: {what} — Enter again to confirm").format(
+            what=what), shown=_("colony: {what} — play it again to confirm").format(what=what))
         self._confirm = (len(s.game.moves), "colony")
+        # offered on every view: Enter on the line, a button on the board page
+        self.model.set_hint(decision_key(s.game), "", "colony")
         self.line.offer("colony")
+
+    def _look(self, word: str, rest: str) -> None:
+        """A watcher's steps through the moves so far while the game goes on: `back`,
+        `forward`, `first`, `goto N`; `last` (or `forward` to the end) is the game as it
+        goes on again. One path for every view: the model shows the position, the
+        terminal's map and the board page draw it."""
+        m = self.model
+        count = int(rest) if rest.strip().isdigit() else 1
+        if word in ("back", "previous", "prev"):
+            m.look_step(-count)
+        elif word in ("forward", "next"):
+            m.look_step(count)
+        elif word == "first":
+            m.look(0)
+        elif word == "last":
+            m.look(None)
+        elif not rest.strip().isdigit():
+            self.notice = ("error", _("goto: give a move number, e.g. 'goto 40'"))
+        else:
+            m.look(int(rest))
 
     def _watcher_help(self) -> None:
         s = self.feed
@@ -628,6 +661,9 @@ class TableInput:
         if s.from_lobby:
             s.lines.append(("info", "  " + _("lobby — stop watching and go back to the lobby")))
         s.lines.append(("info", "  " + _("quit — stop watching (nobody waits for you)")))
+        s.lines.append(("info", "  " + _("back, forward, first, goto N — look back at the "
+                                         "moves so far while the game goes on; last — the "
+                                         "game as it goes on again")))
         s.lines.append(("info", _("Keys: arrows pan the map, PgUp/PgDn scroll the log, Tab "
                                   "completes.")))
         s.changed()
@@ -695,6 +731,10 @@ class TableInput:
             move, options = self._hinted[1], self._hinted[2]  # (asked already: the same)
         else:
             if self.hinting:
+                # (another hint is on its way, for a decision now gone: a landing that
+                # comes meanwhile gets its own when it is done — it never did, and the
+                # status line said "a hint is on its way…" for good)
+                self._landing_after_hint = self._landing_after_hint or auto
                 return
             self.hinting = True
             version = s.version
@@ -709,6 +749,12 @@ class TableInput:
                 error = exc
             finally:
                 self.hinting = False
+                if self._landing_after_hint:
+                    self._landing_after_hint = False
+                    now = s.game.pending
+                    if (s.my_decision() and now is not None and now.kind == D.LANDING
+                            and self.model.landing_offer() is None):
+                        s.spawn(self._hint(auto=True))
             # (a typed hint is for the screen it was asked on; the screen's own, for the
             # decision: a chat line in between must not leave the landing without offer)
             moved_on = decision_key(s.game) != key if auto else (s.version != version)
@@ -728,21 +774,27 @@ class TableInput:
         if auto and not self._line_is_free():
             return  # (the status line says the hint's landing is known)
         self.quit_asked = False  # `quit` mid-game was typed once: Enter again leaves
-        words = _("Hint: {move} (Enter plays it)").format(
-            move=shown_move(str(move), spaced=True))  # (read, as its next best option is)
+        spaced = shown_move(str(move), spaced=True)  # (read, as its next best option is)
+        words = _("Hint: {move} (Enter plays it)").format(move=spaced)
+        # (the board page has no Enter: it shows the hint with a button that plays it)
+        shown = _("Hint: {move}").format(move=spaced)
         if isinstance(move, Colony) and not s.game.on_board(p.seat):
             words = _("Hint: colony (Enter plays it: you have no ships on the beaches, so "
                       "none go home)")
+            shown = _("Hint: colony (you have no ships on the beaches, so none go home)")
         elif isinstance(move, Colony):  # the hint's words are the confirmation
             ships = s.game.on_board(p.seat)
             words = ngettext(
                 "Hint: colony (Enter plays it: your {n} ship on the board goes home)",
                 "Hint: colony (Enter plays it: your {n} ships on the board go home)",
                 ships).format(n=ships)
+            shown = ngettext("Hint: colony (your {n} ship on the board goes home)",
+                             "Hint: colony (your {n} ships on the board go home)",
+                             ships).format(n=ships)
             self._confirm = (len(s.game.moves), "colony")
-        words += hint_reason(s.game, move, options)
-        self.model.set_hint(key, words, text)
-        self.notice = ("", words)
+        why = hint_reason(s.game, move, options)
+        self.model.set_hint(key, shown + why, text, said=words + why)
+        self.model.set_notice("", words + why, shown="")  # (the page: in the hint's place)
         self.line.offer(text)
 
     def _offer_landing(self, key: tuple, text: str, plain: bool) -> None:

@@ -9,6 +9,7 @@ import difflib
 import shlex
 
 from tongiaki_lan.i18n import N_, _
+from tongiaki_lan.profile import fits_the_wire
 
 from .feeds.lanfacts import is_watching
 from .feeds.lanfacts import set_guests as _set_guests
@@ -16,6 +17,8 @@ from .lobbymodel import COLOUR_NAMES, LobbyModel, WrongPassphrase, colour_key, l
 from .lobbymodel import shown_colours as shown_colours
 from .lobbynet import LobbyNet
 from .seats import find_colour, kind_label
+
+GAME_NAME_MAX = 24  # characters of a game's name on the wire (net/protocol/codec.MAX_NAME)
 
 # `help` shows these lines, in this order; a few lines name two commands, so that the
 # whole list fits the message area of an 80x24 lobby (tests/console/test_tmux.py)
@@ -38,7 +41,8 @@ COMMANDS = {
     "leave": N_("leave — leave this table · quit — leave tongiaki-lan"),
 }
 # commands whose help is on another's line (completed all the same)
-MORE_COMMANDS = ("colour", "unbot", "unready", "quit")
+# (`board` is the game screen's, the board page: said here too)
+MORE_COMMANDS = ("colour", "unbot", "unready", "quit", "board")
 
 def _count(word: str, what: str, lo: int, hi: int, example: str) -> int:
     """A number typed as an argument, or a one-line reason naming the command."""
@@ -171,15 +175,23 @@ class LobbyInput:
             if "--two-colours" in args:  # V1: two players, two colours each
                 args = [a for a in args if a != "--two-colours"]
                 variant = "two-colours"
-            if not args:
+            if args:  # (`create ""` and `create "   "` opened tables with no name, which
+                # the list showed as a blank and `join` could not name)
+                args[0] = " ".join(args[0].split())
+            if not args or not args[0]:
                 raise ValueError(_("create: give the game a name, e.g. create Friday 4"))
             if len(args) > 3 or (len(args) > 1 and not args[1].isdigit()):
                 # `create Friday night 5`: the second word is the name's, not a bad number
                 raise ValueError(_("create NAME [SEATS] [lock]: a name with spaces needs "
                                    "quotes"))
+            if not fits_the_wire(args[0], GAME_NAME_MAX):  # (it was cut without a word, as
+                # "Island party of the " with its space, and 13 emoji went out whole for
+                # every other laptop to refuse; `play --game` refuses such a name)
+                raise ValueError(_("create: a game's name has at most {n} characters (fewer "
+                                   "with emoji)").format(n=GAME_NAME_MAX))
             seats = (_count(args[1], _("create: SEATS"), 2, 6, "create Friday 4")
                      if len(args) > 1 else 4 if variant == "standard" else 2)
-            wanted = args[0][:24].casefold()
+            wanted = args[0].casefold()
             for number, g in self.m.numbered():
                 if g.name.casefold() == wanted and g.phase != "over" and (
                         g.game_id != getattr(node, "game_id", None)):
@@ -195,12 +207,12 @@ class LobbyInput:
             async def create(passphrase: str | None) -> None:
                 if node.lobby is not None:
                     await node.leave_game()
-                await node.create_game(args[0][:24], seats, passphrase, self.m.colour,
+                await node.create_game(args[0], seats, passphrase, self.m.colour,
                                        variant=variant)
-                self.net.opened(node, args[0][:24], passphrase)
+                self.net.opened(node, args[0], passphrase)
 
             if len(args) > 2 and args[2].lower() == "lock":
-                self.ask_secret(_("Passphrase for {game}:").format(game=args[0][:24]), create)
+                self.ask_secret(_("Passphrase for {game}:").format(game=args[0]), create)
             else:  # a passphrase typed on the line still works, as it always did
                 await create(args[2] if len(args) > 2 else None)
         elif verb == "join":
@@ -345,11 +357,20 @@ class LobbyInput:
             await self.net.doctor()
         elif verb == "say":
             node = self.need_table(seat=False)
+            if not " ".join(args).strip():  # (it sent an empty line: "<Ana>")
+                raise ValueError(_("say: what?"))
             node.chat(" ".join(args))
         elif verb == "leave":
             node = self.need_table(seat=False)
             await node.leave_game()
             self.m.lines.append(("info", _("You left the table.")))
+        elif verb == "board":  # (the board page shows a game: the next one here)
+            self.m.board_wanted = True
+            url = self.m.board_url()
+            self.m.lines.append(("info", _("board: the board page opens in your browser with "
+                                           "the next game") if url is None else _(
+                "The board page: {url} (it shows the last game until the next one "
+                "begins)").format(url=url)))
         else:
             near = difflib.get_close_matches(verb, [*COMMANDS, *MORE_COMMANDS], n=1,
                                              cutoff=0.75)

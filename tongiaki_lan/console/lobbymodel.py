@@ -80,6 +80,10 @@ class LobbyModel:
         # after `join N [COLOUR]` of a running game with an open seat: the seat to take once
         # the game screen follows it ("": the only one open); cli/lobby.py passes it on
         self.take_wanted: str | None = None
+        # `board`: the board page is wanted with the next game (cli/lobby.py serves it);
+        # `board_url()`: its address once served (None before)
+        self.board_wanted = False
+        self.board_url = lambda: None
         # `join N` of a game this laptop left for good: the game's id while the table is
         # asked for the seat back (lobbynet.py), and the games whose seat a newcomer plays
         # (told once: every member says it)

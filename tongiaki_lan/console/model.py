@@ -29,6 +29,7 @@ from .feeds.base import GameSession
 from .final import final_rows
 from .seats import HUMAN_KINDS, colour_name
 from .state import (
+    VIEW_ONLY,
     Countdown,
     DecisionView,
     LastMove,
@@ -39,6 +40,7 @@ from .state import (
     TableState,
 )
 from .status import status_line
+from .targets import move_targets, touched
 from .words import (
     LANDING_HINTED,
     LANDING_PLAIN,
@@ -51,7 +53,9 @@ from .words import (
 Subscriber = Callable[[TableState], None]
 
 # what every table takes besides moves and the feed's own commands (`help` lists them)
-META = ("help", "hint", "moves", "rules", "position", "centre", "board", "quit")
+META = ("help", "hint", "moves", "rules", "position", "centre", "map", "board", "quit")
+# a live table looked back at (a watcher's): the steps, as a replay's are named
+LOOK_WORDS = ("first", "back", "forward", "next", "previous", "prev", "last", "goto")
 
 
 def decision_island(game: Game) -> int | None:
@@ -68,6 +72,28 @@ def decision_island(game: Game) -> int | None:
 def decision_key(game: Game) -> tuple:
     """What tells one decision from the next: the moves played and the decision pending."""
     return (len(game.moves), game.pending)
+
+
+def step_target(moves, index: int, delta: int) -> int:
+    """Where a step of `delta` moves from `index` lands: tile reveals go with the move
+    that caused them, so a step never stops at one (a replay's and a look back's)."""
+    total = len(moves)
+    target = max(0, min(index + delta, total))
+    if delta > 0:
+        while target < total and isinstance(moves[target], Reveal):
+            target += 1
+    else:
+        while 0 < target < total and isinstance(moves[target], Reveal):
+            target -= 1
+    return target
+
+
+def position_text(moves, index: int) -> str:
+    """Where a position stands among `moves`, and the move that comes next."""
+    if index < len(moves):
+        move = shown_move(str(moves[index]), spaced=True)  # (HivaOa)
+        return _("move {i}/{n} — next: {move}").format(i=index, n=len(moves), move=move)
+    return _("move {i}/{n}").format(i=index, n=len(moves))
 
 
 class TableModel:
@@ -89,7 +115,13 @@ class TableModel:
         self.notice: Line = ("", "")
         self._landing: tuple = (None, None)  # (decision key, move text) offered at a landing
         self._landing_plain = False  # ... the engine's plain one (the hint failed)
-        self._hint: tuple = (None, "", "")  # (decision key, words, the move's text)
+        # (decision key, words, the move's text, the words as a view with a line says them)
+        self._hint: tuple = (None, "", "", "")
+        # the notice as views without a command line say it (None: as `notice` says it):
+        # "Enter plays it" means nothing on the board page
+        self._notice_shown: Line | None = None
+        # a live table looked back at: the moves shown (None: the game as it goes on)
+        self._look: int | None = None
         feed.subscribe(self._feed_changed)
 
     # ---------------------------------------------------------------- observing
@@ -113,12 +145,41 @@ class TableModel:
             self._state, self._built_on = self._build(), facts
         return self._state
 
+    # ---------------------------------------------------------------- looking back
+
+    def can_look_back(self) -> bool:
+        """Whether this table may be looked back at while it goes on: a watcher's, who
+        came late or missed a move (a replay steps on its own; a player's decision must
+        stay in sight)."""
+        return self.feed.kind == "watch" and self.feed.game is not None
+
+    @property
+    def looking(self) -> int | None:
+        """The moves shown while looking back (None: the game as it goes on)."""
+        if self._look is None or self.feed.game is None:
+            return None
+        return self._look if self._look < len(self.feed.game.moves) else None
+
+    def look(self, index: int | None) -> None:
+        """Show the position after `index` moves of the live game (None, or the moves
+        played so far: the game as it goes on again)."""
+        total = len(self.feed.game.moves)
+        index = None if index is None or index >= total else max(0, index)
+        if index != self.looking:
+            self._look = index
+            self.changed()
+
+    def look_step(self, delta: int) -> None:
+        moves = self.feed.game.moves
+        at = self.looking
+        self.look(step_target(moves, len(moves) if at is None else at, delta))
+
     def _facts(self) -> tuple:
         """What a state is made of that a feed may change before it says so (a seat's
         player gone away, a line told): read again on every look, cheaply."""
         f = self.feed
         g = f.game
-        return (f.version, id(g), len(g.moves), g.pending, len(f.lines),
+        return (f.version, id(g), len(g.moves), g.pending, len(f.lines), self._look,
                 tuple((s.name, s.kind, s.local, s.away, s.laptop_bot) for s in f.seats))
 
     def changed(self) -> None:
@@ -206,23 +267,37 @@ class TableModel:
 
     # ---------------------------------------------------------------- from the input path
 
-    def note(self, style: str, text: str) -> None:
-        """A line a view adds to the story: the terminal says why its map turned compact.
-        (Not a change of the game: a view's log is not scrolled back to it.)"""
-        self.feed.lines.append((style, text))
+    def note(self, style: str, text: str, view: str = VIEW_ONLY) -> None:
+        """A line a view adds to the story for itself: the terminal says why its map
+        turned compact (other views leave out a line whose style ends in `view`). (Not a
+        change of the game: a view's log is not scrolled back to it.)"""
+        self.feed.lines.append((style + view, text))
         self.changed()
 
-    def set_notice(self, style: str, text: str) -> None:
-        if (style, text) != self.notice:
+    def set_notice(self, style: str, text: str, shown: str | None = None) -> None:
+        """The notice line. `shown`: the same in words for a view with no command line
+        (no "Enter plays it"); "" shows nothing there (a hint, which has its own place)."""
+        if (style, text) != self.notice or self._notice_shown != (
+                None if shown is None else (style, shown)):
             self.notice = (style, text)
+            self._notice_shown = None if shown is None else (style, shown)
             self.changed()
+
+    @property
+    def notice_shown(self) -> Line | None:
+        """The notice as a view without a command line shows it (None: nothing)."""
+        line = self._notice_shown if self._notice_shown is not None else self.notice
+        return line if line[1] else None
 
     def set_landing(self, key: tuple, text: str | None, plain: bool) -> None:
         self._landing, self._landing_plain = (key, text), plain
         self.changed()
 
-    def set_hint(self, key: tuple, words: str, move_text: str) -> None:
-        self._hint = (key, words, move_text)
+    def set_hint(self, key: tuple, words: str, move_text: str, said: str = "") -> None:
+        """A move offered for the decision `key` (`move_text`) and the words of its hint
+        ("" for an offer that is no hint: a confirmation); `said`: the same as a view with
+        a command line says it (what Enter does), if it differs."""
+        self._hint = (key, words, move_text, said or words)
         self.changed()
 
     # ---------------------------------------------------------------- the state
@@ -250,13 +325,15 @@ class TableModel:
 
     def _build(self) -> TableState:
         f = self.feed
-        g = f.game
+        live = f.game
         now = time.monotonic()
+        looking = self.looking
+        g = live if looking is None else _cut(live, looking)
         p = g.pending
         names, labels = f.names, f.labels
-        local = f.local_seats() if f.can_play else set()
+        local = f.local_seats() if f.can_play and looking is None else set()
         viewer = f.viewer_seats()
-        mine = f.my_decision()
+        mine = f.my_decision() and looking is None
         cids = g.colour_ids()
         scores = g.scores()
         left_seats = f.left_seats()
@@ -269,8 +346,11 @@ class TableModel:
                      bot_kind=s.kind if s.kind not in HUMAN_KINDS else "")
             for i, s in enumerate(f.seats))
         landing_state = self.landing_state()
-        style, text = pending_text(g, names, local, lobby=f.from_lobby, labels=labels,
-                                   replay=f.kind == "replay", landing=landing_state)
+        told = dict(lobby=f.from_lobby, labels=labels,
+                    replay=f.kind == "replay" or looking is not None,
+                    landing=landing_state)
+        _style, text = pending_text(g, names, local, line=False, **told)
+        _style, line_text = pending_text(g, names, local, **told)
         typed_over = ""
         if mine and p is not None and p.kind == D.LANDING and landing_state != LANDING_THINKING:
             typed_over = pending_text(g, names, local, labels=labels,
@@ -278,23 +358,28 @@ class TableModel:
         moves: tuple[MoveOption, ...] = ()
         if mine:
             moves = tuple(MoveOption(text=t, shown=shown_move(str(m), spaced=True),
-                                     preview=move_preview(g, m))
+                                     preview=move_preview(g, m), targets=move_targets(g, m))
                           for t, m in self.legal_by_text().items())
         waiting = ""
         if p is not None and p.seat is not None and not mine:
             waiting = f"{names[p.seat]} ({LETTERS[cids[p.seat]]})"
         decision = DecisionView(seat=p.seat if p is not None else None,
                                 kind=p.kind if p is not None else "", mine=mine, text=text,
-                                moves=moves, waiting_for=waiting, typed_over=typed_over)
-        if self._focus[0] != f.version:  # (a departure's: from its legal moves)
-            self._focus = (f.version, decision_island(g))
+                                moves=moves, waiting_for=waiting, typed_over=typed_over,
+                                line_text=line_text if line_text != text else "")
+        if self._focus[0] != (f.version, looking):  # (a departure's: from its legal moves)
+            self._focus = ((f.version, looking), decision_island(g))
         key = decision_key(g)
-        hint_key, hint_words, hint_move = self._hint
+        hint_key, hint_words, hint_move, hint_said = self._hint
         landing = self.landing_offer()
         replay = None
         if f.kind == "replay":
             replay = ReplayPosition(index=len(g.moves), total=f.total,
                                     text=f.position_text())
+        elif self.can_look_back():  # (the controls, to look back at the moves so far)
+            at = len(g.moves)
+            replay = ReplayPosition(index=at, total=len(live.moves), live=True,
+                                    text=position_text(live.moves, at))
         extra = tuple(f.commands())
         lobby = ("lobby",) if f.from_lobby else ()
         state = TableState(
@@ -309,12 +394,15 @@ class TableModel:
             board=g.copy(undo=False),
             frontier=p is not None and p.kind == D.COLONY_TILE,
             focus=self._focus[1],
-            last_move=_last_move(g, names),
+            last_move=last_move(g, names),
             story=tuple(f.lines),
-            hint=hint_words if hint_key == key else "",
-            offer=landing or (hint_move if hint_key == key else ""),
-            notice=self.notice if self.notice[1] else None,
-            away=tuple(s.name for s in seats if s.away and not g.is_over),
+            hint=hint_words if hint_key == key and looking is None else "",
+            line_hint=hint_said if hint_key == key and looking is None else "",
+            offer="" if looking is not None else landing or (
+                hint_move if hint_key == key else ""),
+            notice=self.notice_shown,
+            line_notice=self.notice if self.notice[1] else None,
+            away=tuple(s.name for s in seats if s.away and not live.is_over),
             left=tuple(s.name for s in seats if s.left),
             watchers=tuple(f.watcher_names()),
             open_seats=tuple(f.open_seat_colours()),
@@ -334,7 +422,7 @@ class TableModel:
             numbers_tiles=f.numbers_tiles,
             status_style="",
         )
-        style, text = status_line(state, now=now)
+        style, text = status_line(state, now=now, line=False)
         return replace(state, status=text, status_style=style)
 
 
@@ -346,29 +434,48 @@ def _driver(seat) -> str:
     return "you" if seat.local else "player"
 
 
-def _last_move(game: Game, names: list[str]) -> LastMove | None:
-    """The last move in words, with who made it (a tile drawn: what was discovered)."""
-    if not game.moves:
+def _cut(game: Game, index: int) -> Game:
+    """A copy of `game` after its first `index` moves (a look back), its history kept."""
+    cut = game.copy()
+    while len(cut.moves) > index:
+        cut.pop()
+    return cut
+
+
+def last_move(game: Game, names: list[str]) -> LastMove | None:
+    """The last move in words, with who made it, and what it touched on the board for
+    every view to mark (`targets.touched`): the beach it filled or emptied, the pier it
+    left by, a tile placed. The tiles its departures revealed go with it, as they go with
+    it in a replay's step: marked as a reveal alone, the pier the ships left by was lost
+    one move after it was played."""
+    moves = game.moves
+    if not moves:
         return None
-    index = len(game.moves) - 1
-    move = game.moves[index]
+    index = len(moves) - 1
+    while index > 0 and isinstance(moves[index], Reveal):
+        index -= 1
+    move = moves[index]
+    revealed = tuple(m.tile for m in moves[index:] if isinstance(m, Reveal))
+    if isinstance(move, Reveal):  # (only reveals so far: nobody's move to name)
+        return LastMove(index=index, seat=None, text=shown_move(str(move), spaced=True),
+                        tiles=revealed)
     seat = None
-    if not isinstance(move, Reveal):
-        before = game.copy()
-        try:
+    marks = touched(game, move)  # (in the wrong position: only if the history is gone)
+    before = game.copy()
+    try:
+        while len(before.moves) > index:
             before.pop()
-            seat = before.pending.seat if before.pending is not None else None
-        except IndexError:  # (a game rebuilt without its history: nobody named)
-            seat = None
+        seat = before.pending.seat if before.pending is not None else None
+        marks = touched(before, move)
+    except IndexError:  # (a game rebuilt without its history: nobody named)
+        seat = None
+    if isinstance(move, PlaceTile) and not marks.tiles:
+        cell = game.tile_at((move.q, move.r))
+        marks = type(marks)(marks.targets, (cell[0],) if cell else ())
     text = shown_move(str(move), spaced=True)
     if seat is not None:
         text = f"{names[seat]}: {text}"
-    tiles: tuple[int, ...] = ()
-    if isinstance(move, Reveal):
-        tiles = (move.tile,)
-    elif isinstance(move, PlaceTile):
-        cell = game.tile_at((move.q, move.r))
-        tiles = (cell[0],) if cell else ()
-    elif getattr(move, "island", None) is not None:
-        tiles = (move.island,)
-    return LastMove(index=index, seat=seat, text=text, tiles=tiles)
+    tiles = tuple(dict.fromkeys((*marks.tiles, *revealed)))
+    if not marks.targets and not tiles and getattr(move, "island", None) is not None:
+        tiles = (move.island,)  # (an island's own move with nothing else to mark)
+    return LastMove(index=index, seat=seat, text=text, targets=marks.targets, tiles=tiles)

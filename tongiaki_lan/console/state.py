@@ -28,6 +28,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 Line = tuple[str, str]  # (style, text): a story line, as `story.Line`
+# a story line of one view only, its style ending so (`info.terminal`): the terminal says
+# why its map is drawn compact, which means nothing on the board page
+VIEW_ONLY = ".terminal"
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,12 +71,17 @@ class DecisionView:
     seat: int | None  # None: a tile reveal (chance) or nothing pending
     kind: str  # the engine's decision kind, or "" at the end
     mine: bool  # this keyboard decides it
-    text: str  # the decision in words, as the status line says it
+    # the decision in words, as any view says it: nothing of how it is typed or of a key
+    # (the board page has no command line and no Enter; it offers buttons and clicks)
+    text: str
     moves: tuple[MoveOption, ...] = ()  # empty unless `mine`
     waiting_for: str = ""  # who or what the table waits for, in words ("" if nothing)
     # `text` for a line that holds something else than the move offered (our landing:
     # "Enter takes the hint" is not true then); "" when `text` holds either way
     typed_over: str = ""
+    # the same decision as a view with a command line says it: what to type, what Enter
+    # does (`put a ship on Tonga — place Tonga BEACH`); "" when it says nothing more
+    line_text: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,10 +108,20 @@ class Countdown:
 
 @dataclass(frozen=True, slots=True)
 class ReplayPosition:
+    """Where the position shown stands among the moves: a replay's, or a live game's
+    that a watcher looks back at (`live`: `last` returns to the game as it goes on)."""
+
     index: int  # moves applied to what is shown
-    total: int  # moves in the record
-    can_step: bool = True  # a late watcher looking back: False while live
+    total: int  # moves in the record (a live game: moves played so far)
+    can_step: bool = True  # the steps are taken (False: the controls are shown, greyed)
     text: str = ""  # where it stands in words (`move 12/80 — next: place Tonga 2`)
+    live: bool = False  # a live game, not a record: at `total` it is the game as it goes
+
+    @property
+    def away_from_now(self) -> bool:
+        """Whether the position shown is not the game as it stands: a replay's, or a
+        live game's looked back at."""
+        return not self.live or self.index < self.total
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +146,10 @@ class TableState:
     hint: str = ""  # the last hint in words, while its decision stands
     offer: str = ""  # a move offered on the input line (a landing), as text
     notice: Line | None = None  # the message line (a refusal with its rule, a note)
+    # the notice and the hint as a view with a command line says them (the terminal, the
+    # line mode): with what Enter does ("Hint: place Tonga 3 (Enter plays it)")
+    line_notice: Line | None = None
+    line_hint: str = ""
     away: tuple[str, ...] = ()  # names of players away
     left: tuple[str, ...] = ()  # names of players gone for good
     watchers: tuple[str, ...] = ()

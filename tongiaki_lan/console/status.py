@@ -59,18 +59,22 @@ def decision_style(state: TableState) -> str:
     return MINE if state.decision.mine else PLAIN
 
 
-def status_line(state: TableState, typed: str = "", now: float | None = None) -> tuple[str, str]:
+def status_line(state: TableState, typed: str = "", now: float | None = None,
+                line: bool = True) -> tuple[str, str]:
     """(style, text) of the status line; `typed`: what is on the view's line (a move of
     the pending decision typed there says what it sets off), `now`: the monotonic clock
-    (countdowns)."""
+    (countdowns); `line`: for a view with a command line, which says what to type and
+    what Enter does (the terminal, the line mode), else in words any view can show (the
+    board page: `TableState.status`)."""
     if state.seat_lost:  # the game goes on, but not with this screen
         return OVER, _("Someone else plays your seat now  (lobby: the list, to watch · quit "
                        "leaves)")
     waiting = state.waking or draw_wait_text(state, now)
     if waiting:  # a LAN draw waits for someone's value: say whose, and for how long
         return PLAIN, waiting
-    style, text = decision_style(state), state.decision.text
     d = state.decision
+    style = decision_style(state)
+    text = d.line_text if line and d.line_text else d.text
     seat = state.seats[d.seat] if d.seat is not None and not state.over else None
     # (a seat a bot plays for its away player does not wait; a bot laptop's does: its
     # line read "Cat — bot (random) is thinking…" while the game waited for the laptop)
@@ -106,7 +110,11 @@ def status_line(state: TableState, typed: str = "", now: float | None = None) ->
                 game=state.game_name, name=followed, text=text)
         else:
             text = _("Watching {game} — {text}").format(game=state.game_name, text=text)
-    if state.replay is not None:
+    if state.replay is not None and state.replay.live:
+        if state.replay.index < state.replay.total:  # (a watcher looking back)
+            return PLAIN, _("Looking back, {position} (last: back to the game) · "
+                            "{text}").format(position=state.replay.text, text=text)
+    elif state.replay is not None:
         return PLAIN, _("Replay {position} · {text}").format(position=state.replay.text,
                                                              text=text)
     if d.typed_over and typed.strip() and typed.strip() != state.offer:

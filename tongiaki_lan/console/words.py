@@ -28,7 +28,8 @@ LANDING_TYPED = "typed"
 
 def pending_text(game: Game, names: list[str], local: set[int],
                  lobby: bool = False, labels: list[str] | None = None,
-                 replay: bool = False, landing: str = LANDING_HINTED) -> tuple[str, str]:
+                 replay: bool = False, landing: str = LANDING_HINTED,
+                 line: bool = True) -> tuple[str, str]:
     """(style, text) for the status line: the pending decision and whose it is.
     `lobby`: the game was started from the lobby, which `lobby` goes back to; `labels`
     name the seats in the result (`Maui — bot (search)`). `replay`: nobody is thinking
@@ -37,10 +38,14 @@ def pending_text(game: Game, names: list[str], local: set[int],
     nothing yet while the hint thinks, the engine's plain one if the hint failed, or
     what the player typed over the offer (Enter plays that, not the hint). A
     newcomer read "Enter takes the offer" as advice, and the engine's first landing was
-    often not the one `hint` recommended."""
+    often not the one `hint` recommended. `line`: as a view with a command line says it
+    (what to type, what Enter does); else in words any view can show (the board page has
+    no Enter: it offers buttons and marks what can be clicked)."""
     p = game.pending
     if p is None:
         result = final_words(game, labels or names)
+        if not line:
+            return "class:status.over", _("Game over. {result}").format(result=result)
         if lobby:
             text = _("Game over. {result}  (lobby: the next game · quit leaves)").format(
                 result=result)
@@ -52,7 +57,9 @@ def pending_text(game: Game, names: list[str], local: set[int],
     mine = p.seat in local
     who = f"{names[p.seat]} ({LETTERS[game.colour_ids()[p.seat]]})"
     island = island_name(p.island) if p.island is not None else ""
-    if mine:  # short enough for an 80-column status line; the panel says who you are
+    if mine and not line:
+        text = _neutral_text(game, p, landing)
+    if mine and line:  # short enough for an 80-column status line; the panel says who you are
         tile = tile_label(p.tile) if p.tile is not None else ""
         text = {
             D.SETUP: _("put a ship on Tonga — place Tonga BEACH"),
@@ -72,6 +79,7 @@ def pending_text(game: Game, names: list[str], local: set[int],
             D.COLONY_SHIP: _("New Colony: a ship on {island} — place {island} BEACH"),
         }[p.kind].format(island=island, n=p.count, ships=ships_text(p.group), tile=tile,
                          departure=_departure_text(game) if p.kind == D.DEPARTURE else "")
+    if mine:
         if game.owners is not None:  # two colours each (V1): which of your two colours
             return "class:status.mine", _("Your decision ({letter}): {text}").format(
                 letter=LETTERS[game.colour_ids()[p.seat]], text=text)
@@ -153,6 +161,45 @@ def preview_text(game: Game, move: Sail) -> str:
     return _("→ reveals a tile at {hex}").format(hex=f"{pv.hex[0]},{pv.hex[1]}")
 
 
+def _neutral_text(game: Game, p, landing: str) -> str:
+    """Our decision in words that hold no typing and no key: the board page's (it marks
+    what may be clicked and offers the rest as buttons)."""
+    island = island_name(p.island) if p.island is not None else ""
+    if p.kind == D.SETUP:
+        return _("put a ship on Tonga")
+    if p.kind == D.ACTION:
+        if any(str(m).startswith("expand") for m in game.legal_moves()):
+            return _("your turn — expand an island, found a Royal Island, or start a New "
+                     "Colony")
+        return _("your turn, no ships out — put ships on an island, or start a New Colony")
+    if p.kind == D.EXPAND_BEACHES:
+        return ngettext("{n} new ship on {island} — choose its beach",
+                        "{n} new ships on {island} — choose {n} beaches",
+                        p.count or 0).format(n=p.count, island=island)
+    if p.kind == D.T1A_SOURCE:
+        return _("reserve empty: bring a ship to {island} — choose the beach it comes "
+                 "from").format(island=island)
+    if p.kind == D.DEPARTURE:
+        full = {(m.island, m.beach) for m in game.legal_moves() if isinstance(m, Sail)}
+        where = _departure_text(game, words=True)
+        if len(full) == 1:
+            return _("{beach} is full: choose the pier it sails from").format(beach=where)
+        return _("full: {beaches} — choose which sails first, and by which pier").format(
+            beaches=where)
+    if p.kind == D.LANDING:
+        ships = ships_text(p.group)
+        return {
+            LANDING_HINTED: _("{ships} reach {island}: the hint's landing is offered"),
+            LANDING_THINKING: _("{ships} reach {island}: a hint is on its way…"),
+            LANDING_PLAIN: _("{ships} reach {island}: the offer lands them in beach order"),
+        }[landing].format(ships=ships, island=island)
+    if p.kind == D.COLONY_TILE:
+        tile = tile_label(p.tile) if p.tile is not None else ""
+        return _("New Colony: place {tile} — choose its place and where its red mark "
+                 "points").format(tile=tile)
+    return _("New Colony: a ship on {island} — choose its beach").format(island=island)
+
+
 def _action_text(game: Game, seat: int) -> str:
     moves = game.legal_moves()
     kinds = {str(m).split()[0] for m in moves}
@@ -161,9 +208,10 @@ def _action_text(game: Game, seat: int) -> str:
     return _("your turn, no ships out — place ISLAND BEACH [BEACH] or colony")
 
 
-def _departure_text(game: Game) -> str:
+def _departure_text(game: Game, words: bool = False) -> str:
     """Which beaches are full (`Nauru 1`), so the player need not look for them: the
-    status line said only "a beach is full", and two full beaches still "a beach"."""
+    status line said only "a beach is full", and two full beaches still "a beach".
+    `words`: only where they are (`Nauru 1, Tonga 3`), for `_neutral_text`."""
     islands: dict[int, list[str]] = {}  # island -> its full beaches, in the moves' order
     for m in game.legal_moves():
         if isinstance(m, Sail):
@@ -174,6 +222,8 @@ def _departure_text(game: Game) -> str:
     while len(parts) > 1 and len(", ".join(parts)) > 28:  # (an 80-column status line)
         parts[-2:] = [parts[-2] + " …"]
     where = ", ".join(parts)
+    if words:
+        return where
     if sum(len(bs) for bs in islands.values()) == 1:
         return _("{beach} is full: sail ISLAND BEACH PIER (Tab: where it goes)").format(
             beach=where)
@@ -204,7 +254,8 @@ GENERAL_HELP = [
        "re-centre the map (on an island)"),
     N_("  quit — leave (the record is saved)"),  # (`QUIT_LINES` says it as it is)
     N_("  position — the whole position as one line of text (paste it into a bug report)"),
-    N_("  board — at the end, switch between the final table and the map"),
+    N_("  board — the board in your browser, live, played by clicking"),
+    N_("  map — at the end, switch between the final table and the map"),
     *_GAME_KEYS,
     N_("Map: a beach is its number, ships as colour letters, · a free berth, then its piers"),
     N_("  (N NE SE S SW NW). Sea: 'N-S 4' is a route from N to S with danger 4 (needs 4"),

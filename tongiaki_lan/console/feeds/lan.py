@@ -32,8 +32,9 @@ class LanSession(GameSession):
     numbers_tiles = True
 
     def __init__(self, node, discovery=None, carried: list | None = None,
-                 take: str | None = None):
+                 take: str | None = None, own_bot: bool = False):
         self.node = node
+        self.own_bot = own_bot  # this laptop's bot plays its seat (a headless node's page)
         self.discovery = discovery
         # guests (a watcher: no seat): the seats of the player followed (`follow NAME`),
         # the seat `join N [COLOUR]` asked for ("": any one open seat)
@@ -41,7 +42,7 @@ class LanSession(GameSession):
         self.want_seat = take
         self._taking = False
         self._newcomer = False  # took a seat at this table from its screen
-        super().__init__(node.game, seats_of(node))
+        super().__init__(node.game, seats_of(node, own_bot=own_bot))
         self.facts = TableFacts(node, lambda: self.game)
         self.story = LanStory(self)
         self.carried = list(carried or [])  # the lobby's chat, shown first
@@ -247,7 +248,7 @@ class LanSession(GameSession):
         if self.node.lobby is not None:
             # (who drives each seat: the labels follow)
             before = self.names
-            self.seats = seats_of(self.node, self.facts.gone)
+            self.seats = seats_of(self.node, self.facts.gone, own_bot=self.own_bot)
             self._narrator.names, self._narrator.labels = self.names, self.labels
             if self.names != before and self.game is not None:
                 if not self.names_from:  # (the names of the moves before any change)

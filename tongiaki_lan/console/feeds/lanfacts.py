@@ -87,10 +87,12 @@ def caught_up(node) -> bool:
     return True if check is None else check()  # (a stand-in node without a core: yes)
 
 
-def seats_of(node, gone: set[str] | frozenset[str] = frozenset()) -> list[Seat]:
+def seats_of(node, gone: set[str] | frozenset[str] = frozenset(),
+             own_bot: bool = False) -> list[Seat]:
     """The seats as the screen shows them. `gone`: peers (hex) that left for good: a bot
     plays their seats from now on, so they are not shown as away (greyed, "Away: Cat")
-    as if the table still waited for them."""
+    as if the table still waited for them. `own_bot`: this laptop's own seats are played
+    by its bot (`play --headless`), shown as a bot's and never this keyboard's."""
     lb = node.lobby
     present = node.present()
     try:  # (what the node knows of goodbyes, also those said before this screen began)
@@ -111,10 +113,12 @@ def seats_of(node, gone: set[str] | frozenset[str] = frozenset()) -> list[Seat]:
         laptop_bot = False
         if s.kind == "human" and s.bot:  # handed to a bot while its player is away
             kind = s.bot
-        elif s.kind == "human" and s.plays and not mine:  # a laptop that runs a bot
+        elif s.kind == "human" and s.plays and (own_bot or not mine):  # a laptop that
+            # runs a bot (this one's too, on the page of a headless node: `own_bot`)
             kind = s.plays
             laptop_bot = True
-        out.append(Seat(s.name, s.colour, kind, local=mine and s.kind != "bot" and not s.bot,
+        out.append(Seat(s.name, s.colour, kind,
+                        local=mine and s.kind != "bot" and not s.bot and not laptop_bot,
                         away=(s.owner not in present and s.owner.hex() not in gone
                               and not (i < len(left) and left[i])), laptop_bot=laptop_bot))
     return out

@@ -24,6 +24,7 @@ from tongiaki_lan.i18n.islands import island_name
 
 from ..final import decided_by, presence
 from ..state import Line, MoveOption, TableState
+from ..status import status_line
 from ..words import _GAME_KEYS, GENERAL_HELP, REPLAY_KEYS
 
 FEW = 6  # a decision's moves are said whole up to this many; beyond, the count and
@@ -33,6 +34,12 @@ STRUCK = "void"  # the story's style of a line taken back (`undo`, a LAN table's
 # it told a moment ago: read out here, every move of a round was said twice
 SUMMARY = "summary"
 RULE = "─"  # the turn lines' decoration (`── turn 3: Ana (B) ──`): not read aloud
+
+
+def said_status(state: TableState) -> str:
+    """The status line as a view with a command line says it (`TableState.status` is the
+    board page's, which has no Enter)."""
+    return status_line(state)[1]
 
 
 def plain_help(replay: bool = False) -> str:
@@ -213,7 +220,7 @@ class LineView:
         out += self._standing(state)
         if self._landing_due(state):
             return out  # (its hint's "Thinking…" is not news: the decision comes with it)
-        notice = state.notice[1] if state.notice is not None else ""
+        notice = state.line_notice[1] if state.line_notice is not None else ""
         if notice != self._notice:  # (after the decision: a hint, a reason, is about it)
             self._notice = notice
             if notice:
@@ -239,14 +246,15 @@ class LineView:
         if state.seat_lost != self._seat_lost:
             self._seat_lost = state.seat_lost
             if state.seat_lost:
-                out.append(state.status)
+                out.append(said_status(state))
         if state.over and not self._over:
             out += final_said(state)
         self._over = state.over
         if state.replay is not None:
-            if state.status != self._position:
-                self._position = state.status
-                out.append(state.status)
+            status = said_status(state)
+            if status != self._position:
+                self._position = status
+                out.append(status)
             return out
         d = state.decision
         self.announced = False
@@ -271,14 +279,14 @@ class LineView:
             return out  # (a tile: the story says what it is)
         if d.seat != self._waited:  # a person at another laptop: named once a turn
             self._waited = d.seat
-            out.append(d.text)
+            out.append(d.line_text or d.text)
         return out
 
     def decision_lines(self, state: TableState) -> list[str]:
         """Our decision in words, the move offered for it, and its legal moves."""
         d = state.decision
-        text = d.text
-        notice = state.notice[1] if state.notice is not None else ""
-        if state.offer and not (state.hint and notice == state.hint):  # (else the hint's
+        text = d.line_text or d.text  # (as a view with a command line says it)
+        notice = state.line_notice[1] if state.line_notice is not None else ""
+        if state.offer and not (state.line_hint and notice == state.line_hint):  # (else the hint's
             text += f" ({offered_shown(state)})"  # words say it next, with its reason)
         return [text, moves_line(d.moves)] if d.moves else [text]

@@ -26,7 +26,7 @@ from ..feeds.base import GameSession
 from ..input import InputLine, Reply, TableInput
 from ..model import TableModel
 from ..state import TableState
-from .lines import LineView, all_moves_line, islands_lines, plain_help
+from .lines import LineView, all_moves_line, islands_lines, plain_help, said_status
 from .stdin import EOF, StdinLines
 
 READY = ("ready",)  # on the queue: the game asks this keyboard again (held lines go on)
@@ -195,7 +195,8 @@ class PlainRun:
         """Enter alone with nothing offered: the decision again, and its moves."""
         if state.decision.mine:
             return self.view.decision_lines(state)
-        return [state.status] if state.status else []
+        status = said_status(state)
+        return [status] if status else []
 
     def _answer(self, reply: Reply) -> None:
         if reply.exit is not None:

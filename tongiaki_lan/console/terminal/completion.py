@@ -94,7 +94,7 @@ class MoveCompleter(Completer):
         if not space:
             words = [*WATCHER_WORDS]
             if state.over:
-                words += ["board"] + (["lobby"] if state.from_lobby else [])
+                words += ["map", "board"] + (["lobby"] if state.from_lobby else [])
             if not state.open_seat_indices:
                 words.remove("take")
             for w in words:

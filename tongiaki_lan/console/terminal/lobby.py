@@ -51,6 +51,8 @@ class LobbyScreen:
     message = _model_attr("message")
     yours = _model_attr("yours")
     take_wanted = _model_attr("take_wanted")
+    board_wanted = _model_attr("board_wanted")
+    board_url = _model_attr("board_url", "the board page's address once served, or None")
     _busy = _model_attr("busy")
 
     def __init__(self, name: str, colour: str = "", record_dir=None, host: str = "0.0.0.0",

@@ -31,7 +31,7 @@ def panel_lines(state: TableState, width: int, steps: frozenset[str]) -> list[Fr
     lines: list[Fragments] = []
     name_w = max(4, min(12, width - 24))
     title = _("{title} · turn {n}").format(title=state.title, n=g.turn + 1)
-    if state.replay is not None:
+    if state.replay is not None and state.replay.away_from_now:
         title = f"{state.title} · {state.replay.text}"
         if len(title) > width and " — " in title:
             # a replay's next move is on the status line in full: at 80x24 the panel
@@ -154,7 +154,7 @@ def final_lines(state: TableState, width: int) -> list[Fragments]:
     # Who won and why come first, then how to get the map back: on an 80x24 screen
     # the island rows at the end are what may not fit, never the result.
     rows = final_rows(state.board, [s.label for s in state.seats], width)
-    rows[1:1] = [("note", _("(board — show the map · the log has the story)"))]
+    rows[1:1] = [("note", _("(map — show the map · the log has the story)"))]
     out = []
     styles = {"head": "class:final.head", "note": "class:panel.head"}
     for kind, row in rows:

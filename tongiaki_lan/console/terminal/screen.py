@@ -101,8 +101,12 @@ class GameScreen:
     made for it, unless given: a second view of the same table shares them)."""
 
     def __init__(self, session: GameSession, colour: bool = True,
-                 model: TableModel | None = None, input: TableInput | None = None):
+                 model: TableModel | None = None, input: TableInput | None = None,
+                 board=None):
         self.session = session
+        # the board page (`boardlink.BoardLink`): the run's, or made at the first `board`
+        self.board = board
+        self._page: asyncio.Task | None = None
         self.model = model or TableModel(session)
         # (the map's usual height: the status, message and command lines one row each)
         self.view = BoardView(usual_height=lambda: self._size()[1] - 3)
@@ -293,7 +297,7 @@ class GameScreen:
     def _status(self) -> tuple[str, str]:
         state = self.state
         style, text = status_line(state, typed=self.buffer.text)
-        if (state.bot_thinking and state.replay is None and not state.seat_lost
+        if (state.bot_thinking and not self._stepping() and not state.seat_lost
                 and not state.waking and not any(c.kind == "draw" for c in state.countdowns)):
             # turning while the bot thinks: the screen is not stuck
             text = SPINNER[self._spin % len(SPINNER)] + " " + text
@@ -386,14 +390,14 @@ class GameScreen:
 
         @kb.add("pageup")
         def _(event):
-            if self.state.replay is not None:
+            if self._stepping():
                 self.input.step(-1)
             else:
                 self.scroll_log(-1)
 
         @kb.add("pagedown")
         def _(event):
-            if self.state.replay is not None and not self.log_scroll:
+            if self._stepping() and not self.log_scroll:
                 self.input.step(1)
             else:  # (in a replay too while the log is scrolled back, e.g. to `help`'s
                 # first line: its "── 53 newer lines: PgDn ──" stepped a move instead,
@@ -554,6 +558,38 @@ class GameScreen:
             self.buffer.start_completion(select_first=False)
         self.app.invalidate()
 
+    # ---------------------------------------------------------------- the board page
+
+    def show_page(self, open_browser: bool = True) -> None:
+        """`board`: serve this table's page (if not yet), say its address in the log and
+        open it in the browser, all without holding up the screen."""
+        if self._page is None or self._page.done():
+            self._page = self.session.spawn(self.start_page(open_browser))
+
+    async def start_page(self, open_browser: bool = True) -> None:
+        from tongiaki_lan.console.web import BoardServerError
+
+        from ..boardlink import BoardLink
+
+        if self.board is None:
+            self.board = BoardLink()
+        link = self.board
+        try:
+            url = await link.start()
+        except BoardServerError as exc:
+            self.session.say(_("board: {reason}").format(reason=exc), "bad")
+            return
+        link.attach(self.model, self.input)
+        if not open_browser:
+            self.session.say(_("The board page: {url} (paste this address into a browser "
+                               "to see the game there)").format(url=url))
+            return
+        self.session.say(_("The board page: {url} — it opens in your browser; if none "
+                           "opens, paste this address into one.").format(url=url))
+        if not await link.open_browser():
+            self.session.say(_("No browser could be opened from here: paste {url} into a "
+                               "browser to see the board.").format(url=url), "bad")
+
     # ---------------------------------------------------------------- behaviour
 
     def _on_change(self, state: TableState) -> None:
@@ -599,6 +635,12 @@ class GameScreen:
             self.model.refresh()
             self.app.invalidate()
 
+    def _stepping(self) -> bool:
+        """Whether the keys step through moves (a replay's PgUp/PgDn, Enter alone): a
+        watcher's screen, which may look back too, keeps them for its log."""
+        replay = self.state.replay
+        return replay is not None and not replay.live
+
     def _too_small(self) -> bool:
         cols, rows = self._size()
         return cols < MIN_COLUMNS or rows < MIN_ROWS
@@ -621,7 +663,7 @@ class GameScreen:
             return True
         if text:
             self.session.spawn(self.command(text))
-        elif self.state.replay is not None:
+        elif self._stepping():
             self.input.step(1)
         return False  # clear the line
 
@@ -648,8 +690,10 @@ class GameScreen:
             self.view.centre_on(reply.view[1], self.state.move_index)
         elif reply.view[:1] == ("recentre",):
             self.view.recentre()
-        elif reply.view[:1] == ("board",):
+        elif reply.view[:1] == ("map",):
             self.show_board = not self.show_board
+        elif reply.view[:1] == ("board",):
+            self.show_page()
         if reply.anchor is not None:
             self._log_anchor = reply.anchor
         self.app.invalidate()
@@ -663,16 +707,26 @@ def _monochrome():
 
 async def run_game_screen(session: GameSession, colour: bool = True, typed: str = "",
                           model: TableModel | None = None,
-                          input: TableInput | None = None) -> int:
+                          input: TableInput | None = None, board=None,
+                          page: bool = False, browser: bool = True) -> int:
     """Run the game screen until the player leaves; the session is always closed.
     `typed`: what was on the lobby's command line when the game began, kept on this one.
-    `model`, `input`: the table's, when another view (the board page) shares them."""
-    screen = GameScreen(session, colour=colour, model=model, input=input)
+    `model`, `input`: the table's, when another view shares them. `board`: the run's
+    board page (`boardlink.BoardLink`, a lobby's for all its games; None: one is made at
+    the first `board` and closed with the screen); `page`: serve it from the start
+    (`--board`), and with `browser` open it in the system's browser."""
+    screen = GameScreen(session, colour=colour, model=model, input=input, board=board)
     if typed:
         screen.buffer.text = typed
     try:
         await session.start()
+        if page:
+            screen.show_page(open_browser=browser)
         result = await screen.app.run_async()
     finally:
         await session.close()
+        if screen.board is not None and board is None:  # (this screen's own page)
+            await screen.board.close()
+        elif screen.board is not None:  # (the run's: it keeps the last board shown)
+            screen.board.detach()
     return int(result or 0)  # BACK_TO_LOBBY when the player asked for the lobby

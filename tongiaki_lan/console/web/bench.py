@@ -1,16 +1,17 @@
 """`tongiaki-lan bench board`: how long a move takes from the table to the page's DOM.
 
-Games between random bots are replayed move by move; each state is published to a real
-board page in headless Chromium (driven by Playwright, as the tests do), and the clock
-runs from `publish()` until the page reports that state on its screen (its "shown"
-message, sent right after the new board and panels are in the DOM). So the figure holds
-everything a player waits for: the state turned into JSON with the board drawn as SVG,
-the WebSocket, the page parsing it and replacing its view. It is reported, never
-asserted (docs/board.md).
-
-The states are made here from the game alone (seats, the legal moves with their
-targets, the last move, a story of move lines): the size and drawing work of the real
-table's states, without needing a console.
+The real path, end to end: a solo table (`SoloSession`) whose every seat is played from
+here, its table model and its input path, and the board page on the real server
+(`BoardLink`, as `solo --board` serves it) open in headless Chromium, driven by
+Playwright as the tests do. Random bots choose the moves, which go in as typed text
+(`TableInput.submit`, the path of a typed or clicked move); the clock runs from there
+until the page reports the state after that move on its screen (its "shown" message,
+sent right after the new board and panels are in the DOM). So the figure holds
+everything a player waits for: the engine applying the move (and dealing its tiles),
+the model making the new state (the legal moves with their previews and click
+targets, the last move, the story), the state as JSON with the board drawn as SVG, the
+WebSocket, the page parsing it and replacing its view. It is reported, never asserted
+(docs/board.md).
 """
 
 from __future__ import annotations
@@ -25,19 +26,10 @@ import tempfile
 import time
 
 from tongiaki_lan.bots.random_bot import RandomBot
-from tongiaki_lan.console.state import (
-    DecisionView,
-    LastMove,
-    MoveOption,
-    SeatView,
-    TableState,
-)
-from tongiaki_lan.console.targets import move_targets, touched
-from tongiaki_lan.engine import COLOURS, LETTERS, Dealer, Game, Reveal
-from tongiaki_lan.selfplay import game_seed
+from tongiaki_lan.engine import COLOURS
+from tongiaki_lan.i18n.islands import shown_move
 
 from .payload import state_json
-from .server import BoardServer
 
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update",
@@ -64,26 +56,6 @@ def find_chromium(path: str | None = None) -> str:
     raise BenchError("no Chromium found (apt-get install chromium, or --chromium PATH)")
 
 
-def _state(game: Game, version: int, story: list[tuple[str, str]],
-           last: LastMove | None) -> TableState:
-    seat = game.pending_seat
-    moves = tuple(MoveOption(str(m), str(m), "", move_targets(game, m))
-                  for m in game.legal_moves()) if seat is not None else ()
-    scores = game.scores()
-    seats = tuple(SeatView(i, f"bot-{i}", f"bot-{i} (random)", c, LETTERS[cid], c, "bot",
-                           local=i == 0, viewer=i == 0, score=scores[c],
-                           ships_in_reserve=game.reserve(i))
-                  for i, (c, cid) in enumerate(zip(game.colours, game.colour_ids(),
-                                                   strict=True)))
-    kind = game.pending.kind if game.pending is not None else ""
-    return TableState(
-        version=version, kind="solo", lang="en", title="bench", move_index=len(game.moves),
-        seats=seats,
-        decision=DecisionView(seat, kind, mine=seat == 0, text=kind, moves=moves),
-        board=game.copy(), frontier=kind == "colony_tile" and seat == 0, last_move=last,
-        story=tuple(story[-80:]), status=kind, over=game.is_over)
-
-
 def percentile(values: list[float], p: float) -> float:
     """The nearest-rank percentile (p in 0..100) of `values`."""
     ordered = sorted(values)
@@ -91,26 +63,19 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[int(rank) - 1]
 
 
-def game_states(players: int, seed: str = "bench-board"):
-    """The states of games between random bots, one per move, game after game: the
-    first of each game (move 0) flagged True."""
-    version = 0
-    for number in itertools.count():
-        game = Game(COLOURS[:players])
-        dealer = Dealer(game_seed(seed, number))
-        bots = [RandomBot(s) for s in range(players)]
-        story: list[tuple[str, str]] = []
-        yield True, _state(game, version, story, None)
-        while not game.is_over:
-            move = bots[game.pending_seat].choose(game)
-            marks = touched(game, move)
-            revealed: list[int] = []
-            dealer.apply(game, move, revealed.append)
-            tiles = (*marks.tiles, *(m.tile for m in revealed if isinstance(m, Reveal)))
-            story.append(("", str(move)))
-            version += 1
-            last = LastMove(len(game.moves) - 1, None, str(move), marks.targets, tiles)
-            yield False, _state(game, version, story, last)
+def bench_table(players: int, number: int, seed: str = "bench-board"):
+    """A solo table of `players` seats all played from this keyboard (the bench types
+    for each), its model and its input path."""
+    from tongiaki_lan.console.feeds.solo import SoloSession, seed_from_text
+    from tongiaki_lan.console.input import TableInput
+    from tongiaki_lan.console.model import TableModel
+    from tongiaki_lan.console.seats import Seat
+
+    seats = [Seat(f"p{i}", COLOURS[i], "human", local=True) for i in range(players)]
+    session = SoloSession(seed_from_text(f"{seed}/{number}"), seats, record_path=None,
+                          pace=0, hint_kind="random")
+    model = TableModel(session)
+    return session, model, TableInput(model)
 
 
 async def run_bench_board(moves: int = 300, players: int = 4,
@@ -120,24 +85,27 @@ async def run_bench_board(moves: int = 300, players: int = 4,
     except ImportError as exc:
         raise BenchError("Playwright for Python is not installed (pip install "
                          "'tongiaki-lan[test]')") from exc
+    from tongiaki_lan.console.boardlink import BoardLink
+
     path = find_chromium(chromium)
-    current: list[TableState | None] = [None]
-    waiting: dict[int, asyncio.Future] = {}
+    shown_at: dict[int, float] = {}
+    wanted: list = [None, None]  # (version, future): the state a move waits for
 
     def shown(version: int) -> None:
-        future = waiting.pop(version, None)
-        if future is not None and not future.done():
-            future.set_result(time.perf_counter())
+        shown_at[version] = time.perf_counter()
+        at, future = wanted
+        if future is not None and not future.done() and version >= at:
+            future.set_result(shown_at[version])
 
-    async def no_commands(_text: str) -> tuple[str, str]:
-        return "error", "the bench takes no commands"
-
-    server = BoardServer(lambda: current[0], no_commands, on_shown=shown)
-    await server.start()
+    link = BoardLink(on_shown=shown)
     latencies: list[float] = []
+    submits: list[float] = []
     builds: list[float] = []
     sizes: list[int] = []
     browser_version = ""
+    loop = asyncio.get_running_loop()
+    await link.start()
+    tables = []
     try:
         async with async_playwright() as pw:
             with tempfile.TemporaryDirectory(prefix="tongiaki-bench-") as profile:
@@ -148,29 +116,50 @@ async def run_bench_board(moves: int = 300, players: int = 4,
                     if context.browser is not None:
                         browser_version = context.browser.version
                     page = await context.new_page()
-                    states = game_states(players)
-                    _first, current[0] = next(states)
-                    await page.goto(server.url)
-                    await page.wait_for_selector("html[data-move-index='0']", state="attached")
-                    for _first, state in states:
+                    for number in itertools.count():
+                        session, model, table = bench_table(players, number)
+                        tables.append(session)
+                        await session.start()
+                        link.attach(model, table)
+                        if number == 0:
+                            await page.goto(link.url)
+                        await page.wait_for_selector(
+                            f"html[data-version='{model.version}']", state="attached")
+                        bots = [RandomBot(s) for s in range(players)]
+                        while not session.game.is_over and len(latencies) < moves:
+                            game = session.game
+                            text = shown_move(str(bots[game.pending.seat].choose(game)))
+                            before = len(game.moves)
+                            future = loop.create_future()
+                            wanted[:] = [model.version + 1, future]
+                            start = time.perf_counter()
+                            await table.submit(text)
+                            if len(session.game.moves) == before:  # (colony: confirmed
+                                await table.submit(text)  # by a second Enter)
+                            submits.append(time.perf_counter() - start)
+                            wanted[0] = model.version
+                            latencies.append(await asyncio.wait_for(future, 30) - start)
+                            state = model.state
+                            t = time.perf_counter()
+                            sizes.append(len(state_json(state)))
+                            builds.append(time.perf_counter() - t)
+                            # the page drawn and idle again (untimed), as when the next
+                            # move comes at a table: not queued behind this one
+                            while table.hinting:  # (a landing's offer: its own state)
+                                await asyncio.sleep(0.01)
+                            await page.wait_for_selector(
+                                f"html[data-version='{model.version}']", state="attached")
+                            await page.evaluate(IDLE)
+                        link.detach()
+                        await session.close()
                         if len(latencies) >= moves:
                             break
-                        t = time.perf_counter()
-                        sizes.append(len(state_json(state)))
-                        builds.append(time.perf_counter() - t)
-                        future = asyncio.get_running_loop().create_future()
-                        waiting[state.version] = future
-                        start = time.perf_counter()
-                        current[0] = state
-                        server.publish(state)
-                        latencies.append(await asyncio.wait_for(future, 30) - start)
-                        # the page drawn and idle again (untimed), as when the next move
-                        # comes at a table: not queued behind this one
-                        await page.evaluate(IDLE)
                 finally:
                     await context.close()
     finally:
-        await server.close()
+        for session in tables:
+            await session.close()
+        await link.close()
     ms = [x * 1000 for x in latencies]
     return {
         "target": "board",
@@ -181,7 +170,9 @@ async def run_bench_board(moves: int = 300, players: int = 4,
         "p99_ms": round(percentile(ms, 99), 2),
         "max_ms": round(max(ms), 2),
         "mean_ms": round(statistics.fmean(ms), 2),
-        # of which: the state as JSON with the board drawn (in Python, before sending)
+        # of which: the move applied and the table's new state made (engine and model)
+        "model_p50_ms": round(percentile([x * 1000 for x in submits], 50), 2),
+        # and that state as JSON with the board drawn (in Python, before sending)
         "build_p50_ms": round(percentile([x * 1000 for x in builds], 50), 2),
         "message_kb_mean": round(statistics.fmean(sizes) / 1024, 1),
         "chromium": browser_version,

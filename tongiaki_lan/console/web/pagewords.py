@@ -33,6 +33,9 @@ WORDS: dict[str, str] = {
     "forward": N_("Forward"),
     "last": N_("Last"),
     "move_of": N_("move {index} of {total}"),
+    "live": N_("Live"),
+    "live_now": N_("the game as it goes on"),
+    "waiting": N_("Waiting for the game to start…"),
     "points": N_("points"),
     "reserve": N_("in reserve"),
     "you": N_("you"),
@@ -45,6 +48,7 @@ WORDS: dict[str, str] = {
     "sending": N_("Sending…"),
     "connecting": N_("Connecting to the game…"),
     "reconnecting": N_("Connection lost: reconnecting…"),
+    "closed": N_("The game has closed this page: it shows the board as it last was."),
     "no_key": N_("This link has no key: open the board with the whole link the game "
                  "printed (it ends with #…)."),
     "refused": N_("The game does not answer this link: it may have ended, or the link's "

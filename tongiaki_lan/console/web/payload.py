@@ -15,10 +15,12 @@ import json
 import time
 from typing import Any
 
-from tongiaki_lan.console.state import TableState
+from tongiaki_lan.console.state import VIEW_ONLY, TableState
+from tongiaki_lan.engine import decisions as D
+from tongiaki_lan.engine.hexgrid import DIRECTION_NAMES
 from tongiaki_lan.i18n import current
 from tongiaki_lan.palette import PLAYER_PAINT
-from tongiaki_lan.svgboard import board_svg
+from tongiaki_lan.svgboard import board_svg, tile_svg
 
 from .pagewords import page_words
 
@@ -37,6 +39,22 @@ def board_picture(state: TableState) -> str:
                     marks=last.targets if last else (), marked_tiles=last.tiles if last else (),
                     frontier=frontier, legend=False)
     return svg.split("\n", 1)[1] if svg.startswith("<?xml") else svg
+
+
+def tile_in_hand(state: TableState) -> dict[str, Any] | None:
+    """A New Colony tile this keyboard places: the tile drawn each way it may lie, its
+    red mark (its S edge) towards the direction named (`tile Q,R DIR`). The page shows it
+    in the decision and beside each rotation it offers: placed by a click, a tile is
+    chosen by its look, not by a letter of its edge. None otherwise."""
+    d = state.decision
+    game = state.board
+    if not d.mine or d.kind != D.COLONY_TILE or game is None or game.pending is None:
+        return None
+    tid = game.pending.tile
+    if tid is None:
+        return None
+    return {"directions": list(DIRECTION_NAMES),
+            "pictures": [tile_svg(game, tid, rot) for rot in range(6)]}
 
 
 def _line(line: tuple[str, str] | None) -> list[str] | None:
@@ -76,7 +94,8 @@ def state_payload(state: TableState, now: float | None = None) -> dict[str, Any]
             "index": last.index, "seat": last.seat, "text": last.text,
             "targets": list(last.targets), "tiles": list(last.tiles),
         },
-        "story": [_line(x) for x in state.story[-STORY_TAIL:]],
+        "story": [_line(x) for x in [x for x in state.story
+                                     if not x[0].endswith(VIEW_ONLY)][-STORY_TAIL:]],
         "status": state.status,
         "hint": state.hint,
         "offer": state.offer,
@@ -89,12 +108,14 @@ def state_payload(state: TableState, now: float | None = None) -> dict[str, Any]
                         "seconds": max(0, round(c.ends_at - now, 1))}
                        for c in state.countdowns],
         "replay": None if replay is None else {
-            "index": replay.index, "total": replay.total, "can_step": replay.can_step},
+            "index": replay.index, "total": replay.total, "can_step": replay.can_step,
+            "live": replay.live},
         "final": [_line(x) for x in state.final],
         "over": state.over,
         "can_undo": state.can_undo,
         "commands": list(state.commands),
         "svg": board_picture(state),
+        "tile": tile_in_hand(state),
         "words": page_words(),
     }
 

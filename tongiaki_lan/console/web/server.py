@@ -23,6 +23,7 @@ game. docs/board.md says what a player risks with `--board-host`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -53,6 +54,11 @@ log = logging.getLogger(__name__)
 Reply = tuple[str, str]
 MAX_COMMAND = 200  # characters: the longest landing is far shorter
 MAX_MESSAGE = 4096  # bytes a page may send in one message
+# seconds the pages may take what is on its way to them when the server closes: the last
+# state of a game (a headless node closes right after its end)
+CLOSE_FLUSH = 5.0
+CLOSE_WAIT = 2.0  # seconds the pages may take to end their connections themselves
+CLOSED = '{"type":"closed"}'  # the game closes the page (its end, its console quit)
 STATIC = {  # path -> (file in static/, content type)
     "/": ("index.html", "text/html; charset=utf-8"),
     "/board.js": ("board.js", "text/javascript; charset=utf-8"),
@@ -83,6 +89,8 @@ class _Page:
     def __init__(self, ws: web.WebSocketResponse) -> None:
         self.ws = ws
         self.wake = asyncio.Event()
+        self.idle = asyncio.Event()  # everything there is to send has been sent
+        self.gone = asyncio.Event()  # its connection has ended
         self.replies: deque[str] = deque()
         self.sent: str | None = None  # the state text it has
         self.writer: asyncio.Task | None = None
@@ -178,12 +186,31 @@ class BoardServer:
         return sock
 
     async def close(self) -> None:
-        """Close every page's connection and stop listening."""
+        """Close every page's connection and stop listening. A page is handed the newest
+        state first: a headless node that ends right after the last move closed its
+        page before the end of the game reached it."""
         self._closing = True
-        for page in list(self._pages):
+        pages = list(self._pages)
+        for page in pages:  # (each page's writer sends what it has, the newest state last)
+            page.replies.append(CLOSED)  # (said in a message too: a close frame cut short
+            self._wake(page)  # reads as a lost line)
+        if pages:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(asyncio.gather(*(p.idle.wait() for p in pages)),
+                                       CLOSE_FLUSH)
+            # A page told "closed" ends its connection itself, after reading everything
+            # sent to it. Closed from here while it still talked (its "shown"), the
+            # connection could be reset, and a browser drops what it had not read yet:
+            # the end of the game, 1 time in 5 (tests/web/test_headless.py).
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(asyncio.gather(*(p.gone.wait() for p in pages)),
+                                       CLOSE_WAIT)
+        for page in pages:
             if page.writer is not None:
                 page.writer.cancel()
-            await page.ws.close(code=WSCloseCode.GOING_AWAY, message=b"the game has closed")
+            if not page.gone.is_set():  # (a page that did not end it: an older one)
+                await page.ws.close(code=WSCloseCode.GOING_AWAY,
+                                    message=b"the game has closed")
         self._pages.clear()
         if self._runner is not None:
             await self._runner.cleanup()
@@ -208,7 +235,12 @@ class BoardServer:
     def _set_state(self, state: TableState) -> None:
         self._state, self._text = state, None
         for page in self._pages:
-            page.wake.set()
+            self._wake(page)
+
+    @staticmethod
+    def _wake(page: _Page) -> None:
+        page.idle.clear()
+        page.wake.set()
 
     def _state_text(self) -> str | None:
         if self._text is None and self._state is not None:
@@ -246,8 +278,11 @@ class BoardServer:
             return self._refuse(403, "no token" if offered is None else "token", request)
         if self._closing:
             return web.Response(status=503, text="503\n")
+        # (uncompressed: on a laptop's own loopback it only costs time, and aiohttp
+        # compresses a large message in a task of its own, which a page closed meanwhile
+        # left failing with nobody to hear it)
         ws = web.WebSocketResponse(protocols=(PROTOCOL,), heartbeat=20.0,
-                                   max_msg_size=MAX_MESSAGE)
+                                   max_msg_size=MAX_MESSAGE, compress=False)
         await ws.prepare(request)
         page = _Page(ws)
         self._pages.add(page)
@@ -259,7 +294,7 @@ class BoardServer:
         if current is not None and current is not self._state:
             self._state, self._text = current, None
         page.writer = asyncio.create_task(self._write(page))
-        page.wake.set()  # catch up at once
+        self._wake(page)  # catch up at once
         try:
             async for msg in ws:
                 if msg.type != WSMsgType.TEXT:
@@ -268,31 +303,40 @@ class BoardServer:
         finally:
             self._pages.discard(page)
             page.writer.cancel()
+            page.gone.set()
         return ws
 
     async def _write(self, page: _Page) -> None:
         """Send a page its replies and the newest state, as they come."""
-        while not page.ws.closed:
-            await page.wake.wait()
-            page.wake.clear()
-            try:
-                text = self._state_text()
-            except Exception:  # noqa: BLE001 - a bug in drawing one state: the next may do
-                log.exception("board: a state could not be turned into the page's message")
-                text = None
-            try:
-                while page.replies:
-                    await page.ws.send_str(page.replies.popleft())
-                if text is not None and text is not page.sent:
-                    page.sent = text
-                    await page.ws.send_str(text)
-            except (ConnectionError, RuntimeError) as exc:  # the page went away meanwhile
-                log.debug("board: a page went away: %s", exc)
-                return
+        try:
+            while not page.ws.closed:
+                await page.wake.wait()
+                page.wake.clear()
+                try:
+                    text = self._state_text()
+                except Exception:  # noqa: BLE001 - a bug in drawing one state: the next may do
+                    log.exception("board: a state could not be turned into the page's "
+                                  "message")
+                    text = None
+                try:
+                    while page.replies and page.replies[0] is not CLOSED:
+                        await page.ws.send_str(page.replies.popleft())
+                    if text is not None and text is not page.sent:
+                        page.sent = text
+                        await page.ws.send_str(text)
+                    if page.replies and page.replies[0] is CLOSED:  # (after the newest)
+                        await page.ws.send_str(page.replies.popleft())
+                except (ConnectionError, RuntimeError) as exc:  # the page went away
+                    log.debug("board: a page went away: %s", exc)
+                    return
+                if not page.wake.is_set():
+                    page.idle.set()
+        finally:
+            page.idle.set()  # (nothing more will be sent: a closing server waits no more)
 
     def _say(self, page: _Page, message: dict[str, Any]) -> None:
         page.replies.append(json.dumps(message, ensure_ascii=False))
-        page.wake.set()
+        self._wake(page)
 
     async def _receive(self, page: _Page, data: str) -> None:
         """One message from a page: a command, or which state it shows. Anything else is

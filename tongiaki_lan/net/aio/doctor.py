@@ -23,6 +23,7 @@ from tongiaki_lan.net.protocol.identity import Identity
 from tongiaki_lan.net.protocol.probe import Prober
 
 LISTEN_S = 3.0
+OWN_ADVERT_S = 3.0  # how long a short --wait still waits for its own advert to come back
 PROBE_GRACE_S = 2.0
 # names of interfaces that are rarely the party's network: VPNs, containers, VMs
 VIRTUAL = ("docker", "br-", "veth", "virbr", "vmnet", "vbox", "virtualbox", "vmware",
@@ -72,7 +73,8 @@ def interfaces(chosen: list[str] | None) -> list[dict]:
 
 async def diagnose(chosen: list[str] | None = None, listen_s: float = LISTEN_S,
                    name: str = "doctor") -> dict:
-    """Gather the facts (about `listen_s` + PROBE_GRACE_S seconds)."""
+    """Gather the facts (about `listen_s` + PROBE_GRACE_S seconds; up to OWN_ADVERT_S for
+    its own advert to come back)."""
     facts: dict = {"interfaces": interfaces(chosen), "chosen": chosen or []}
     identity = Identity.generate()
     prober = Prober(identity, time.time_ns() // 1000 - int(time.monotonic() * 1e6))
@@ -103,7 +105,11 @@ async def diagnose(chosen: list[str] | None = None, listen_s: float = LISTEN_S,
                         prober.probe((host, port), time.monotonic(), expect=peer)
             pump.step()
 
-        while (left := end - time.monotonic()) > 0:
+        # (its own advert comes back only after zeroconf's probes and first announcement,
+        # about a second: `doctor --wait 1` on a sound network blamed a firewall)
+        own_end = started + max(listen_s, OWN_ADVERT_S)
+        while ((left := end - time.monotonic()) > 0
+               or not disc.heard_own() and (left := own_end - time.monotonic()) > 0):
             await disc.wait_changed(min(left, 0.25))
             probe_new()
         grace = time.monotonic() + PROBE_GRACE_S

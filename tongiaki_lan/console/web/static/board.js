@@ -18,6 +18,7 @@
       "(it ends with #…).",
     refused: "The game does not answer this link: it may have ended, or the link's key is " +
       "not this game's. Open the link the game printed.",
+    waiting: "Waiting for the game to start…",
   };
   let ws = null;
   let state = null;
@@ -35,6 +36,9 @@
   // one state to the next; null: the whole board fits its box.
   let view = null;
   let drag = null; // {x, y, view, moved}: a pan under way
+  // How much larger than drawn a small board may be shown: at 1.5 the first turns' Tonga
+  // was a hand's width in a box four times as wide, its piers hard to hit with a click.
+  const FIT_MAX = 2.5;
 
   // ------------------------------------------------------------------ connection
 
@@ -43,7 +47,9 @@
       setStatus(words.no_key, "bad");
       return;
     }
-    setStatus(everOpened ? words.reconnecting : words.connecting, everOpened ? "bad" : "");
+    if (!closedByGame) {
+      setStatus(everOpened ? words.reconnecting : words.connecting, everOpened ? "bad" : "");
+    }
     let sock;
     try {
       sock = new WebSocket(`ws://${location.host}/ws`, ["tongiaki", "token." + token]);
@@ -55,7 +61,9 @@
     sock.onopen = () => {
       tries = 0;
       everOpened = true;
-      setStatus("", "");
+      closedByGame = false;
+      // (a node whose game has not begun has no table to show yet)
+      setStatus(state ? "" : words.waiting, "");
     };
     sock.onmessage = (ev) => {
       let m;
@@ -66,19 +74,32 @@
       }
       if (m.type === "state") render(m);
       else if (m.type === "reply") onReply(m);
+      else if (m.type === "closed") {
+        // the game closes this page (its end, its console quit): the page ends the
+        // connection itself, once it has read all that was sent before
+        closedByGame = state !== null;
+        sock.close(1000);
+      }
     };
-    sock.onclose = () => {
+    sock.onclose = (ev) => {
       if (ws !== sock) return;
       ws = null;
+      // 1001 (going away): the game closed its page itself, at its end or when its
+      // console quit; the board stays as it last was (and comes back if the game does)
+      // (kept until the page is let in again: the tries after it fail otherwise)
+      if (ev.code === 1001 && state !== null) closedByGame = true;
       retry();
     };
   }
+
+  let closedByGame = false;
 
   function retry() {
     tries += 1;
     // back off: 0.2 s, 0.4 s … up to 5 s between tries, for as long as the page is open
     const delay = Math.min(5000, 200 * 2 ** Math.min(tries - 1, 5));
-    if (!everOpened && tries >= 2) setStatus(words.refused, "bad");
+    if (closedByGame) setStatus(words.closed, "");
+    else if (!everOpened && tries >= 2) setStatus(words.refused, "bad");
     else setStatus(everOpened ? words.reconnecting : words.connecting, everOpened ? "bad" : "");
     setTimeout(connect, delay);
   }
@@ -100,9 +121,9 @@
   }
 
   function onReply(m) {
-    if (!m.text) return;
     if (reply && reply.pending && reply.pending !== m.id) return; // an older command's
-    reply = { text: m.text, style: m.style || "", index: null };
+    // nothing to say (a step of a replay, a move taken): "Sending…" goes, the state says
+    reply = m.text ? { text: m.text, style: m.style || "", index: null } : null;
     renderNotice();
   }
 
@@ -163,6 +184,7 @@
 
   function render(m) {
     state = m;
+    if ($("status").textContent === words.waiting) setStatus("", "");
     words = Object.assign(words, m.words || {});
     root.lang = m.lang || "en";
     applyWords();
@@ -174,9 +196,9 @@
       board.innerHTML = m.svg;
       lastSvg = m.svg;
       const svg = board.querySelector("svg");
-      if (svg) { // fill the box, but a small board no more than half as large again
-        svg.style.maxWidth = `${1.5 * parseFloat(svg.getAttribute("width"))}px`;
-        svg.style.maxHeight = `${1.5 * parseFloat(svg.getAttribute("height"))}px`;
+      if (svg) { // fill the box, but a small board no more than FIT_MAX times as large
+        svg.style.maxWidth = `${FIT_MAX * parseFloat(svg.getAttribute("width"))}px`;
+        svg.style.maxHeight = `${FIT_MAX * parseFloat(svg.getAttribute("height"))}px`;
         svg.dataset.fit = svg.getAttribute("viewBox");
         if (view) showView();
       }
@@ -212,9 +234,24 @@
     }
   }
 
+  // The picture of the tile in hand turned as `move` (`tile Q,R DIR`) would lay it, or
+  // null (the state's `tile`: the six ways, drawn by the game).
+  function tilePicture(move) {
+    const t = state && state.tile;
+    const words = move.text.split(" ");
+    if (!t || words[0] !== "tile" || words.length < 3) return null;
+    const at = t.directions.indexOf(words[2]);
+    if (at < 0) return null;
+    const pic = el("span", { class: "pic" });
+    pic.innerHTML = t.pictures[at];
+    return pic;
+  }
+
   function moveButton(move, cls) {
     const b = el("button", { type: "button", class: cls || "move", "data-move": move.text },
       el("span", { class: "shown", text: move.shown || move.text }));
+    const pic = tilePicture(move);
+    if (pic) b.prepend(pic);
     if (move.preview) b.append(el("span", { class: "preview", text: move.preview }));
     b.addEventListener("click", () => command(move.text));
     return b;
@@ -225,7 +262,9 @@
     const box = $("decisionbox");
     box.classList.toggle("mine", d.mine);
     box.classList.toggle("over", !!state.over);
-    let text = d.text || state.status || "";
+    // the status line in words for every view: the decision, or what the table waits
+    // for instead (a draw, an away player), where a replay or a look back stands
+    let text = state.status || d.text || "";
     if (!d.mine && d.waiting_for && !text.includes(d.waiting_for)) {
       text = text ? `${text} — ${d.waiting_for}` : d.waiting_for;
     }
@@ -265,6 +304,10 @@
       u.addEventListener("click", () => command("undo"));
       buttons.append(u);
     }
+    const tile = $("tilebox");
+    tile.hidden = !(d.mine && state.tile);
+    if (!tile.hidden) tile.innerHTML = state.tile.pictures[0]; // (its red mark at S)
+    else tile.replaceChildren();
     $("hinttext").hidden = !(d.mine && state.hint);
     $("hinttext").textContent = state.hint || "";
   }
@@ -336,7 +379,13 @@
     slider.disabled = !r.can_step;
     $("r-first").disabled = $("r-back").disabled = !r.can_step || r.index <= 0;
     $("r-last").disabled = $("r-forward").disabled = !r.can_step || r.index >= r.total;
-    $("r-where").textContent = fmt(words.move_of, { index: r.index, total: r.total });
+    // a live game looked back at: its end is the game as it goes on
+    const now = r.live && r.index >= r.total;
+    nav.classList.toggle("live", !!r.live);
+    nav.classList.toggle("now", now);
+    $("r-last").textContent = r.live ? `${words.live} ⏭` : `${words.last} ⏭`;
+    $("r-where").textContent = now ? words.live_now
+      : fmt(words.move_of, { index: r.index, total: r.total });
   }
 
   function renderNotice() {
@@ -352,7 +401,9 @@
     else {
       reply = null;
       local = null;
-      if (state && state.notice) shown = { style: state.notice[0], text: state.notice[1] };
+      if (state && state.notice) {
+        shown = { style: state.notice[0] || "info", text: state.notice[1] };
+      }
     }
     box.textContent = shown ? shown.text : "";
     box.className = shown ? `n-${(shown.style || "").replace(/[^\w-]/g, "-")}` : "";
@@ -393,8 +444,8 @@
     if (!svg) return;
     const box = view || fitBox(svg);
     svg.setAttribute("viewBox", `${box.x} ${box.y} ${box.w} ${box.h}`);
-    svg.style.maxWidth = view ? "none" : `${1.5 * parseFloat(svg.getAttribute("width"))}px`;
-    svg.style.maxHeight = view ? "none" : `${1.5 * parseFloat(svg.getAttribute("height"))}px`;
+    svg.style.maxWidth = view ? "none" : `${FIT_MAX * parseFloat(svg.getAttribute("width"))}px`;
+    svg.style.maxHeight = view ? "none" : `${FIT_MAX * parseFloat(svg.getAttribute("height"))}px`;
     $("zoom-fit").disabled = !view;
   }
 
