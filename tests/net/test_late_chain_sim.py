@@ -224,3 +224,30 @@ def test_the_laptop_that_stayed_is_not_told_nobody_hears_it_when_the_other_wakes
     net.play_to_end([ana, ben])
     one_digest([ana, ben])
     assert ana.kinds("back") and not ana.kinds("unheard")
+
+
+@pytest.mark.parametrize("after", range(8, 20))
+def test_a_lid_closed_just_before_a_draw_shorter_than_the_away_time_draws_again(
+        after, monkeypatch):
+    """A table's draw wait of 3 s (`--draw-wait 3`) is shorter than the 4 s after which a
+    silent laptop shows away: a lid closed just before a draw left that laptop out while
+    it still showed here, which marks one that withholds its value on purpose, and it
+    was never taken into the draws again (a CI run of the two-laptop lid test, on real
+    laptops). Closed after each of several moves, opened as soon as the table drew
+    without it: it takes part again every time."""
+    from tongiaki_lan.net.protocol import core
+
+    monkeypatch.setattr(core, "DRAW_WAIT_DEFAULT", 3)  # (the table's creator opens it so)
+    net = SimNet(seed=5, think=0.3)
+    nodes = net.table(2, handover_after=3.0)
+    assert nodes[1].core.lobby.draw_wait == 3
+    host, sleeper = nodes
+    net.run_until(lambda: len(host.game.moves) >= after)
+    net.suspend(sleeper)
+    net.run_until(lambda: host.kinds("draw_dropped"), 300)
+    net.wake(sleeper)
+    net.play_to_end(nodes)
+    one_digest(nodes)
+    for nd in nodes:
+        (taken,) = nd.kinds("draw_taken")
+        assert taken.peer == sleeper.core.peer_id.hex() and taken.again

@@ -26,6 +26,7 @@ from tongiaki_lan.net.protocol.settings import (
     DRAW_RESEND_S,
     FORK_GRACE_S,
     HANDOVER_AFTER_S,
+    HEARTBEAT_S,
 )
 
 log = logging.getLogger("tongiaki_lan.net.protocol.drawsync")
@@ -533,13 +534,22 @@ class DrawSync:
         self._emit(E.Rewound(n, undone, first, expelled))
         self._deal()  # back at a draw: wait for it again (and take the table's lobby then)
 
+    def _heard_lately(self, peer: bytes) -> bool:
+        """Whether `peer` is here and spoke within a few heartbeats: left out of a draw
+        then, it withheld its value. One silent that long is going away: a laptop whose
+        lid closed just before a draw, with a draw wait shorter than the away time, was
+        left out for good when it opened again (a CI run of the two-laptop lid test)."""
+        last = self.presence.last_heard(peer)
+        return (not self.presence.is_absent(peer) and last is not None
+                and self.now - last <= 5 * HEARTBEAT_S)
+
     def _announce_drops(self, old: Lobby, new: Lobby) -> None:
         for i, k in new.dropped:
             if (i, k) in old.dropped:
                 continue
             peer = self.contributors[i] if i < len(self.contributors) else b""
             name = self.peer_name(peer)
-            if not self.presence.is_absent(peer) and peer != self.peer_id:
+            if peer != self.peer_id and self._heard_lately(peer):
                 self._withholders.add(peer)  # here, yet it sent nothing: see `_game_forked`
             self._dropped_at = self.now  # (a node that dealt with its late value rewinds)
             log.info("%s no longer takes part in the draws, from tile %d on", name, k + 1)
