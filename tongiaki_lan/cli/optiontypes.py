@@ -264,15 +264,21 @@ def file_to_write(what: str = "a file to write") -> Callable[[str], Path]:
         path = Path(value)
         if path.is_dir():
             raise argparse.ArgumentTypeError(f"{value!r} is a directory, not {what}")
-        for parent in path.parents:
-            if parent.exists():
-                if not parent.is_dir():
-                    raise argparse.ArgumentTypeError(
-                        f"{value!r}: {str(parent)!r} is a file, not a directory")
-                break
+        _not_inside_a_file(value, path)
         return path
 
     return _named(convert, "file")
+
+
+def _not_inside_a_file(value: str, path: Path) -> None:
+    """Refuse a path whose nearest existing parent is a file (`record.tgrec/x.svg`): it
+    could never be made, and the OS's error would come only after the work is done."""
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise argparse.ArgumentTypeError(
+                    f"{value!r}: {str(parent)!r} is a file, not a directory")
+            return
 
 
 def directory(what: str = "a directory", *, existing: bool = False) -> Callable[[str], Path]:
@@ -287,12 +293,7 @@ def directory(what: str = "a directory", *, existing: bool = False) -> Callable[
             raise argparse.ArgumentTypeError(f"{value!r} is a file, not {what}")
         if existing and not path.is_dir():
             raise argparse.ArgumentTypeError(f"{value!r}: no such directory ({what})")
-        for parent in path.parents:
-            if parent.exists():
-                if not parent.is_dir():
-                    raise argparse.ArgumentTypeError(
-                        f"{value!r}: {str(parent)!r} is a file, not a directory")
-                break
+        _not_inside_a_file(value, path)
         return path
 
     return _named(convert, "directory")
