@@ -20,7 +20,7 @@ async def wait_until(condition, timeout: float = 60.0, what: str = "condition") 
 async def start_screen(session):
     """A game screen for `session` in a real app (on whatever input and output the test's
     app session has), running: (screen, the app's task)."""
-    from tongiaki_lan.console.screen import GameScreen
+    from tongiaki_lan.console.terminal.screen import GameScreen
 
     screen = GameScreen(session, colour=False)
     await session.start()
@@ -40,7 +40,7 @@ def terminal_rows(screen, columns: int, rows: int) -> list[str]:
 
 def duel_seats(game) -> list:
     """Ana and Ben at a 2-player `game`, the keyboard's the seat whose decision it is."""
-    from tongiaki_lan.console.session import Seat
+    from tongiaki_lan.console.seats import Seat
 
     return [Seat(n, c, local=(i == game.pending.seat))
             for i, (n, c) in enumerate(zip(["Ana", "Ben"], game.colours, strict=True))]

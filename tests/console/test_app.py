@@ -9,7 +9,7 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
+from tongiaki_lan.console.feeds.solo import SoloSession, seed_from_text, solo_seats
 from tongiaki_lan.i18n.islands import shown_move
 from tongiaki_lan.records import read_record, replay_record
 

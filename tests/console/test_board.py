@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tongiaki_lan.bots import make_bot
-from tongiaki_lan.console.board import (
+from tongiaki_lan.console.terminal.board import (
     C_W,
     COMPACT,
     FULL,

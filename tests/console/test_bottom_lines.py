@@ -12,8 +12,8 @@ from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-from tongiaki_lan.console.screen import GameScreen
-from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
+from tongiaki_lan.console.feeds.solo import SoloSession, seed_from_text, solo_seats
+from tongiaki_lan.console.terminal.screen import GameScreen
 
 from .conftest import wait_until
 
@@ -110,7 +110,8 @@ async def test_the_too_small_screen_takes_no_moves():
 async def _final_screen(game, names: list[str]):
     """A finished game's screen at 80x24 (a real app on pipe input), once the final table
     is drawn; the first seat is ours."""
-    from tongiaki_lan.console.session import GameSession, Seat
+    from tongiaki_lan.console.feeds.base import GameSession
+    from tongiaki_lan.console.seats import Seat
 
     session = GameSession(game, [Seat(n, c, local=(i == 0))
                                  for i, (n, c) in enumerate(zip(names, game.colours,
@@ -191,7 +192,8 @@ async def test_six_players_final_table_keeps_their_names_whole_at_80x24():
 async def test_enlarge_the_window_goes_once_it_is_large_enough():
     """At a LAN table nothing need change while the window is small: "Enlarge the window
     first: the game takes no commands…" stayed under a game that took commands again."""
-    from tongiaki_lan.console.session import GameSession, Seat
+    from tongiaki_lan.console.feeds.base import GameSession
+    from tongiaki_lan.console.seats import Seat
     from tongiaki_lan.engine import Game
 
     term = Terminal(60, 20)

@@ -11,8 +11,9 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.output import DummyOutput
 
 from tongiaki_lan.bots import make_bot
-from tongiaki_lan.console.screen import MoveCompleter
-from tongiaki_lan.console.session import GameSession, Seat
+from tongiaki_lan.console.feeds.base import GameSession
+from tongiaki_lan.console.seats import Seat
+from tongiaki_lan.console.terminal.completion import MoveCompleter
 from tongiaki_lan.engine import Dealer, Game
 
 
@@ -24,7 +25,7 @@ def _screen_at(predicate):
         dealer.apply(game, bot.choose(game))
     seats = [Seat(n, c, local=(i == game.pending.seat))
              for i, (n, c) in enumerate(zip("ABC", game.colours, strict=True))]
-    from tongiaki_lan.console.screen import GameScreen
+    from tongiaki_lan.console.terminal.screen import GameScreen
 
     return GameScreen(GameSession(game, seats), colour=False), game
 
@@ -129,7 +130,7 @@ async def test_replace_and_tab_offers_the_other_players(tmp_path):
     the line (the only one here, so at once), and Enter asks the table for that seat."""
     from prompt_toolkit.input import create_pipe_input
 
-    from tongiaki_lan.console.lan import LanSession
+    from tongiaki_lan.console.feeds.lan import LanSession
     from tongiaki_lan.net.lab.loopback import close_all, make_table
 
     from .conftest import start_screen, wait_until
@@ -158,7 +159,7 @@ async def test_replace_and_tab_offers_only_a_player_who_is_away(tmp_path):
     who sat right there; it offers p2, the one whose seat can go to a bot."""
     from prompt_toolkit.input import create_pipe_input
 
-    from tongiaki_lan.console.lan import LanSession
+    from tongiaki_lan.console.feeds.lan import LanSession
     from tongiaki_lan.net.lab.loopback import close_all, make_table
 
     from .conftest import start_screen, wait_until

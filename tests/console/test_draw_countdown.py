@@ -17,8 +17,8 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from tongiaki_lan.console.lan import LanSession
-from tongiaki_lan.console.screen import GameScreen
+from tongiaki_lan.console.feeds.lan import LanSession
+from tongiaki_lan.console.terminal.screen import GameScreen
 from tongiaki_lan.engine import Colony
 from tongiaki_lan.net.aio.node import GameRef, Node
 from tongiaki_lan.net.lab.faults import FaultRule, FaultySocket

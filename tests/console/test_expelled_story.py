@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tongiaki_lan import i18n
-from tongiaki_lan.console.lan import LanSession
+from tongiaki_lan.console.feeds.lan import LanSession
 from tongiaki_lan.net.lab.corrupt import Corruptor
 from tongiaki_lan.net.lab.loopback import close_all, make_table, play_to_end
 from tongiaki_lan.net.protocol import codec as C

@@ -17,15 +17,16 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from tongiaki_lan.bots import make_bot
-from tongiaki_lan.console.board import (
+from tongiaki_lan.console.feeds.base import GameSession
+from tongiaki_lan.console.seats import Seat
+from tongiaki_lan.console.terminal.board import (
     COMPACT,
     FULL,
     board_extent,
     compact_face,
     fitting_geometry,
 )
-from tongiaki_lan.console.screen import GameScreen
-from tongiaki_lan.console.session import GameSession, Seat
+from tongiaki_lan.console.terminal.screen import GameScreen
 from tongiaki_lan.engine import TILES, Dealer, Game, Sail
 
 from .conftest import wait_until
@@ -177,7 +178,7 @@ async def test_a_new_colony_on_a_late_board_shows_every_free_hex_and_a_click_pic
 def test_a_french_line_never_starts_with_the_punctuation_its_space_comes_before():
     """French writes "place ; un bot" and "tuile : S04": the log broke a line at that
     space, and the next began "  ; un bot (normal) joue sa place" (a playtest)."""
-    from tongiaki_lan.console.screen import wrap_fragments
+    from tongiaki_lan.console.terminal.widgets import wrap_fragments
 
     text = "Cy a quitté la table pour de bon ; un bot (normal) joue sa place désormais."
     for width in range(20, 60):
@@ -189,7 +190,7 @@ def test_a_french_line_never_starts_with_the_punctuation_its_space_comes_before(
 def test_a_turn_header_too_wide_for_the_panel_drops_its_rules_not_its_colour():
     """At 33 columns "── turn 22: Ben — bot (normal) (R) ──" broke before "(R) ──", the
     letter that says whose colour the turn is on a line of its own."""
-    from tongiaki_lan.console.screen import wrap_fragments
+    from tongiaki_lan.console.terminal.widgets import wrap_fragments
 
     header = ("turn", "── turn 22: Ben — bot (normal) (R) ──")
     rows = ["".join(t for _c, t in row) for row in wrap_fragments([header], 33)]
@@ -201,7 +202,7 @@ def test_a_turn_header_too_wide_for_the_panel_drops_its_rules_not_its_colour():
 def test_a_summary_line_never_cuts_a_move_between_two_rows():
     """"Since your last move" broke "Hina: expand Tonga, beaches 4 5" as "beaches 4" and
     "5" on the next row (a playtest): a move reads as one piece."""
-    from tongiaki_lan.console.screen import wrap_fragments
+    from tongiaki_lan.console.terminal.widgets import wrap_fragments
 
     moves = ["expand Tonga", "beaches 4 5", "sail Rapa Nui 2 SW", "land 3 on beach 2"]
     line = ("summary", "  Hina: " + ", ".join(moves))

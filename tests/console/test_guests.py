@@ -18,9 +18,9 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from tongiaki_lan.bots import make_bot
-from tongiaki_lan.console.lan import LanSession
-from tongiaki_lan.console.lobby import LobbyScreen
-from tongiaki_lan.console.screen import GameScreen, run_game_screen
+from tongiaki_lan.console.feeds.lan import LanSession
+from tongiaki_lan.console.terminal.lobby import LobbyScreen
+from tongiaki_lan.console.terminal.screen import GameScreen, run_game_screen
 from tongiaki_lan.net.aio.discovery import Advert, GameInfo
 from tongiaki_lan.net.aio.node import GameRef, Node
 from tongiaki_lan.net.aio.sidecar import read_sidecar
@@ -391,7 +391,8 @@ async def test_a_player_back_after_a_goodbye_whose_seat_was_taken_is_shown_the_w
     from prompt_toolkit.application import create_app_session
     from prompt_toolkit.output import DummyOutput
 
-    from tongiaki_lan.console.screen import BACK_TO_LOBBY, GameScreen
+    from tongiaki_lan.console.input import BACK_TO_LOBBY
+    from tongiaki_lan.console.terminal.screen import GameScreen
     from tongiaki_lan.engine import Game
     from tongiaki_lan.net.protocol import events as E
     from tongiaki_lan.net.protocol import lobby as L
@@ -628,7 +629,7 @@ async def test_a_watcher_is_shown_who_the_table_waits_for(tmp_path):
 async def test_a_watcher_from_the_lobby_goes_back_to_it_mid_game(tmp_path):
     """Nobody waits for a watcher: `lobby` takes it back to the lobby at any time (it was
     told "lobby: after the game; to leave it now, quit", and `quit` left the program)."""
-    from tongiaki_lan.console.screen import BACK_TO_LOBBY
+    from tongiaki_lan.console.input import BACK_TO_LOBBY
 
     nodes, players = await table(tmp_path)
     dan = None
@@ -700,7 +701,7 @@ async def test_a_watcher_cut_off_from_the_table_is_told_so_and_the_way_out():
     follows the game again once the table answers."""
     from types import SimpleNamespace
 
-    from tongiaki_lan.console.screen import BACK_TO_LOBBY
+    from tongiaki_lan.console.input import BACK_TO_LOBBY
     from tongiaki_lan.engine import Game
     from tongiaki_lan.net.protocol import events as E
     from tongiaki_lan.net.protocol import lobby as L

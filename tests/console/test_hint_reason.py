@@ -12,9 +12,10 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from tongiaki_lan.bots import make_bot
-from tongiaki_lan.console.screen import hint_reason, shown_move
-from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
+from tongiaki_lan.console.feeds.solo import SoloSession, seed_from_text, solo_seats
+from tongiaki_lan.console.input import hint_reason
 from tongiaki_lan.engine import Dealer, Game, Sail
+from tongiaki_lan.i18n.islands import shown_move
 
 from .conftest import start_screen, wait_until
 

@@ -16,8 +16,9 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from tongiaki_lan.bots import make_bot
-from tongiaki_lan.console.screen import GameScreen
-from tongiaki_lan.console.session import SoloSession, bot_seed
+from tongiaki_lan.console.feeds.base import bot_seed
+from tongiaki_lan.console.feeds.solo import SoloSession
+from tongiaki_lan.console.terminal.screen import GameScreen
 from tongiaki_lan.engine import Dealer, Game
 from tongiaki_lan.records import RecordHeader, RecordWriter, SeatInfo
 

@@ -27,17 +27,16 @@ def _reach(g: dict[str, set[str]], start: str) -> set[str]:
 
 
 def _is_view(mod: str) -> bool:
-    """The terminal's own modules, which may draw with prompt_toolkit (and the old names
-    that re-export them)."""
+    """The terminal's own modules, which may draw with prompt_toolkit (and the screen's
+    bench, which times them)."""
     short = mod.removeprefix(PREFIX)
     return short.startswith("terminal") or short in VIEWS
 
 
-# old module names of the terminal view, kept while tests and callers move
-VIEWS = {"screen", "lobby", "board", "theme", "bench"}
+# outside terminal/, the one module that drives the terminal view: `bench` times its drawing
+VIEWS = {"bench"}
 # the modules that may speak to the network: the LAN feed and the lobby's network side
-NET = {"lan", "lobby", "networds", "feeds.lan", "feeds.lanstory", "feeds.lanfacts",
-       "lobbynet"}
+NET = {"networds", "feeds.lan", "feeds.lanstory", "feeds.lanfacts", "lobbynet"}
 # what every view reads: none of it may import prompt_toolkit or the network, even
 # through another module
 CORE = {"state", "seats", "phrases", "story", "departures", "words", "rules", "final",

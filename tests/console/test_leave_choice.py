@@ -11,8 +11,8 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from tongiaki_lan.cli.lobby import back_soon
-from tongiaki_lan.console.lan import LanSession
-from tongiaki_lan.console.screen import GameScreen
+from tongiaki_lan.console.feeds.lan import LanSession
+from tongiaki_lan.console.terminal.screen import GameScreen
 from tongiaki_lan.net.lab.loopback import close_all, make_table
 
 from .conftest import wait_until

@@ -15,8 +15,11 @@ from prompt_toolkit.output import DummyOutput
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from tongiaki_lan.bots import make_bot
-from tongiaki_lan.console.screen import BACK_TO_LOBBY, GameScreen
-from tongiaki_lan.console.session import GameSession, Seat, SoloSession, seed_from_text, solo_seats
+from tongiaki_lan.console.feeds.base import GameSession
+from tongiaki_lan.console.feeds.solo import SoloSession, seed_from_text, solo_seats
+from tongiaki_lan.console.input import BACK_TO_LOBBY
+from tongiaki_lan.console.seats import Seat
+from tongiaki_lan.console.terminal.screen import GameScreen
 from tongiaki_lan.engine import Dealer, Game
 
 from .conftest import wait_until
@@ -100,7 +103,7 @@ def _lobby_loop(monkeypatch, tmp_path):
     its arguments, an 80x24 terminal)."""
     import argparse
 
-    from tongiaki_lan.console.lobby import LobbyScreen
+    from tongiaki_lan.console.terminal.lobby import LobbyScreen
 
     monkeypatch.setattr("tongiaki_lan.bots.best_bot_kind", lambda: "random")
     lobbies = []
@@ -250,7 +253,7 @@ async def test_ctrl_d_asks_too_and_a_finished_game_is_left_at_once():
 async def test_ctrl_c_in_a_lan_game_asks_before_the_node_leaves_the_table(tmp_path):
     """Two real nodes on 127.0.0.1 in one game: Ctrl-C on one console asks first, the
     node stays at the table meanwhile, and the second Ctrl-C leaves it."""
-    from tongiaki_lan.console.lan import LanSession
+    from tongiaki_lan.console.feeds.lan import LanSession
     from tongiaki_lan.net.lab.loopback import close_all, make_table
 
     nodes = await make_table(2, tmp_path, autoplay=None)

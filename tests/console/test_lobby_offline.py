@@ -16,7 +16,7 @@ pytestmark = pytest.mark.skipif(
 
 PROBE = """
 import asyncio
-from tongiaki_lan.console.lobby import LobbyScreen
+from tongiaki_lan.console.terminal.lobby import LobbyScreen
 
 async def main():
     lobby = LobbyScreen("Tester", lan=True, colour_output=False)

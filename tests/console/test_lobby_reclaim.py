@@ -19,7 +19,7 @@ import pytest
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 
-from tongiaki_lan.console.lobby import LobbyScreen
+from tongiaki_lan.console.terminal.lobby import LobbyScreen
 from tongiaki_lan.net.aio.discovery import GameInfo
 from tongiaki_lan.net.aio.resumable import Resumable
 from tongiaki_lan.net.protocol import events as E

@@ -13,7 +13,7 @@ from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-from tongiaki_lan.console.lobby import LobbyScreen
+from tongiaki_lan.console.terminal.lobby import LobbyScreen
 from tongiaki_lan.net.aio.discovery import GameInfo
 
 from .conftest import FakeLan, wait_until
@@ -209,7 +209,8 @@ def test_colours_are_typed_as_the_table_shows_them(lang):
     """The table lists `2. rot  Maui (search)` to a German player: `unbot rot`, `colour
     grün` (or `grun`) must mean those colours, as the English names and letters do."""
     from tongiaki_lan import i18n
-    from tongiaki_lan.console.lobby import COLOUR_NAMES, colour_key
+    from tongiaki_lan.console.lobbymodel import colour_key
+    from tongiaki_lan.console.seats import COLOUR_NAMES
     from tongiaki_lan.engine import COLOURS
 
     i18n.use(lang)
@@ -231,8 +232,8 @@ def test_levels_are_typed_and_shown_in_the_players_language(lang):
     """An Italian table lists `bot facile`; `bot facile` (and the English `bot easy`, as
     the help and `--level` spell it) must add that level, and nothing else is a level."""
     from tongiaki_lan import i18n
-    from tongiaki_lan.console.lobby import level_key
-    from tongiaki_lan.console.session import kind_label
+    from tongiaki_lan.console.lobbymodel import level_key
+    from tongiaki_lan.console.seats import kind_label
 
     i18n.use(lang)
     try:

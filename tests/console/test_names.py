@@ -8,10 +8,11 @@ from types import SimpleNamespace
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.output import DummyOutput
 
-from tongiaki_lan.console.lan import peer_label
-from tongiaki_lan.console.lobby import LobbyScreen
-from tongiaki_lan.console.screen import GameScreen
-from tongiaki_lan.console.session import GameSession, Seat
+from tongiaki_lan.console.feeds.base import GameSession
+from tongiaki_lan.console.feeds.lanfacts import peer_label
+from tongiaki_lan.console.seats import Seat
+from tongiaki_lan.console.terminal.lobby import LobbyScreen
+from tongiaki_lan.console.terminal.screen import GameScreen
 from tongiaki_lan.engine import Game
 from tongiaki_lan.net.protocol import events as E
 from tongiaki_lan.net.protocol import lobby as L
@@ -110,7 +111,7 @@ def _finished() -> Game:
 def test_the_log_says_why_a_tile_waits_who_left_the_draws_and_what_a_rewind_took_back():
     """Fair draws speak to the player: what the next tile waits for, a node left out of
     the draws, moves taken back after a cut — by name, and in the player's language."""
-    from tongiaki_lan.console.lan import LanSession
+    from tongiaki_lan.console.feeds.lan import LanSession
     from tongiaki_lan.i18n import use
 
     node = _node((B, "Bob"))
@@ -144,7 +145,7 @@ def test_a_members_set_aside_datagrams_stay_out_of_the_game_log_but_refused_move
     """After a cut, renewed link keys make the transport set a member's datagrams aside
     for a moment: routine, kept in the log file, not a screenful of alarms. A refused move
     is the game's business and shows — and a handover names the driving laptop plainly."""
-    from tongiaki_lan.console.lan import LanSession
+    from tongiaki_lan.console.feeds.lan import LanSession
 
     node = _node((B, "Bob"))
     node.game = Game(["blue", "red"])
@@ -181,7 +182,7 @@ def test_a_members_set_aside_datagrams_stay_out_of_the_game_log_but_refused_move
 def test_replace_says_what_was_asked_before_what_the_table_answered():
     """On the coordinator the table's answer (the seat handed over) arrives while `replace`
     is still being asked: the log still reads request first, answer second."""
-    from tongiaki_lan.console.lan import LanSession
+    from tongiaki_lan.console.feeds.lan import LanSession
 
     node = _node((B, "Bob"))
     node.game = Game(["blue", "red"])
@@ -201,7 +202,7 @@ def test_replace_says_what_was_asked_before_what_the_table_answered():
 async def test_back_at_the_table_the_summary_lists_what_a_bot_played_for_our_seat():
     """Moves of our own seat that were not typed here (a bot played it while we were
     away) are listed when the decision comes back to us, marked as a bot's."""
-    from tongiaki_lan.console.lan import LanSession
+    from tongiaki_lan.console.feeds.lan import LanSession
 
     node = _node((B, "Bob"))
     node.game = Game(["blue", "red"])
@@ -247,7 +248,7 @@ def test_a_seat_handed_to_a_bot_reads_as_the_bots_in_panel_and_turn_header():
     net reports a hand-over); `Cat` again once Cat plays it."""
     import dataclasses
 
-    from tongiaki_lan.console.lan import seats_of
+    from tongiaki_lan.console.feeds.lanfacts import seats_of
 
     node = _node((B, "Cat"))
     node.present = lambda: {A}
@@ -268,7 +269,7 @@ def test_a_laptop_that_plays_its_seat_with_a_bot_is_shown_as_a_bot():
     """Kai's laptop ran `play --headless --bot normal`: every screen showed Kai as a
     person, on the panel and in the results ("Winner: Kai."), and the lobby's seat list
     said "human" (a LAN-party playtest). The laptop says so in its JOIN."""
-    from tongiaki_lan.console.lan import seats_of
+    from tongiaki_lan.console.feeds.lanfacts import seats_of
 
     lb = L.new_lobby("Reef", 4, False, A, "Ana", "", 1)
     lb = L.apply_request(lb, B, ADDR, Join("Kai", "", "normal"))
@@ -291,7 +292,7 @@ def test_a_laptop_that_plays_its_seat_with_a_bot_is_shown_as_a_bot():
 
 async def test_the_lobbys_chat_goes_on_into_the_game_log():
     """A line said at the table just before the start is the game log's first news."""
-    from tongiaki_lan.console.lan import LanSession
+    from tongiaki_lan.console.feeds.lan import LanSession
 
     node = _node((B, "Bob"))
     node.present = lambda: {A, B}
@@ -347,7 +348,7 @@ def test_replace_says_when_the_tiles_still_wait_for_the_last_laptop_that_draws()
     was the only one left drawing the tiles (a LAN-party playtest)."""
     import dataclasses
 
-    from tongiaki_lan.console.lan import LanSession
+    from tongiaki_lan.console.feeds.lan import LanSession
 
     node = _node((B, "Bob"))
     node.lobby = dataclasses.replace(node.lobby, dropped=((0, 3),))  # (Ana's draws: gone)
@@ -373,7 +374,7 @@ def test_a_members_move_refused_while_this_laptop_catches_up_stays_in_the_log_fi
     lobby had just given the seat back, read "refused from 03d9f2b8fe3e07d2: it is Ben's
     (red) decision, not Ana (03d9f2b8)'s" on Ben's Italian screen (a playtest); the move
     comes again with the table's log."""
-    from tongiaki_lan.console.lan import LanSession
+    from tongiaki_lan.console.feeds.lan import LanSession
 
     node = _node((B, "Bob"))
     node.game = Game(["blue", "red"])

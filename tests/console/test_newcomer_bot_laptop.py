@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from tests.net.test_farewell_sim import leave_when_a_draw_waits
 from tests.net.test_watch_sim import watcher
-from tongiaki_lan.console.lan import LanSession, seats_of
-from tongiaki_lan.console.session import seat_label
+from tongiaki_lan.console.feeds.lan import LanSession
+from tongiaki_lan.console.feeds.lanfacts import seats_of
+from tongiaki_lan.console.seats import seat_label
 from tongiaki_lan.net.lab.simnet import SimNet
 
 from .simconsole import SimConsoleNode

@@ -22,8 +22,9 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from tongiaki_lan.bots import make_bot
-from tongiaki_lan.console.lan import LanSession
-from tongiaki_lan.console.session import GameSession, Seat
+from tongiaki_lan.console.feeds.base import GameSession
+from tongiaki_lan.console.feeds.lan import LanSession
+from tongiaki_lan.console.seats import Seat
 from tongiaki_lan.engine import Dealer, Game
 from tongiaki_lan.engine import decisions as D
 from tongiaki_lan.engine.variant import TWO_COLOURS, with_variant

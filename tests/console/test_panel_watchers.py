@@ -16,7 +16,7 @@ from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-from tongiaki_lan.console.lan import LanSession
+from tongiaki_lan.console.feeds.lan import LanSession
 from tongiaki_lan.net.aio.node import GameRef, Node
 from tongiaki_lan.net.lab.loopback import close_all
 

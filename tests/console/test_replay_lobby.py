@@ -9,10 +9,10 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from tongiaki_lan.bots import make_bot
-from tongiaki_lan.console.board import render_text
-from tongiaki_lan.console.lobby import LobbyScreen
-from tongiaki_lan.console.screen import GameScreen
-from tongiaki_lan.console.session import ReplaySession
+from tongiaki_lan.console.feeds.replay import ReplaySession
+from tongiaki_lan.console.terminal.board import render_text
+from tongiaki_lan.console.terminal.lobby import LobbyScreen
+from tongiaki_lan.console.terminal.screen import GameScreen
 from tongiaki_lan.engine import Dealer, Game, Reveal
 from tongiaki_lan.records import RecordHeader, RecordWriter, SeatInfo, read_record
 
@@ -187,7 +187,7 @@ async def test_a_passphrase_the_table_does_not_answer_is_asked_again_unseen():
     from prompt_toolkit.data_structures import Size
     from prompt_toolkit.output.vt100 import Vt100_Output
 
-    from tongiaki_lan.console.lobby import WrongPassphrase
+    from tongiaki_lan.console.lobbymodel import WrongPassphrase
 
     sink = io.StringIO()
     output = Vt100_Output(sink, lambda: Size(rows=24, columns=80), term="xterm")

@@ -18,7 +18,8 @@ import msgpack
 import pytest
 
 from tongiaki_lan.bots import make_bot
-from tongiaki_lan.console.session import SoloSession, bot_seed, seed_from_text, solo_seats
+from tongiaki_lan.console.feeds.base import bot_seed
+from tongiaki_lan.console.feeds.solo import SoloSession, seed_from_text, solo_seats
 from tongiaki_lan.engine import decisions as D
 from tongiaki_lan.engine.variant import STANDARD, TWO_COLOURS
 from tongiaki_lan.records import RecordError, read_record

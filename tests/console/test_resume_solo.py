@@ -8,7 +8,7 @@ import asyncio
 import subprocess
 import sys
 
-from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
+from tongiaki_lan.console.feeds.solo import SoloSession, seed_from_text, solo_seats
 from tongiaki_lan.records import read_record, replay_record, unfinished_solo_records
 
 
@@ -187,7 +187,8 @@ async def test_moves_while_a_tile_is_revealed_lists_no_reveal_to_type():
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput
 
-    from tongiaki_lan.console.session import GameSession, Seat
+    from tongiaki_lan.console.feeds.base import GameSession
+    from tongiaki_lan.console.seats import Seat
     from tongiaki_lan.engine import Dealer, Game, Reveal
 
     from .conftest import start_screen, wait_until

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
+from tongiaki_lan.console.feeds.solo import SoloSession, seed_from_text, solo_seats
 from tongiaki_lan.engine import Sail
 from tongiaki_lan.engine.hexgrid import DIRECTION_NAMES
 from tongiaki_lan.i18n.islands import island_name

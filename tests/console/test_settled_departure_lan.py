@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tongiaki_lan.console.lan import LanSession
+from tongiaki_lan.console.feeds.lan import LanSession
 from tongiaki_lan.engine import Game, Sail
 from tongiaki_lan.net.lab.simnet import SimNet
 

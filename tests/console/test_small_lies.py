@@ -14,8 +14,8 @@ from prompt_toolkit.output import DummyOutput
 
 from tongiaki_lan import i18n
 from tongiaki_lan.bots import make_bot
-from tongiaki_lan.console.screen import GameScreen
-from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
+from tongiaki_lan.console.feeds.solo import SoloSession, seed_from_text, solo_seats
+from tongiaki_lan.console.terminal.screen import GameScreen
 from tongiaki_lan.console.words import fill_text
 from tongiaki_lan.engine import Dealer, Game
 
@@ -265,7 +265,7 @@ def test_a_running_games_seat_a_bot_plays_is_listed_as_a_bot_seat_to_take():
     for good), and joining takes it over from the bot."""
     from types import SimpleNamespace
 
-    from tongiaki_lan.console.lobby import LobbyScreen
+    from tongiaki_lan.console.terminal.lobby import LobbyScreen
     from tongiaki_lan.net.aio.discovery import GameInfo
 
     from .conftest import FakeLan
@@ -339,7 +339,8 @@ def test_the_panels_isl_counts_an_island_held_by_a_king_alone_and_help_says_so()
     """`isl` counts the islands a player is on with a ship or a king (E4's count); the
     help said "islands with your ships", and a Royal Island whose ships had gone home
     counted with none there."""
-    from tongiaki_lan.console.session import GameSession, Seat
+    from tongiaki_lan.console.feeds.base import GameSession
+    from tongiaki_lan.console.seats import Seat
     from tongiaki_lan.console.terminal.panel import panel_lines
     from tongiaki_lan.console.words import help_lines
 
@@ -423,9 +424,10 @@ def test_a_sail_after_the_last_island_is_previewed_without_saying_no_tile_is_lef
 async def test_moves_while_another_decides_says_whose_moves_they_are():
     """`moves` while a bot decided listed "Legal moves: place Tonga 1, …", read as the
     player's own: each one typed was refused ("it is Hina's decision, not yours")."""
+    from tongiaki_lan.console.feeds.base import GameSession
     from tongiaki_lan.console.input import TableInput
     from tongiaki_lan.console.model import TableModel
-    from tongiaki_lan.console.session import GameSession, Seat
+    from tongiaki_lan.console.seats import Seat
 
     game = Game(["blue", "red"])
     Dealer(hashlib.blake2b(b"lies-moves", digest_size=32).digest()).apply(
@@ -448,7 +450,7 @@ async def test_tab_right_after_a_pasted_word_completes_it():
     """A fast paste and then Tab did not put the completion on the line (closing notes
     of stop 25). A terminal sends a paste as one bracketed block; the Tab that follows
     in the same read completes the pasted text, and Enter plays the whole move."""
-    from tongiaki_lan.console.session import GameSession
+    from tongiaki_lan.console.feeds.base import GameSession
 
     from .conftest import duel_seats, start_screen
     from .test_completion import _two_player_action_with_one_tu

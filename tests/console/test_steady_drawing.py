@@ -15,8 +15,8 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from tongiaki_lan.bots import make_bot
-from tongiaki_lan.console.board import COMPACT, fitting_geometry
-from tongiaki_lan.console.session import GameSession
+from tongiaki_lan.console.feeds.base import GameSession
+from tongiaki_lan.console.terminal.board import COMPACT, fitting_geometry
 from tongiaki_lan.engine import Dealer, Game
 
 from .conftest import duel_seats, start_screen, terminal_rows, wait_until

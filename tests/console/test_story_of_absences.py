@@ -17,7 +17,7 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.output import DummyOutput
 
 from tongiaki_lan.bots import make_bot
-from tongiaki_lan.console.lan import LanSession
+from tongiaki_lan.console.feeds.lan import LanSession
 from tongiaki_lan.console.story import tile_label
 from tongiaki_lan.engine import Dealer, Game, Reveal
 from tongiaki_lan.net.protocol import events as E
@@ -241,8 +241,8 @@ def test_a_laptop_left_out_near_the_end_is_not_promised_it_draws_again():
 def test_a_lan_panel_counts_the_tiles_drawn_that_the_lines_name_by_number():
     """"…takes part in the draws again from tile 13": a playtest's player found no tile
     numbers anywhere on the screen. The LAN panel says how many were drawn."""
-    from tongiaki_lan.console.screen import GameScreen
-    from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
+    from tongiaki_lan.console.feeds.solo import SoloSession, seed_from_text, solo_seats
+    from tongiaki_lan.console.terminal.screen import GameScreen
 
     game = Game(["blue", "red"])
     dealer, bot = Dealer(bytes(32)), make_bot("random", seed=5)

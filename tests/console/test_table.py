@@ -18,9 +18,12 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from tongiaki_lan.bots import make_bot
+from tongiaki_lan.console.feeds.base import GameSession
+from tongiaki_lan.console.feeds.solo import SoloSession, seed_from_text, solo_seats
 from tongiaki_lan.console.final import final_table, presence
-from tongiaki_lan.console.screen import GameScreen, MoveCompleter
-from tongiaki_lan.console.session import GameSession, Seat, SoloSession, seed_from_text, solo_seats
+from tongiaki_lan.console.seats import Seat
+from tongiaki_lan.console.terminal.completion import MoveCompleter
+from tongiaki_lan.console.terminal.screen import GameScreen
 from tongiaki_lan.engine import TILES, Colony, Dealer, Game, Sail
 from tongiaki_lan.i18n.islands import island_name
 
@@ -380,7 +383,7 @@ def test_the_scrolled_back_marker_is_in_the_players_language():
 def test_a_wrapped_message_keeps_tongiaki_lan_whole():
     """At 80 columns the leaving question ended "… run tongiaki-" / "lan again and join…":
     a line is never broken at a hyphen (a command or a record's name)."""
-    from tongiaki_lan.console.lan import LanSession
+    from tongiaki_lan.console.feeds.lan import LanSession
 
     game = _game_at(lambda g: g.pending is not None and g.pending.kind == "action")
     with create_app_session(output=DummyOutput()):  # (80 columns)
@@ -607,7 +610,7 @@ def test_a_refusal_names_the_island_as_the_map_does():
     not on the board"). Founding a Royal Island on an island not yet revealed is refused
     under K1, the rule of Royal Islands, not T1 (expansion)."""
     from tongiaki_lan import i18n
-    from tongiaki_lan.console.screen import refusal_text
+    from tongiaki_lan.console.input import refusal_text
     from tongiaki_lan.engine import IllegalMove, parse_move
     from tongiaki_lan.i18n.islands import engine_text
 
@@ -950,7 +953,7 @@ async def test_a_move_typed_while_waking_stays_on_the_line_until_the_table_moves
     rule refused it, and had to be typed again once the table answered (the verification
     playtest). It stays on the line, Enter plays it then; if the table played on
     meanwhile, it goes: it was meant for a decision that is no longer there."""
-    from tongiaki_lan.console.session import NotYet
+    from tongiaki_lan.console.feeds.base import NotYet
 
     game = _game_at(lambda g: g.pending is not None and g.pending.kind == "action")
     typed = str(game.legal_moves()[0])

@@ -311,7 +311,7 @@ def test_a_whole_late_board_in_a_120x40_terminal(tmp_path):
     import hashlib
 
     from tongiaki_lan.bots import make_bot
-    from tongiaki_lan.console.board import compact_title
+    from tongiaki_lan.console.terminal.board import compact_title
     from tongiaki_lan.engine import Dealer, Game
     from tongiaki_lan.records import RecordHeader, RecordWriter, SeatInfo
 

@@ -7,10 +7,13 @@ from __future__ import annotations
 import hashlib
 
 from tongiaki_lan.bots import make_bot
+from tongiaki_lan.console.feeds.base import GameSession
+from tongiaki_lan.console.feeds.replay import ReplaySession
+from tongiaki_lan.console.feeds.solo import solo_seats
 from tongiaki_lan.console.final import final_table
-from tongiaki_lan.console.screen import GameScreen
-from tongiaki_lan.console.session import GameSession, ReplaySession, Seat, solo_seats
+from tongiaki_lan.console.seats import Seat
 from tongiaki_lan.console.story import final_words
+from tongiaki_lan.console.terminal.screen import GameScreen
 from tongiaki_lan.console.words import pending_text
 from tongiaki_lan.engine import COLOURS, Dealer, Game
 from tongiaki_lan.engine import variant as V

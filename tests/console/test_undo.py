@@ -16,7 +16,8 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from tongiaki_lan.cli.records import summaries
-from tongiaki_lan.console.session import ReplaySession, SoloSession, seed_from_text, solo_seats
+from tongiaki_lan.console.feeds.replay import ReplaySession
+from tongiaki_lan.console.feeds.solo import SoloSession, seed_from_text, solo_seats
 from tongiaki_lan.engine import Reveal
 from tongiaki_lan.records import read_record, replay_with_undos
 from tongiaki_lan.takeback import REVEALED, TakeBack, take_back
@@ -195,7 +196,7 @@ async def test_undo_at_a_lan_seat_says_a_lan_table_has_none(tmp_path):
     """A real LAN seat (two nodes on loopback), `undo` typed on its game screen."""
     from prompt_toolkit.output import DummyOutput
 
-    from tongiaki_lan.console.lan import LanSession
+    from tongiaki_lan.console.feeds.lan import LanSession
     from tongiaki_lan.net.lab.loopback import close_all, make_table
 
     nodes = await make_table(2, tmp_path, autoplay=None)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from tests.net.test_farewell_sim import _freeze_during_anothers_turn
-from tongiaki_lan.console.lan import LanSession
+from tongiaki_lan.console.feeds.lan import LanSession
 from tongiaki_lan.net.lab.simnet import SimNet
 
 from .simconsole import SimConsoleNode

@@ -9,7 +9,7 @@ console session (`LanSession.submit`, where the game screen sends a typed line).
 from __future__ import annotations
 
 from tongiaki_lan.bots import make_bot
-from tongiaki_lan.console.lan import LanSession
+from tongiaki_lan.console.feeds.lan import LanSession
 from tongiaki_lan.engine import parse_move
 from tongiaki_lan.net.lab.loopback import close_all, make_table
 
@@ -66,7 +66,8 @@ def test_the_summary_names_who_made_each_move_when_a_seat_changed_hands():
     """"Since your last move: Dee: expand Tahiti, sail Tahiti 2 NE" — but the bot in Ben's
     seat made those moves before Dee sat down (a LAN-party playtest). Each move is now
     named by who played the seat when it was made."""
-    from tongiaki_lan.console.session import GameSession, Seat
+    from tongiaki_lan.console.feeds.base import GameSession
+    from tongiaki_lan.console.seats import Seat
     from tongiaki_lan.engine import Dealer, Game
 
     game = Game(["blue", "red"])

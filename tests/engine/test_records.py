@@ -206,7 +206,7 @@ def test_verify_names_the_players_with_their_colours(tmp_path):
 def test_a_seat_that_changes_hands_is_named_from_that_move_on(tmp_path):
     """A LAN seat a newcomer took: the record says so with the move (protocol/record.md),
     replay and verify name the newcomer from then on, and a damaged list is refused."""
-    from tongiaki_lan.console.session import ReplaySession
+    from tongiaki_lan.console.feeds.replay import ReplaySession
 
     path = tmp_path / "r.tgrec"
     header = RecordHeader(bytes(32), (SeatInfo("Ana", "blue"),
@@ -256,7 +256,7 @@ def test_a_seat_a_bot_played_for_its_away_player_is_told_so_in_the_replay(tmp_pa
     says both (protocol/record.md, `bots`); replay tells them where they happened and
     heads the bot's turns with the bot, as the table did live (a playtest read "turn 22:
     Ben (R) founds…" for a move the bot made)."""
-    from tongiaki_lan.console.session import ReplaySession
+    from tongiaki_lan.console.feeds.replay import ReplaySession
 
     path = tmp_path / "r.tgrec"
     header = RecordHeader(bytes(32), (SeatInfo("Ana", "blue"), SeatInfo("Ben", "red")))
@@ -307,7 +307,7 @@ def _ben_turns() -> list[int]:
 
 
 def _bot_game(path, says: dict[int, tuple[tuple[str, ...], tuple[str, ...]]]):
-    from tongiaki_lan.console.session import ReplaySession
+    from tongiaki_lan.console.feeds.replay import ReplaySession
 
     header = RecordHeader(bytes(32), (SeatInfo("Ana", "blue"), SeatInfo("Ben", "red")))
     game, dealer = header.new_game(), header.dealer()

@@ -97,7 +97,7 @@ def test_the_os_name_is_the_full_name_when_the_system_has_one(monkeypatch):
 
 
 async def test_the_lobby_name_command_changes_the_saved_name(tmp_path):
-    from tongiaki_lan.console.lobby import LobbyScreen
+    from tongiaki_lan.console.terminal.lobby import LobbyScreen
 
     path = tmp_path / "profile.json"
     save_profile(path, name="Ana")

@@ -16,8 +16,8 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from tongiaki_lan import i18n
-from tongiaki_lan.console.screen import GameScreen
-from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
+from tongiaki_lan.console.feeds.solo import SoloSession, seed_from_text, solo_seats
+from tongiaki_lan.console.terminal.screen import GameScreen
 from tongiaki_lan.console.words import engine_reason
 from tongiaki_lan.engine import Game, IllegalMove, parse_move
 from tongiaki_lan.engine.errors import Reason

@@ -18,8 +18,8 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from tongiaki_lan import i18n
-from tongiaki_lan.console.screen import GameScreen
-from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
+from tongiaki_lan.console.feeds.solo import SoloSession, seed_from_text, solo_seats
+from tongiaki_lan.console.terminal.screen import GameScreen
 from tongiaki_lan.i18n import catalog
 
 from ..console.conftest import wait_until
@@ -242,7 +242,7 @@ LOBBY = {"it": ("sala LAN", "LAN disattivata", "da 1 a 5", "questo elenco"),
 async def test_the_lobby_in_each_language(lang):
     from prompt_toolkit.output import DummyOutput
 
-    from tongiaki_lan.console.lobby import LobbyScreen
+    from tongiaki_lan.console.terminal.lobby import LobbyScreen
 
     title, no_lan, bad_solo, help_line = LOBBY[lang]
     i18n.use(lang)
@@ -320,7 +320,8 @@ def test_the_panel_fits_its_32_columns_in_every_language(lang):
     import hashlib
 
     from tongiaki_lan.bots import make_bot
-    from tongiaki_lan.console.session import GameSession, Seat
+    from tongiaki_lan.console.feeds.base import GameSession
+    from tongiaki_lan.console.seats import Seat
     from tongiaki_lan.engine import TILES, Dealer, Game
 
     i18n.use(lang)
@@ -368,7 +369,7 @@ def test_the_panel_fits_its_32_columns_in_every_language(lang):
 @pytest.mark.parametrize("lang", ["en", *LANGS])
 def test_a_royal_island_reads_whole_on_the_compact_board(lang):
     """A compact hex is 6 columns wide: the king's word and colour letter must fit it."""
-    from tongiaki_lan.console.board import C_W, compact_face
+    from tongiaki_lan.console.terminal.board import C_W, compact_face
 
     i18n.use(lang)
     word = i18n._("King {colour}").format(colour="Y")

@@ -18,8 +18,8 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from tongiaki_lan import i18n
-from tongiaki_lan.console.lobby import LobbyScreen
 from tongiaki_lan.console.networds import net_reason
+from tongiaki_lan.console.terminal.lobby import LobbyScreen
 from tongiaki_lan.engine import COLOURS
 from tongiaki_lan.net.protocol import events as E
 from tongiaki_lan.net.protocol import lobby as L

@@ -17,8 +17,8 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.output import DummyOutput
 
 from tongiaki_lan import i18n
-from tongiaki_lan.console.lan import LanSession
-from tongiaki_lan.console.lobby import LobbyScreen
+from tongiaki_lan.console.feeds.lan import LanSession
+from tongiaki_lan.console.terminal.lobby import LobbyScreen
 from tongiaki_lan.engine import Game
 from tongiaki_lan.i18n.catalog import po_path, read_po
 from tongiaki_lan.net.protocol import events as E

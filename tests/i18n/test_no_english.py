@@ -22,9 +22,12 @@ from prompt_toolkit.output import DummyOutput
 from tongiaki_lan import i18n
 from tongiaki_lan.bots import make_bot
 from tongiaki_lan.cli.export import export_summary
-from tongiaki_lan.console.lobby import COMMANDS, LobbyScreen
-from tongiaki_lan.console.screen import GameScreen, refusal_text
-from tongiaki_lan.console.session import GameSession, Seat
+from tongiaki_lan.console.feeds.base import GameSession
+from tongiaki_lan.console.input import refusal_text
+from tongiaki_lan.console.lobbyinput import COMMANDS
+from tongiaki_lan.console.seats import Seat
+from tongiaki_lan.console.terminal.lobby import LobbyScreen
+from tongiaki_lan.console.terminal.screen import GameScreen
 from tongiaki_lan.console.words import engine_reason, help_lines
 from tongiaki_lan.engine import TILES, Dealer, Game, IllegalMove, parse_move
 from tongiaki_lan.i18n import catalog
@@ -123,13 +126,14 @@ async def _lobby_texts() -> list[str]:
 
 
 async def _guest_texts() -> list[str]:
-    """What guests at a LAN table and the players see of them (console/lan.py): the
+    """What guests at a LAN table and the players see of them (console/feeds/lan.py): the
     watcher's screen (its first lines, status, prompt, help, a refused move, `follow`,
     `take`, an open seat, its chat refused), the players' (who watches, a seat taken, a
     watcher's line, `guests`), the lobby's list of a running game and its refusals."""
     from types import SimpleNamespace
 
-    from tongiaki_lan.console.lan import LanSession, set_guests
+    from tongiaki_lan.console.feeds.lan import LanSession
+    from tongiaki_lan.console.feeds.lanfacts import set_guests
     from tongiaki_lan.net.aio.discovery import GameInfo
     from tongiaki_lan.net.protocol import events as E
     from tongiaki_lan.net.protocol import lobby as L

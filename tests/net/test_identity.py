@@ -120,7 +120,7 @@ def _damaged(path) -> None:
 async def test_a_damaged_identity_is_named_as_such_in_the_lobby_with_the_way_back(tmp_path):
     """It read "LAN not available: cannot open a UDP socket (…)": the player looked for a
     network fault, not for a damaged file and the seat it holds."""
-    from tongiaki_lan.console.lobby import LobbyScreen
+    from tongiaki_lan.console.terminal.lobby import LobbyScreen
     from tongiaki_lan.net.aio.identity_file import PLAYER_IDENTITY
 
     key = tmp_path / PLAYER_IDENTITY

@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from tongiaki_lan.bots.random_bot import RandomBot
-from tongiaki_lan.console.theme import build_style
+from tongiaki_lan.console.terminal.theme import build_style
 from tongiaki_lan.engine import COLOURS, LETTERS, TILES, Dealer, Game
 from tongiaki_lan.palette import PLAYER_PAINT, contrast
 from tongiaki_lan.selfplay import game_seed

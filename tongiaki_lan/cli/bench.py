@@ -93,7 +93,7 @@ def bench_pace(players: int, games: int, bot: str, pace: float) -> dict:
     the pace."""
     import asyncio
 
-    from tongiaki_lan.console.session import SoloSession, seed_from_text, solo_seats
+    from tongiaki_lan.console.feeds.solo import SoloSession, seed_from_text, solo_seats
     from tongiaki_lan.measure import percentile
 
     async def one(i: int) -> list[float]:

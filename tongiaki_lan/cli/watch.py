@@ -261,7 +261,7 @@ async def _main(args: argparse.Namespace) -> int:
 
 def _plain_session(node):
     """The watched game as the console's LAN feed has it, for the line mode."""
-    from tongiaki_lan.console.lan import LanSession
+    from tongiaki_lan.console.feeds.lan import LanSession
 
     session = LanSession(node)
     session.from_lobby = False  # (`lobby` goes nowhere from here)

@@ -61,9 +61,9 @@ def measure_screen(game: Game, columns: int, rows: int, repeat: int) -> float:
     from prompt_toolkit.output.vt100 import Vt100_Output
 
     from .feeds.base import GameSession
-    from .screen import GameScreen
     from .seats import Seat
     from .story import tell_all
+    from .terminal.screen import GameScreen
 
     sink = io.StringIO()
     output = Vt100_Output(sink, lambda: Size(rows=rows, columns=columns), term="xterm-256color")

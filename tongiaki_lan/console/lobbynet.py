@@ -22,7 +22,7 @@ from .feeds.lanfacts import peer_label, table_moves
 from .lobbymodel import COLOUR_NAMES, LobbyModel, WrongPassphrase
 from .networds import net_reason
 
-log = logging.getLogger("tongiaki_lan.console.lobby")
+log = logging.getLogger(__name__)
 
 # how long after `create` a table of the same name opened elsewhere is taken for a twin
 # of ours (two friends typing `create Lagon` at once), not a second table on purpose

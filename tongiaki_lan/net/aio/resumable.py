@@ -28,7 +28,7 @@ class Resumable:
     peer: bytes = b""  # the peer id that played it (its identity resumes it)
     key_kept: bool = False  # its passphrase game's key is in the resume data: not asked
     # its player said goodbye for good: the table may have given the seat to a newcomer
-    # since, so the lobby asks it before opening the game screen (console/lobby.py)
+    # since, so the lobby asks it before opening the game screen (console/lobbynet.py)
     left: bool = False
 
 
