@@ -5,6 +5,7 @@ player reads, and checks that what is said is what happens."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 
 import pytest
@@ -34,6 +35,20 @@ async def _run(screen: GameScreen, session):
     return task
 
 
+@contextlib.asynccontextmanager
+async def _at_our_landing(tmp_path):
+    """A game screen at our landing, its hint's landing offered on the line: the session,
+    the hint as typed, the input, the screen and the application's task."""
+    session = _landing_session(tmp_path)
+    hinted = str(_random_hint(session.game))
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        screen = GameScreen(session, colour=False)
+        task = await _run(screen, session)
+        await wait_until(lambda: screen.buffer.text == hinted, what="the landing offer")
+        yield session, hinted, inp, screen, task
+    await session.close()
+
+
 # ------------------------------------------------------------------ leaving, taken back
 
 
@@ -43,12 +58,7 @@ async def test_a_ctrl_c_taken_back_at_our_landing_puts_the_hint_back_and_enter_t
     the line in its place; Backspace took `quit` off again, and then Enter on the empty
     line did nothing while the status still promised the hint. The hint's landing comes
     back on the emptied line, and Enter lands it."""
-    session = _landing_session(tmp_path)
-    hinted = str(_random_hint(session.game))
-    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        screen = GameScreen(session, colour=False)
-        task = await _run(screen, session)
-        await wait_until(lambda: screen.buffer.text == hinted, what="the landing offer")
+    async with _at_our_landing(tmp_path) as (session, hinted, inp, screen, task):
         inp.send_text(CTRL_C)
         await wait_until(lambda: "Ctrl-C again (or Enter) leaves" in screen.message[1],
                          what="the question")
@@ -65,7 +75,6 @@ async def test_a_ctrl_c_taken_back_at_our_landing_puts_the_hint_back_and_enter_t
         assert not task.done()
         inp.send_text(CTRL_C * 2)
         assert await asyncio.wait_for(task, 30) == 0
-    await session.close()
 
 
 async def test_at_our_landing_the_status_promises_the_hint_only_while_the_line_holds_it(
@@ -73,12 +82,7 @@ async def test_at_our_landing_the_status_promises_the_hint_only_while_the_line_h
     """Something typed over the landing offered (here over the `quit` a Ctrl-C put there)
     is what Enter plays: the status line no longer says "Enter takes the hint" then, and
     says it again once the line is emptied and the hint's landing is back on it."""
-    session = _landing_session(tmp_path)
-    hinted = str(_random_hint(session.game))
-    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        screen = GameScreen(session, colour=False)
-        task = await _run(screen, session)
-        await wait_until(lambda: screen.buffer.text == hinted, what="the landing offer")
+    async with _at_our_landing(tmp_path) as (session, hinted, inp, screen, task):
         inp.send_text(CTRL_C)
         await wait_until(lambda: screen.buffer.text == "quit", what="the question")
         inp.send_text("land 9")
@@ -92,7 +96,6 @@ async def test_at_our_landing_the_status_promises_the_hint_only_while_the_line_h
         assert screen.status_text().endswith(": Enter takes the hint")
         inp.send_text(CTRL_C * 2)
         assert await asyncio.wait_for(task, 30) == 0
-    await session.close()
 
 
 @pytest.mark.parametrize("typed, said", [
@@ -104,12 +107,7 @@ async def test_after_a_command_at_our_landing_the_hints_landing_is_back_on_the_l
     """`rules` (or `moves`, or a typo) typed over the landing offered left the line empty
     under "Enter takes the hint", and Enter did nothing; only a refused landing got the
     offer back. Every command that leaves the line empty now does, and Enter lands it."""
-    session = _landing_session(tmp_path)
-    hinted = str(_random_hint(session.game))
-    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        screen = GameScreen(session, colour=False)
-        task = await _run(screen, session)
-        await wait_until(lambda: screen.buffer.text == hinted, what="the landing offer")
+    async with _at_our_landing(tmp_path) as (session, hinted, inp, screen, task):
         inp.send_text(typed)
         await wait_until(lambda: screen.buffer.text == typed, what="the typing")
         inp.send_text("\r")
@@ -122,38 +120,26 @@ async def test_after_a_command_at_our_landing_the_hints_landing_is_back_on_the_l
         assert str(session.game.moves[moves]) == hinted
         inp.send_text(CTRL_C * 2)
         assert await asyncio.wait_for(task, 30) == 0
-    await session.close()
 
 
 async def test_ctrl_d_leaves_from_our_landing_as_the_help_says(tmp_path):
     """The help says "Ctrl-C or Ctrl-D leaves"; at our landing the line holds the hint's
     landing, and Ctrl-D did nothing there (it left only from an empty line). It asks, as
     Ctrl-C does, and a second Ctrl-D leaves."""
-    session = _landing_session(tmp_path)
-    hinted = str(_random_hint(session.game))
-    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        screen = GameScreen(session, colour=False)
-        task = await _run(screen, session)
-        await wait_until(lambda: screen.buffer.text == hinted, what="the landing offer")
+    async with _at_our_landing(tmp_path) as (session, hinted, inp, screen, task):
         inp.send_text("\x04")
         await wait_until(lambda: "Ctrl-D again (or Enter) leaves" in screen.message[1],
                          what="the question")
         assert screen.buffer.text == "quit" and not task.done()
         inp.send_text("\x04")
         assert await asyncio.wait_for(task, 30) == 0
-    await session.close()
 
 
 async def test_the_hint_says_enter_plays_it_only_while_its_move_is_on_the_line(tmp_path):
     """At our landing the message line said "Hint: land … (Enter plays it)" while the
     player typed another landing over it, which Enter then played. The hint's line goes
     when its move leaves the line, and comes back with it."""
-    session = _landing_session(tmp_path)
-    hinted = str(_random_hint(session.game))
-    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        screen = GameScreen(session, colour=False)
-        task = await _run(screen, session)
-        await wait_until(lambda: screen.buffer.text == hinted, what="the landing offer")
+    async with _at_our_landing(tmp_path) as (session, hinted, inp, screen, task):
         assert screen.message[1].startswith(f"Hint: {hinted} (Enter plays it)")
         inp.send_text("l")
         await wait_until(lambda: screen.buffer.text == "l", what="the typing")
@@ -163,7 +149,6 @@ async def test_the_hint_says_enter_plays_it_only_while_its_move_is_on_the_line(t
         assert screen.message[1].startswith(f"Hint: {hinted} (Enter plays it)")
         inp.send_text(CTRL_C * 2)
         assert await asyncio.wait_for(task, 30) == 0
-    await session.close()
 
 
 async def test_the_leaving_question_goes_when_the_line_no_longer_says_quit(tmp_path):
