@@ -42,6 +42,17 @@ async def _lobby(inp, lan: FakeLan):
     return lobby, task
 
 
+async def _lobby_of(node):
+    """The lobby of a real node (on loopback), its discovery a FakeLan."""
+    lobby = LobbyScreen(node.name, lan=False, colour_output=False)
+    task = asyncio.ensure_future(lobby.run())
+    await wait_until(lambda: lobby.app.is_running, what="the lobby")
+    lobby.lan_error = None
+    lan = FakeLan()
+    lobby.attach(node, lan)
+    return lobby, task, lan
+
+
 def _output():
     return Vt100_Output(io.StringIO(), lambda: Size(rows=24, columns=80), term="xterm")
 
@@ -424,7 +435,6 @@ async def test_two_tables_created_in_the_same_second_become_one(tmp_path):
     from tongiaki_lan.net.aio.node import Node
     from tongiaki_lan.net.lab.loopback import close_all
 
-    from .conftest import FakeLan
 
     cy = Node("Cy", host="127.0.0.1", record_dir=tmp_path / "Cy")
     dee = Node("Dee", host="127.0.0.1", record_dir=tmp_path / "Dee")
@@ -432,12 +442,7 @@ async def test_two_tables_created_in_the_same_second_become_one(tmp_path):
     await dee.start()
     try:
         with create_pipe_input() as inp, create_app_session(input=inp, output=_output()):
-            lobby = LobbyScreen("Dee", lan=False, colour_output=False)
-            task = asyncio.ensure_future(lobby.run())
-            await wait_until(lambda: lobby.app.is_running, what="the lobby")
-            lobby.lan_error = None
-            lan = FakeLan()
-            lobby.attach(dee, lan)
+            lobby, task, lan = await _lobby_of(dee)
             inp.send_text("create Lagon 4\r")
             await wait_until(lambda: dee.lobby is not None, what="Dee's table")
             while True:  # Cy's table, the same second: the smaller id is the one kept
@@ -482,7 +487,6 @@ async def test_a_table_created_as_its_name_fills_elsewhere_goes_on_to_the_next_n
     from tongiaki_lan.net.aio.node import Node
     from tongiaki_lan.net.lab.loopback import close_all
 
-    from .conftest import FakeLan
 
     cy = Node("Cy", host="127.0.0.1", record_dir=tmp_path / "Cy")
     ed = Node("Ed", host="127.0.0.1", record_dir=tmp_path / "Ed")
@@ -491,12 +495,7 @@ async def test_a_table_created_as_its_name_fills_elsewhere_goes_on_to_the_next_n
         await n.start()
     try:
         with create_pipe_input() as inp, create_app_session(input=inp, output=_output()):
-            lobby = LobbyScreen("Dee", lan=False, colour_output=False)
-            task = asyncio.ensure_future(lobby.run())
-            await wait_until(lambda: lobby.app.is_running, what="the lobby")
-            lobby.lan_error = None
-            lan = FakeLan()
-            lobby.attach(dee, lan)
+            lobby, task, lan = await _lobby_of(dee)
             inp.send_text("create Lagon 2\r")
             await wait_until(lambda: dee.lobby is not None, what="Dee's table")
             await cy.create_game("Lagon", 2)
