@@ -355,6 +355,12 @@
   // The story keeps its end in sight unless the player scrolled back to read; set by
   // the player's scrolling (a layout read then costs nothing: the page is laid out).
   let followStory = true;
+  let storyTop = 0; // the story's scrollTop at its last scroll event
+
+  function storyToEnd() {
+    const list = $("story");
+    list.scrollTop = list.scrollHeight;
+  }
 
   function renderStory() {
     const list = $("story");
@@ -364,7 +370,7 @@
     list.replaceChildren(...state.story.map((x) => line(x)));
     // (scrolled in the next frame: asking for the list's height now would lay the
     // whole page out once more, before the new board is even drawn)
-    if (followStory) requestAnimationFrame(() => { list.scrollTop = list.scrollHeight; });
+    if (followStory) requestAnimationFrame(storyToEnd);
   }
 
   function renderReplay() {
@@ -548,9 +554,21 @@
 
   function init() {
     const story = $("story");
+    // Only a scroll back stops the following: a scroll event read after the list had
+    // grown again (the next move came before it was dispatched, as a LAN game's moves
+    // do) found the end out of sight and stopped it for good: the page's story stood
+    // at turn 2 while the game was at turn 7.
     story.addEventListener("scroll", () => {
-      followStory = story.scrollHeight - story.scrollTop - story.clientHeight < 40;
+      const top = story.scrollTop;
+      if (story.scrollHeight - top - story.clientHeight < 40) followStory = true;
+      else if (top < storyTop) followStory = false;
+      storyTop = top;
     });
+    // A story box made smaller (a hint or a button more above it, a smaller window)
+    // keeps its end in sight: its last lines, the move just told, went out of view.
+    if (window.ResizeObserver) {
+      new ResizeObserver(() => { if (followStory) storyToEnd(); }).observe(story);
+    }
     const board = $("board");
     board.addEventListener("click", onBoardClick);
     board.addEventListener("wheel", (ev) => {
