@@ -337,11 +337,13 @@ class TableModel:
         cids = g.colour_ids()
         scores = g.scores()
         left_seats = f.left_seats()
+        expelled_seats = f.expelled_seats()
         seats = tuple(
             SeatView(index=i, name=names[i], label=labels[i], colour=g.colours[i],
                      letter=LETTERS[cids[i]], colour_name=colour_name(g.colours[i]),
                      driver=_driver(s), local=s.local, viewer=i in viewer, away=s.away,
-                     left=i in left_seats, score=scores[g.colours[i]],
+                     left=i in left_seats, expelled=i in expelled_seats,
+                     score=scores[g.colours[i]],
                      ships_in_reserve=g.reserve(i),
                      bot_kind=s.kind if s.kind not in HUMAN_KINDS else "")
             for i, s in enumerate(f.seats))

@@ -41,6 +41,8 @@ WORDS: dict[str, str] = {
     "you": N_("you"),
     "away": N_("away"),
     "left": N_("left the table"),
+    # (an expelled laptop's seat read "left the table", as if its player had gone home)
+    "expelled": N_("its laptop was expelled"),
     "watching": N_("Watching"),
     "open_seats": N_("Open seats"),
     "final": N_("Final scores"),

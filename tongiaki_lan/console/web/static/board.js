@@ -318,7 +318,8 @@
     for (const s of state.seats) {
       const flags = [];
       if (s.local && s.driver === "you") flags.push(words.you);
-      if (s.left) flags.push(words.left);
+      if (s.expelled) flags.push(words.expelled);
+      else if (s.left) flags.push(words.left);
       else if (s.away) flags.push(words.away);
       const li = el("li", { class: "seat", "data-seat": String(s.index) },
         chip(s),
@@ -330,7 +331,7 @@
           el("span", { class: "reserve", text: `${s.reserve} ${words.reserve}` })));
       li.classList.toggle("turn", state.decision.seat === s.index && !state.over);
       li.classList.toggle("me", !!s.viewer);
-      li.classList.toggle("away", !!(s.away || s.left));
+      li.classList.toggle("away", !!(s.away || s.left || s.expelled));
       list.append(li);
     }
     const bits = [];
