@@ -39,6 +39,8 @@ class PlainLine(InputLine):
     move, `quit` after the question) is played by Enter alone; any line typed replaces
     it. What is being typed the terminal keeps to itself until Enter: nothing, here."""
 
+    tab = False
+
     def __init__(self) -> None:
         self.offer_text: str | None = None
 
