@@ -240,3 +240,27 @@ def test_the_line_mode_reaches_neither_prompt_toolkit_nor_the_network():
             found = {i for i in imports_of(mods[reached])
                      if i.startswith(("prompt_toolkit", "tongiaki_lan.net"))}
             assert not found, f"{mod} reaches {found} through {reached}"
+
+
+async def test_a_second_ctrl_c_leaves_without_asking_again():
+    # the second Ctrl-C said the whole question again ("Ctrl-C: the game is not over —
+    # Ctrl-C again (or Enter) leaves; …"), then left: read out, it sounded unheard
+    import io
+
+    from tongiaki_lan.console.plain.run import PlainRun
+
+    session = _solo("plain-ctrl-c")
+    out = io.StringIO()
+    run = PlainRun(session, out=out, stdin=io.StringIO(""), tty_in=True, tty_out=False)
+    await session.start()
+    try:
+        await wait_until(session.my_decision, what="our first decision")
+        run.flush()
+        run._on_ctrl_c()
+        asked = out.getvalue().count("Ctrl-C again (or Enter) leaves")
+        run._on_ctrl_c()
+        assert asked == 1 and run._stopping and run.code == 0
+        assert out.getvalue().count("Ctrl-C again (or Enter) leaves") == 1, out.getvalue()
+    finally:
+        run.model.unsubscribe(run._changed)
+        await session.close()

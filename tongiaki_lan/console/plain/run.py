@@ -228,8 +228,12 @@ class PlainRun:
     def _on_ctrl_c(self) -> None:
         if self.tty_in:  # (the terminal wrote ^C where the cursor was)
             self._prompted = True
-        self.view.forget_notice()
-        self._answer(self.input.leave(N_("Ctrl-C")))
+        reply = self.input.leave(N_("Ctrl-C"))
+        if reply.exit is None:  # (the question, said even if said before)
+            self.view.forget_notice()
+        # else it leaves: the question said a moment ago was said again before the
+        # goodbye, as if the second Ctrl-C had not been heard
+        self._answer(reply)
         self.flush()
 
     # ---------------------------------------------------------------- saying
