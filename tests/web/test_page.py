@@ -490,3 +490,43 @@ async def test_the_story_follows_moves_that_come_faster_than_its_scrolling(brows
         await _story_at_its_end(page)
         last = (await page.locator("#story li").last.inner_text()).strip()
         assert last == table.state().story[-1][1].strip()
+
+
+_SERVED_CHILD = """
+import asyncio
+from tests.web.conftest import serving
+from tests.web.table import SoloTable
+
+async def main():
+    table = SoloTable()
+    async with serving(table) as server:
+        print(server.url, flush=True)
+        await asyncio.Event().wait()
+
+asyncio.run(main())
+"""
+
+
+async def test_a_page_whose_game_died_says_so_instead_of_reconnecting_for_ever(browser):
+    # a console killed (or crashed) left its page saying "Connection lost: reconnecting…"
+    # for as long as it was open: the game's own program serves it, and will not come
+    # back at that address
+    import asyncio
+    import sys
+
+    repo = Path(__file__).resolve().parents[2]
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", _SERVED_CHILD, cwd=str(repo), stdout=asyncio.subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": str(repo)})
+    try:
+        url = (await asyncio.wait_for(child.stdout.readline(), 30)).decode().strip()
+        page = await open_board(browser, url, 0)
+        child.kill()
+        await child.wait()
+        await page.locator("#status").filter(has_text="reconnecting").wait_for()
+        await page.locator("#status").filter(has_text="does not answer any more").wait_for()
+        assert await page.locator("#board svg").count() == 1  # (the board as it last was)
+    finally:
+        if child.returncode is None:
+            child.kill()
+            await child.wait()

@@ -39,6 +39,7 @@
   // How much larger than drawn a small board may be shown: at 1.5 the first turns' Tonga
   // was a hand's width in a box four times as wide, its piers hard to hit with a click.
   const FIT_MAX = 2.5;
+  const GONE_AFTER = 6; // tries that fail after a lost connection: 6 s or so
 
   // ------------------------------------------------------------------ connection
 
@@ -100,6 +101,9 @@
     const delay = Math.min(5000, 200 * 2 ** Math.min(tries - 1, 5));
     if (closedByGame) setStatus(words.closed, "");
     else if (!everOpened && tries >= 2) setStatus(words.refused, "bad");
+    // (the game's own program serves this page on this laptop: when it has not answered
+    // for some 6 s it has ended or stopped, and "reconnecting…" went on for ever)
+    else if (everOpened && tries >= GONE_AFTER) setStatus(words.gone, "bad");
     else setStatus(everOpened ? words.reconnecting : words.connecting, everOpened ? "bad" : "");
     setTimeout(connect, delay);
   }
