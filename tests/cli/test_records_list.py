@@ -202,3 +202,12 @@ def test_a_solo_game_with_undos_is_listed_with_them(tmp_path):
     assert "solo · Ana, Hina · 11 moves (4 undos) · unfinished" in out.stdout, out.stdout
     out = cli("records", "--records", str(tmp_path), "--json", env={**os.environ})
     assert json.loads(out.stdout)["undos"] == 4
+
+
+def test_replay_of_a_damaged_record_names_the_file(tmp_path):
+    # `replay 1` of a damaged record said "replay: not a tongiaki-lan record (header
+    # missing)": which of the player's files, it did not say
+    (tmp_path / "c.tgrec").write_bytes(b"not a record")
+    out = cli("replay", "1", "--records", str(tmp_path), "--plain", env={**os.environ})
+    assert out.returncode == 1 and "Traceback" not in out.stderr
+    assert out.stdout.startswith(f"replay: {tmp_path / 'c.tgrec'}: not a tongiaki-lan record")

@@ -9,6 +9,8 @@ import pytest
 
 from tongiaki_lan import i18n
 from tongiaki_lan.console.feeds.lan import LanSession
+from tongiaki_lan.console.model import TableModel
+from tongiaki_lan.console.web.payload import state_payload
 from tongiaki_lan.net.lab.corrupt import Corruptor
 from tongiaki_lan.net.lab.loopback import close_all, make_table, play_to_end
 from tongiaki_lan.net.protocol import codec as C
@@ -21,14 +23,15 @@ def english_afterwards():
     i18n.use("en")
 
 
-@pytest.mark.parametrize(("lang", "theirs", "mine"), [
+@pytest.mark.parametrize(("lang", "theirs", "mine", "expelled"), [
     ("en", "p2's laptop is expelled from the table: it sent a move the rules refuse",
-     "This laptop was expelled from the table"),
+     "This laptop was expelled from the table", "its laptop was expelled"),
     ("it", "Il portatile di p2 è escluso dal tavolo: ha inviato una mossa che le regole "
-     "rifiutano", "Questo portatile è stato escluso dal tavolo"),
+     "rifiutano", "Questo portatile è stato escluso dal tavolo",
+     "il suo portatile è stato escluso"),
 ])
 async def test_every_console_names_the_expelled_laptop_and_what_it_sent(tmp_path, lang, theirs,
-                                                                        mine):
+                                                                        mine, expelled):
     i18n.use(lang)
     nodes = await make_table(3, tmp_path)
     broken = nodes[2]
@@ -47,6 +50,11 @@ async def test_every_console_names_the_expelled_laptop_and_what_it_sent(tmp_path
             text = "\n".join(line for _, line in s.lines)
             assert theirs in text, text[-1500:]
             assert text.count(theirs.split(":")[0]) == 1  # (said once: not its handover too)
+            # the page's seat says so too: it read "left the table", as if its player
+            # had gone home
+            seats = state_payload(TableModel(s).state)["seats"]
+            assert [x["expelled"] for x in seats] == [False, False, True]
+            assert state_payload(TableModel(s).state)["words"]["expelled"] == expelled
         text = "\n".join(line for _, line in sessions[2].lines)
         assert mine in text and "watch N" in text
     finally:

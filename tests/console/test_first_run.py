@@ -50,3 +50,25 @@ def test_the_name_is_asked_once_shown_in_the_lobby_and_changed_there(tmp_path):
         pane.kill()
     assert done.read_text().strip() == "0"  # left as `quit` leaves, not killed (129)
     assert json.loads(profile.read_text(encoding="utf-8"))["name"] == "Captain Cook"
+
+
+@pytest.mark.parametrize("command", ["--no-lan", "watch --game Reef --interface 127.0.0.1"])
+def test_ctrl_c_at_the_first_runs_question_leaves_at_once(tmp_path, command):
+    # asked inside the event loop, the question let Ctrl-C do nothing until Enter
+    # (asyncio.run's own SIGINT handler waits for the loop, which waited for the answer)
+    env = dict(os.environ, TERM="xterm-256color", HOME=str(tmp_path), PYTHONPATH=str(REPO),
+               TONGIAKI_LAN_HOME=str(tmp_path / "home"))
+    done = tmp_path / "exit-status"
+    pane = Pane(f"tongiaki-first-c-{os.getpid()}",
+                f"{sys.executable} -m tongiaki_lan {command}; echo $? > {done}; cat", 80, 24,
+                env)
+    try:
+        pane.wait_for(lambda s: "Your name for the other players [" in s, what="the question")
+        pane.send("C-c")
+        Pane.wait_file(done)  # (no Enter)
+        screen = pane.wait_for(lambda s: "Traceback" not in s, what="the screen")
+        assert "Traceback" not in screen
+    finally:
+        pane.kill()
+    assert done.read_text().strip() == "130"
+    assert not (tmp_path / "home" / "profile.json").exists()  # (no answer: nothing saved)

@@ -11,6 +11,7 @@ from types import SimpleNamespace
 import pytest
 
 from tongiaki_lan.console.feeds.base import GameSession
+from tongiaki_lan.console.feeds.replay import ReplaySession
 from tongiaki_lan.console.feeds.solo import SoloSession, seed_from_text, solo_seats
 from tongiaki_lan.console.input import TableInput
 from tongiaki_lan.console.model import TableModel
@@ -19,8 +20,10 @@ from tongiaki_lan.console.state import Countdown, TableState
 from tongiaki_lan.console.status import status_line
 from tongiaki_lan.engine import Game, Sail
 from tongiaki_lan.i18n.islands import shown_move
+from tongiaki_lan.records import read_record
 
 from .conftest import wait_until
+from .test_replay_lobby import _record
 from .test_table import _game_at
 
 
@@ -136,3 +139,32 @@ def test_a_lan_tables_facts_are_fields_of_the_state():
     assert [(s.name, s.driver, s.away) for s in state.seats] == [("Ana", "you", False),
                                                                  ("Ben", "player", True)]
     assert "lobby" in state.commands and "replace" in state.commands
+
+
+async def test_the_page_names_who_it_waits_for_once(tmp_path):
+    # The page adds who the table waits for after the status unless the status names
+    # them: it said "Hina — bot (random) (R) is thinking: choosing an action… — Hina
+    # (R)" in a solo or LAN game, and a replay's "… — Maui (G)" though nobody is waited
+    # for there.
+    game = _game_at(lambda g: g.pending is not None and g.pending.kind == "action"
+                    and g.pending.seat == 1)
+    seats = [Seat("Ana", game.colours[0], local=True), Seat("Hina", game.colours[1], "random"),
+             Seat("Maui", game.colours[2], "random")][:len(game.colours)]
+    state = TableModel(GameSession(game, seats)).state
+    assert state.status.startswith("Hina — bot (random) (R) is thinking")
+    assert state.decision.waiting_for == "Hina — bot (random) (R)"
+    assert state.decision.waiting_for in state.status
+    humans = [Seat("Ana", c, local=i == 0) if i != 1 else Seat("Ben", c)
+              for i, c in enumerate(game.colours)]
+    state = TableModel(GameSession(game, humans)).state
+    assert state.decision.waiting_for == "Ben (R)" and "Ben (R)" in state.status
+    path = tmp_path / "r.tgr"
+    _record(path, moves=12)
+    replay = ReplaySession(read_record(path), str(path))
+    model = TableModel(replay)
+    await replay.start()
+    try:
+        await TableInput(model).submit("forward")
+        assert model.state.replay.index > 0 and model.state.decision.waiting_for == ""
+    finally:
+        await replay.close()

@@ -160,6 +160,35 @@ async def test_the_help_leaves_out_the_full_screen_consoles_keys_and_map():
         assert any(text.startswith("  hint — ") for text in said)
         assert not any(("PgUp" in text or text.startswith(("Keys:", "Mouse:", "Map:",
                                                             "Panel:"))) for text in said)
+        # no Tab to press and no map to re-centre or switch to: a listener heard "Tab
+        # lists exactly the legal ones" in the help and after each refused move
+        assert not any("Tab" in text or "centre" in text or text.startswith("  map")
+                       for text in said), said
+        assert "Type a move in its short form; moves lists exactly the legal ones. Other " \
+               "commands:" in said
+        assert "  rules — the rule behind the pending decision · help [MOVE]" in said
+        for typed_line, answer in (("place Tonga 9", "(moves lists the legal moves)"),
+                                   ("plaec Tonga 2", "did you mean place?"),
+                                   ("xyzzy", "help lists the commands, moves the legal "
+                                             "moves")):
+            view.forget_notice()
+            await typed.submit(typed_line)
+            (refused,) = view.lines(model.state)
+            assert refused.endswith(answer) and "Tab" not in refused, refused
+    finally:
+        await session.close()
+
+
+async def test_the_terminal_still_says_tab():
+    session = _solo("plain-help")
+    model = TableModel(session)
+    typed = TableInput(model)  # (the terminal's line: Tab completes there)
+    await session.start()
+    try:
+        await typed.submit("place Tonga 9")
+        assert model.notice[1].endswith("(Tab lists the legal moves)")
+        await typed.submit("help")
+        assert any("Tab lists exactly" in text for _s, text in session.lines)
     finally:
         await session.close()
 
@@ -211,3 +240,27 @@ def test_the_line_mode_reaches_neither_prompt_toolkit_nor_the_network():
             found = {i for i in imports_of(mods[reached])
                      if i.startswith(("prompt_toolkit", "tongiaki_lan.net"))}
             assert not found, f"{mod} reaches {found} through {reached}"
+
+
+async def test_a_second_ctrl_c_leaves_without_asking_again():
+    # the second Ctrl-C said the whole question again ("Ctrl-C: the game is not over —
+    # Ctrl-C again (or Enter) leaves; …"), then left: read out, it sounded unheard
+    import io
+
+    from tongiaki_lan.console.plain.run import PlainRun
+
+    session = _solo("plain-ctrl-c")
+    out = io.StringIO()
+    run = PlainRun(session, out=out, stdin=io.StringIO(""), tty_in=True, tty_out=False)
+    await session.start()
+    try:
+        await wait_until(session.my_decision, what="our first decision")
+        run.flush()
+        run._on_ctrl_c()
+        asked = out.getvalue().count("Ctrl-C again (or Enter) leaves")
+        run._on_ctrl_c()
+        assert asked == 1 and run._stopping and run.code == 0
+        assert out.getvalue().count("Ctrl-C again (or Enter) leaves") == 1, out.getvalue()
+    finally:
+        run.model.unsubscribe(run._changed)
+        await session.close()

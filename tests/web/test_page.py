@@ -15,7 +15,9 @@ import struct
 from collections import Counter
 from pathlib import Path
 
+from tests.web.conftest import serving
 from tests.web.live import console, solo, wait_until
+from tests.web.table import SoloTable
 from tongiaki_lan import i18n
 from tongiaki_lan.console.boardlink import BoardLink
 from tongiaki_lan.console.feeds.replay import ReplaySession
@@ -439,3 +441,92 @@ async def test_the_lobby_serves_one_page_that_follows_its_next_game(browser, mon
         inp.send_text("\r")
         assert await asyncio.wait_for(main, 30) == 0
         await page.locator("#status").filter(has_text="closed this page").wait_for()
+
+
+async def _story_at_its_end(page) -> None:
+    """Wait until the story's last line is in sight (within a pixel)."""
+    await page.wait_for_function(
+        "() => { const s = document.getElementById('story');"
+        " return s.scrollHeight > s.clientHeight"
+        " && s.scrollHeight - s.scrollTop - s.clientHeight < 2; }")
+
+
+async def _played_on(table: SoloTable, page, moves: int) -> None:
+    """Our first legal move, `moves` times (the bots answer at once), each shown."""
+    for _ in range(moves):
+        table.play(table.state().decision.moves[0].text)
+        await shows(page, len(table.game.moves))
+
+
+async def test_the_story_keeps_its_end_in_sight_when_its_box_gets_smaller(browser):
+    # (a hint shown above it made the box smaller and hid the move just told: "Since your
+    # last move:" stood last, the moves it lists out of sight)
+    table = SoloTable()
+    async with serving(table) as server:
+        page = await open_board(browser, server.url, len(table.game.moves))
+        await page.set_viewport_size({"width": 1400, "height": 560})
+        await _played_on(table, page, 4)
+        await _story_at_its_end(page)
+        await page.set_viewport_size({"width": 1400, "height": 420})
+        await _story_at_its_end(page)
+
+
+async def test_the_story_follows_moves_that_come_faster_than_its_scrolling(browser):
+    # A scroll event read after the list had grown again (the next move came first, as a
+    # LAN game's moves do) stopped the following for good: the story stood at turn 2
+    # while the game was at turn 7. Here the list grows, then its scroll event comes.
+    table = SoloTable()
+    async with serving(table) as server:
+        page = await open_board(browser, server.url, len(table.game.moves))
+        await page.set_viewport_size({"width": 1400, "height": 560})
+        await _played_on(table, page, 4)
+        await _story_at_its_end(page)
+        await page.evaluate(
+            "() => { const s = document.getElementById('story');"
+            " for (let i = 0; i < 20; i++) s.append(document.createElement('li'));"
+            " for (const li of s.querySelectorAll('li:empty')) li.textContent = 'x';"
+            " s.dispatchEvent(new Event('scroll')); }")
+        await _played_on(table, page, 2)
+        await _story_at_its_end(page)
+        last = (await page.locator("#story li").last.inner_text()).strip()
+        assert last == table.state().story[-1][1].strip()
+
+
+_SERVED_CHILD = """
+import asyncio
+from tests.web.conftest import serving
+from tests.web.table import SoloTable
+
+async def main():
+    table = SoloTable()
+    async with serving(table) as server:
+        print(server.url, flush=True)
+        await asyncio.Event().wait()
+
+asyncio.run(main())
+"""
+
+
+async def test_a_page_whose_game_died_says_so_instead_of_reconnecting_for_ever(browser):
+    # a console killed (or crashed) left its page saying "Connection lost: reconnecting…"
+    # for as long as it was open: the game's own program serves it, and will not come
+    # back at that address
+    import asyncio
+    import sys
+
+    repo = Path(__file__).resolve().parents[2]
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", _SERVED_CHILD, cwd=str(repo), stdout=asyncio.subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": str(repo)})
+    try:
+        url = (await asyncio.wait_for(child.stdout.readline(), 30)).decode().strip()
+        page = await open_board(browser, url, 0)
+        child.kill()
+        await child.wait()
+        await page.locator("#status").filter(has_text="reconnecting").wait_for()
+        await page.locator("#status").filter(has_text="does not answer any more").wait_for()
+        assert await page.locator("#board svg").count() == 1  # (the board as it last was)
+    finally:
+        if child.returncode is None:
+            child.kill()
+            await child.wait()

@@ -135,6 +135,12 @@ async def test_board_typed_in_the_console_serves_the_page_and_says_where(monkeyp
         assert con.opened == [url] and url.startswith("http://127.0.0.1:")
         assert any(url in text and "opens in your browser" in text
                    for _s, text in con.model.state.story)
+        # the page itself does not show its address (its key) and "it opens in your
+        # browser" to a player looking at it
+        from tongiaki_lan.console.web.payload import state_payload
+
+        shown = state_payload(con.model.state)["story"]
+        assert shown and not any(url.split("#")[1] in text for _s, text in shown)
         assert f"board page: {url}" in caplog.text  # (the log file's line)
         con.type("board")  # again: the same page, opened again
         await wait_until(lambda: len(con.opened) == 2, what="the browser again")

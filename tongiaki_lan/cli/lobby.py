@@ -33,13 +33,11 @@ async def _main(args) -> int:
     from tongiaki_lan.cli import ConsoleStop, LeaveOnSignals, console_board
     from tongiaki_lan.logfile import log_to_file
     from tongiaki_lan.places import places
-    from tongiaki_lan.profile import player_name, save_profile
+    from tongiaki_lan.profile import save_profile
     from tongiaki_lan.records import default_record_dir
 
     profile = places().profile
-    # the first run asks once (a terminal on both ends); --name wins for this run
-    name = player_name(profile, args.name,
-                       interactive=sys.stdin.isatty() and sys.stdout.isatty())
+    name = args.name  # (the first run's answer: `run` asked it)
 
     def remember(new: str) -> None:  # the lobby's `name NEW`
         with contextlib.suppress(OSError):
@@ -149,4 +147,17 @@ def run(args) -> int:
 
     if not use_language(args):
         return 2
+    args.name = _asked_name(args)
     return asyncio.run(_main(args))
+
+
+def _asked_name(args) -> str:
+    """The first run asks once (a terminal on both ends); --name wins for this run. Asked
+    before the event loop starts: asked inside it, Ctrl-C at the question did nothing
+    until Enter (asyncio.run's own SIGINT handler waits for the loop, which waited for
+    the answer)."""
+    from tongiaki_lan.places import places
+    from tongiaki_lan.profile import player_name
+
+    return player_name(places().profile, args.name,
+                       interactive=sys.stdin.isatty() and sys.stdout.isatty())

@@ -59,8 +59,8 @@ def run(args) -> int:
         args.record = newest[args.record - 1]
     try:
         record = read_record(args.record)
-    except RecordError as exc:
-        print(f"replay: {exc}")
+    except RecordError as exc:  # (`replay 1` said what was wrong but not with which file)
+        print(f"replay: {args.record}: {exc}")
         return 1
     session = ReplaySession(record, str(args.record))
     if args.at:

@@ -70,7 +70,14 @@ def run(args: argparse.Namespace) -> int:
         if not use_language(args):  # (the line mode speaks the console's words)
             return 2
     from tongiaki_lan.cli import run_headless
+    from tongiaki_lan.places import places
+    from tongiaki_lan.profile import player_name
 
+    # (the players see this name: "Eve is watching."; the first run at a terminal asks
+    # it as the lobby does, rather than show the login name, "Root"; asked before the
+    # event loop starts, where Ctrl-C at the question ends the command at once)
+    args.name = player_name(places().profile, args.name,
+                            interactive=sys.stdin.isatty() and sys.stdout.isatty())
     return run_headless(_main, args)
 
 
@@ -131,14 +138,9 @@ async def _main(args: argparse.Namespace) -> int:
     from tongiaki_lan.net.aio.discovery import Discovery
     from tongiaki_lan.net.aio.matchmaking import watch_by_name
     from tongiaki_lan.net.aio.node import GameRef, JoinRefused, Node
-    from tongiaki_lan.places import places
-    from tongiaki_lan.profile import player_name
     from tongiaki_lan.records import default_record_dir, record_file_name
 
-    # (the players see this name: "Eve is watching."; the first run at a terminal asks
-    # it as the lobby does, rather than show the login name, "Root")
-    name = player_name(places().profile, args.name,
-                       interactive=sys.stdin.isatty() and sys.stdout.isatty())
+    name = args.name  # (`run` asked it on the first run)
     ref = None
     if args.join:
         try:

@@ -80,6 +80,10 @@ class InputLine:
     """The line a player types on, as the input path sees it. A view without one (the
     board page) keeps this: nothing is ever typed on it, so an offer is always welcome."""
 
+    # whether Tab completes on it (the terminal's): the line mode's words send a listener
+    # to `moves` instead (it heard "Tab lists the legal moves" and had no Tab to press)
+    tab = True
+
     def text(self) -> str:
         """What is on the line now."""
         return ""
@@ -241,7 +245,9 @@ class TableInput:
         except IllegalMove as exc:
             self.notice = ("error", refusal_text(typed_shortly(text), exc))
         except ValueError as exc:
-            self.notice = ("error", _("{command}: {reason} (Tab lists the legal moves)").format(
+            said = (_("{command}: {reason} (Tab lists the legal moves)") if self.line.tab
+                    else _("{command}: {reason} (moves lists the legal moves)"))
+            self.notice = ("error", said.format(
                 command=typed_shortly(text), reason=without_verb(text, engine_reason(exc))))
         except Exception as exc:  # noqa: BLE001 - the console must survive anything
             self.notice = ("error", _("{command}: internal error: {error}").format(
@@ -481,7 +487,7 @@ class TableInput:
                 s.lines.extend(own)
                 own = []
             for line in help_lines(rest, replay=not s.can_play,
-                                   recorded=s.record_path is not None):
+                                   recorded=s.record_path is not None, tab=self.line.tab):
                 s.lines.append(("info", line))
             s.lines.extend(own)
             if not rest and self.lobby_leaves_game():
@@ -577,9 +583,11 @@ class TableInput:
                                           "{word}?").format(command=typed_shortly(text),
                                                             word=near[0]))
                 return
-            self.notice = ("error", _("{command}: unknown command — help lists the "
-                                      "commands, Tab the legal moves").format(
-                command=typed_shortly(text)))
+            said = (_("{command}: unknown command — help lists the commands, Tab the legal "
+                      "moves") if self.line.tab else
+                    _("{command}: unknown command — help lists the commands, moves the legal "
+                      "moves"))
+            self.notice = ("error", said.format(command=typed_shortly(text)))
             return
         await self._play(text, word)
 

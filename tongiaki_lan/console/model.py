@@ -337,11 +337,13 @@ class TableModel:
         cids = g.colour_ids()
         scores = g.scores()
         left_seats = f.left_seats()
+        expelled_seats = f.expelled_seats()
         seats = tuple(
             SeatView(index=i, name=names[i], label=labels[i], colour=g.colours[i],
                      letter=LETTERS[cids[i]], colour_name=colour_name(g.colours[i]),
                      driver=_driver(s), local=s.local, viewer=i in viewer, away=s.away,
-                     left=i in left_seats, score=scores[g.colours[i]],
+                     left=i in left_seats, expelled=i in expelled_seats,
+                     score=scores[g.colours[i]],
                      ships_in_reserve=g.reserve(i),
                      bot_kind=s.kind if s.kind not in HUMAN_KINDS else "")
             for i, s in enumerate(f.seats))
@@ -360,9 +362,14 @@ class TableModel:
             moves = tuple(MoveOption(text=t, shown=shown_move(str(m), spaced=True),
                                      preview=move_preview(g, m), targets=move_targets(g, m))
                           for t, m in self.legal_by_text().items())
+        # who the table waits for, as the status names them (`Hina — bot (normal) (R)`):
+        # by the name alone, the page added it after the status that named the bot
+        # ("Hina — bot (normal) (R) is thinking: … — Hina (R)"); a replay and a look
+        # back wait for no one
         waiting = ""
-        if p is not None and p.seat is not None and not mine:
-            waiting = f"{names[p.seat]} ({LETTERS[cids[p.seat]]})"
+        if (p is not None and p.seat is not None and not mine and looking is None
+                and f.kind != "replay"):
+            waiting = f"{labels[p.seat]} ({LETTERS[cids[p.seat]]})"
         decision = DecisionView(seat=p.seat if p is not None else None,
                                 kind=p.kind if p is not None else "", mine=mine, text=text,
                                 moves=moves, waiting_for=waiting, typed_over=typed_over,

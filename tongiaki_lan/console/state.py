@@ -48,6 +48,7 @@ class SeatView:
     viewer: bool  # the screen looks from this seat (a watcher: the player it follows)
     away: bool = False
     left: bool = False  # gone for good (its seat played by the table's bot)
+    expelled: bool = False  # gone for good because the table expelled its laptop
     score: int = 0  # the score as it stands (E2); final points are in `final`
     ships_in_reserve: int = 0
     bot_kind: str = ""  # the kind of bot that plays it now (`normal`, `search`), else ""

@@ -246,16 +246,19 @@ _GAME_KEYS = [
     N_("Mouse: click a beach, an island, a pier or a free hex to put its move on the line."),
 ]
 
+_CENTRE = N_("  rules — the rule behind the pending decision · help [MOVE] · centre [ISLAND] "
+             "— re-centre the map (on an island)")
+_MAP = N_("  map — at the end, switch between the final table and the map")
+
 GENERAL_HELP = [
     N_("Goal: most points at the end; an island scores for each player with a ship or king "
        "on it (rules scoring)."),
     *_TYPING,
-    N_("  rules — the rule behind the pending decision · help [MOVE] · centre [ISLAND] — "
-       "re-centre the map (on an island)"),
+    _CENTRE,
     N_("  quit — leave (the record is saved)"),  # (`QUIT_LINES` says it as it is)
     N_("  position — the whole position as one line of text (paste it into a bug report)"),
     N_("  board — the board in your browser, live, played by clicking"),
-    N_("  map — at the end, switch between the final table and the map"),
+    _MAP,
     *_GAME_KEYS,
     N_("Map: a beach is its number, ships as colour letters, · a free berth, then its piers"),
     N_("  (N NE SE S SW NW). Sea: 'N-S 4' is a route from N to S with danger 4 (needs 4"),
@@ -306,9 +309,21 @@ REPLAY_KEYS = [
 ]
 
 
-def help_lines(topic: str = "", replay: bool = False, recorded: bool = True) -> list[str]:
+# what the line mode says in their place: it has no Tab and no map to re-centre or switch
+# to (a listener heard "Tab lists exactly the legal ones" and went looking for it)
+_LINE_MODE = {
+    _TYPING[0]: N_("Type a move in its short form; moves lists exactly the legal ones. Other "
+                   "commands:"),
+    _CENTRE: N_("  rules — the rule behind the pending decision · help [MOVE]"),
+    _MAP: None,
+}
+
+
+def help_lines(topic: str = "", replay: bool = False, recorded: bool = True,
+               tab: bool = True) -> list[str]:
     """`help` (the general lines and the moves' words) or `help MOVE`; `replay`: without
-    what only a game under way takes; `recorded`: the game is written to a record."""
+    what only a game under way takes; `recorded`: the game is written to a record; `tab`:
+    the view has the terminal's Tab and map (else the line mode's words)."""
     topic = topic.strip().lower()
     if topic in MOVE_HELP:
         return [_(MOVE_HELP[topic])]
@@ -318,6 +333,9 @@ def help_lines(topic: str = "", replay: bool = False, recorded: bool = True) -> 
     moves = " · ".join(_(MOVE_HELP[k]).split(" — ")[0] for k in MOVE_HELP)
     quit_line = QUIT_LINES["replay" if replay else "recorded" if recorded else "unrecorded"]
     lines = [quit_line if line == QUIT_LINES["recorded"] else line for line in GENERAL_HELP]
+    if not tab:
+        lines = [_LINE_MODE.get(line, line) for line in lines]
+        lines = [line for line in lines if line is not None]
     if replay:  # (the goal first, as in a game; the moves' words are not typed here)
         kept = [_(line) for line in lines if line not in PLAYING_ONLY]
         return [kept[0], _("Commands of every game screen:"), *kept[1:],

@@ -321,6 +321,10 @@ class GameSession:
         """Seats whose player left for good (a bot plays them from then on)."""
         return set()
 
+    def expelled_seats(self) -> set[int]:
+        """Seats of a laptop the table expelled (a bot plays them from then on)."""
+        return set()
+
     def watcher_names(self) -> list[str]:
         """Who watches the table (the panel's `Watching:` line)."""
         return []

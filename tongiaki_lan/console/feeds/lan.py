@@ -134,6 +134,9 @@ class LanSession(GameSession):
     def left_seats(self) -> set[int]:
         return self.facts.left_seats()
 
+    def expelled_seats(self) -> set[int]:
+        return self.facts.expelled_seats()
+
     def away_seats(self) -> set[int]:
         return self.facts.away_seats()
 

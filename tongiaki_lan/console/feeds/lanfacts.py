@@ -345,6 +345,13 @@ class TableFacts:
             return set()
         return {i for i, s in enumerate(lb.seats) if s.owner.hex() in self.gone}
 
+    def expelled_seats(self) -> set[int]:
+        lb = self.node.lobby
+        if lb is None or not lb.expelled:
+            return set()
+        out = {p for p, _first in lb.expelled}
+        return {i for i, s in enumerate(lb.seats) if s.owner in out}
+
     def remember_guests(self) -> None:
         watching = set(self.watchers)
         if not watching:

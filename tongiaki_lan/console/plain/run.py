@@ -39,6 +39,8 @@ class PlainLine(InputLine):
     move, `quit` after the question) is played by Enter alone; any line typed replaces
     it. What is being typed the terminal keeps to itself until Enter: nothing, here."""
 
+    tab = False
+
     def __init__(self) -> None:
         self.offer_text: str | None = None
 
@@ -226,8 +228,12 @@ class PlainRun:
     def _on_ctrl_c(self) -> None:
         if self.tty_in:  # (the terminal wrote ^C where the cursor was)
             self._prompted = True
-        self.view.forget_notice()
-        self._answer(self.input.leave(N_("Ctrl-C")))
+        reply = self.input.leave(N_("Ctrl-C"))
+        if reply.exit is None:  # (the question, said even if said before)
+            self.view.forget_notice()
+        # else it leaves: the question said a moment ago was said again before the
+        # goodbye, as if the second Ctrl-C had not been heard
+        self._answer(reply)
         self.flush()
 
     # ---------------------------------------------------------------- saying

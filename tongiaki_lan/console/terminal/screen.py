@@ -580,12 +580,14 @@ class GameScreen:
             self.session.say(_("board: {reason}").format(reason=exc), "bad")
             return
         link.attach(self.model, self.input)
+        # (the terminal's own lines: the page showed its own address, key and all, in
+        # its story, with "it opens in your browser" to a player already looking at it)
         if not open_browser:
-            self.session.say(_("The board page: {url} (paste this address into a browser "
-                               "to see the game there)").format(url=url))
+            self.model.note("info", _("The board page: {url} (paste this address into a "
+                                      "browser to see the game there)").format(url=url))
             return
-        self.session.say(_("The board page: {url} — it opens in your browser; if none "
-                           "opens, paste this address into one.").format(url=url))
+        self.model.note("info", _("The board page: {url} — it opens in your browser; if "
+                                  "none opens, paste this address into one.").format(url=url))
         if not await link.open_browser():
             self.session.say(_("No browser could be opened from here: paste {url} into a "
                                "browser to see the board.").format(url=url), "bad")

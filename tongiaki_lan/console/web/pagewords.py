@@ -41,6 +41,8 @@ WORDS: dict[str, str] = {
     "you": N_("you"),
     "away": N_("away"),
     "left": N_("left the table"),
+    # (an expelled laptop's seat read "left the table", as if its player had gone home)
+    "expelled": N_("its laptop was expelled"),
     "watching": N_("Watching"),
     "open_seats": N_("Open seats"),
     "final": N_("Final scores"),
@@ -49,6 +51,10 @@ WORDS: dict[str, str] = {
     "connecting": N_("Connecting to the game…"),
     "reconnecting": N_("Connection lost: reconnecting…"),
     "closed": N_("The game has closed this page: it shows the board as it last was."),
+    # (a game whose program crashed or was killed left "reconnecting…" on for good)
+    "gone": N_("The game does not answer any more (its program ended or stopped?): the "
+               "page shows the board as it last was, and comes back by itself if the game "
+               "does."),
     "no_key": N_("This link has no key: open the board with the whole link the game "
                  "printed (it ends with #…)."),
     "refused": N_("The game does not answer this link: it may have ended, or the link's "

@@ -39,6 +39,7 @@
   // How much larger than drawn a small board may be shown: at 1.5 the first turns' Tonga
   // was a hand's width in a box four times as wide, its piers hard to hit with a click.
   const FIT_MAX = 2.5;
+  const GONE_AFTER = 6; // tries that fail after a lost connection: 6 s or so
 
   // ------------------------------------------------------------------ connection
 
@@ -100,6 +101,9 @@
     const delay = Math.min(5000, 200 * 2 ** Math.min(tries - 1, 5));
     if (closedByGame) setStatus(words.closed, "");
     else if (!everOpened && tries >= 2) setStatus(words.refused, "bad");
+    // (the game's own program serves this page on this laptop: when it has not answered
+    // for some 6 s it has ended or stopped, and "reconnecting…" went on for ever)
+    else if (everOpened && tries >= GONE_AFTER) setStatus(words.gone, "bad");
     else setStatus(everOpened ? words.reconnecting : words.connecting, everOpened ? "bad" : "");
     setTimeout(connect, delay);
   }
@@ -318,7 +322,8 @@
     for (const s of state.seats) {
       const flags = [];
       if (s.local && s.driver === "you") flags.push(words.you);
-      if (s.left) flags.push(words.left);
+      if (s.expelled) flags.push(words.expelled);
+      else if (s.left) flags.push(words.left);
       else if (s.away) flags.push(words.away);
       const li = el("li", { class: "seat", "data-seat": String(s.index) },
         chip(s),
@@ -330,7 +335,7 @@
           el("span", { class: "reserve", text: `${s.reserve} ${words.reserve}` })));
       li.classList.toggle("turn", state.decision.seat === s.index && !state.over);
       li.classList.toggle("me", !!s.viewer);
-      li.classList.toggle("away", !!(s.away || s.left));
+      li.classList.toggle("away", !!(s.away || s.left || s.expelled));
       list.append(li);
     }
     const bits = [];
@@ -355,6 +360,12 @@
   // The story keeps its end in sight unless the player scrolled back to read; set by
   // the player's scrolling (a layout read then costs nothing: the page is laid out).
   let followStory = true;
+  let storyTop = 0; // the story's scrollTop at its last scroll event
+
+  function storyToEnd() {
+    const list = $("story");
+    list.scrollTop = list.scrollHeight;
+  }
 
   function renderStory() {
     const list = $("story");
@@ -364,7 +375,7 @@
     list.replaceChildren(...state.story.map((x) => line(x)));
     // (scrolled in the next frame: asking for the list's height now would lay the
     // whole page out once more, before the new board is even drawn)
-    if (followStory) requestAnimationFrame(() => { list.scrollTop = list.scrollHeight; });
+    if (followStory) requestAnimationFrame(storyToEnd);
   }
 
   function renderReplay() {
@@ -548,9 +559,21 @@
 
   function init() {
     const story = $("story");
+    // Only a scroll back stops the following: a scroll event read after the list had
+    // grown again (the next move came before it was dispatched, as a LAN game's moves
+    // do) found the end out of sight and stopped it for good: the page's story stood
+    // at turn 2 while the game was at turn 7.
     story.addEventListener("scroll", () => {
-      followStory = story.scrollHeight - story.scrollTop - story.clientHeight < 40;
+      const top = story.scrollTop;
+      if (story.scrollHeight - top - story.clientHeight < 40) followStory = true;
+      else if (top < storyTop) followStory = false;
+      storyTop = top;
     });
+    // A story box made smaller (a hint or a button more above it, a smaller window)
+    // keeps its end in sight: its last lines, the move just told, went out of view.
+    if (window.ResizeObserver) {
+      new ResizeObserver(() => { if (followStory) storyToEnd(); }).observe(story);
+    }
     const board = $("board");
     board.addEventListener("click", onBoardClick);
     board.addEventListener("wheel", (ev) => {
