@@ -175,8 +175,8 @@
     for (const [id, key] of [["r-first", "first"], ["r-back", "back"],
                              ["r-forward", "forward"], ["r-last", "last"]]) {
       const b = $(id);
-      b.textContent = { first: "⏮ ", back: "◀ ", forward: "", last: "" }[key] + words[key] +
-        { first: "", back: "", forward: " ▶", last: " ⏭" }[key];
+      b.textContent = { first: "|◀ ", back: "◀ ", forward: "", last: "" }[key] + words[key] +
+        { first: "", back: "", forward: " ▶", last: " ▶|" }[key];
     }
     $("r-slider").setAttribute("aria-label", words.replay);
     for (const [id, key] of [["zoom-in", "zoom_in"], ["zoom-out", "zoom_out"],
@@ -394,7 +394,7 @@
     const now = r.live && r.index >= r.total;
     nav.classList.toggle("live", !!r.live);
     nav.classList.toggle("now", now);
-    $("r-last").textContent = r.live ? `${words.live} ⏭` : `${words.last} ⏭`;
+    $("r-last").textContent = r.live ? `${words.live} ▶|` : `${words.last} ▶|`;
     $("r-where").textContent = now ? words.live_now
       : fmt(words.move_of, { index: r.index, total: r.total });
   }
