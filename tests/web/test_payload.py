@@ -126,3 +126,17 @@ def test_the_places_of_a_tile_in_hand_are_drawn_even_unasked():
     svg = board_picture(unasked)
     for q, r in table.game.frontier():
         assert f'data-target="place:{q}:{r}"' in svg
+
+
+def test_the_final_table_names_each_bot_with_its_kind():
+    """The page's final table cut "Hina — bot (random)" to "Hina — bot": it was made for
+    an 80-column terminal's panel. The page's panel has room for the whole label."""
+    table = SoloTable(players=3)
+    while not table.game.is_over:
+        table.play(str(table.game.legal_moves()[0]))
+    state = table.state()
+    rows = [text for _kind, text in state.final]
+    bots = [s.label for s in state.seats if s.driver == "bot"]
+    assert bots and all("(" in label for label in bots)  # (as "Hina — bot (random)")
+    for label in bots:
+        assert any(row.startswith(label + " ") for row in rows), (label, rows)

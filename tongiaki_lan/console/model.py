@@ -54,6 +54,10 @@ Subscriber = Callable[[TableState], None]
 
 # what every table takes besides moves and the feed's own commands (`help` lists them)
 META = ("help", "hint", "moves", "rules", "position", "centre", "map", "board", "quit")
+# the width the final table is made for in the state (the board page's panel holds about
+# 48 columns of it): a bot's label whole ("Hina — bot (random)"), where the 16 columns
+# kept for an 80-column terminal cut it to "Hina — bot" (the terminal makes its own)
+FINAL_COLUMNS = 48
 # a live table looked back at (a watcher's): the steps, as a replay's are named
 LOOK_WORDS = ("first", "back", "forward", "next", "previous", "prev", "last", "goto")
 
@@ -416,7 +420,7 @@ class TableModel:
             open_seat_indices=tuple(f.open_seat_list()),
             countdowns=tuple(self._countdowns(now)),
             replay=replay,
-            final=tuple(final_rows(g, labels)) if g.is_over else (),
+            final=tuple(final_rows(g, labels, FINAL_COLUMNS)) if g.is_over else (),
             over=g.is_over,
             can_undo=f.can_undo,
             commands=(*META, *lobby, *extra),
