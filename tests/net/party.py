@@ -45,7 +45,7 @@ def outcome(procs: list[Proc]) -> dict:
             records.append((last["record"], last["digest"]))
         elif last.get("event") == "running":
             running.append(i)
-        elif not starts:
+        elif not starts and last.get("event") != "error":
             alone.append(i)
         else:
             errors.append((i, last))

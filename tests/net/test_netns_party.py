@@ -6,6 +6,8 @@ three. `python -m tests.net.party` runs the same party for figures."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from .helpers import verify_record
@@ -28,7 +30,12 @@ async def test_ten_laptops_one_name_two_seats_play_five_games_three_runs_in_thre
     for run in range(3):
         result = await run_party(10, 2, game="party", timeout=90, keep=tmp_path / f"run{run}")
         runs.append(result)
-        assert result["codes"] == [0] * 10, result
+        if result["codes"] != [0] * 10:  # (whole: an assertion's message is cut short, and
+            # a CI run's four laptops that ended with 1 left no word of why)
+            pytest.fail(f"run {run}: " + json.dumps(
+                {k: result.get(k) for k in ("codes", "alone", "errors", "told_running",
+                                            "trouble", "all_seated_s", "publish_failed")},
+                default=str))
         assert result["games"] == 5 and result["one_digest"] == 5, result
         assert result["laptops_per_game"] == [2] * 5, result
         assert not result["alone"] and not result["told_running"], result
