@@ -388,6 +388,7 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
         self.join_refusal: str | None = None
         self._answered_join: set[bytes] = set()
         self._turned_away: set[bytes] = set()  # refused a seat at a full table (told once)
+        self._unconfirmed: dict[bytes, float] = {}  # seated by us at, until it acknowledges
         self.presence = Presence()
         self._progress: dict[bytes, int] = {}
         # member -> (when, our move count then) since its heartbeats say it is behind
@@ -933,6 +934,8 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
         if self.game is not None and not L.is_member(lb, self.peer_id):
             return  # expelled (or our seat given to a newcomer): we are no member any more
         self._feeder_tick()
+        if self._unconfirmed:
+            self._free_unconfirmed_seats()
         if now - self._last_hb >= HEARTBEAT_S:
             self._last_hb = now
             self._broadcast(self._heartbeat())

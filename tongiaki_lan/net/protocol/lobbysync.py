@@ -23,6 +23,7 @@ from tongiaki_lan.net.protocol.codec import (
 )
 from tongiaki_lan.net.protocol.drawsync import DEFER
 from tongiaki_lan.net.protocol.proofs import lobby_signature_ok, sign_lobby
+from tongiaki_lan.net.protocol.settings import SEAT_CONFIRM_S
 
 log = logging.getLogger("tongiaki_lan.net.protocol.lobbysync")
 
@@ -91,7 +92,36 @@ class LobbySync:
             self.links.send(peer, addr, self._wire_lobby())  # a repeated join: resend it
             return
         if result is not self.lobby:
+            if isinstance(msg, Join) and not L.is_member(self.lobby, peer):
+                self._unconfirmed[peer] = self.now  # (until it acknowledges the lobby)
             self._install_lobby(result, broadcast=True)
+
+    def _free_unconfirmed_seats(self) -> None:
+        """The coordinator gives back a seat whose laptop never acknowledged the lobby
+        that seated it within SEAT_CONFIRM_S: it gave up on its join (our answer came
+        late, or was lost every time) and now sits elsewhere, and its seat would keep the
+        table full, and unstarted, for ever. An acknowledgement of anything we sent it
+        since confirms the seat: a laptop that holds the lobby acknowledges it at once."""
+        lb = self.lobby
+        for peer, since in list(self._unconfirmed.items()):
+            if (lb is None or lb.phase != "lobby" or not L.is_member(lb, peer)
+                    or self.links.acked_at(peer) >= since):
+                del self._unconfirmed[peer]
+            elif self.now - since >= SEAT_CONFIRM_S and self.coordinator() == self.peer_id:
+                del self._unconfirmed[peer]
+                name = self.peer_name(peer)
+                freed = L.apply_request(lb, peer, ("0.0.0.0", 0), Leave(),
+                                        present=self.present(), nonce=self.entropy(8))
+                if isinstance(freed, str):
+                    continue
+                log.info("%s's seat is free again: its laptop never acknowledged the lobby "
+                         "that seated it within %.0f s (it gave up waiting and went "
+                         "elsewhere)", name, SEAT_CONFIRM_S)
+                self.links.forget(peer)
+                self.presence.left(peer, self.now)  # (as if it had said LEAVE: it did not
+                self._emit(E.Away(peer.hex(), name, True))  # know it sat here)
+                self._install_lobby(freed, broadcast=True)
+                lb = self.lobby
 
     def _install_lobby(self, new: Lobby, broadcast: bool) -> None:
         """Take `new` as our lobby: one we wrote (`broadcast`: we sign it and send it to

@@ -6,6 +6,12 @@ HEARTBEAT_S = 0.4
 TICK_S = 0.1
 FETCH_RETRY_S = 1.0
 START_TIMEOUT_S = 15.0
+# a seat given in the lobby to a laptop that never acknowledged the lobby naming it is
+# given back after this long: that laptop gave up waiting for our answer (a join waits a
+# few seconds, 10 at most, then looks elsewhere) and forgot the table. Kept, its seat
+# filled the table for good: at a party of ten, a table whose answer came late to a
+# starved laptop waited full and never started (transport.md, Lobby coordination)
+SEAT_CONFIRM_S = 12.0
 HANDOVER_AFTER_S = 60.0
 # the bot that takes a seat whose player left: the level solo play uses by default
 # (`normal`, bots/levels.py), unless the table chose otherwise (`play --table-bot`)
