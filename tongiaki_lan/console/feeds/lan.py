@@ -456,6 +456,15 @@ class LanSession(GameSession):
                     "draws them.").format(name=peer_label(self.node, {"peer": drawer.hex()}))))
             return None
 
+        def resume(_rest: str):
+            try:
+                self.node.reclaim()
+            except ValueError as exc:
+                return _("resume: {reason}").format(reason=net_reason(exc))
+            self.lines.append(("info", _("Asked the table for your seat back: you play it "
+                                         "again from the next decision.")))
+            return None
+
         def guests(word: str):
             try:
                 self.say(set_guests(self.node, word))
@@ -472,6 +481,8 @@ class LanSession(GameSession):
         return {"say": (N_("say TEXT — chat with the table"), say),
                 "replace": (N_("replace NAME — a bot plays an absent player's seat until they "
                                "are back"), replace),
+                "resume": (N_("resume — play your seat again, after a bot played it while "
+                              "you did not"), resume),
                 "guests": (N_("guests open|watch|quiet|closed — the host says who may watch, "
                               "chat, sit in"), guests)}
 

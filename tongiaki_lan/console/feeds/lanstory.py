@@ -14,7 +14,7 @@ import time
 
 from tongiaki_lan.i18n import _
 from tongiaki_lan.net.protocol.handover import handed
-from tongiaki_lan.net.protocol.settings import HANDOVER_BOT
+from tongiaki_lan.net.protocol.settings import HANDOVER_BOT, IDLE_AFTER_S
 
 from ..networds import net_reason
 from ..seats import Seat, colour_name, kind_label, seat_label
@@ -163,6 +163,18 @@ class LanStory:
                                          "s)").format(
                 name=d.get("name", "?"), who=d.get("name", "NAME"),
                 limit=round(self.node.core.handover_limit()))))
+        elif k == "handover" and f.is_mine(d.get("seat")) and d.get("idle"):
+            # (this laptop was here all along: nothing comes back by itself)
+            self.lines.append(("bad", _("You did not play for {minutes} min: a bot ({bot}) "
+                                        "plays your seat now, so the table goes on. Type "
+                                        "resume to play it again.").format(
+                minutes=round(IDLE_AFTER_S / 60), bot=kind_label(d["bot"]))))
+        elif k == "handover" and d.get("idle"):
+            self.lines.append(("info", _("{name} did not play for a while: a bot ({bot}, on "
+                                         "{driver}'s laptop) plays their seat until they type "
+                                         "resume.").format(
+                name=d["name"], bot=kind_label(d["bot"]),
+                driver=peer_label(self.node, {"peer": d["driver"], "name": d["driver_name"]}))))
         elif k == "handover" and f.is_mine(d.get("seat")):
             self._wake.handover_told = True
             # (on our own screen: "Ben's seat is played by a bot" read as about someone else)
@@ -420,6 +432,12 @@ class LanStory:
             if kind == "away":
                 self._left.add(peer)
                 self.lines.append(("info", _("{name} left the table.").format(name=name)))
+            return
+        if kind == "away" and d.get("idle"):
+            # (their laptop is here, and follows the game: "is away" read as a lost Wi-Fi)
+            self.lines.append(("info", _("{name} has not played for {minutes} min: the table "
+                                         "counts them as away.").format(
+                name=name, minutes=round(IDLE_AFTER_S / 60))))
             return
         if kind == "back" and peer in self._back_told:
             return  # ("Ben rejoined." said it: its node restarted, and is heard again)

@@ -876,6 +876,14 @@ class Node:
         finally:
             self._step()
 
+    def reclaim(self) -> None:
+        """Ask for our seat back from the bot that plays it since we did not play
+        (`NodeCore.reclaim`; ValueError says why not)."""
+        try:
+            self.core.reclaim(self._now())
+        finally:
+            self._step()
+
     def send_move(self, move: Move) -> None:
         """Play a move for a seat of this node. Raises IllegalMove / ValueError as the engine
         does; nothing is sent then."""

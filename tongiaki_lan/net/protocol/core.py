@@ -81,6 +81,8 @@ from tongiaki_lan.net.protocol.seeding import SeedAgreement
 from tongiaki_lan.net.protocol.settings import (
     HANDOVER_BOT,
     HEARTBEAT_S,
+    IDLE_AFTER_S,
+    IDLE_AGAIN_S,
     MAX_EVENTS,
     START_TIMEOUT_S,
     STUCK_AFTER_S,
@@ -389,6 +391,12 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
         self._answered_join: set[bytes] = set()
         self._turned_away: set[bytes] = set()  # refused a seat at a full table (told once)
         self._unconfirmed: dict[bytes, float] = {}  # seated by us at, until it acknowledges
+        # (move index, since when) of the decision pending as this node saw it come up
+        self._pending_since: tuple[int, float] = (-1, 0.0)
+        # members whose seat a bot plays because they did not play (given back on request
+        # only), and how often that happened to each (`_idle`)
+        self._idle_handed: set[bytes] = set()
+        self._idle_strikes: dict[bytes, int] = {}
         self.presence = Presence()
         self._progress: dict[bytes, int] = {}
         # member -> (when, our move count then) since its heartbeats say it is behind
@@ -750,9 +758,34 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
         the table cannot play with it. It is away like a silent one: its seat can go to a
         bot instead of the table waiting for it for ever; back once it has caught up. A
         laptop deaf to one player only is not stuck: it gets that player's moves from the
-        others."""
+        others. A member that does not play (`_idle`) is away likewise, until it asks
+        for its seat back (`reclaim`)."""
         mark = self._behind.get(peer)
-        return mark is not None and self.now - mark[0] > STUCK_AFTER_S
+        return ((mark is not None and self.now - mark[0] > STUCK_AFTER_S)
+                or peer in self._idle_handed or self._idle(peer))
+
+    def _idle(self, peer: bytes, lobby: Lobby | None = None) -> bool:
+        """Whether the decision pending is a seat of `peer` that its player has not made
+        for IDLE_AFTER_S (IDLE_AGAIN_S once a bot played that seat for this reason), as
+        this node saw the decision come up. Its laptop may be here and follow the game:
+        nobody plays. Nothing is idle while a tile is being dealt, or while this node is
+        cut off or waking (the moves may be on their way to it)."""
+        g, lb = self.game, lobby or self.lobby
+        if g is None or g.is_over or lb is None or self.watching or self.stopped:
+            return False
+        n = len(g.moves)
+        if self._pending_since[0] != n:
+            self._pending_since = (n, self.now)
+        d = g.pending
+        if d is None or d.seat is None or not 0 <= d.seat < len(lb.seats):
+            return False
+        s = lb.seats[d.seat]
+        if s.kind != "human" or handed(s) or s.owner != peer:
+            return False
+        if self._waking is not None or self._deaf or self._unheard_since is not None:
+            return False
+        limit = IDLE_AGAIN_S if self._idle_strikes.get(peer) else IDLE_AFTER_S
+        return self.now - self._pending_since[1] > limit
 
     def _on_message(self, peer: bytes, addr: tuple, msg: Message, early: bool = False) -> None:
         if self.closing:
@@ -916,7 +949,10 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
         and back, nor whether it was a few lost heartbeats or a laptop gone (a playtest
         counted them from a headless bot's output: the consoles' logs had none)."""
         name, last = self.peer_name(peer), self.presence.last_heard(peer)
-        if last is not None and self.now - last > self.presence.away_after:
+        if self._idle(peer):
+            log.info("%s is away: the decision waiting for them has not come for %.0f s",
+                     name, self.now - self._pending_since[1])
+        elif last is not None and self.now - last > self.presence.away_after:
             log.info("%s is away: nothing heard from it for %.1f s", name, self.now - last)
         else:
             log.info("%s is away: it sends, but does not follow the game", name)
@@ -947,7 +983,8 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
             if away:
                 self._withholders.discard(peer)  # gone quiet: a differing game is a fork
                 self._log_away(peer)
-                self._emit(E.Away(peer.hex(), self.peer_name(peer), False))
+                self._emit(E.Away(peer.hex(), self.peer_name(peer), False,
+                                  self._idle(peer) or peer in self._idle_handed))
             else:
                 self._emit(E.Back(peer.hex(), self.peer_name(peer)))
         deaf = self.hears_nobody()

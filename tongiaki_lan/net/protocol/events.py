@@ -203,6 +203,7 @@ class Away(NodeEvent):
     peer: str
     name: str
     left: bool
+    idle: bool = False  # here, but did not play the decision that waits for them
 
 
 @dataclass(frozen=True)
@@ -242,6 +243,9 @@ class SeatHandedOver(NodeEvent):
     bot: str
     driver: str
     driver_name: str
+    # its player was here but did not play (`NodeCore._idle`): the seat is theirs again
+    # when they ask for it (`resume`), not when their laptop is heard
+    idle: bool = False
 
 
 @dataclass(frozen=True)

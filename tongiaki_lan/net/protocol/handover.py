@@ -36,11 +36,12 @@ OWN_SEAT = N_("that is your own seat")
 IS_HERE = N_("{name} is here: only an absent player's seat can be replaced")
 TOO_SOON = N_("{name} has been away {away} s; a seat can be replaced after {limit} s")
 NOBODY_PLAYS = N_("no player plays {colour}")
+NOT_HANDED = N_("no bot plays your seat")
 IS_HERE_SHORT = N_("{name} is here")
 HEARD_THROUGH = N_("{name} still plays: their moves and draws reach this laptop through the "
                    "others, though it does not hear their laptop itself")
 REFUSALS = (NO_GAME, NO_PLAYER, ALREADY_HANDED, OWN_SEAT, IS_HERE, TOO_SOON, NOBODY_PLAYS,
-            IS_HERE_SHORT, HEARD_THROUGH)
+            IS_HERE_SHORT, HEARD_THROUGH, NOT_HANDED)
 
 
 def handed(seat) -> bool:
@@ -118,8 +119,8 @@ class Handover:
         is not for a bot, and nothing waits for them to come back."""
         away = self.presence.away_for(peer, self.now)
         seen = self._seen_through.get(peer)
-        if away is None or seen is None or self.now - seen > away:
-            return None
+        if away is None or seen is None or self.now - seen > away or self._idle(peer):
+            return None  # (an idle player's laptop follows the game: it does not play)
         return self.now - seen
 
     def plays_through_others(self, peer: bytes) -> bool:
@@ -144,6 +145,13 @@ class Handover:
         """ADD_BOT during a game: hand the away human seat of that colour to a bot."""
         lb = self.lobby
         seat = next((i for i, s in enumerate(lb.seats) if s.colour == msg.colour), None)
+        if (seat is not None and lb.seats[seat].owner == peer and handed(lb.seats[seat])
+                and L.is_member(lb, peer)):
+            # its player asks for the seat a bot plays since they did not play (`reclaim`):
+            # every member hears it; the bot's driver gives it back between two decisions
+            self._idle_handed.discard(peer)
+            self._give_back(peer)
+            return
         why = None
         if self.coordinator() != self.peer_id:
             why = "not the coordinator"
@@ -172,13 +180,33 @@ class Handover:
         for i, (a, b) in enumerate(zip(old.seats, new.seats, strict=False)):
             if not handed(a) and handed(b):
                 driver = self._driver(i)
+                idle = self._idle(b.owner, old)  # (here, but did not play: `_idle`)
+                if idle:
+                    self._idle_handed.add(b.owner)
+                    self._idle_strikes[b.owner] = self._idle_strikes.get(b.owner, 0) + 1
                 self._emit(E.SeatHandedOver(i, b.name, b.bot, driver.hex(),
-                                            self.peer_name(driver)))
-                log.info("%s's seat is played by a bot (%s) from now on", b.name, b.bot)
+                                            self.peer_name(driver), idle))
+                log.info("%s's seat is played by a bot (%s) from now on%s", b.name, b.bot,
+                         " (they did not play)" if idle else "")
             elif handed(a) and not handed(b) and a.owner == b.owner:  # (else: taken)
+                self._idle_handed.discard(b.owner)
                 self._emit(E.SeatReclaimed(i, b.name))
                 if b.owner == self.peer_id:
                     self._your_turn = None
+
+    def reclaim(self, now: float) -> None:
+        """Ask for our seat back from the bot that plays it because we did not play
+        (`_idle`): said to every member, for the one that drives the bot gives it back,
+        between two of its decisions. Raises ValueError when no bot plays our seat."""
+        self.now = now
+        if self.game is None or self.game.is_over:
+            raise ValueError(NO_GAME)
+        mine = [s for s in self.lobby.seats if s.owner == self.peer_id and handed(s)]
+        if not mine:
+            raise ValueError(NOT_HANDED)
+        self._idle_handed.discard(self.peer_id)
+        for s in mine:
+            self._broadcast(AddBot(s.bot, s.colour))
 
     def _member_back(self, peer: bytes) -> None:
         """A member is heard again: if a bot plays its seat, the coordinator gives it back."""
@@ -199,6 +227,7 @@ class Handover:
         lb, g = self.lobby, self.game
         mine = [i for i, s in enumerate(lb.seats) if handed(s) and s.owner == peer]
         if (g is None or not mine or self.watching or self._driver(mine[0]) != self.peer_id
+                or peer in self._idle_handed  # (here all along: back when it asks, `reclaim`)
                 or self.left_for_good(peer)  # (a goodbye for good stays one)
                 or not L.is_member(lb, peer)):  # (an expelled member gets nothing back)
             return

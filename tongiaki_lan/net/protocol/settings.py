@@ -13,6 +13,15 @@ START_TIMEOUT_S = 15.0
 # starved laptop waited full and never started (transport.md, Lobby coordination)
 SEAT_CONFIRM_S = 12.0
 HANDOVER_AFTER_S = 60.0
+# a player whose laptop is here but who has not made the decision that waits for them in
+# this long counts as away (`NodeCore._idle`): the table may give the seat to a bot, as it
+# may a silent laptop's. A laptop that stays at the table and never plays (its screen hung,
+# its player gone for pizza, a build changed to stall) otherwise held three friends at one
+# move for the whole evening. Once a bot played the seat for that, a decision waits
+# IDLE_AGAIN_S only, until the player asks for the seat back (`resume`) — each time
+# (transport.md, "A player who does not play")
+IDLE_AFTER_S = 120.0
+IDLE_AGAIN_S = 30.0
 # the bot that takes a seat whose player left: the level solo play uses by default
 # (`normal`, bots/levels.py), unless the table chose otherwise (`play --table-bot`)
 HANDOVER_BOT = DEFAULT_LEVEL

@@ -1,0 +1,79 @@
+"""A player who is here but does not play (protocol/transport.md, "A player who does not
+play"): the others' consoles say so — not "is away", their laptop is here — `replace`
+gives the seat to a bot, the idle player's own console says why and that `resume` gives
+it back, and `resume` does. Real nodes on 127.0.0.1 and their consoles' sessions, with
+the idle limit cut to seconds (it is two minutes)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tongiaki_lan import i18n
+from tongiaki_lan.console.feeds import lanstory
+from tongiaki_lan.console.feeds.lan import LanSession
+from tongiaki_lan.net.lab.loopback import close_all, make_table, play_to_end
+from tongiaki_lan.net.protocol import core, handover
+from tongiaki_lan.net.protocol.handover import handed
+
+
+@pytest.fixture(autouse=True)
+def english_afterwards():
+    yield
+    i18n.use("en")
+
+
+@pytest.mark.parametrize(("lang", "theirs", "handed_word", "mine"), [
+    ("en", "p2 has not played for 2 min: the table counts them as away.",
+     "p2 did not play for a while", "Type resume to play it again."),
+    ("de", "p2 hat seit 2 Min. nicht gespielt", "p2 hat eine Weile nicht gespielt",
+     "Tippe resume, um wieder selbst zu spielen."),
+])
+async def test_the_others_replace_a_player_who_does_not_play_and_resume_gives_it_back(
+        tmp_path, monkeypatch, lang, theirs, handed_word, mine):
+    monkeypatch.setattr(core, "IDLE_AFTER_S", 3.0)
+    monkeypatch.setattr(lanstory, "IDLE_AFTER_S", 120.0)  # (what the lines say)
+    monkeypatch.setattr(handover, "HANDOVER_AFTER_S", 1.0)  # (`replace` after a second)
+    i18n.use(lang)
+    nodes = await make_table(3, tmp_path)
+    idle = nodes[2]
+    sessions = []
+    try:
+        await nodes[0].wait_for(lambda: all(nd.game is not None for nd in nodes), 30)
+        sessions = [LanSession(nd) for nd in nodes]
+        for nd in nodes:
+            nd.bot_delay = 0.05
+        idle.core.autoplay = None  # here, following the game, but nobody plays
+        seat = idle.core.my_seats()[0]
+        host = nodes[0]
+        await host.wait_for(lambda: host.core.presence.is_absent(idle.peer_id), 60)
+        text = "\n".join(line for _, line in sessions[0].lines)
+        assert theirs in text and "p2 is away" not in text, text[-800:]
+
+        await host.wait_for(lambda: host.core.replace_wait(seat) == 0, 10)
+        assert sessions[0].commands()["replace"][1]("p2") is None
+        await idle.wait_for(lambda: handed(idle.lobby.seats[seat]), 10)
+        await host.wait_for(lambda: any(handed_word in line for _, line in sessions[1].lines),
+                            10)
+        await idle.wait_for(lambda: any(mine in line for _, line in sessions[2].lines), 10)
+        assert sessions[2].commands()["resume"][1]("") is None
+        await host.wait_for(lambda: not handed(host.lobby.seats[seat]), 30)
+        idle.core.autoplay = "random"
+        await play_to_end(nodes, timeout=120)
+        assert len({nd.game.digest() for nd in nodes}) == 1
+    finally:
+        for s in sessions:
+            await s.close()
+        await close_all(nodes)
+
+
+async def test_resume_with_no_bot_in_the_seat_says_so(tmp_path):
+    nodes = await make_table(2, tmp_path)
+    sessions = []
+    try:
+        await nodes[0].wait_for(lambda: all(nd.game is not None for nd in nodes), 30)
+        sessions = [LanSession(nd) for nd in nodes]
+        assert sessions[0].commands()["resume"][1]("") == "resume: no bot plays your seat"
+    finally:
+        for s in sessions:
+            await s.close()
+        await close_all(nodes)
