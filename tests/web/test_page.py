@@ -530,3 +530,34 @@ async def test_a_page_whose_game_died_says_so_instead_of_reconnecting_for_ever(b
         if child.returncode is None:
             child.kill()
             await child.wait()
+
+
+async def test_the_beach_numbers_of_an_island_just_expanded_show_and_take_clicks(browser):
+    # The last move's outline was drawn over everything: after `expand Tonga` it hid
+    # Tonga's beach numbers, just when the player chose two beaches by them, and a click
+    # on a number found the outline, which stands for no move.
+    table = SoloTable()
+    async with serving(table) as server:
+        page = await open_board(browser, server.url, len(table.game.moves))
+        while not any(m.text == "expand Tonga" for m in table.state().decision.moves):
+            table.play(table.state().decision.moves[0].text)
+        table.play("expand Tonga")
+        await shows(page, len(table.game.moves))
+        assert await page.locator("#board polygon.mark").count() == 1
+        hidden = await page.evaluate(
+            """() => [...document.querySelectorAll('[data-target="island:0"] text.num')]
+                .filter((t) => { const r = t.getBoundingClientRect();
+                  const hit = document.elementFromPoint(r.x + r.width / 2,
+                                                        r.y + r.height / 2);
+                  return hit !== t; })
+                .map((t) => t.textContent)""")
+        assert hidden == []
+        # and a click on a number chooses its beach: the moves that use it are offered
+        beach = next(t for m in table.state().decision.moves for t in m.targets
+                     if t.startswith("beach:0:"))
+        number = str(int(beach.split(":")[2]) + 1)
+        await page.locator(f'[data-target="{beach}"] text.num').click()
+        chooser = page.locator("#chooser-list button")
+        await chooser.first.wait_for()
+        offered = [await b.get_attribute("data-move") for b in await chooser.all()]
+        assert offered and all(number in m.split()[1:] for m in offered)
