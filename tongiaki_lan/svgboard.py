@@ -68,6 +68,8 @@ COLOUR_NAMES = {
     "yellow": N_("yellow"), "orange": N_("orange"), "purple": N_("purple"),
 }
 
+# A beach number is drawn on a light halo of its own (`paint-order:stroke`): near the
+# tile's edge it meets the last move's outline, black and white, and a pier.
 STYLE = """
 .sea{fill:#3f86bd;stroke:#1c4866;stroke-width:1.5}
 .isle{fill:#8cc3e3;stroke:#1c4866;stroke-width:1.5}
@@ -92,6 +94,7 @@ text{font-family:'DejaVu Sans','Liberation Sans',Arial,sans-serif;text-anchor:mi
 .seaname{font-size:9px;fill:#d8e8f4}
 .danger{font-size:12px;font-weight:bold;fill:#1c2a33}
 .num{font-size:9px;font-weight:bold;fill:#10202c}
+.num{stroke:#fffdf5;stroke-width:2.5px;stroke-linejoin:round;paint-order:stroke}
 .letter{font-size:7.5px;font-weight:bold}
 .keyletter{font-size:9px;font-weight:bold}
 .royal{font-size:9px;font-weight:bold;fill:#5a3a00}

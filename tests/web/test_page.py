@@ -534,8 +534,8 @@ async def test_a_page_whose_game_died_says_so_instead_of_reconnecting_for_ever(b
 
 async def test_the_beach_numbers_of_an_island_just_expanded_show_and_take_clicks(browser):
     # The last move's outline was drawn over everything: after `expand Tonga` it hid
-    # Tonga's beach numbers, just when the player chose two beaches by them, and a click
-    # on a number found the outline, which stands for no move.
+    # Tonga's beach numbers, just when the player chose beaches by them, and a click on
+    # a number found the outline, which stands for no move.
     table = SoloTable()
     async with serving(table) as server:
         page = await open_board(browser, server.url, len(table.game.moves))
@@ -552,6 +552,16 @@ async def test_the_beach_numbers_of_an_island_just_expanded_show_and_take_clicks
                   return hit !== t; })
                 .map((t) => t.textContent)""")
         assert hidden == []
+        # on top of the band, dark on black, they were still unreadable: each is drawn
+        # on a light halo of its own, whatever lies beneath
+        halos = await page.evaluate(
+            """() => [...document.querySelectorAll('[data-target="island:0"] text.num')]
+                .map((t) => { const s = getComputedStyle(t);
+                  return [s.paintOrder, s.stroke, parseFloat(s.strokeWidth)]; })""")
+        assert len(halos) == 6
+        for order, stroke, width in halos:
+            assert order.startswith("stroke") and width >= 2
+            assert min(int(v) for v in stroke[4:-1].split(",")) >= 240, stroke  # light
         # and a click on a number chooses its beach: the moves that use it are offered
         beach = next(t for m in table.state().decision.moves for t in m.targets
                      if t.startswith("beach:0:"))
