@@ -312,6 +312,31 @@ async def test_undo_from_the_page_takes_back_your_decision_and_the_bots_after_it
                          what="the console's log")
 
 
+async def test_the_story_tells_each_move_once_and_the_terminal_sums_them_up(browser,
+                                                                           monkeypatch):
+    # The page showed the terminal's "Since your last move:" under the moves it had just
+    # told, in bold and in typed words ("Maui: expand Tonga, beaches 3 5, sail Tonga 5
+    # NE, land 1:R 2:G 3:B"): half its box said every move a second time, in code.
+    async with console(monkeypatch, solo("once")) as con:
+        page = await open_board(browser, con.url, await our_turn(con))
+        con.type("place Tonga 2")
+        index = await wait_until_moved(con)
+        await shows(page, index)
+        await wait_until(lambda: "Since your last move" in con.side(), what="the summary")
+        story = await page.inner_text("#story")
+        assert "Maui (G) puts a ship on beach" in story
+        assert "Since your last move" not in story and "place Tonga" not in story
+        # taken back, the moves are struck out on the page; their summary, never shown
+        # there, is not shown struck either
+        await page.click("[data-command=undo]")
+        await shows(page, 0)
+        await wait_until(lambda: "Taken back: place Tonga 2" in con.side(),
+                         what="the console's log")
+        struck = await page.locator("#story .l-void").all_inner_texts()
+        assert len(struck) == 3 and all("puts a ship on beach" in t for t in struck)
+        assert "Since your last move" not in await page.inner_text("#story")
+
+
 async def test_the_page_speaks_italian(browser, monkeypatch):
     i18n.use("it")
     async with console(monkeypatch, solo("italiano")) as con:
