@@ -68,6 +68,8 @@ COLOUR_NAMES = {
     "yellow": N_("yellow"), "orange": N_("orange"), "purple": N_("purple"),
 }
 
+# A beach number is drawn on a light halo of its own (`paint-order:stroke`): near the
+# tile's edge it meets the last move's outline, black and white, and a pier.
 STYLE = """
 .sea{fill:#3f86bd;stroke:#1c4866;stroke-width:1.5}
 .isle{fill:#8cc3e3;stroke:#1c4866;stroke-width:1.5}
@@ -92,6 +94,7 @@ text{font-family:'DejaVu Sans','Liberation Sans',Arial,sans-serif;text-anchor:mi
 .seaname{font-size:9px;fill:#d8e8f4}
 .danger{font-size:12px;font-weight:bold;fill:#1c2a33}
 .num{font-size:9px;font-weight:bold;fill:#10202c}
+.num{stroke:#fffdf5;stroke-width:2.5px;stroke-linejoin:round;paint-order:stroke}
 .letter{font-size:7.5px;font-weight:bold}
 .keyletter{font-size:9px;font-weight:bold}
 .royal{font-size:9px;font-weight:bold;fill:#5a3a00}
@@ -199,7 +202,15 @@ def _route_badges(cx, cy, routes) -> list[tuple[float, float]]:
     return out
 
 
-def _sea_tile(tid: int, rot: int, cx: float, cy: float) -> list[str]:
+def _outline(cx: float, cy: float) -> list[str]:
+    """The last move's mark on a tile: a band just inside its edge, drawn over the tile's
+    ground and under all that stands on it. Drawn over everything, it hid the beach
+    numbers of an island just expanded on (Tonga's most of all, the first turns' choice
+    of beaches) and took the clicks on them."""
+    return [_hexagon(cx, cy, "mark", SIZE - 3.5), _hexagon(cx, cy, "mark2", SIZE - 3.5)]
+
+
+def _sea_tile(tid: int, rot: int, cx: float, cy: float, marked: bool = False) -> list[str]:
     tile = TILES[tid]
     routes = []
     for route in tile.routes:
@@ -208,6 +219,8 @@ def _sea_tile(tid: int, rot: int, cx: float, cy: float) -> list[str]:
         routes.append((a, b, route.danger))
     out = [f'<g class="tile sea-tile" data-tile="{escape(tile.name)}">',
            f'<g class="sea">{_hexagon(cx, cy)}</g>']
+    if marked:
+        out += _outline(cx, cy)
     for (ax, ay), (bx, by), _danger in routes:
         out.append(f'<path class="route" d="M{_f(ax)},{_f(ay)} Q{_f(cx)},{_f(cy)} '
                    f'{_f(bx)},{_f(by)}"/>')
@@ -248,13 +261,17 @@ def _crown(cx: float, cy: float, colour: str) -> str:
 
 
 def _island_tile(game: Game, tid: int, rot: int, cx: float, cy: float,
-                 marks: Collection[str] = (), alone: bool = False) -> list[str]:
-    """An island tile on the board (`alone`: in hand, not on the board: no ships)."""
+                 marks: Collection[str] = (), alone: bool = False,
+                 marked: bool = False) -> list[str]:
+    """An island tile on the board (`alone`: in hand, not on the board: no ships;
+    `marked`: outlined as the last move's)."""
     tile = TILES[tid]
     cls = "tonga" if tid == TONGA else "isle"
     out = [f'<g {_clickable("tile island-tile", f"island:{tid}", marks)} '
            f'data-tile="{escape(tile.name)}">',
            f'<g class="{cls}">{_hexagon(cx, cy)}</g>']
+    if marked:
+        out += _outline(cx, cy)
     radius = TONGA_BERTH_RADIUS if tid == TONGA else BERTH_RADIUS
     hits = []  # each pier's outer end, over the berths: what a click on a pier finds
     for b, beach in enumerate(tile.beaches):
@@ -369,21 +386,17 @@ def board_svg(game: Game, names: Mapping[str, str] | None = None, title: str = "
         f'fill="#f7f3e8"/>',
     ]
     # Placement order: Tonga first, then each tile as it came out of the stack.
+    # The last move's tiles are outlined inside their edge (`_outline`): a neighbour
+    # drawn later covers no more of it than the width of its own border.
     for h, (tid, rot) in placed.items():
         cx, cy = centres[h]
+        marked = tid in marked_tiles or f"island:{tid}" in marks
         if TILES[tid].is_sea:
-            out += _sea_tile(tid, rot, cx, cy)
+            out += _sea_tile(tid, rot, cx, cy, marked)
         else:
-            out += _island_tile(game, tid, rot, cx, cy, marks)
+            out += _island_tile(game, tid, rot, cx, cy, marks, marked=marked)
     for q, r in spots:
         out += _place(q, r, marks)
-    # The last move's tiles, outlined over everything (a neighbour drawn later would
-    # cover part of an outline drawn with the tile)
-    for h, (tid, _rot) in placed.items():
-        if tid in marked_tiles or f"island:{tid}" in marks:
-            cx, cy = centres[h]
-            out.append(_hexagon(cx, cy, "mark", SIZE - 3.5))
-            out.append(_hexagon(cx, cy, "mark2", SIZE - 3.5))
     x = x0 + MARGIN
     for i, (cls, colour, text) in enumerate(rows):
         y = y1 + MARGIN / 2 + LEGEND_ROW * i

@@ -34,6 +34,17 @@ def test_an_unknown_command_is_called_a_command_and_the_commands_are_listed(tmp_
     assert slip.returncode == 2 and "did you mean 'solo'?" in slip.stderr
 
 
+def test_help_is_the_help_as_git_and_pip_take_it(tmp_path):
+    # (`tongiaki-lan help` said "unknown command 'help'")
+    done = cli("help", home=tmp_path)
+    assert done.returncode == 0 and not done.stderr
+    assert done.stdout == cli("--help", home=tmp_path).stdout
+    assert all(name in done.stdout for name in SUBCOMMANDS)
+    solo = cli("help", "solo", home=tmp_path)
+    assert solo.returncode == 0 and solo.stdout == cli("solo", "--help", home=tmp_path).stdout
+    assert "--bots" in solo.stdout
+
+
 def test_an_unknown_option_names_the_command_and_its_help(tmp_path):
     done = cli("solo", "--thinks", "2", home=tmp_path)
     assert done.returncode == 2

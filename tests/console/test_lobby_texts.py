@@ -600,3 +600,26 @@ async def test_a_colour_taken_at_the_table_is_said_with_the_one_given(tmp_path):
             await asyncio.wait_for(task, 30)
     finally:
         await close_all([ana, cy])
+
+
+async def test_ctrl_c_at_the_passphrase_cancels_the_question_not_the_lobby():
+    """Ctrl-C at "Passphrase for Reef:" left tongiaki-lan, halfway through `create Reef
+    2 lock`, the question saying "empty cancels": it cancels, as Enter alone does, and the
+    lobby stays; at the lobby's own prompt Ctrl-C still leaves."""
+    with create_pipe_input() as inp, create_app_session(input=inp, output=_output()):
+        lobby, task = await _lobby(inp, FakeLan())
+
+        async def then(secret):
+            raise AssertionError("Ctrl-C cancels")
+
+        lobby.ask_secret("Passphrase for Reef:", then)
+        await wait_until(lambda: any("(typed unseen; empty cancels)" in r
+                                     for r in rows_of(lobby)), what="the question")
+        inp.send_text("coco\x03")  # (half typed)
+        await wait_until(lambda: lobby.lines[-1] == ("info", "Cancelled."), what="cancelled")
+        assert lobby.input.secret is None and lobby.buffer.text == ""
+        assert lobby.app.is_running and not task.done()
+        await wait_until(lambda: not any("typed unseen" in r for r in rows_of(lobby)),
+                         what="the question gone")
+        inp.send_text("\x03")
+        await asyncio.wait_for(task, 30)

@@ -87,7 +87,7 @@ def test_the_last_move_is_marked_and_nothing_else():
                   if "last" in (n.get("class") or "").split())
     assert last == sorted(marks)
     outlines = [p for p in root.iter(f"{SVG}polygon") if p.get("class") == "mark"]
-    assert len(outlines) == 1  # the marked tile, outlined over its neighbours
+    assert len(outlines) == 1  # the marked tile, outlined inside its edge
     plain = parse(board_svg(game))
     assert not [n for n in plain.iter() if "last" in (n.get("class") or "").split()]
 

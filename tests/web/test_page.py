@@ -312,6 +312,31 @@ async def test_undo_from_the_page_takes_back_your_decision_and_the_bots_after_it
                          what="the console's log")
 
 
+async def test_the_story_tells_each_move_once_and_the_terminal_sums_them_up(browser,
+                                                                           monkeypatch):
+    # The page showed the terminal's "Since your last move:" under the moves it had just
+    # told, in bold and in typed words ("Maui: expand Tonga, beaches 3 5, sail Tonga 5
+    # NE, land 1:R 2:G 3:B"): half its box said every move a second time, in code.
+    async with console(monkeypatch, solo("once")) as con:
+        page = await open_board(browser, con.url, await our_turn(con))
+        con.type("place Tonga 2")
+        index = await wait_until_moved(con)
+        await shows(page, index)
+        await wait_until(lambda: "Since your last move" in con.side(), what="the summary")
+        story = await page.inner_text("#story")
+        assert "Maui (G) puts a ship on beach" in story
+        assert "Since your last move" not in story and "place Tonga" not in story
+        # taken back, the moves are struck out on the page; their summary, never shown
+        # there, is not shown struck either
+        await page.click("[data-command=undo]")
+        await shows(page, 0)
+        await wait_until(lambda: "Taken back: place Tonga 2" in con.side(),
+                         what="the console's log")
+        struck = await page.locator("#story .l-void").all_inner_texts()
+        assert len(struck) == 3 and all("puts a ship on beach" in t for t in struck)
+        assert "Since your last move" not in await page.inner_text("#story")
+
+
 async def test_the_page_speaks_italian(browser, monkeypatch):
     i18n.use("it")
     async with console(monkeypatch, solo("italiano")) as con:
@@ -530,3 +555,44 @@ async def test_a_page_whose_game_died_says_so_instead_of_reconnecting_for_ever(b
         if child.returncode is None:
             child.kill()
             await child.wait()
+
+
+async def test_the_beach_numbers_of_an_island_just_expanded_show_and_take_clicks(browser):
+    # The last move's outline was drawn over everything: after `expand Tonga` it hid
+    # Tonga's beach numbers, just when the player chose beaches by them, and a click on
+    # a number found the outline, which stands for no move.
+    table = SoloTable()
+    async with serving(table) as server:
+        page = await open_board(browser, server.url, len(table.game.moves))
+        while not any(m.text == "expand Tonga" for m in table.state().decision.moves):
+            table.play(table.state().decision.moves[0].text)
+        table.play("expand Tonga")
+        await shows(page, len(table.game.moves))
+        assert await page.locator("#board polygon.mark").count() == 1
+        hidden = await page.evaluate(
+            """() => [...document.querySelectorAll('[data-target="island:0"] text.num')]
+                .filter((t) => { const r = t.getBoundingClientRect();
+                  const hit = document.elementFromPoint(r.x + r.width / 2,
+                                                        r.y + r.height / 2);
+                  return hit !== t; })
+                .map((t) => t.textContent)""")
+        assert hidden == []
+        # on top of the band, dark on black, they were still unreadable: each is drawn
+        # on a light halo of its own, whatever lies beneath
+        halos = await page.evaluate(
+            """() => [...document.querySelectorAll('[data-target="island:0"] text.num')]
+                .map((t) => { const s = getComputedStyle(t);
+                  return [s.paintOrder, s.stroke, parseFloat(s.strokeWidth)]; })""")
+        assert len(halos) == 6
+        for order, stroke, width in halos:
+            assert order.startswith("stroke") and width >= 2
+            assert min(int(v) for v in stroke[4:-1].split(",")) >= 240, stroke  # light
+        # and a click on a number chooses its beach: the moves that use it are offered
+        beach = next(t for m in table.state().decision.moves for t in m.targets
+                     if t.startswith("beach:0:"))
+        number = str(int(beach.split(":")[2]) + 1)
+        await page.locator(f'[data-target="{beach}"] text.num').click()
+        chooser = page.locator("#chooser-list button")
+        await chooser.first.wait_for()
+        offered = [await b.get_attribute("data-move") for b in await chooser.all()]
+        assert offered and all(number in m.split()[1:] for m in offered)

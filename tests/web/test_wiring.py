@@ -14,6 +14,7 @@ from tongiaki_lan.console.feeds.base import GameSession
 from tongiaki_lan.console.input import TableInput
 from tongiaki_lan.console.model import TableModel
 from tongiaki_lan.console.seats import Seat
+from tongiaki_lan.console.status import status_line
 from tongiaki_lan.console.targets import move_targets, touched
 from tongiaki_lan.engine import COLOURS, Dealer, Game, Reveal, Sail
 from tongiaki_lan.i18n.islands import shown_move
@@ -97,6 +98,10 @@ async def test_a_watcher_looks_back_at_the_moves_so_far_and_last_is_live_again()
     assert back.move_index < total and back.replay.away_from_now
     assert back.board.moves == game.moves[:back.move_index]
     assert back.status.startswith(f"Looking back, move {back.move_index}/{total}")
+    # (the page's Live button is its way back: "(last: back to the game)" is typed, and
+    # the console's line says it)
+    assert "last:" not in back.status
+    assert "(last: back to the game)" in status_line(back)[1]
     await inp.submit("first")
     assert model.state.move_index == 0 and len(model.state.board.placed_tiles()) == 1
     # the game goes on meanwhile: the look stays where it is, the end moves on

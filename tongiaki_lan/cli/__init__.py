@@ -417,6 +417,9 @@ def main(argv: list[str] | None = None) -> int:
 
     never_fail_on_text()
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["help"]:
+        # (`tongiaki-lan help`, as git and pip take it, was "unknown command 'help'")
+        argv = [argv[1], "--help"] if argv[1:2] and argv[1] in SUBCOMMANDS else ["--help"]
     if argv and not argv[0].startswith("-") and argv[0] not in SUBCOMMANDS:
         # (`tongiaki-lan frob` opened the lobby's parser, which said "unrecognized
         # arguments: frob": the player had typed a command, not an argument)

@@ -102,6 +102,14 @@ class LobbyInput:
             self.m.busy -= 1
         self.m.changed()
 
+    def cancel_secret(self) -> bool:
+        """Ctrl-C at the passphrase asked for: the question is cancelled, as by an empty
+        line (it left tongiaki-lan, halfway through `create NAME lock`). False: none."""
+        if self.secret is None:
+            return False
+        self.enter("")
+        return True
+
     def ask_secret(self, prompt: str, then) -> None:
         """The next line typed is a passphrase: not echoed, not kept in the history. A
         table that stays silent to it (a wrong one, most often) asks again: a playtest's

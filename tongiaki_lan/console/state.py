@@ -31,6 +31,12 @@ Line = tuple[str, str]  # (style, text): a story line, as `story.Line`
 # a story line of one view only, its style ending so (`info.terminal`): the terminal says
 # why its map is drawn compact, which means nothing on the board page
 VIEW_ONLY = ".terminal"
+# The story's "Since your last move:" lines sum up, in typed words, the moves told a
+# moment before, for a terminal whose narrow log has scrolled them away; struck out
+# (`STRUCK_SUMMARY`) when those moves are taken back. Only the terminal shows them: the
+# board page and plain mode tell each move once.
+SUMMARY = "summary"
+STRUCK_SUMMARY = "void.summary"
 
 
 @dataclass(frozen=True, slots=True)

@@ -112,6 +112,9 @@ def status_line(state: TableState, typed: str = "", now: float | None = None,
             text = _("Watching {game} — {text}").format(game=state.game_name, text=text)
     if state.replay is not None and state.replay.live:
         if state.replay.index < state.replay.total:  # (a watcher looking back)
+            if not line:  # (the page: its Live button is the way back; `last` is typed)
+                return PLAIN, _("Looking back, {position} · {text}").format(
+                    position=state.replay.text, text=text)
             return PLAIN, _("Looking back, {position} (last: back to the game) · "
                             "{text}").format(position=state.replay.text, text=text)
     elif state.replay is not None:

@@ -21,6 +21,7 @@ from tongiaki_lan.i18n import N_, _
 from tongiaki_lan.i18n.islands import shown_move
 
 from ..seats import HUMAN_KINDS, Seat, plain_name, seat_label
+from ..state import SUMMARY
 from ..story import Line, Narrator
 
 
@@ -186,10 +187,10 @@ class GameSession:
             while at > 0 and (self.lines[at - 1][0] == "turn" or at - 1 in self._closing):
                 at -= 1
             followed = self.followed_name()
-            block = [("summary", _("Since your last move:") if followed is None
+            block = [(SUMMARY, _("Since your last move:") if followed is None
                       else _("Since {name}'s last move:").format(name=followed))]
             for _seat, texts, name in turns:  # (a LAN bot seat's `Maui (search)` as `Maui`)
-                block.append(("summary", f"  {name}: {', '.join(texts)}"))
+                block.append((SUMMARY, f"  {name}: {', '.join(texts)}"))
             self.lines[at:at] = block
 
     def _name_at(self, seat: int, index: int) -> str:

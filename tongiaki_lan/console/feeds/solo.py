@@ -19,6 +19,7 @@ from tongiaki_lan.i18n.islands import shown_move
 from tongiaki_lan.takeback import NOTHING, OVER, CannotTakeBack, TakeBack, pop_back, take_back
 
 from ..seats import Seat
+from ..state import STRUCK_SUMMARY, SUMMARY
 from .base import STRUCK, GameSession, bot_seed
 
 
@@ -317,8 +318,8 @@ class SoloSession(GameSession):
         self.follow_game(game)  # strikes the story of what was taken back
         for at in range(len(self.lines) if first is None else first, len(self.lines)):
             style, text = self.lines[at]  # (and the summaries of the moves taken back)
-            if style == "summary":
-                self.lines[at] = ("void", STRUCK + text)
+            if style == SUMMARY:
+                self.lines[at] = (STRUCK_SUMMARY, STRUCK + text)
         self._chosen = {k for k in self._chosen if k < len(game.events)}
         self._told_from = min(self._told_from, len(game.events))
         self._mark = len(game.events)

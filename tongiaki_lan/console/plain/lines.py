@@ -23,16 +23,15 @@ from tongiaki_lan.i18n import _, ngettext
 from tongiaki_lan.i18n.islands import island_name
 
 from ..final import decided_by, presence
-from ..state import Line, MoveOption, TableState
+from ..state import STRUCK_SUMMARY, SUMMARY, Line, MoveOption, TableState
 from ..status import status_line
 from ..words import _GAME_KEYS, GENERAL_HELP, REPLAY_KEYS
 
 FEW = 6  # a decision's moves are said whole up to this many; beyond, the count and
 FIRST = 4  # the first of them (`moves` lists them all)
 STRUCK = "void"  # the story's style of a line taken back (`undo`, a LAN table's rewind)
-# the story's "Since your last move:" lines sum up, for a screen that scrolled, the moves
-# it told a moment ago: read out here, every move of a round was said twice
-SUMMARY = "summary"
+# (the story's "Since your last move:" lines, `SUMMARY`: read out here, every move of a
+# round was said twice)
 RULE = "─"  # the turn lines' decoration (`── turn 3: Ana (B) ──`): not read aloud
 
 
@@ -234,7 +233,7 @@ class LineView:
         return d.mine and d.kind == D.LANDING and not state.offer and not state.over
 
     def _story_line(self, style: str, text: str) -> str:
-        if style in (STRUCK, SUMMARY) or not text.strip() or text in self._hidden:
+        if style in (STRUCK, SUMMARY, STRUCK_SUMMARY) or not text.strip() or text in self._hidden:
             return ""
         if style == "turn":
             return text.strip(RULE + " ")

@@ -292,6 +292,12 @@ class LobbyScreen:
         def _(event):
             event.app.exit(result=("quit",))
 
+        # (added later, so it goes first while a passphrase is asked for)
+        @kb.add("c-c", filter=Condition(lambda: self.input.secret is not None))
+        def _(event):
+            self.input.cancel_secret()
+            self.buffer.reset()
+
         @kb.add("pageup")
         def _(event):
             self.log_scroll += 5

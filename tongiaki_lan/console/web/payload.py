@@ -15,7 +15,7 @@ import json
 import time
 from typing import Any
 
-from tongiaki_lan.console.state import VIEW_ONLY, TableState
+from tongiaki_lan.console.state import STRUCK_SUMMARY, SUMMARY, VIEW_ONLY, TableState
 from tongiaki_lan.engine import decisions as D
 from tongiaki_lan.engine.hexgrid import DIRECTION_NAMES
 from tongiaki_lan.i18n import current
@@ -25,6 +25,16 @@ from tongiaki_lan.svgboard import board_svg, tile_svg
 from .pagewords import page_words
 
 STORY_TAIL = 80  # the story's last lines, as many as the page's panel is meant to hold
+
+
+def _on_page(line: tuple[str, str]) -> bool:
+    """Whether the page's story shows a line of the table's: not the terminal's own, nor
+    the summary of the moves since ours (`SUMMARY`): the page tells them a line above,
+    with the last one marked on the board, and its bold repeat in typed words ("Maui:
+    expand Tonga, beaches 3 5, sail Tonga 5 NE, land 1:R 2:G 3:B") pushed the moves
+    themselves out of its box."""
+    style = line[0]
+    return not style.endswith(VIEW_ONLY) and style not in (SUMMARY, STRUCK_SUMMARY)
 
 
 def board_picture(state: TableState) -> str:
@@ -95,8 +105,7 @@ def state_payload(state: TableState, now: float | None = None) -> dict[str, Any]
             "index": last.index, "seat": last.seat, "text": last.text,
             "targets": list(last.targets), "tiles": list(last.tiles),
         },
-        "story": [_line(x) for x in [x for x in state.story
-                                     if not x[0].endswith(VIEW_ONLY)][-STORY_TAIL:]],
+        "story": [_line(x) for x in [x for x in state.story if _on_page(x)][-STORY_TAIL:]],
         "status": state.status,
         "hint": state.hint,
         "offer": state.offer,
