@@ -356,7 +356,8 @@ class TableModel:
                     replay=f.kind == "replay" or looking is not None,
                     landing=landing_state)
         _style, text = pending_text(g, names, local, line=False, **told)
-        _style, line_text = pending_text(g, names, local, **told)
+        _style, line_text = pending_text(g, names, local, tab=False, **told)
+        _style, tab_text = pending_text(g, names, local, **told)
         typed_over = ""
         if mine and p is not None and p.kind == D.LANDING and landing_state != LANDING_THINKING:
             typed_over = pending_text(g, names, local, labels=labels,
@@ -377,7 +378,8 @@ class TableModel:
         decision = DecisionView(seat=p.seat if p is not None else None,
                                 kind=p.kind if p is not None else "", mine=mine, text=text,
                                 moves=moves, waiting_for=waiting, typed_over=typed_over,
-                                line_text=line_text if line_text != text else "")
+                                line_text=line_text if line_text != text else "",
+                                tab_text=tab_text if tab_text != line_text else "")
         if self._focus[0] != (f.version, looking):  # (a departure's: from its legal moves)
             self._focus = ((f.version, looking), decision_island(g))
         key = decision_key(g)

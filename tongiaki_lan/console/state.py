@@ -83,6 +83,9 @@ class DecisionView:
     # the same decision as a view with a command line says it: what to type, what Enter
     # does (`put a ship on Tonga — place Tonga BEACH`); "" when it says nothing more
     line_text: str = ""
+    # the same on a line where Tab completes (the terminal's): `… (Tab: where it goes)`;
+    # "" when it says nothing more than `line_text` (the line mode has no Tab)
+    tab_text: str = ""
 
 
 @dataclass(frozen=True, slots=True)

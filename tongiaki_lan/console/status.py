@@ -60,12 +60,13 @@ def decision_style(state: TableState) -> str:
 
 
 def status_line(state: TableState, typed: str = "", now: float | None = None,
-                line: bool = True) -> tuple[str, str]:
+                line: bool = True, tab: bool = True) -> tuple[str, str]:
     """(style, text) of the status line; `typed`: what is on the view's line (a move of
     the pending decision typed there says what it sets off), `now`: the monotonic clock
     (countdowns); `line`: for a view with a command line, which says what to type and
     what Enter does (the terminal, the line mode), else in words any view can show (the
-    board page: `TableState.status`)."""
+    board page: `TableState.status`); `tab`: that line is the terminal's, where Tab
+    completes (the line mode's has no Tab)."""
     if state.seat_lost:  # the game goes on, but not with this screen
         return OVER, _("Someone else plays your seat now  (lobby: the list, to watch · quit "
                        "leaves)")
@@ -75,6 +76,8 @@ def status_line(state: TableState, typed: str = "", now: float | None = None,
     d = state.decision
     style = decision_style(state)
     text = d.line_text if line and d.line_text else d.text
+    if line and tab and d.tab_text:
+        text = d.tab_text
     seat = state.seats[d.seat] if d.seat is not None and not state.over else None
     # (a seat a bot plays for its away player does not wait; a bot laptop's does: its
     # line read "Cat — bot (random) is thinking…" while the game waited for the laptop)
