@@ -56,6 +56,14 @@ async def test_play_headless_board_prints_its_address_and_the_page_follows_the_g
         # ... its seat played by its bot: nothing to click, the bot is said to play it
         assert await page.locator("#board .legal").count() == 0
         assert "ana — bot (random)" in await page.inner_text("#seats")
+        # ... and marked as this laptop's, as a player's page marks theirs: it marked no
+        # seat, as if the laptop were a watcher
+        own = page.locator("#seats li.seat.me")
+        assert await own.count() == 1
+        row = await own.inner_text()
+        assert "ana — bot (random)" in row and "this laptop" in row, row
+        other = await page.locator("#seats li.seat:not(.me)").inner_text()
+        assert "bo" in other and "this laptop" not in other, other
         codes = [await p.finish(180) for p in procs]
         assert codes == [0, 0], [p.stderr[-1500:] for p in procs]
         over = [event(p, "game_over") for p in procs]

@@ -184,7 +184,8 @@ class TableModel:
         f = self.feed
         g = f.game
         return (f.version, id(g), len(g.moves), g.pending, len(f.lines), self._look,
-                tuple((s.name, s.kind, s.local, s.away, s.laptop_bot) for s in f.seats))
+                tuple((s.name, s.kind, s.local, s.away, s.laptop_bot, s.this_laptop)
+                      for s in f.seats))
 
     def changed(self) -> None:
         """Something views show changed: a new version, handed to every subscriber. A
@@ -345,7 +346,8 @@ class TableModel:
         seats = tuple(
             SeatView(index=i, name=names[i], label=labels[i], colour=g.colours[i],
                      letter=LETTERS[cids[i]], colour_name=colour_name(g.colours[i]),
-                     driver=_driver(s), local=s.local, viewer=i in viewer, away=s.away,
+                     driver=_driver(s), local=s.local, viewer=i in viewer,
+                     this_laptop=s.local or s.this_laptop, away=s.away,
                      left=i in left_seats, expelled=i in expelled_seats,
                      score=scores[g.colours[i]],
                      ships_in_reserve=g.reserve(i),

@@ -46,6 +46,9 @@ class SeatView:
     driver: str  # "you", "player", "bot", "laptop-bot" (a laptop playing with a bot)
     local: bool  # played from this keyboard
     viewer: bool  # the screen looks from this seat (a watcher: the player it follows)
+    # this laptop's seat, whoever plays it (`local`, or its bot on a headless node's page:
+    # the page of a bot laptop marked no seat as its own)
+    this_laptop: bool = False
     away: bool = False
     left: bool = False  # gone for good (its seat played by the table's bot)
     expelled: bool = False  # gone for good because the table expelled its laptop

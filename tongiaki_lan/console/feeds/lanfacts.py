@@ -120,7 +120,8 @@ def seats_of(node, gone: set[str] | frozenset[str] = frozenset(),
         out.append(Seat(s.name, s.colour, kind,
                         local=mine and s.kind != "bot" and not s.bot and not laptop_bot,
                         away=(s.owner not in present and s.owner.hex() not in gone
-                              and not (i < len(left) and left[i])), laptop_bot=laptop_bot))
+                              and not (i < len(left) and left[i])), laptop_bot=laptop_bot,
+                        this_laptop=mine and s.kind == "human"))
     return out
 
 

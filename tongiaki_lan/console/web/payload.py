@@ -79,7 +79,8 @@ def state_payload(state: TableState, now: float | None = None) -> dict[str, Any]
         "seats": [{
             "index": s.index, "name": s.name, "label": s.label, "colour": s.colour,
             "letter": s.letter, "colour_name": s.colour_name, "driver": s.driver,
-            "local": s.local, "viewer": s.viewer, "away": s.away, "left": s.left,
+            "local": s.local, "viewer": s.viewer, "this_laptop": s.this_laptop,
+            "away": s.away, "left": s.left,
             "expelled": s.expelled,
             "score": s.score, "reserve": s.ships_in_reserve,
             "fill": PLAYER_PAINT.get(s.colour, ("#888888", "#000000"))[0],

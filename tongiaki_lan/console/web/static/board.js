@@ -322,6 +322,7 @@
     for (const s of state.seats) {
       const flags = [];
       if (s.local && s.driver === "you") flags.push(words.you);
+      else if (s.this_laptop) flags.push(words.this_laptop); // (its bot plays it: the label says)
       if (s.expelled) flags.push(words.expelled);
       else if (s.left) flags.push(words.left);
       else if (s.away) flags.push(words.away);
@@ -334,7 +335,7 @@
           el("span", { class: "score", text: `${s.score} ${words.points}` }),
           el("span", { class: "reserve", text: `${s.reserve} ${words.reserve}` })));
       li.classList.toggle("turn", state.decision.seat === s.index && !state.over);
-      li.classList.toggle("me", !!s.viewer);
+      li.classList.toggle("me", !!(s.viewer || s.this_laptop));
       li.classList.toggle("away", !!(s.away || s.left || s.expelled));
       list.append(li);
     }
