@@ -125,3 +125,54 @@ async def test_a_late_watchers_page_looks_back_while_the_game_goes_on(browser, t
         assert event(watcher, "game_over")["digest"] == event(first, "game_over")["digest"]
     finally:
         await kill_all(procs)
+
+
+async def test_a_bot_laptops_page_shows_its_table_as_it_forms(browser, tmp_path):
+    """Before its game the page said only "Waiting for the game to start…": it shows the
+    table as the console's lobby lists it — its name, each seat taken with its player,
+    colour and readiness, this laptop's marked, the seats still open — as people sit
+    down, then the game once it starts."""
+    first = Proc(play("ana", "--players", "3", "--board", "--bot-delay", "0.05",
+                      "--records", str(tmp_path / "ana")), tmp_path)
+    procs = [first]
+    try:
+        await first.start()
+        await first.wait(lambda: first.count("board") == 1 and first.count("joined") == 1, 60)
+        invite = event(first, "joined")["invite"]
+        page = await browser.new_page()
+        await page.goto(event(first, "board")["url"])
+        seats = page.locator("#seatsbox")
+        await seats.filter(has_text="2 seats open").wait_for()
+        assert await page.inner_text("#title") == "porch"
+        assert "Waiting for the game to start" in await page.inner_text("#status")
+        assert (await page.inner_text("#h-players")).casefold() == \
+            "your table: porch (lobby, 1/3 seats)"
+        own = page.locator("#seats li.seat.me")
+        row = await own.inner_text()
+        assert "ana" in row and "bot random" in row and "this laptop" in row, row
+        assert "ready" in row and await own.locator(".chip").inner_text() == "B"
+        assert not await page.is_visible("#decisionbox")  # (no game, no decision yet)
+        second = Proc(play("bo", "--players", "3", "--join", invite, "--bot-delay", "0.05",
+                           "--records", str(tmp_path / "bo")), tmp_path)
+        procs.append(second)
+        await second.start()
+        # bo sits down: the page shows it as it happens
+        await seats.filter(has_text="1 seat open").wait_for()
+        assert await page.locator("#seats li.seat").count() == 2
+        other = await page.locator("#seats li.seat:not(.me)").inner_text()
+        assert "bo" in other and "this laptop" not in other, other
+        assert await page.inner_text("#h-players") != ""
+        third = Proc(play("cy", "--players", "3", "--join", invite, "--bot-delay", "0.05",
+                          "--records", str(tmp_path / "cy")), tmp_path)
+        procs.append(third)
+        await third.start()
+        # the table is full and ready: the game starts, and the page shows it
+        await page.wait_for_selector(
+            'html:not([data-move-index=""]):not([data-move-index="0"])', state="attached")
+        assert await page.is_visible("#decisionbox") and await page.is_visible("#storybox")
+        assert (await page.inner_text("#h-players")).casefold() == "players"
+        assert await page.locator("#seats li.seat").count() == 3
+        codes = [await p.finish(180) for p in procs]
+        assert codes == [0, 0, 0], [p.stderr[-1500:] for p in procs]
+    finally:
+        await kill_all(procs)
