@@ -176,3 +176,41 @@ async def test_a_bot_laptops_page_shows_its_table_as_it_forms(browser, tmp_path)
         assert codes == [0, 0, 0], [p.stderr[-1500:] for p in procs]
     finally:
         await kill_all(procs)
+
+
+async def test_an_expelled_bot_laptops_page_names_the_command_that_follows_the_game(
+        browser, tmp_path):
+    """A broken laptop the table expelled (issue 44): its page said "Type lobby, then
+    watch N to follow the game", where nothing can be typed and no lobby runs. It names
+    the command that follows the game instead; the typed way is the console's line."""
+    broken = Proc(["env", "TONGIAKI_TEST_BROKEN=0.3:5",
+                   *play("ana", "--players", "3", "--board", "--bot-delay", "0.05",
+                         "--table-bot", "random", "--records", str(tmp_path / "ana"))],
+                  tmp_path)
+    procs = [broken]
+    try:
+        await broken.start()
+        await broken.wait(lambda: broken.count("board") == 1 and broken.count("joined") == 1,
+                          60)
+        invite = event(broken, "joined")["invite"]
+        page = await browser.new_page()
+        await page.goto(event(broken, "board")["url"])
+        await page.locator("#seatsbox").filter(has_text="2 seats open").wait_for()
+        for name in ("bo", "cy"):
+            procs.append(Proc(play(name, "--players", "3", "--join", invite, "--bot-delay",
+                                   "0.05", "--table-bot", "random",
+                                   "--records", str(tmp_path / name)), tmp_path))
+            await procs[-1].start()
+        await page.locator("#decision").filter(
+            has_text="This laptop was expelled from the table. To follow the game, run: "
+                     "tongiaki-lan watch --game porch").wait_for(timeout=120_000)
+        # (said alone: not followed by whose decision it is, at a table it left)
+        assert (await page.inner_text("#decision")).endswith("--game porch")
+        story = await page.inner_text("#story")
+        assert "This laptop was expelled from the table: the others hold proof" in story
+        assert "Type lobby" not in story and "lobby" not in await page.inner_text("#decision")
+        assert await broken.finish(60) != 0
+        codes = [await p.finish(240) for p in procs[1:]]
+        assert codes == [0, 0], [p.stderr[-1500:] for p in procs[1:]]
+    finally:
+        await kill_all(procs)

@@ -374,8 +374,10 @@ class TableModel:
         # ("Hina — bot (normal) (R) is thinking: … — Hina (R)"); a replay and a look
         # back wait for no one
         waiting = ""
+        # (nor a laptop the game goes on without: an expelled one's page read "… To follow
+        # the game, run: tongiaki-lan watch --game porch — ana — bot (random) (B)")
         if (p is not None and p.seat is not None and not mine and looking is None
-                and f.kind != "replay"):
+                and f.kind != "replay" and not f.this_laptop_expelled and not f.seat_lost):
             waiting = f"{labels[p.seat]} ({LETTERS[cids[p.seat]]})"
         decision = DecisionView(seat=p.seat if p is not None else None,
                                 kind=p.kind if p is not None else "", mine=mine, text=text,
@@ -431,6 +433,7 @@ class TableModel:
             game_name=f.game_name,
             followed=f.followed_name() or "",
             seat_lost=f.seat_lost,
+            this_laptop_expelled=f.this_laptop_expelled,
             waking=f.waking_text() or "",
             from_lobby=f.from_lobby,
             bot_thinking=f.bot_deciding(),

@@ -59,6 +59,7 @@ class NodeBoard:
         except Exception:  # noqa: BLE001 - the node plays on; only its page is missing
             log.exception("board: the table could not be made for the page")
             return
+        session.from_lobby = False  # (no lobby, no console: `lobby` goes nowhere here)
         self.session = session
         self.model = TableModel(session)
         self.input = TableInput(self.model)

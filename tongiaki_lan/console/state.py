@@ -176,6 +176,8 @@ class TableState:
     game_name: str = ""  # a LAN table's name
     followed: str = ""  # whose side a watcher looks from (`follow NAME`), else ""
     seat_lost: bool = False  # back after a goodbye for good, a newcomer plays our seat
+    # the table expelled this laptop (a proof that it sent what no honest copy sends)
+    this_laptop_expelled: bool = False
     waking: str = ""  # instead of the decision: this laptop asks the table what it missed
     from_lobby: bool = False  # `lobby` goes back to the lobby (after the game, or watching)
     bot_thinking: bool = False  # a bot is choosing the pending decision
