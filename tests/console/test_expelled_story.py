@@ -10,7 +10,9 @@ import pytest
 from tongiaki_lan import i18n
 from tongiaki_lan.console.feeds.lan import LanSession
 from tongiaki_lan.console.model import TableModel
+from tongiaki_lan.console.status import status_line
 from tongiaki_lan.console.web.payload import state_payload
+from tongiaki_lan.i18n import _
 from tongiaki_lan.net.lab.corrupt import Corruptor
 from tongiaki_lan.net.lab.loopback import close_all, make_table, play_to_end
 from tongiaki_lan.net.protocol import codec as C
@@ -57,6 +59,19 @@ async def test_every_console_names_the_expelled_laptop_and_what_it_sent(tmp_path
             assert state_payload(TableModel(s).state)["words"]["expelled"] == expelled
         text = "\n".join(line for _, line in sessions[2].lines)
         assert mine in text and "watch N" in text
+        # the typed way is the console's own (its story's line, its status line); its
+        # page, which types nothing, sends the player to the console instead
+        state = TableModel(sessions[2]).state
+        assert "lobby" in status_line(state)[1] and "watch N" in status_line(state)[1]
+        page = state_payload(state)
+        assert mine in "\n".join(t for _s, t in page["story"])
+        assert not any("watch N" in t for _s, t in page["story"])
+        assert page["status"] == _("This laptop was expelled from the table: in the console, "
+                                   "lobby, then watch N, follows the game.")
+        sessions[2].from_lobby = False  # a headless node's page (nodeboard.py): no console
+        assert state_payload(TableModel(sessions[2]).state)["status"] == _(
+            "This laptop was expelled from the table. To follow the game, run: tongiaki-lan "
+            "watch --game {game}").format(game=nodes[2].lobby.name)
     finally:
         for s in sessions:
             await s.close()

@@ -101,9 +101,18 @@ def test_the_status_line_is_a_function_of_the_state_alone():
     assert status_line(state, line=False)[1] == state.status == ("Your decision: put a ship "
                                                                  "on Tonga")
     assert status_line(state)[1] == "Your decision: put a ship on Tonga — place Tonga BEACH"
-    lost = dataclasses.replace(state, seat_lost=True)
+    lost = dataclasses.replace(state, seat_lost=True, from_lobby=True, game_name="Reef")
     assert status_line(lost) == ("status.over", "Someone else plays your seat now  (lobby: "
                                                 "the list, to watch · quit leaves)")
+    # the way to follow the game as each view can: the page types nothing (beside a
+    # console it sends the player there; a headless node's page names the command)
+    assert status_line(lost, line=False)[1] == ("Someone else plays your seat now: in the "
+                                                "console, lobby, then watch N, follows the "
+                                                "game.")
+    headless = dataclasses.replace(lost, from_lobby=False, this_laptop_expelled=True)
+    assert status_line(headless, line=False)[1] == (
+        "This laptop was expelled from the table. To follow the game, run: tongiaki-lan "
+        "watch --game Reef")
     now = time.monotonic()
     waiting = dataclasses.replace(state, countdowns=(
         Countdown("draw", "", now + 4.2, who="Ben", endless=False),))

@@ -264,3 +264,73 @@ async def test_a_second_ctrl_c_leaves_without_asking_again():
     finally:
         run.model.unsubscribe(run._changed)
         await session.close()
+
+
+def _one_full_beach(game) -> bool:
+    """Someone's departure where a single full beach may go, by more than one pier."""
+    from tongiaki_lan.engine import Sail
+
+    p = game.pending
+    if p is None or p.kind != D.DEPARTURE or p.seat is None:
+        return False
+    sails = [m for m in game.legal_moves() if isinstance(m, Sail)]
+    return len({(m.island, m.beach) for m in sails}) == 1 and len(sails) > 1
+
+
+async def test_a_single_full_beach_is_said_without_tab_and_the_terminal_keeps_it():
+    """A departure where one full beach can go said "(Tab: where it goes)" in the line
+    mode, which has no Tab (a playtest): the moves said after it tell where each goes."""
+    from tongiaki_lan.console.plain.lines import said_status
+    from tongiaki_lan.console.status import status_line
+
+    game = _game_at(_one_full_beach, seed=b"one full beach")
+    seat = game.pending.seat
+    session = GameSession(game, [Seat(n, c, local=i == seat) for i, (n, c) in
+                                 enumerate(zip(["Ana", "Ben", "Cy"], game.colours,
+                                               strict=True))])
+    model = TableModel(session)
+    line = PlainLine()
+    TableInput(model, line)
+    view = LineView()
+    await session.start()
+    try:
+        said = view.lines(model.state)
+        (decision,) = [text for text in said if text.startswith("Your decision:")]
+        assert decision.endswith(" is full: sail ISLAND BEACH PIER"), decision
+        listing = said[said.index(decision) + 1]
+        assert listing.startswith("Legal moves: sail ") and "→" in listing  # (where each goes)
+        assert not any("Tab" in text for text in said), said
+        assert "Tab" not in said_status(model.state)
+        assert not any("Tab" in text for text in view.decision_lines(model.state))  # (Enter)
+        # the terminal's line, where Tab completes, still says it
+        assert status_line(model.state)[1].endswith("(Tab: where it goes)")
+        assert "Tab" not in model.state.status  # (nor the board page: no Tab there)
+    finally:
+        await session.close()
+
+
+async def test_a_replay_in_the_line_mode_names_no_page_keys(tmp_path):
+    """A replay's first line said "PgDn/Enter = next, PgUp = back." to a listener, who
+    has no PgDn; the terminal's keys are a line of its own, which the line mode (and the
+    board page) leave out."""
+    from tongiaki_lan.console.feeds.replay import ReplaySession
+    from tongiaki_lan.console.web.payload import state_payload
+    from tongiaki_lan.records import read_record
+
+    from .test_replay_lobby import _record
+
+    _record(tmp_path / "r.tgrec", moves=20)
+    replay = ReplaySession(read_record(tmp_path / "r.tgrec"), "r.tgrec")
+    model = TableModel(replay)
+    view = LineView()
+    said = view.lines(model.state)
+    assert said[0] == f"Replay of r.tgrec: {replay.total} moves."
+    assert not any("PgDn" in text or "PgUp" in text for text in said), said
+    replay.step(3)
+    model.changed()
+    said = view.lines(model.state)
+    assert said and not any("Pg" in text for text in said), said
+    # the terminal's story still says its keys, the page's does not
+    story = [text for _style, text in model.state.story]
+    assert "PgDn/Enter = next, PgUp = back." in story
+    assert not any("PgDn" in text for _s, text in state_payload(model.state)["story"])

@@ -22,6 +22,7 @@ SHAPES = (
     "your turn, no ships out — place ISLAND BEACH [BEACH] or colony",
     "reserve empty: bring a ship to {island} — take ISLAND BEACH",
     "{beach} is full: sail ISLAND BEACH PIER (Tab: where it goes)",
+    "{beach} is full: sail ISLAND BEACH PIER",
     "full: {beaches} — sail ISLAND BEACH PIER",
     "put a ship on Tonga — place Tonga BEACH",
     "New Colony: a ship on {island} — place {island} BEACH",

@@ -72,3 +72,34 @@ async def test_solo_board_then_replay_board_from_the_command_line(browser, tmp_p
         await page.locator("#status").filter(has_text="closed this page").wait_for()
     finally:
         term.close()
+
+
+@pytest.mark.parametrize(("width", "height"), [(80, 24), (120, 36)])
+async def test_the_board_pages_address_stands_whole_to_be_copied(tmp_path, width, height):
+    """The log pane (32 columns at 80) cut the address mid-key ("http://" / "127.0.0.1:
+    36683/#449z_anpB5v7l" / …), so it could be neither copied nor clicked: it stands
+    whole on the message line, as wide as the terminal, and `board` says it again."""
+    home = tmp_path / "home"
+    noted = tmp_path / "opened"
+    script = tmp_path / "browser.sh"
+    script.write_text(f"#!/bin/sh\necho \"$1\" >> {noted}\n")
+    script.chmod(0o755)
+    env = {**os.environ, "TERM": "xterm-256color", "PYTHONPATH": str(REPO),
+           "TONGIAKI_LAN_HOME": str(home), "BROWSER": str(script)}
+    cmd = (f"{sys.executable} -m tongiaki_lan solo --bots 2 --bot random --pace 0 "
+           "--seed copy-url --lang en --board --no-record")
+    term = Terminal(f"url{width}", cmd, env, str(tmp_path), width=width, height=height)
+    try:
+        await wait_until(lambda: noted.exists() and noted.read_text().strip(),
+                         what="the browser opened")
+        url = noted.read_text().split()[0]
+        screen = term.wait_for(lambda s: url in s, "the whole address on one line")
+        (line,) = [row for row in screen.splitlines() if url in row]
+        assert line.strip() == f"The board page: {url}"
+        term.send("place Tonga 3", "Enter")  # (a command: the message line is its answer's)
+        term.wait_for(lambda s: "Since your last move" in s and url not in s, "a move")
+        term.send("board", "Enter")
+        term.wait_for(lambda s: url in s.splitlines()[-2], "the address said again")
+        term.send("C-u", "quit", "Enter", "Enter")
+    finally:
+        term.close()

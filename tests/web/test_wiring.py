@@ -138,8 +138,12 @@ async def test_board_typed_in_the_console_serves_the_page_and_says_where(monkeyp
         await wait_until(lambda: con.opened, what="the browser opened")
         url = con.link.url
         assert con.opened == [url] and url.startswith("http://127.0.0.1:")
-        assert any(url in text and "opens in your browser" in text
+        # the address whole on the message line, as wide as the terminal (the log pane
+        # cut it mid-key); the log pane says where it is
+        assert con.screen.message == ("info", f"The board page: {url}")
+        assert any("opens in your browser" in text and "above the > prompt" in text
                    for _s, text in con.model.state.story)
+        assert not any(url in text for _s, text in con.model.state.story)
         # the page itself does not show its address (its key) and "it opens in your
         # browser" to a player looking at it
         from tongiaki_lan.console.web.payload import state_payload
@@ -162,7 +166,8 @@ async def test_with_no_browser_the_log_says_how_to_open_the_page_by_hand(monkeyp
         await wait_until(lambda: any("No browser could be opened" in t
                                      for _s, t in con.model.state.story), what="said")
         line = next(t for _s, t in con.model.state.story if "No browser" in t)
-        assert con.link.url in line and "paste" in line
+        assert "paste the board page's address, on the line above the > prompt" in line
+        assert con.screen.message == ("info", f"The board page: {con.link.url}")
 
 
 async def test_the_system_browser_is_opened_without_a_terminal_and_never_waits(tmp_path,
@@ -186,9 +191,10 @@ async def test_the_system_browser_is_opened_without_a_terminal_and_never_waits(t
 async def test_the_page_cannot_leave_the_console(monkeypatch):
     async with console(monkeypatch, solo("no-quit")) as con:
         await wait_until(con.session.my_decision, what="our decision")
+        before = con.screen.message  # (the page's address, said as it was served)
         style, text = await con.link._command("quit")
         assert style == "error" and "only the console" in text
-        assert not con.task.done() and con.screen.message == ("", "")
+        assert not con.task.done() and con.screen.message == before
         style, text = await con.link._command("place Tonga 9")  # (a refusal, as typed)
         assert style == "error" and text.startswith("place Tonga 9: ")
         assert con.screen.message == ("error", text)

@@ -62,6 +62,7 @@ async def _lobby_loop(args, name, colour, records, remember, stop, board) -> int
     from tongiaki_lan.cli import say_at_exit
     from tongiaki_lan.console.feeds.lan import LanSession
     from tongiaki_lan.console.feeds.solo import SoloSession, seed_from_text, solo_seats
+    from tongiaki_lan.console.forming import forming_table
     from tongiaki_lan.console.input import BACK_TO_LOBBY
     from tongiaki_lan.console.terminal.lobby import LobbyScreen
     from tongiaki_lan.console.terminal.screen import run_game_screen
@@ -77,6 +78,9 @@ async def _lobby_loop(args, name, colour, records, remember, stop, board) -> int
                             interfaces=getattr(args, "interface", None))
         lobby.on_name = remember
         lobby.board_url = lambda: board.url
+        # the page (served since a game) shows the next table as it forms, as the lobby
+        # lists it, and the last board again once this laptop sits at no table
+        lobby.model.subscribe(lambda lobby=lobby: board.forming(forming_table(lobby.node)))
         stop.results[lobby.app] = ("quit",)
         if saved is not None:
             lobby.lines.append(("info", _("Record saved: {path}").format(path=saved)))

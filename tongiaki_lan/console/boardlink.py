@@ -4,6 +4,7 @@ model and input path, so the page is one more view of the table the console show
     link = BoardLink(host="127.0.0.1")
     url = await link.start()          # in the program's own loop; BoardServerError
     link.attach(model, input)         # the table shown now (a lobby: the next game's)
+    link.forming(table)               # before a game: the table as it forms (or None)
     await link.open_browser()         # the system's browser, never blocking
     await link.close()
 
@@ -27,6 +28,7 @@ from collections.abc import Awaitable, Callable
 
 from tongiaki_lan.i18n import _
 
+from .forming import FormingTable
 from .input import TableInput
 from .model import TableModel
 from .state import TableState
@@ -101,6 +103,7 @@ class BoardLink:
         self._model: TableModel | None = None
         self._input: TableInput | None = None
         self._last: TableState | None = None
+        self._forming: FormingTable | None = None
         self.opened = 0  # browsers opened on the page
 
     @property
@@ -124,6 +127,7 @@ class BoardLink:
     def attach(self, model: TableModel, input: TableInput) -> None:
         """Show this table on the page from now on (its clicks go to `input`)."""
         self.detach()
+        self._forming = None
         self._model, self._input = model, input
         model.subscribe(self._publish)
         self._publish(model.state)
@@ -135,10 +139,23 @@ class BoardLink:
             self._model.unsubscribe(self._publish)
         self._model = self._input = None
 
-    def state(self) -> TableState | None:
-        return self._model.state if self._model is not None else self._last
+    def forming(self, table: FormingTable | None) -> None:
+        """Show the table this laptop sits at as it forms, before its game (None: it
+        sits at none; the page shows the last board again, if there was one). A game
+        shown takes the page: a table is not shown over it."""
+        if self._model is not None or table == self._forming:
+            return
+        self._forming = table
+        shown = self.state()
+        if shown is not None:
+            self._publish(shown)
 
-    def _publish(self, state: TableState) -> None:
+    def state(self) -> TableState | FormingTable | None:
+        if self._model is not None:
+            return self._model.state
+        return self._forming if self._forming is not None else self._last
+
+    def _publish(self, state: TableState | FormingTable) -> None:
         if self.server is not None:
             self.server.publish(state)
 

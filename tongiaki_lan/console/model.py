@@ -184,7 +184,8 @@ class TableModel:
         f = self.feed
         g = f.game
         return (f.version, id(g), len(g.moves), g.pending, len(f.lines), self._look,
-                tuple((s.name, s.kind, s.local, s.away, s.laptop_bot) for s in f.seats))
+                tuple((s.name, s.kind, s.local, s.away, s.laptop_bot, s.this_laptop)
+                      for s in f.seats))
 
     def changed(self) -> None:
         """Something views show changed: a new version, handed to every subscriber. A
@@ -345,7 +346,8 @@ class TableModel:
         seats = tuple(
             SeatView(index=i, name=names[i], label=labels[i], colour=g.colours[i],
                      letter=LETTERS[cids[i]], colour_name=colour_name(g.colours[i]),
-                     driver=_driver(s), local=s.local, viewer=i in viewer, away=s.away,
+                     driver=_driver(s), local=s.local, viewer=i in viewer,
+                     this_laptop=s.local or s.this_laptop, away=s.away,
                      left=i in left_seats, expelled=i in expelled_seats,
                      score=scores[g.colours[i]],
                      ships_in_reserve=g.reserve(i),
@@ -356,7 +358,8 @@ class TableModel:
                     replay=f.kind == "replay" or looking is not None,
                     landing=landing_state)
         _style, text = pending_text(g, names, local, line=False, **told)
-        _style, line_text = pending_text(g, names, local, **told)
+        _style, line_text = pending_text(g, names, local, tab=False, **told)
+        _style, tab_text = pending_text(g, names, local, **told)
         typed_over = ""
         if mine and p is not None and p.kind == D.LANDING and landing_state != LANDING_THINKING:
             typed_over = pending_text(g, names, local, labels=labels,
@@ -371,13 +374,16 @@ class TableModel:
         # ("Hina — bot (normal) (R) is thinking: … — Hina (R)"); a replay and a look
         # back wait for no one
         waiting = ""
+        # (nor a laptop the game goes on without: an expelled one's page read "… To follow
+        # the game, run: tongiaki-lan watch --game porch — ana — bot (random) (B)")
         if (p is not None and p.seat is not None and not mine and looking is None
-                and f.kind != "replay"):
+                and f.kind != "replay" and not f.this_laptop_expelled and not f.seat_lost):
             waiting = f"{labels[p.seat]} ({LETTERS[cids[p.seat]]})"
         decision = DecisionView(seat=p.seat if p is not None else None,
                                 kind=p.kind if p is not None else "", mine=mine, text=text,
                                 moves=moves, waiting_for=waiting, typed_over=typed_over,
-                                line_text=line_text if line_text != text else "")
+                                line_text=line_text if line_text != text else "",
+                                tab_text=tab_text if tab_text != line_text else "")
         if self._focus[0] != (f.version, looking):  # (a departure's: from its legal moves)
             self._focus = ((f.version, looking), decision_island(g))
         key = decision_key(g)
@@ -427,6 +433,7 @@ class TableModel:
             game_name=f.game_name,
             followed=f.followed_name() or "",
             seat_lost=f.seat_lost,
+            this_laptop_expelled=f.this_laptop_expelled,
             waking=f.waking_text() or "",
             from_lobby=f.from_lobby,
             bot_thinking=f.bot_deciding(),

@@ -16,6 +16,7 @@ import logging
 from .boardlink import BoardLink
 from .feeds.base import GameSession
 from .feeds.lan import LanSession
+from .forming import forming_table
 from .input import TableInput
 from .model import TableModel
 
@@ -43,12 +44,22 @@ class NodeBoard:
     def _begin(self) -> None:
         node = self.node
         if node.game is None or node.lobby is None:
+            # the table as it forms, as the console's lobby lists it: who sat down in
+            # which colour, who is ready, how many seats are open (the page said only
+            # "Waiting for the game to start…")
+            try:
+                table = forming_table(node)
+            except Exception:  # noqa: BLE001 - the node plays on; only its page waits
+                log.exception("board: the forming table could not be read for the page")
+                return
+            self.link.forming(table)
             return
         try:
             session = LanSession(node, own_bot=bool(getattr(node.core, "autoplay", None)))
         except Exception:  # noqa: BLE001 - the node plays on; only its page is missing
             log.exception("board: the table could not be made for the page")
             return
+        session.from_lobby = False  # (no lobby, no console: `lobby` goes nowhere here)
         self.session = session
         self.model = TableModel(session)
         self.input = TableInput(self.model)

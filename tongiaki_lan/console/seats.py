@@ -23,6 +23,9 @@ class Seat:
     # a laptop that plays its seat with a bot (`play --headless --bot`): labelled a bot's,
     # yet a laptop the table waits for when it goes away, as for a person's
     laptop_bot: bool = False
+    # this laptop's seat, whoever plays it: its player, or its bot (the page of a headless
+    # node, whose seat is not this keyboard's)
+    this_laptop: bool = False
 
 
 HUMAN_KINDS = ("human", "remote")

@@ -52,6 +52,9 @@ class SeatView:
     driver: str  # "you", "player", "bot", "laptop-bot" (a laptop playing with a bot)
     local: bool  # played from this keyboard
     viewer: bool  # the screen looks from this seat (a watcher: the player it follows)
+    # this laptop's seat, whoever plays it (`local`, or its bot on a headless node's page:
+    # the page of a bot laptop marked no seat as its own)
+    this_laptop: bool = False
     away: bool = False
     left: bool = False  # gone for good (its seat played by the table's bot)
     expelled: bool = False  # gone for good because the table expelled its laptop
@@ -89,6 +92,9 @@ class DecisionView:
     # the same decision as a view with a command line says it: what to type, what Enter
     # does (`put a ship on Tonga — place Tonga BEACH`); "" when it says nothing more
     line_text: str = ""
+    # the same on a line where Tab completes (the terminal's): `… (Tab: where it goes)`;
+    # "" when it says nothing more than `line_text` (the line mode has no Tab)
+    tab_text: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +182,8 @@ class TableState:
     game_name: str = ""  # a LAN table's name
     followed: str = ""  # whose side a watcher looks from (`follow NAME`), else ""
     seat_lost: bool = False  # back after a goodbye for good, a newcomer plays our seat
+    # the table expelled this laptop (a proof that it sent what no honest copy sends)
+    this_laptop_expelled: bool = False
     waking: str = ""  # instead of the decision: this laptop asks the table what it missed
     from_lobby: bool = False  # `lobby` goes back to the lobby (after the game, or watching)
     bot_thinking: bool = False  # a bot is choosing the pending decision

@@ -59,22 +59,49 @@ def decision_style(state: TableState) -> str:
     return MINE if state.decision.mine else PLAIN
 
 
+def _lost_words(state: TableState, line: bool) -> str:
+    """The game goes on without this laptop (expelled, or its seat given to a newcomer):
+    how to follow it, as this view can. A view with a command line from the lobby types
+    `lobby`, then `watch N`; the board page types nothing: beside a console it sends the
+    player there, on a headless node (`play --headless --board`) it names the command
+    to run. The page of an expelled bot laptop said "Type lobby, then watch N", which
+    nobody could type there."""
+    if line and state.from_lobby:
+        if state.this_laptop_expelled:
+            return _("Expelled from the table  (lobby, then watch N: follow the game · quit "
+                     "leaves)")
+        return _("Someone else plays your seat now  (lobby: the list, to watch · quit leaves)")
+    if state.from_lobby:  # (the page of a console: the console can)
+        if state.this_laptop_expelled:
+            return _("This laptop was expelled from the table: in the console, lobby, then "
+                     "watch N, follows the game.")
+        return _("Someone else plays your seat now: in the console, lobby, then watch N, "
+                 "follows the game.")
+    if state.this_laptop_expelled:
+        return _("This laptop was expelled from the table. To follow the game, run: "
+                 "tongiaki-lan watch --game {game}").format(game=state.game_name)
+    return _("Someone else plays your seat now. To follow the game, run: tongiaki-lan watch "
+             "--game {game}").format(game=state.game_name)
+
+
 def status_line(state: TableState, typed: str = "", now: float | None = None,
-                line: bool = True) -> tuple[str, str]:
+                line: bool = True, tab: bool = True) -> tuple[str, str]:
     """(style, text) of the status line; `typed`: what is on the view's line (a move of
     the pending decision typed there says what it sets off), `now`: the monotonic clock
     (countdowns); `line`: for a view with a command line, which says what to type and
     what Enter does (the terminal, the line mode), else in words any view can show (the
-    board page: `TableState.status`)."""
-    if state.seat_lost:  # the game goes on, but not with this screen
-        return OVER, _("Someone else plays your seat now  (lobby: the list, to watch · quit "
-                       "leaves)")
+    board page: `TableState.status`); `tab`: that line is the terminal's, where Tab
+    completes (the line mode's has no Tab)."""
+    if state.this_laptop_expelled or state.seat_lost:  # the game goes on, not with this
+        return OVER, _lost_words(state, line)  # screen: the way to follow it, as it can
     waiting = state.waking or draw_wait_text(state, now)
     if waiting:  # a LAN draw waits for someone's value: say whose, and for how long
         return PLAIN, waiting
     d = state.decision
     style = decision_style(state)
     text = d.line_text if line and d.line_text else d.text
+    if line and tab and d.tab_text:
+        text = d.tab_text
     seat = state.seats[d.seat] if d.seat is not None and not state.over else None
     # (a seat a bot plays for its away player does not wait; a bot laptop's does: its
     # line read "Cat — bot (random) is thinking…" while the game waited for the laptop)

@@ -29,7 +29,7 @@ LANDING_TYPED = "typed"
 def pending_text(game: Game, names: list[str], local: set[int],
                  lobby: bool = False, labels: list[str] | None = None,
                  replay: bool = False, landing: str = LANDING_HINTED,
-                 line: bool = True) -> tuple[str, str]:
+                 line: bool = True, tab: bool = True) -> tuple[str, str]:
     """(style, text) for the status line: the pending decision and whose it is.
     `lobby`: the game was started from the lobby, which `lobby` goes back to; `labels`
     name the seats in the result (`Maui — bot (search)`). `replay`: nobody is thinking
@@ -40,7 +40,8 @@ def pending_text(game: Game, names: list[str], local: set[int],
     newcomer read "Enter takes the offer" as advice, and the engine's first landing was
     often not the one `hint` recommended. `line`: as a view with a command line says it
     (what to type, what Enter does); else in words any view can show (the board page has
-    no Enter: it offers buttons and marks what can be clicked)."""
+    no Enter: it offers buttons and marks what can be clicked). `tab`: the line is the
+    terminal's, where Tab completes (the line mode has no Tab: it lists the moves)."""
     p = game.pending
     if p is None:
         result = final_words(game, labels or names)
@@ -78,7 +79,8 @@ def pending_text(game: Game, names: list[str], local: set[int],
             D.COLONY_TILE: _("New Colony: place {tile} — tile Q,R DIR (its red mark)"),
             D.COLONY_SHIP: _("New Colony: a ship on {island} — place {island} BEACH"),
         }[p.kind].format(island=island, n=p.count, ships=ships_text(p.group), tile=tile,
-                         departure=_departure_text(game) if p.kind == D.DEPARTURE else "")
+                         departure=_departure_text(game, tab=tab) if p.kind == D.DEPARTURE
+                         else "")
     if mine:
         if game.owners is not None:  # two colours each (V1): which of your two colours
             return "class:status.mine", _("Your decision ({letter}): {text}").format(
@@ -208,10 +210,13 @@ def _action_text(game: Game, seat: int) -> str:
     return _("your turn, no ships out — place ISLAND BEACH [BEACH] or colony")
 
 
-def _departure_text(game: Game, words: bool = False) -> str:
+def _departure_text(game: Game, words: bool = False, tab: bool = True) -> str:
     """Which beaches are full (`Nauru 1`), so the player need not look for them: the
     status line said only "a beach is full", and two full beaches still "a beach".
-    `words`: only where they are (`Nauru 1, Tonga 3`), for `_neutral_text`."""
+    `words`: only where they are (`Nauru 1, Tonga 3`), for `_neutral_text`. `tab`: a
+    single beach's line says that Tab tells where each pier goes; the line mode has no
+    Tab (it said "(Tab: where it goes)" to a listener) and says where each goes with the
+    legal moves that follow."""
     islands: dict[int, list[str]] = {}  # island -> its full beaches, in the moves' order
     for m in game.legal_moves():
         if isinstance(m, Sail):
@@ -225,6 +230,8 @@ def _departure_text(game: Game, words: bool = False) -> str:
     if words:
         return where
     if sum(len(bs) for bs in islands.values()) == 1:
+        if not tab:
+            return _("{beach} is full: sail ISLAND BEACH PIER").format(beach=where)
         return _("{beach} is full: sail ISLAND BEACH PIER (Tab: where it goes)").format(
             beach=where)
     return _("full: {beaches} — sail ISLAND BEACH PIER").format(beaches=where)

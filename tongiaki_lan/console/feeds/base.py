@@ -60,6 +60,7 @@ class GameSession:
     from_lobby = False  # started from the lobby: `lobby` goes back there
     watching = False  # a LAN table followed without a seat
     seat_lost = False  # back after a goodbye for good, a newcomer plays our seat
+    this_laptop_expelled = False  # the table expelled this laptop (a proof against it)
     numbers_tiles = False  # the story names tiles by number: the panel counts those drawn
     game_name = ""  # a LAN table's name
     record_path = None  # where the game is recorded (a Path), if it is

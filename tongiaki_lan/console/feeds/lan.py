@@ -79,6 +79,11 @@ class LanSession(GameSession):
         return self.facts.seat_lost
 
     @property
+    def this_laptop_expelled(self) -> bool:
+        """The table expelled this laptop on a proof of misbehaviour."""
+        return self.facts.this_laptop_expelled
+
+    @property
     def watch_cut(self) -> bool:
         """Watching, and no member of the table answers (`lobby` leaves)."""
         return self.facts.watch_cut

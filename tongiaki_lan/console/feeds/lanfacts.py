@@ -120,7 +120,8 @@ def seats_of(node, gone: set[str] | frozenset[str] = frozenset(),
         out.append(Seat(s.name, s.colour, kind,
                         local=mine and s.kind != "bot" and not s.bot and not laptop_bot,
                         away=(s.owner not in present and s.owner.hex() not in gone
-                              and not (i < len(left) and left[i])), laptop_bot=laptop_bot))
+                              and not (i < len(left) and left[i])), laptop_bot=laptop_bot,
+                        this_laptop=mine and s.kind == "human"))
     return out
 
 
@@ -166,6 +167,7 @@ class TableFacts:
         self.gone: set[str] = set()
         self.watch_cut = False  # watching, and no member of the table answers
         self.seat_lost = False  # back after a goodbye for good, the seat was a newcomer's
+        self.this_laptop_expelled = False  # the table expelled this laptop, on a proof
         self.typed: set[int] = set()  # indices of the moves played at this keyboard
         self.bot_moves: set[int] = set()  # moves a bot made for another, away player
         self.handed_kind: dict[int, str] = {}  # seat -> the bot kind that last played it
@@ -217,7 +219,9 @@ class TableFacts:
             self.watchers.pop(d.get("peer") or "", None)  # (a player now)
         elif k == "left" and d["for_good"]:
             self.gone.add(d.get("peer") or "")
-        elif k == "expelled" and not d.get("you"):  # (a bot plays its seat, and it draws
+        elif k == "expelled" and d.get("you"):
+            self.this_laptop_expelled = True
+        elif k == "expelled":  # (a bot plays its seat, and it draws
             # no more: its handover and its drop are part of the expulsion's line)
             self.gone.add(d.get("peer") or "")
         elif k == "restarted":

@@ -18,6 +18,7 @@ from tongiaki_lan.net.protocol.settings import HANDOVER_BOT, IDLE_AFTER_S
 
 from ..networds import net_reason
 from ..seats import Seat, colour_name, kind_label, seat_label
+from ..state import VIEW_ONLY
 from ..wakestory import WakeStory
 from .base import STRUCK
 from .lanfacts import GUEST_WORDS, caught_up, guests_word, peer_label
@@ -388,8 +389,11 @@ class LanStory:
         if not self._seat_lost_said:
             self._seat_lost_said = True
             self.lines.append(("bad", net_reason(reason)))
-            self.lines.append(("info", _("Type lobby to go back to the list of games, "
-                                         "where watch N follows this one.")))
+            # (the console's own line: the page, which types nothing, says its way on its
+            # status line)
+            self.lines.append(("info" + VIEW_ONLY, _("Type lobby to go back to the list of "
+                                                     "games, where watch N follows this "
+                                                     "one.")))
         return True
 
     def _guests_news(self) -> None:
@@ -505,8 +509,12 @@ class LanStory:
         if d.get("you"):
             self.lines.append(("bad", _(
                 "This laptop was expelled from the table: the others hold proof, signed with "
-                "its key, that it sent {what} (a broken or modified copy of the program?). "
-                "Type lobby, then watch N to follow the game.").format(what=what)))
+                "its key, that it sent {what} (a broken or modified copy of the program?)."
+            ).format(what=what)))
+            # the way to follow the game, typed: the console's own line (the page, which
+            # types nothing, says its own way on its status line)
+            self.lines.append(("bad" + VIEW_ONLY, _("Type lobby, then watch N to follow the "
+                                                    "game.")))
         elif not d.get("earlier") and peer not in self._expelled:
             self._expelled.add(peer)
             self.lines.append(("bad", _(

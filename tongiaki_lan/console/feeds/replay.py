@@ -7,6 +7,7 @@ from tongiaki_lan.i18n import N_, _, ngettext
 from tongiaki_lan.i18n.islands import shown_move
 
 from ..seats import Seat, colour_name, kind_label, plain_name, seat_label
+from ..state import VIEW_ONLY
 from ..story import Line, Narrator
 from .base import GameSession
 from .solo import moves_by_seat
@@ -79,9 +80,12 @@ class ReplaySession(GameSession):
         # names of the start) would tell them again at `start`, and did, after `--at`
         self._narrator.names, self._narrator.labels = self.names, self.labels
         self._seen_events = len(game.events)
-        self.lines.insert(0, ("info", _("Replay of {path}: {n} moves. PgDn/Enter = next, PgUp = "
-                                        "back.").format(path=self.path or _("a record"),
-                                                        n=self.total)))
+        # the terminal's keys on a line of their own, which the other views leave out: the
+        # line mode, which has no PgDn, said "PgDn/Enter = next, PgUp = back" to a listener
+        self.lines[:0] = [
+            ("info", _("Replay of {path}: {n} moves.").format(path=self.path or _("a record"),
+                                                              n=self.total)),
+            ("info" + VIEW_ONLY, _("PgDn/Enter = next, PgUp = back."))]
         if self.error:
             self.lines.append(("bad", self.error))
 

@@ -23,7 +23,7 @@ from tongiaki_lan.i18n import _, ngettext
 from tongiaki_lan.i18n.islands import island_name
 
 from ..final import decided_by, presence
-from ..state import STRUCK_SUMMARY, SUMMARY, Line, MoveOption, TableState
+from ..state import STRUCK_SUMMARY, SUMMARY, VIEW_ONLY, Line, MoveOption, TableState
 from ..status import status_line
 from ..words import _GAME_KEYS, GENERAL_HELP, REPLAY_KEYS
 
@@ -37,8 +37,8 @@ RULE = "─"  # the turn lines' decoration (`── turn 3: Ana (B) ──`): no
 
 def said_status(state: TableState) -> str:
     """The status line as a view with a command line says it (`TableState.status` is the
-    board page's, which has no Enter)."""
-    return status_line(state)[1]
+    board page's, which has no Enter), a line with no Tab."""
+    return status_line(state, tab=False)[1]
 
 
 def plain_help(replay: bool = False) -> str:
@@ -233,7 +233,8 @@ class LineView:
         return d.mine and d.kind == D.LANDING and not state.offer and not state.over
 
     def _story_line(self, style: str, text: str) -> str:
-        if style in (STRUCK, SUMMARY, STRUCK_SUMMARY) or not text.strip() or text in self._hidden:
+        if (style in (STRUCK, SUMMARY, STRUCK_SUMMARY) or style.endswith(VIEW_ONLY)
+                or not text.strip() or text in self._hidden):  # (the terminal's own lines)
             return ""
         if style == "turn":
             return text.strip(RULE + " ")

@@ -21,11 +21,10 @@ from prompt_toolkit.layout.processors import BeforeInput, ConditionalProcessor, 
 
 from tongiaki_lan.i18n import _, ngettext
 
-from ..feeds.lanfacts import guests_word
+from ..forming import forming_table
 from ..lobbyinput import COMMANDS, MORE_COMMANDS, LobbyInput
 from ..lobbymodel import COLOUR_NAMES, PHASE_NAMES, LobbyModel
-from ..lobbynet import DEFAULT_DRAW_WAIT, LobbyNet
-from ..seats import kind_label
+from ..lobbynet import LobbyNet
 from .theme import build_style, player_style
 from .widgets import CanvasControl, wrap_words
 
@@ -170,57 +169,23 @@ class LobbyScreen:
                     out.append([("", f"  {i}. {g.name[:24]:<24} {seats}")])
                     out.append([("", "      " + phase), ("class:message", lock),
                                 ("class:panel.head", mine)])
-        lb = self.node.lobby if self.node is not None else None
-        if lb is not None:
-            present = self.node.present()
+        table = forming_table(self.node)
+        if table is not None:
             out.append([("", "")])
-            seats = _("{taken}/{total} seats").format(taken=len(lb.seats), total=lb.total)
-            extra = ", " + _("passphrase") if lb.passphrase else ""
-            if lb.variant == "two-colours":  # V1: said on the table's line, for everyone
-                extra += ", " + _("two colours each")
-            guests = getattr(lb, "guests", None)
-            if guests is not None and guests_word(guests) != "open":  # (once changed)
-                extra += ", " + _("guests: {word}").format(word=guests_word(guests))
-            if getattr(lb, "draw_wait", DEFAULT_DRAW_WAIT) != DEFAULT_DRAW_WAIT:
-                # (`wait 30` said nothing, to the one who typed it nor to the others)
-                extra += ", " + _("tiles wait {s} s").format(s=lb.draw_wait)
-            phase = _(PHASE_NAMES.get(lb.phase, lb.phase))
-            if self.model.watching():
-                title = _(" You watch: {name} ({phase}, {seats}{extra})")
-            else:
-                title = _(" Your table: {name} ({phase}, {seats}{extra})")
-            out.append([(head, title.format(name=lb.name, phase=phase, seats=seats,
-                                             extra=extra))])
+            out.append([(head, " " + table.heading)])
             # (the colour column as wide as its longest name in this language: `keltainen`)
             cw = max(len(_(c)) for c in COLOUR_NAMES.values())
-            for i, s in enumerate(lb.seats, 1):
-                bot = s.bot if s.kind == "bot" else s.plays  # (plays: a laptop's bot)
-                kind = _("bot {kind}").format(kind=kind_label(bot)) if bot else _("human")
-                name = s.name
-                if s.kind == "bot" and name.endswith(f" ({s.bot})") and len(name) > len(s.bot) + 3:
-                    name = name[:-len(s.bot) - 3]  # `Tangaroa (search)`: the kind column says it
-                flags = []
-                if s.owner == self.node.peer_id and s.kind != "bot":
-                    flags.append(_("you"))
-                if s.owner not in present:
-                    flags.append(_("away"))
-                colour = _(COLOUR_NAMES.get(s.colour, s.colour))
+            for s in table.seats:
                 out.append([
-                    ("", f"  {i}. "),
-                    (player_style(s.colour), f"{colour:<{cw}}"),
-                    ("", f" {name[:16]:<16} {kind:<12} "),
-                    ("class:log.good" if s.ready else "class:panel.head",
-                     _("ready") if s.ready else _("not ready")),
-                    ("class:panel.head", ("  " + ", ".join(flags)) if flags else ""),
+                    ("", f"  {s.number}. "),
+                    (player_style(s.colour), f"{s.colour_name:<{cw}}"),
+                    ("", f" {s.name[:16]:<16} {s.kind:<12} "),
+                    ("class:log.good" if s.ready else "class:panel.head", s.ready_text),
+                    ("class:panel.head", ("  " + ", ".join(s.flags)) if s.flags else ""),
                 ])
-            me = self.node.peer_id.hex()
-            listed = (self.node.lobby_json().get("watchers") or ()
-                      if hasattr(self.node, "lobby_json") else ())
-            watchers = sorted({w["name"] for w in listed if w.get("peer") != me},
-                              key=str.casefold)
-            if watchers:
+            if table.watchers:
                 out.append([("class:panel.head", "  " + _("Watching: ")),
-                            ("", ", ".join(watchers)[:max(10, width - 16)])])
+                            ("", ", ".join(table.watchers)[:max(10, width - 16)])])
         return out[:height]
 
     @staticmethod

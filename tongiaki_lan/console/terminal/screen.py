@@ -580,17 +580,23 @@ class GameScreen:
             self.session.say(_("board: {reason}").format(reason=exc), "bad")
             return
         link.attach(self.model, self.input)
-        # (the terminal's own lines: the page showed its own address, key and all, in
-        # its story, with "it opens in your browser" to a player already looking at it)
+        # The address goes whole on the message line, as wide as the terminal: the log
+        # pane (32 columns at 80) cut it mid-key, where it could be neither copied nor
+        # clicked. (The terminal's own lines: the page showed its own address, key and
+        # all, in its story, with "it opens in your browser" to a player looking at it.)
+        self.model.set_notice("info", _("The board page: {url}").format(url=url), shown="")
         if not open_browser:
-            self.model.note("info", _("The board page: {url} (paste this address into a "
-                                      "browser to see the game there)").format(url=url))
+            self.model.note("info", _("The board page's address, to paste into a browser, "
+                                      "is on the line above the > prompt (board shows it "
+                                      "again)."))
             return
-        self.model.note("info", _("The board page: {url} — it opens in your browser; if "
-                                  "none opens, paste this address into one.").format(url=url))
+        self.model.note("info", _("The board page opens in your browser. If none opens, "
+                                  "paste its address into one: it is on the line above the "
+                                  "> prompt (board shows it again)."))
         if not await link.open_browser():
-            self.session.say(_("No browser could be opened from here: paste {url} into a "
-                               "browser to see the board.").format(url=url), "bad")
+            self.model.note("bad", _("No browser could be opened from here: paste the board "
+                                     "page's address, on the line above the > prompt, into "
+                                     "a browser to see the board."))
 
     # ---------------------------------------------------------------- behaviour
 

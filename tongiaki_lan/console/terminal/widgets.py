@@ -53,15 +53,26 @@ class _PathWrapper(textwrap.TextWrapper):
 def wrap_words(text: str, width: int, **kw) -> list[str]:
     """textwrap.wrap, but a word is never broken at its hyphens: `tongiaki-lan` and the
     record's `Reef-78ed60c9-….tgrec` were split across lines ("run tongiaki-" / "lan
-    again"); a path is broken after a `/` or `\\`; another word longer than the line
-    is still broken, as before. French puts a space before `;`, `:`, `!` and `?`: no line
+    again"); a path is broken after a `/` or `\\`, but not a web address, which goes
+    to a line of its own if it fits one (the board page's was cut after `http://`: a
+    player could neither copy nor click it); another word longer than the line is still
+    broken, as before. French puts a space before `;`, `:`, `!` and `?`: no line
     may start with one ("  ; un bot (normal) joue sa place", a playtest), so that space is
     a non-breaking one here."""
     text = _BEFORE_PUNCT.sub("\u00a0\\1", text)
-    return _PathWrapper(width, break_on_hyphens=False, **kw).wrap(text)
+    urls = _URL.findall(text)
+    if urls:  # (its `/` and `-` hidden from the path rule while wrapping)
+        text = _URL.sub(lambda m: m.group(0).translate(_HOLD), text)
+    rows = _PathWrapper(width, break_on_hyphens=False, **kw).wrap(text)
+    return [row.translate(_RELEASE) for row in rows] if urls else rows
 
 
 _BEFORE_PUNCT = re.compile(r" ([;:!?»])")
+_URL = re.compile(r"\bhttps?://\S+")
+# a URL's `/` and `-` while it is wrapped: characters of the private use area, which no
+# text holds (a key may hold `-` before a digit, where a word may break)
+_HOLD = str.maketrans({"/": "\ue000", "-": "\ue001"})
+_RELEASE = str.maketrans({"\ue000": "/", "\ue001": "-"})
 
 
 def wrap_fragments(lines, width: int) -> list[list[tuple[str, str]]]:

@@ -39,6 +39,8 @@ WORDS: dict[str, str] = {
     "points": N_("points"),
     "reserve": N_("in reserve"),
     "you": N_("you"),
+    # (a bot laptop's page: its seat, played by its bot, was marked as nobody's)
+    "this_laptop": N_("this laptop"),
     "away": N_("away"),
     "left": N_("left the table"),
     # (an expelled laptop's seat read "left the table", as if its player had gone home)

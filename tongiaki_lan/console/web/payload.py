@@ -15,6 +15,7 @@ import json
 import time
 from typing import Any
 
+from tongiaki_lan.console.forming import FormingTable
 from tongiaki_lan.console.state import STRUCK_SUMMARY, SUMMARY, VIEW_ONLY, TableState
 from tongiaki_lan.engine import decisions as D
 from tongiaki_lan.engine.hexgrid import DIRECTION_NAMES
@@ -89,7 +90,8 @@ def state_payload(state: TableState, now: float | None = None) -> dict[str, Any]
         "seats": [{
             "index": s.index, "name": s.name, "label": s.label, "colour": s.colour,
             "letter": s.letter, "colour_name": s.colour_name, "driver": s.driver,
-            "local": s.local, "viewer": s.viewer, "away": s.away, "left": s.left,
+            "local": s.local, "viewer": s.viewer, "this_laptop": s.this_laptop,
+            "away": s.away, "left": s.left,
             "expelled": s.expelled,
             "score": s.score, "reserve": s.ships_in_reserve,
             "fill": PLAYER_PAINT.get(s.colour, ("#888888", "#000000"))[0],
@@ -130,6 +132,33 @@ def state_payload(state: TableState, now: float | None = None) -> dict[str, Any]
     }
 
 
-def state_json(state: TableState, now: float | None = None) -> str:
-    """`state_payload` as compact JSON text (UTF-8 as it is: the page is UTF-8)."""
-    return json.dumps(state_payload(state, now), ensure_ascii=False, separators=(",", ":"))
+def forming_payload(table: FormingTable) -> dict[str, Any]:
+    """The page's message for a table still forming, before its game: its seats as the
+    console's lobby lists them (the page said only "Waiting for the game to start…")."""
+    return {
+        "type": "forming",
+        "lang": table.lang or current(),
+        "title": table.name,
+        "heading": table.heading,
+        "watching": table.watching,
+        "taken": table.taken,
+        "total": table.total,
+        "open_text": table.open_text,
+        "seats": [{
+            "number": s.number, "name": s.name, "colour": s.colour, "letter": s.letter,
+            "colour_name": s.colour_name, "kind": s.kind, "ready": s.ready,
+            "ready_text": s.ready_text, "flags": list(s.flags), "this_laptop": s.this_laptop,
+            "fill": PLAYER_PAINT.get(s.colour, ("#888888", "#000000"))[0],
+            "ink": PLAYER_PAINT.get(s.colour, ("#888888", "#000000"))[1],
+        } for s in table.seats],
+        "watchers": list(table.watchers),
+        "words": page_words(),
+    }
+
+
+def state_json(state: TableState | FormingTable, now: float | None = None) -> str:
+    """`state_payload` (or `forming_payload`, for a table still forming) as compact JSON
+    text (UTF-8 as it is: the page is UTF-8)."""
+    data = (forming_payload(state) if isinstance(state, FormingTable)
+            else state_payload(state, now))
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))

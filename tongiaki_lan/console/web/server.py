@@ -7,7 +7,8 @@
 
 It runs inside the node's own asyncio loop (aiohttp, no thread), serves one static
 page (`static/`, shipped in the wheel) and talks to it over a WebSocket: every
-`publish` pushes the new `TableState` (as `payload.state_json`) to every open page, a
+`publish` pushes the new `TableState` (as `payload.state_json`; before a LAN game, the
+table as it forms: a `FormingTable`) to every open page, a
 page that opens or comes back gets the current state at once, and what a player clicks
 comes back as the text a player would type (`place Tonga 3`, `undo`, `goto 12`) to
 `on_command(text)`, whose reply `(style, text)` — "ok", or the refusal with its rule —
@@ -35,6 +36,7 @@ from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
+from tongiaki_lan.console.forming import FormingTable
 from tongiaki_lan.console.state import TableState
 
 from .door import (
@@ -106,7 +108,7 @@ class BoardServer:
     has put on its screen (`tongiaki-lan bench board` times it).
     """
 
-    def __init__(self, get_state: Callable[[], TableState | None],
+    def __init__(self, get_state: Callable[[], TableState | FormingTable | None],
                  on_command: Callable[[str], Awaitable[Reply]],
                  host: str = "127.0.0.1", port: int = 0, *,
                  token: str | None = None,
@@ -118,7 +120,7 @@ class BoardServer:
         self.port = port
         self.token = token or new_token()
         self.refusals: Counter[str] = Counter()  # why requests were refused, for the log
-        self._state: TableState | None = None
+        self._state: TableState | FormingTable | None = None
         self._text: str | None = None
         self._pages: set[_Page] = set()
         self._runner: web.AppRunner | None = None
@@ -218,7 +220,7 @@ class BoardServer:
 
     # ------------------------------------------------------------------ states
 
-    def publish(self, state: TableState) -> None:
+    def publish(self, state: TableState | FormingTable) -> None:
         """The table changed: every open page gets `state` (only the newest, if a page
         is slow to take them). From another thread it is handed to the loop."""
         loop = self._loop
@@ -232,7 +234,7 @@ class BoardServer:
                 return
         self._set_state(state)
 
-    def _set_state(self, state: TableState) -> None:
+    def _set_state(self, state: TableState | FormingTable) -> None:
         self._state, self._text = state, None
         for page in self._pages:
             self._wake(page)

@@ -74,6 +74,7 @@
         return;
       }
       if (m.type === "state") render(m);
+      else if (m.type === "forming") renderForming(m);
       else if (m.type === "reply") onReply(m);
       else if (m.type === "closed") {
         // the game closes this page (its end, its console quit): the page ends the
@@ -186,8 +187,51 @@
     }
   }
 
+  // A LAN table still forming, before its game: its seats as the console's lobby lists
+  // them (who sat down in which colour, a person or a bot, ready or not), how many are
+  // open and who watches; the game's parts of the page are put away until it starts.
+  function renderForming(m) {
+    words = Object.assign(words, m.words || {});
+    root.lang = m.lang || "en";
+    root.classList.add("forming");
+    closeChooser();
+    const title = m.title || "Tongiaki";
+    $("title").textContent = title;
+    document.title = title;
+    if (!closedByGame) setStatus(words.waiting, "");
+    $("h-players").textContent = m.heading;
+    const list = $("seats");
+    list.replaceChildren();
+    for (const s of m.seats) {
+      const li = el("li", { class: "seat", "data-seat": String(s.number - 1) },
+        chip(s),
+        el("span", { class: "who" },
+          el("span", { class: "name", text: s.name }),
+          el("span", { class: "flags" },
+            el("span", { class: "readiness", text: s.ready_text }),
+            s.flags.length ? " · " + s.flags.join(" · ") : null)),
+        el("span", { class: "nums" }, el("span", { class: "kind", text: s.kind })));
+      li.classList.toggle("me", !!s.this_laptop);
+      li.classList.toggle("ready", !!s.ready);
+      list.append(li);
+    }
+    const bits = [];
+    if (m.open_text) bits.push(m.open_text);
+    if (m.watchers.length) bits.push(`${words.watching}: ${m.watchers.join(", ")}`);
+    $("presence").textContent = bits.join(" · ");
+    $("presence").hidden = !bits.length;
+    // no board yet (a lobby's page between games: not the last game's board either)
+    const board = $("board");
+    board.replaceChildren();
+    lastSvg = null;
+    view = null;
+    root.dataset.moveIndex = "";
+    board.dataset.moveIndex = "";
+  }
+
   function render(m) {
     state = m;
+    root.classList.remove("forming");
     if ($("status").textContent === words.waiting) setStatus("", "");
     words = Object.assign(words, m.words || {});
     root.lang = m.lang || "en";
@@ -322,6 +366,7 @@
     for (const s of state.seats) {
       const flags = [];
       if (s.local && s.driver === "you") flags.push(words.you);
+      else if (s.this_laptop) flags.push(words.this_laptop); // (its bot plays it: the label says)
       if (s.expelled) flags.push(words.expelled);
       else if (s.left) flags.push(words.left);
       else if (s.away) flags.push(words.away);
@@ -334,7 +379,7 @@
           el("span", { class: "score", text: `${s.score} ${words.points}` }),
           el("span", { class: "reserve", text: `${s.reserve} ${words.reserve}` })));
       li.classList.toggle("turn", state.decision.seat === s.index && !state.over);
-      li.classList.toggle("me", !!s.viewer);
+      li.classList.toggle("me", !!(s.viewer || s.this_laptop));
       li.classList.toggle("away", !!(s.away || s.left || s.expelled));
       list.append(li);
     }
