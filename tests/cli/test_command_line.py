@@ -129,3 +129,26 @@ def test_export_refuses_a_directory_that_is_not_there_instead_of_making_it(tmp_p
     (line,) = done.stderr.strip().splitlines()
     assert "argument --svg" in line and f"{target.parent}' does not exist" in line
     assert not (tmp_path / "missing").exists()
+
+
+def test_position_lists_the_tiles_left_as_a_set_never_in_the_order_they_come(tmp_path,
+                                                                            records):
+    """`position --at N` of a game in progress must not give away the tiles to come (a
+    player could read the next tile and cheat). Its `stack=` lists the tiles not yet
+    revealed in the catalogue's order — what a player at the table can count from the
+    tiles on the board — never the seed's order. (A playtest read `stack=Muroroa,Nauru,…`
+    as the stack to come; docs/rules.md, *Positions as text*.)"""
+    from tongiaki_lan.engine import Reveal
+    from tongiaki_lan.engine.tiles import STACK_IDS, token_name
+    from tongiaki_lan.records import read_record
+
+    record = read_record(records[0])
+    reveals = [i for i, m in enumerate(record.moves) if isinstance(m, Reveal)]
+    at = reveals[2] + 1  # (after three tiles were revealed, mid-game)
+    shown = {m.tile for m in record.moves[:at] if isinstance(m, Reveal)}
+    done = cli("position", str(records[0]), "--at", str(at), home=tmp_path)
+    assert done.returncode == 0, done.stderr
+    (stack,) = [f[len("stack="):] for f in done.stdout.split() if f.startswith("stack=")]
+    assert stack.split(",") == [token_name(t) for t in STACK_IDS if t not in shown]
+    to_come = [t for t in record.header.dealer().order if t not in shown]
+    assert stack.split(",") != [token_name(t) for t in to_come]

@@ -30,3 +30,42 @@ def test_the_end_names_the_winner_and_a_tie_names_both():
     assert _text(one, names) == "game over: Ana (blue) wins; digest 8787878787878787"
     assert _text(tie, names) == ("game over: Ana (blue) and Bruno (red) win; digest "
                                  "8787878787878787")
+
+
+async def test_watching_a_locked_game_without_its_passphrase_says_it_needs_one(tmp_path):
+    """The listing says the game is locked: `watch --game Reef` with no --passphrase said
+    "no answer from the game within 10 s (wrong or missing passphrase?)" after the wait.
+    It says at once that the game needs its passphrase, and how to give it. Real nodes:
+    the table found by real multicast DNS on loopback."""
+    import asyncio
+    import os
+    import sys
+
+    from tests.net.procs import REPO, Proc, kill_all
+
+    lan = ["--interface", "127.0.0.1", "--host", "127.0.0.1"]
+    host = Proc([sys.executable, "-m", "tongiaki_lan", "play", "--headless", "--bot", "random",
+                 "--name", "ana", "--game", "Reef", "--players", "2", "--passphrase",
+                 "kumara", "--timeout", "120", "--records", str(tmp_path / "ana"), *lan],
+                tmp_path)
+    watcher = None
+    try:
+        await host.start()
+        await host.wait(lambda: host.count("joined") == 1, 60)
+        watcher = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tongiaki_lan", "watch", "--game", "Reef", "--name", "eve",
+            "--timeout", "60", "--record", str(tmp_path / "eve.tgrec"), *lan,
+            cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(REPO)},
+            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE)
+        out, err = await asyncio.wait_for(watcher.communicate(), 90)
+    finally:
+        if watcher is not None and watcher.returncode is None:
+            watcher.kill()
+            await watcher.wait()
+        await kill_all([host])
+    lines = out.decode().splitlines()
+    assert watcher.returncode == 1, (lines, err.decode()[-1500:])
+    assert lines[-1] == ("the game Reef is locked: it needs its passphrase. Run: "
+                         "tongiaki-lan watch --game Reef --passphrase TEXT"), lines
+    assert not any("no answer" in line for line in lines), lines

@@ -21,15 +21,22 @@ def test_the_name_is_asked_once_shown_in_the_lobby_and_changed_there(tmp_path):
     env = dict(os.environ, TERM="xterm-256color", HOME=str(tmp_path), PYTHONPATH=str(REPO),
                TONGIAKI_LAN_HOME=str(tmp_path / "home"))
     command = f"{sys.executable} -m tongiaki_lan --no-lan"
-    pane = Pane(f"tongiaki-first-{os.getpid()}", command, 80, 24, env)
+    left = tmp_path / "first-exit-status"
+    pane = Pane(f"tongiaki-first-{os.getpid()}", f"clear; {command}; echo $? > {left}; cat",
+                80, 24, env)
     try:
         pane.wait_for(lambda s: "Your name for the other players [" in s, what="the question")
         pane.send("Ana Maria", "Enter")
         pane.wait_for(lambda s: "you: Ana Maria" in s, what="the lobby with the name")
         pane.send("quit", "Enter")
-        pane.wait_for(lambda s: not pane.alive() or "LAN lobby" not in s, what="leaving")
+        Pane.wait_file(left)
+        # the terminal is left clean: the question and its answer went with the lobby's
+        # full screen (they stayed on it after `quit`: "… [Root]: Ana Maria")
+        screen = pane.wait_for(lambda s: "LAN lobby" not in s, what="leaving")
+        assert screen.strip() == "", screen
     finally:
         pane.kill()
+    assert left.read_text().strip() == "0"
     profile = tmp_path / "home" / "profile.json"
     assert json.loads(profile.read_text(encoding="utf-8"))["name"] == "Ana Maria"
     done = tmp_path / "exit-status"

@@ -19,8 +19,11 @@ from prompt_toolkit.output import DummyOutput
 
 from tongiaki_lan.bots import make_bot
 from tongiaki_lan.console.feeds.lan import LanSession
+from tongiaki_lan.console.model import TableModel
+from tongiaki_lan.console.plain.lines import said_status
 from tongiaki_lan.console.terminal.lobby import LobbyScreen
 from tongiaki_lan.console.terminal.screen import GameScreen, run_game_screen
+from tongiaki_lan.console.web.payload import state_payload
 from tongiaki_lan.net.aio.discovery import Advert, GameInfo
 from tongiaki_lan.net.aio.node import GameRef, Node
 from tongiaki_lan.net.aio.sidecar import read_sidecar
@@ -251,6 +254,17 @@ async def test_a_newcomer_takes_the_seat_of_a_player_who_left_for_good(tmp_path,
                 # and said where it stays in sight, whatever the log says after it
                 assert screen.status_text().startswith(
                     f"Watching loopback — open: {red}; take COLOUR plays one — ")
+                # the board page types nothing: it shows the seat open and what the
+                # console types stays the console's (a headless `watch --board` page
+                # read "take COLOUR plays one" and "say TEXT chats, follow NAME …")
+                page = state_payload(screen.model.state)
+                assert page["status"].startswith(f"Watching loopback — open seats: {red} — ")
+                assert "take" not in page["status"], page["status"]
+                story = [t for _s, t in page["story"]]
+                assert "You are watching loopback: no seat, no moves." in story
+                assert not any("say TEXT" in t or "follow NAME" in t for t in story), story
+                assert ("say TEXT chats, follow NAME shows a player's side, help lists the "
+                        "rest.") in texts(session)  # (the console's own line)
                 inp.send_text("follow p0\r")  # (the line said nothing of it: a playtest)
                 await wait_until(lambda: screen.status_text().startswith(
                     f"Watching loopback, following p0 — open: {red}; take COLOUR plays "
@@ -733,9 +747,25 @@ async def test_a_watcher_cut_off_from_the_table_is_told_so_and_the_way_out():
                                       "watch N follows this one.")
         assert screen.status_text() == ("Nobody at the table answers  (lobby: the list of "
                                         "games · quit leaves)")
+        # the console's page types nothing: it says the laptop keeps asking, and leaves
+        # `lobby` to the console
+        page = state_payload(screen.model.state)
+        assert page["status"] == "Nobody at the table answers this laptop: it keeps asking."
+        assert not any("lobby" in t for _s, t in page["story"]), page["story"]
         await screen.command("lobby")
         assert exits == [BACK_TO_LOBBY]
         state.update(asking=None, caught_up=True)  # the table answers after all
         session._on_node_event(E.WatchCut(False, 7))
         assert texts(session)[-1] == "The table answered: this laptop follows the game again."
         assert screen.status_text().startswith("Watching Lagon")
+    # `watch --plain` and a headless `watch --board` page have no lobby to go back to:
+    # neither says `lobby` (the line mode said "Type lobby to go back to the list of
+    # games" and "(lobby: the list of games · quit leaves)", where `lobby` did nothing)
+    plain = LanSession(node)
+    plain.from_lobby = False  # (as cli/watch.py and nodeboard.py make it)
+    plain._on_node_event(E.WatchCut(True, 7))
+    assert texts(plain)[-1].startswith("Nobody at the table answers this laptop"), texts(plain)
+    state = TableModel(plain).state
+    assert said_status(state) == "Nobody at the table answers  (quit leaves)"
+    assert state_payload(state)["status"] == ("Nobody at the table answers this laptop: it "
+                                              "keeps asking.")

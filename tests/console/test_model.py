@@ -123,6 +123,10 @@ def test_the_status_line_is_a_function_of_the_state_alone():
                                   followed="Ana")
     assert status_line(watched)[1].startswith("Watching Reef, following Ana — open: red; "
                                               "take COLOUR plays one — ")
+    # the page, which types nothing, shows the seat open and no command
+    assert status_line(watched, line=False)[1].startswith("Watching Reef, following Ana — "
+                                                          "open seats: red — ")
+    assert "take" not in status_line(watched, line=False)[1]
 
 
 def test_a_lan_tables_facts_are_fields_of_the_state():

@@ -107,6 +107,11 @@ async def test_a_late_watchers_page_looks_back_while_the_game_goes_on(browser, t
         await page.wait_for_selector('html:not([data-move-index=""])', state="attached")
         live = await index_of(page)
         assert await page.inner_text("#r-where") == "the game as it goes on"
+        # a page that types nothing is told nothing to type: it said "say TEXT chats,
+        # follow NAME shows a player's side, help lists the rest"
+        story = await page.inner_text("#story")
+        assert "You are watching porch: no seat, no moves." in story
+        assert "say TEXT" not in story and "help lists" not in story, story
         await page.click("#r-first")
         await page.wait_for_selector('html[data-move-index="0"]', state="attached")
         assert await page.locator("#board g.tile").count() == 1

@@ -596,3 +596,29 @@ async def test_the_beach_numbers_of_an_island_just_expanded_show_and_take_clicks
         await chooser.first.wait_for()
         offered = [await b.get_attribute("data-move") for b in await chooser.all()]
         assert offered and all(number in m.split()[1:] for m in offered)
+
+
+async def test_the_click_hint_says_choose_below_only_when_a_move_is_listed_there(browser):
+    """The page said "Click a marked place on the board, or choose below." with nothing
+    but Hint below: every move of the decision was a marked place. It says "or choose
+    below" when a move is listed there (one with no place of its own on the board)."""
+    table = SoloTable()
+    async with serving(table) as server:
+        page = await open_board(browser, server.url, len(table.game.moves))
+        # the first ship: six beaches marked, nothing to choose below but Hint
+        assert await page.locator("#board .beach.legal").count() == 6
+        assert await page.inner_text("#clickhint") == "Click a marked place on the board."
+        assert await page.locator("#buttons button.move").count() == 0
+        assert await page.locator('#buttons [data-command="hint"]').count() == 1
+        # a decision with a move that has no place on the board: it is listed below
+        for _ in range(400):
+            moves = table.state().decision.moves
+            if any(not m.targets for m in moves) and any(m.targets for m in moves):
+                break
+            table.play(next((m for m in moves if m.targets), moves[0]).text)
+        else:
+            raise AssertionError("no decision with a move listed below came")
+        await shows(page, len(table.game.moves))
+        assert await page.locator("#buttons button.move").count() >= 1
+        assert await page.inner_text("#clickhint") == ("Click a marked place on the board, "
+                                                       "or choose below.")

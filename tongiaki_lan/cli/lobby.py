@@ -164,4 +164,15 @@ def _asked_name(args) -> str:
     from tongiaki_lan.profile import player_name
 
     return player_name(places().profile, args.name,
-                       interactive=sys.stdin.isatty() and sys.stdout.isatty())
+                       interactive=sys.stdin.isatty() and sys.stdout.isatty(),
+                       ask=_ask_erased)
+
+
+def _ask_erased(question: str) -> str:
+    """One line asked at the terminal, erased once answered: the lobby's full screen
+    opens next, and when it closes the terminal is as it was before (`input` left "Your
+    name for the other players [Root]: Ana" on it after `quit`). Ctrl-C and Ctrl-D end it
+    as they end `input`."""
+    from prompt_toolkit import PromptSession
+
+    return PromptSession(erase_when_done=True).prompt(question)

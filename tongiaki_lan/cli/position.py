@@ -12,6 +12,10 @@ def configure(p: argparse.ArgumentParser) -> None:
     from tongiaki_lan.cli import record_options
 
     record_options(p)
+    # (a playtest read `stack=Muroroa,Nauru,…` of a game in progress as the tiles to come)
+    p.epilog = ("stack= lists the tiles not yet revealed in the catalogue's order (islands, "
+                "then seas): what a player at the table can count, never the order they "
+                "come in.")
     p.add_argument("--at", type=T.whole(0, T.MOVES_MAX), default=None, metavar="N",
                    help="the position after N moves (default: after the last one)")
 

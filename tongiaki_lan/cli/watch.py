@@ -15,6 +15,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import shlex
 import sys
 from pathlib import Path
 
@@ -138,6 +139,7 @@ async def _main(args: argparse.Namespace) -> int:
     from tongiaki_lan.net.aio.discovery import Discovery
     from tongiaki_lan.net.aio.matchmaking import watch_by_name
     from tongiaki_lan.net.aio.node import GameRef, JoinRefused, Node
+    from tongiaki_lan.net.protocol.invite import PassphraseNeeded
     from tongiaki_lan.records import default_record_dir, record_file_name
 
     name = args.name  # (`run` asked it on the first run)
@@ -250,6 +252,10 @@ async def _main(args: argparse.Namespace) -> int:
                 _say(args, {"event": "left", "moves": len(node.game.moves) if node.game else 0},
                      "stopped watching")
                 code = 0
+        except PassphraseNeeded as exc:  # (the listing says the game is locked)
+            _say(args, {"event": "error", "reason": str(exc), "passphrase": "needed"},
+                 f"{exc}. Run: tongiaki-lan watch --game {shlex.quote(exc.name)} "
+                 "--passphrase TEXT")
         except JoinRefused as exc:
             _say(args, {"event": "error", "reason": str(exc)}, f"refused: {exc}")
         finally:

@@ -435,6 +435,7 @@ class TableModel:
             seat_lost=f.seat_lost,
             this_laptop_expelled=f.this_laptop_expelled,
             waking=f.waking_text() or "",
+            watch_cut=f.watching and f.watch_cut,
             from_lobby=f.from_lobby,
             bot_thinking=f.bot_deciding(),
             numbers_tiles=f.numbers_tiles,

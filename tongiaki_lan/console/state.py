@@ -31,6 +31,10 @@ Line = tuple[str, str]  # (style, text): a story line, as `story.Line`
 # a story line of one view only, its style ending so (`info.terminal`): the terminal says
 # why its map is drawn compact, which means nothing on the board page
 VIEW_ONLY = ".terminal"
+# a story line for the views with a command line (the terminal, the line mode), its style
+# ending so (`info.typed`): what to type there. The board page, where nothing is typed,
+# leaves it out (a headless `watch --board` page read "say TEXT chats, follow NAME …")
+TYPED = ".typed"
 # The story's "Since your last move:" lines sum up, in typed words, the moves told a
 # moment before, for a terminal whose narrow log has scrolled them away; struck out
 # (`STRUCK_SUMMARY`) when those moves are taken back. Only the terminal shows them: the
@@ -185,6 +189,7 @@ class TableState:
     # the table expelled this laptop (a proof that it sent what no honest copy sends)
     this_laptop_expelled: bool = False
     waking: str = ""  # instead of the decision: this laptop asks the table what it missed
+    watch_cut: bool = False  # watching, and no member of the table answers
     from_lobby: bool = False  # `lobby` goes back to the lobby (after the game, or watching)
     bot_thinking: bool = False  # a bot is choosing the pending decision
     numbers_tiles: bool = False  # a LAN table: its lines name tiles by number (`Drawn:`)

@@ -84,6 +84,19 @@ def _lost_words(state: TableState, line: bool) -> str:
              "--game {game}").format(game=state.game_name)
 
 
+def _cut_words(state: TableState, line: bool) -> str:
+    """A watcher nobody at the table answers: what this view can do about it. The
+    console from the lobby types `lobby`; the line mode of `watch --plain` has no lobby
+    to go back to (`quit` leaves); the board page types nothing: it says the laptop
+    keeps asking. The page of `watch --board` and the line mode both said "lobby: the
+    list of games", which does nothing there."""
+    if line and state.from_lobby:
+        return state.waking  # "Nobody at the table answers  (lobby: the list … · quit …)"
+    if line:
+        return _("Nobody at the table answers  (quit leaves)")
+    return _("Nobody at the table answers this laptop: it keeps asking.")
+
+
 def status_line(state: TableState, typed: str = "", now: float | None = None,
                 line: bool = True, tab: bool = True) -> tuple[str, str]:
     """(style, text) of the status line; `typed`: what is on the view's line (a move of
@@ -94,6 +107,8 @@ def status_line(state: TableState, typed: str = "", now: float | None = None,
     completes (the line mode's has no Tab)."""
     if state.this_laptop_expelled or state.seat_lost:  # the game goes on, not with this
         return OVER, _lost_words(state, line)  # screen: the way to follow it, as it can
+    if state.watch_cut and state.waking:  # watching, and nobody at the table answers
+        return PLAIN, _cut_words(state, line)
     waiting = state.waking or draw_wait_text(state, now)
     if waiting:  # a LAN draw waits for someone's value: say whose, and for how long
         return PLAIN, waiting
@@ -124,7 +139,16 @@ def status_line(state: TableState, typed: str = "", now: float | None = None,
     if watching and not state.over:  # no seat: whose decision it is, no prompt
         followed = state.followed or None
         seats = ", ".join(state.open_seats)
-        if seats and followed is not None:  # (the seat they follow said too: a
+        if seats and not line:  # (the page: the seats open, and nothing to type; a
+            # headless `watch --board` page said "take COLOUR plays one")
+            if followed is not None:
+                text = _("Watching {game}, following {name} — open seats: {colours} — "
+                         "{text}").format(game=state.game_name, name=followed,
+                                          colours=seats, text=text)
+            else:
+                text = _("Watching {game} — open seats: {colours} — {text}").format(
+                    game=state.game_name, colours=seats, text=text)
+        elif seats and followed is not None:  # (the seat they follow said too: a
             # playtest's watcher typed `follow Ben` and the line never said so)
             text = _("Watching {game}, following {name} — open: {colours}; take COLOUR "
                      "plays one — {text}").format(game=state.game_name, name=followed,

@@ -59,6 +59,7 @@ class GameSession:
     # table model reads them of every feed, and no view asks a feed what it is.
     from_lobby = False  # started from the lobby: `lobby` goes back there
     watching = False  # a LAN table followed without a seat
+    watch_cut = False  # watching, and no member of the table answers
     seat_lost = False  # back after a goodbye for good, a newcomer plays our seat
     this_laptop_expelled = False  # the table expelled this laptop (a proof against it)
     numbers_tiles = False  # the story names tiles by number: the panel counts those drawn

@@ -19,6 +19,7 @@ from tongiaki_lan.net.protocol.movesync import WAKING
 
 from ..networds import net_reason
 from ..seats import colour_name, find_colour
+from ..state import TYPED
 from ..status import draw_wait_words
 from .base import GameSession, NotYet, _shared
 from .lanfacts import TableFacts, caught_up, is_watching, peer_label, seats_of, set_guests
@@ -395,9 +396,12 @@ class LanSession(GameSession):
             self.lines.append(("info", _("From the lobby:")))
             self.lines.extend(self.carried)
         if self.watching:
-            self.lines.append(("info", _("You are watching {game}: no seat, no moves. say TEXT "
-                                         "chats, follow NAME shows a player's side, help lists "
-                                         "the rest.").format(game=self.node.lobby.name)))
+            self.lines.append(("info", _("You are watching {game}: no seat, no moves.").format(
+                game=self.node.lobby.name)))
+            # (what to type: the console's and the line mode's; a headless `watch --board`
+            # page, where nothing is typed, said it too)
+            self.lines.append(("info" + TYPED, _("say TEXT chats, follow NAME shows a "
+                                                 "player's side, help lists the rest.")))
         else:
             self.lines.append(("info", _("Game {game} started; record: {path}").format(
                 game=self.node.lobby.name, path=self.node.record_path)))

@@ -18,7 +18,7 @@ from tongiaki_lan.net.protocol.settings import HANDOVER_BOT, IDLE_AFTER_S
 
 from ..networds import net_reason
 from ..seats import Seat, colour_name, kind_label, seat_label
-from ..state import VIEW_ONLY
+from ..state import TYPED, VIEW_ONLY
 from ..wakestory import WakeStory
 from .base import STRUCK
 from .lanfacts import GUEST_WORDS, caught_up, guests_word, peer_label
@@ -213,8 +213,11 @@ class LanStory:
                 "Nobody at the table answers this laptop: it is cut off (its Wi-Fi, or a "
                 "long sleep), or the game ended meanwhile. It keeps asking; the game here "
                 "goes up to move {n}.").format(n=d["moves"])))
-            self.lines.append(("info", _("Type lobby to go back to the list of games, "
-                                         "where watch N follows this one.")))
+            if s.from_lobby:  # (`lobby` goes nowhere from `watch --plain` or `--board`;
+                # and the console's page types nothing: the console's line)
+                self.lines.append(("info" + TYPED, _("Type lobby to go back to the list of "
+                                                     "games, where watch N follows this "
+                                                     "one.")))
         elif k == "watch_cut":
             self.answer_due = True  # (said once the moves missed are here and told)
         elif k == "table_gone":

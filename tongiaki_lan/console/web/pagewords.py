@@ -19,6 +19,8 @@ WORDS: dict[str, str] = {
     "decision": N_("Decision"),
     "your_move": N_("Your move"),
     "click_hint": N_("Click a marked place on the board, or choose below."),
+    # (nothing but Hint below: "or choose below" sent the player looking for a list)
+    "click_only": N_("Click a marked place on the board."),
     "nothing_there": N_("No move of yours there: the marked places on the board can be "
                         "played."),
     "choose": N_("Choose a move"),

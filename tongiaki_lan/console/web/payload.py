@@ -16,7 +16,7 @@ import time
 from typing import Any
 
 from tongiaki_lan.console.forming import FormingTable
-from tongiaki_lan.console.state import STRUCK_SUMMARY, SUMMARY, VIEW_ONLY, TableState
+from tongiaki_lan.console.state import STRUCK_SUMMARY, SUMMARY, TYPED, VIEW_ONLY, TableState
 from tongiaki_lan.engine import decisions as D
 from tongiaki_lan.engine.hexgrid import DIRECTION_NAMES
 from tongiaki_lan.i18n import current
@@ -33,9 +33,10 @@ def _on_page(line: tuple[str, str]) -> bool:
     the summary of the moves since ours (`SUMMARY`): the page tells them a line above,
     with the last one marked on the board, and its bold repeat in typed words ("Maui:
     expand Tonga, beaches 3 5, sail Tonga 5 NE, land 1:R 2:G 3:B") pushed the moves
-    themselves out of its box."""
+    themselves out of its box. Nor what to type (`TYPED`): nothing is typed on the page."""
     style = line[0]
-    return not style.endswith(VIEW_ONLY) and style not in (SUMMARY, STRUCK_SUMMARY)
+    return (not style.endswith((VIEW_ONLY, TYPED))
+            and style not in (SUMMARY, STRUCK_SUMMARY))
 
 
 def board_picture(state: TableState) -> str:

@@ -21,6 +21,7 @@ from tongiaki_lan.net.aio.discovery import Discovery, GameInfo
 from tongiaki_lan.net.aio.node import GameRef, JoinRefused, Node
 from tongiaki_lan.net.protocol import tables as T
 from tongiaki_lan.net.protocol.events import RequestRefused
+from tongiaki_lan.net.protocol.invite import PassphraseNeeded
 from tongiaki_lan.net.protocol.lobby import is_name_refusal
 
 log = logging.getLogger("tongiaki_lan.net.aio.matchmaking")
@@ -234,6 +235,8 @@ async def watch_by_name(node: Node, disc, name: str, passphrase: str | None,
             on_waiting()
         if target is not None and target.game_id != watching:
             info = infos[target.game_id]
+            if info.passphrase and not passphrase:  # (the listing says it is locked)
+                raise PassphraseNeeded(info.name)
             if watching is not None:
                 log.info("watching table %s of %r instead of %s", info.game_id.hex(), name,
                          watching.hex())

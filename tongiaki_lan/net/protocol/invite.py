@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tongiaki_lan.net.protocol.codec import ID_LEN
+from tongiaki_lan.net.protocol.lobby import PASSPHRASE_NEEDED
 
 
 class JoinRefused(Exception):
@@ -17,6 +18,15 @@ class JoinRefused(Exception):
         super().__init__(reason)
         self.silent_lock = silent_lock
         self.answered = answered
+
+
+class PassphraseNeeded(JoinRefused):
+    """A locked game (its advert says so) asked for with no passphrase: refused before
+    anything is sent, since no answer could come. `name`: the game's."""
+
+    def __init__(self, name: str):
+        super().__init__(PASSPHRASE_NEEDED.format(name=name), answered=True)
+        self.name = name
 
 
 @dataclass(frozen=True)

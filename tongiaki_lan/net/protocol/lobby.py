@@ -102,6 +102,10 @@ NO_ANSWER_PASSPHRASE = N_("no answer from the game (wrong passphrase?)")
 NO_ANSWER_WITHIN = N_("no answer from the game within {seconds} s")
 NO_ANSWER_WITHIN_PASSPHRASE = N_("no answer from the game within {seconds} s (wrong or "
                                  "missing passphrase?)")
+# A watcher with no passphrase, of a game whose advert says it is locked: nothing is sent
+# (it said "no answer … (wrong or missing passphrase?)" after the join's wait, when the
+# listing had said all along that the game is locked).
+PASSPHRASE_NEEDED = N_("the game {name} is locked: it needs its passphrase")
 # A newcomer asking for a seat when the game ends first: the table may be gone by then
 # (a headless node leaves at the end), so the watcher's own copy of the game says it.
 GAME_ENDED = N_("the game ended before the seat was yours")
@@ -110,7 +114,7 @@ REFUSALS = (*GUEST_REFUSALS, ALREADY_STARTED, FULL, UNKNOWN_COLOUR, NO_COLOUR_LE
             ALREADY_PHASE, YOU_HAVE_NO_SEAT, COLOUR_TAKEN, NO_SEAT_FOR_BOT, NO_SUCH_BOT,
             TOO_FEW_SEATS, NOT_READY, NOT_HOST, NAME_TAKEN, TWO_PLAYERS, NO_ROOM, NO_ANSWER,
             NO_ANSWER_PASSPHRASE,
-            NO_ANSWER_WITHIN, NO_ANSWER_WITHIN_PASSPHRASE, GAME_ENDED)
+            NO_ANSWER_WITHIN, NO_ANSWER_WITHIN_PASSPHRASE, GAME_ENDED, PASSPHRASE_NEEDED)
 
 
 def new_lobby(name: str, total: int, passphrase: bool, creator: bytes, player: str,

@@ -320,14 +320,14 @@
     const buttons = $("buttons");
     buttons.replaceChildren();
     const targeted = $("board").querySelector(".legal") !== null;
-    $("clickhint").hidden = !(d.mine && targeted);
-    $("clickhint").textContent = words.click_hint;
+    let listed = false; // a move below to choose, beside the board's marked places
     if (d.mine && state.offer) {
       const offered = d.moves.find((m) => m.text === state.offer) ||
         { text: state.offer, shown: state.offer, preview: "", targets: [] };
       const b = moveButton(offered, "move primary");
       b.prepend(el("span", { class: "label", text: words.offer + ": " }));
       buttons.append(b);
+      listed = true;
     }
     if (d.mine) {
       // a move with no element on the board is a button (one whose elements are not
@@ -337,6 +337,7 @@
       for (const move of d.moves) {
         if (move.text !== state.offer && !move.targets.some(drawn)) {
           buttons.append(moveButton(move));
+          listed = true;
         }
       }
       if (state.commands.includes("hint")) {
@@ -346,6 +347,10 @@
         buttons.append(h);
       }
     }
+    // "or choose below" only when a move is there to choose (with Hint alone below, it
+    // sent the player looking for a list that was not there)
+    $("clickhint").hidden = !(d.mine && targeted);
+    $("clickhint").textContent = listed ? words.click_hint : words.click_only;
     if (state.can_undo) {
       const u = el("button", { type: "button", class: "tool", "data-command": "undo",
                                text: "↶ " + words.undo, title: words.undo_title });
