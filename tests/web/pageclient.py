@@ -51,7 +51,7 @@ async def main(url: str, out: str) -> int:
                 shown = {
                     "move_index": int(await page.get_attribute("html", "data-move-index")),
                     "svg": await page.inner_html("#board"),
-                    "final": await page.inner_text("#final"),
+                    "final": await page.inner_text("#finalbox"),
                 }
             finally:
                 await context.close()

@@ -395,7 +395,7 @@ async def test_screenshots_at_a_landing_and_at_the_end(browser, monkeypatch, tmp
         await con.play_mine(lambda g: g.is_over)
         await shows(page, len(con.session.game.moves))
         assert await page.is_visible("#finalbox")
-        assert "Final score" in await page.inner_text("#final")
+        assert await page.locator("#finaltables table.players").count() == 1
         shots["board-end.png"] = tmp_path / "board-end.png"
         await page.screenshot(path=shots["board-end.png"])
     for name, path in shots.items():
@@ -622,3 +622,35 @@ async def test_the_click_hint_says_choose_below_only_when_a_move_is_listed_there
         assert await page.locator("#buttons button.move").count() >= 1
         assert await page.inner_text("#clickhint") == ("Click a marked place on the board, "
                                                        "or choose below.")
+
+
+async def test_the_final_scores_are_tables_in_whole_words_with_the_engines_numbers(
+        browser, monkeypatch):
+    """E4 at the end, as a page shows it: the terminal's text table ("pts isl brd s+k",
+    made for 47 columns) stood on the page in a monospace box; now a table per part, its
+    headings in whole words, each player's numbers the engine's (what E4 compares:
+    points, islands, ships and kings), the winner marked, and a row for every island that
+    scored, with the points each colour took from it."""
+    async with console(monkeypatch, solo("final", bots=2)) as con:
+        await con.play_mine(lambda g: g.is_over)
+        g = con.session.game
+        page = await open_board(browser, con.url, len(g.moves))
+        await page.locator("#finaltables table.players").wait_for()
+        heads = await page.locator("table.players thead th").all_inner_texts()
+        assert heads == ["player", "points", "islands", "ships and kings"]
+        rows = page.locator("table.players tbody tr")
+        keys = g.ranking_keys()
+        assert await rows.count() == len(g.colours)
+        for s, colour in enumerate(g.colours):
+            cells = rows.nth(s).locator("td")
+            assert [int(c) for c in await cells.all_inner_texts()] == [
+                keys[colour][0], keys[colour][1], -keys[colour][2]]
+            # (the ships on beaches and the kings apart: where a pointer rests on the sum)
+            assert await cells.nth(2).get_attribute("title") == (
+                f"ships on beaches: {g.on_board(s)} · kings: {-keys[colour][2] - g.on_board(s)}")
+            assert (await rows.nth(s).get_attribute("class") == "winner") == (
+                colour in g.winners())
+        scored = {t for c in range(len(g.colours)) for t in g.islands()
+                  if any(c in beach for beach in g.ships_on(t)) or g.king_of(t) == c}
+        assert await page.locator("table.islands tbody tr").count() == len(scored)
+        assert "s+k" not in await page.inner_text("#finalbox")

@@ -8,6 +8,7 @@ exactly those numbers, so a player can check the result by hand.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from tongiaki_lan.engine import LETTERS, TILES, Game
 from tongiaki_lan.engine import variant as V
@@ -119,6 +120,69 @@ def final_rows(game: Game, names: Sequence[str], width: int = 0) -> list[tuple[s
         rows.append(("", f"{island_name(tid)[:13]:<14}" + "".join(
             f"{TILES[tid].value if tid in present[c] else '·':>3}" for c in cids)))
     return rows
+
+
+@dataclass(frozen=True)
+class FinalRow:
+    """A player's (a colour's) totals, the numbers E4 compares, in `FinalGrid.columns`'
+    order: points, islands present, ships on beaches, kings, ships and kings."""
+
+    seat: int
+    name: str
+    values: tuple[int, ...]
+    winner: bool
+
+
+@dataclass(frozen=True)
+class FinalIsland:
+    name: str
+    value: int
+    present: tuple[bool, ...]  # per seat: its ship or king is there (E3: it scores)
+
+
+@dataclass(frozen=True)
+class FinalGrid:
+    """The final table as values, for a view that draws tables of its own (the board
+    page): the same numbers as `final_rows`, with whole words for its columns where the
+    text table, made for 47 columns, abbreviates them ("isl", "brd", "s+k")."""
+
+    decided: str
+    columns: tuple[str, ...]
+    players: tuple[FinalRow, ...]
+    islands: tuple[FinalIsland, ...]
+    # two colours each (V1): (player, letters, points, islands, ships and kings, winner)
+    pairs: tuple[tuple[str, str, int, int, int, bool], ...] = ()
+
+
+def final_grid(game: Game, names: Sequence[str]) -> FinalGrid:
+    """`final_rows`' numbers as values (see FinalGrid)."""
+    cids = game.colour_ids()
+    present = presence(game)
+    keys = game.ranking_keys()
+    best = max(keys.values())
+    islands = sorted({t for isl in present.values() for t in isl},
+                     key=lambda t: (-TILES[t].value, island_name(t)))
+    players = []
+    for s in range(len(cids)):
+        k = keys[game.colours[s]]
+        ships, beached = -k[2], game.on_board(s)
+        players.append(FinalRow(s, names[s], (k[0], k[1], beached, ships - beached, ships),
+                                k == best and game.owners is None))
+    pairs: tuple = ()
+    if game.owners is not None:  # V1: the players' colours together decide
+        pkeys = V.ranking_keys(game)
+        pbest = max(pkeys)
+        pairs = tuple((pname, V.player_letters(game, p), k[0], k[1], -k[2]) + ((k == pbest),)
+                      for p, (pname, k) in enumerate(zip(V.player_names(game, names), pkeys,
+                                                         strict=True)))
+    return FinalGrid(
+        decided_by(game, names),
+        (_("points"), _("islands"), _("ships on beaches"), _("kings"),
+         _("ships and kings")),
+        tuple(players),
+        tuple(FinalIsland(island_name(t), TILES[t].value,
+                          tuple(t in present[c] for c in cids)) for t in islands),
+        pairs)
 
 
 def final_table(game: Game, names: Sequence[str]) -> list[str]:

@@ -26,7 +26,7 @@ from tongiaki_lan.i18n import current as current_language
 from tongiaki_lan.i18n.islands import shown_move
 
 from .feeds.base import GameSession
-from .final import final_rows
+from .final import final_grid, final_rows
 from .seats import HUMAN_KINDS, colour_name
 from .state import (
     VIEW_ONLY,
@@ -427,6 +427,7 @@ class TableModel:
             countdowns=tuple(self._countdowns(now)),
             replay=replay,
             final=tuple(final_rows(g, labels, FINAL_COLUMNS)) if g.is_over else (),
+            final_grid=final_grid(g, labels) if g.is_over else None,
             over=g.is_over,
             can_undo=f.can_undo,
             commands=(*META, *lobby, *extra),

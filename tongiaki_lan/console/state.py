@@ -177,6 +177,7 @@ class TableState:
     countdowns: tuple[Countdown, ...] = ()
     replay: ReplayPosition | None = None
     final: tuple[Line, ...] = ()  # the final table's rows at the end, else empty
+    final_grid: Any = None  # the same as values (console.final.FinalGrid), at the end
     over: bool = False
     can_undo: bool = False  # solo: `undo` would take something back now
     commands: tuple[str, ...] = field(default=())  # verbs this table takes besides moves

@@ -73,6 +73,21 @@ def _line(line: tuple[str, str] | None) -> list[str] | None:
     return None if line is None else [line[0], line[1]]
 
 
+def _final_grid(grid) -> dict | None:
+    """The final table as values (console/final.py, FinalGrid): the page draws it as
+    tables with whole words for headings, where the terminal's text table says
+    "isl brd s+k" to fit 47 columns."""
+    if grid is None:
+        return None
+    return {"decided": grid.decided, "columns": list(grid.columns),
+            "players": [{"seat": r.seat, "name": r.name, "values": list(r.values),
+                         "winner": r.winner} for r in grid.players],
+            "islands": [{"name": i.name, "value": i.value, "present": list(i.present)}
+                        for i in grid.islands],
+            "pairs": [{"name": n, "letters": ls, "values": [p, i, s], "winner": w}
+                      for n, ls, p, i, s, w in grid.pairs]}
+
+
 def state_payload(state: TableState, now: float | None = None) -> dict[str, Any]:
     """The page's message for `state`. `now` (time.monotonic()'s clock, that of
     `Countdown.ends_at`) turns each countdown into the seconds left, which the page
@@ -124,6 +139,7 @@ def state_payload(state: TableState, now: float | None = None) -> dict[str, Any]
             "index": replay.index, "total": replay.total, "can_step": replay.can_step,
             "live": replay.live},
         "final": [_line(x) for x in state.final],
+        "final_grid": _final_grid(state.final_grid),
         "over": state.over,
         "can_undo": state.can_undo,
         "commands": list(state.commands),

@@ -403,7 +403,45 @@
   function renderFinal() {
     const box = $("finalbox");
     box.hidden = !state.final.length;
-    $("final").replaceChildren(...state.final.map((x) => line(x)));
+    const grid = state.final_grid;
+    if (!grid) { // (the text table: a page of an older table model)
+      $("final").replaceChildren(...state.final.map((x) => line(x)));
+      $("finaltables").replaceChildren();
+      return;
+    }
+    $("final").replaceChildren();
+    const seat = (i) => state.seats[i] || { letter: "?", fill: "#888", ink: "#fff" };
+    const cell = (tag, text, cls) => el(tag, cls ? { class: cls, text } : { text });
+    const table = (heads, rows, cls) => el("table", { class: `final ${cls}` },
+      el("thead", {}, el("tr", {}, ...heads)), el("tbody", {}, ...rows));
+    const who = (name, chipOf, winner) => el("th", { scope: "row", class: "fname" },
+      chipOf ? chip(chipOf) : null, el("span", { text: name }),
+      winner ? el("span", { class: "crown", text: "★", title: words.winner }) : null);
+    // points, islands, ships and kings: what E4 compares, in that order (the ships on
+    // beaches and the kings apart are in the last one's title)
+    const shown = [0, 1, 4];
+    const heads = [cell("th", words.player), ...shown.map((k) => cell("th", grid.columns[k], "num"))];
+    const parts = [el("p", { class: "decided", text: grid.decided })];
+    parts.push(table(heads,
+      grid.players.map((r) => el("tr", { class: r.winner ? "winner" : "" },
+        who(r.name, seat(r.seat), r.winner),
+        ...shown.map((k) => {
+          const td = cell("td", String(r.values[k]), "num");
+          if (k === 4) td.title = `${grid.columns[2]}: ${r.values[2]} · ${grid.columns[3]}: ${r.values[3]}`;
+          return td;
+        }))),
+      "players"));
+    if (grid.pairs.length) {
+      parts.push(table(heads,
+        grid.pairs.map((r) => el("tr", { class: r.winner ? "winner" : "" },
+          who(`${r.name} (${r.letters})`, null, r.winner),
+          ...r.values.map((v) => cell("td", String(v), "num")))), "pairs"));
+    }
+    parts.push(table([cell("th", words.island), ...grid.players.map((r) => el("th", { class: "num" }, chip(seat(r.seat))))],
+      grid.islands.map((i) => el("tr", {}, cell("th", i.name),
+        ...i.present.map((p) => cell("td", p ? String(i.value) : "·", p ? "num" : "num none")))),
+      "islands"));
+    $("finaltables").replaceChildren(...parts);
   }
 
   let storyShown = "";
