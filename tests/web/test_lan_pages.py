@@ -71,7 +71,7 @@ async def test_two_laptops_pages_show_every_move_and_end_on_one_board(tmp_path):
         missing = sorted(m for m in played if m >= first and m not in shown)
         assert not missing, f"page {i} never showed moves {missing} of {len(moves)}"
         assert result["shown"]["move_index"] == len(moves) and seen[-1]["over"]
-        assert "ships on beaches" in result["shown"]["final"]  # (the final tables)
+        assert "ships and kings" in result["shown"]["final"]  # (the final tables)
     # the same board on both laptops' pages at the end
     assert results[0]["shown"]["svg"] == results[1]["shown"]["svg"]
     assert results[0]["shown"]["final"] == results[1]["shown"]["final"]
