@@ -204,6 +204,9 @@ class Away(NodeEvent):
     name: str
     left: bool
     idle: bool = False  # here, but did not play the decision that waits for them
+    # (with `left`) its laptop never acknowledged the lobby that seated it: it gave up on
+    # its join before the table's answer came, and the seat is free again
+    unconfirmed: bool = False
 
 
 @dataclass(frozen=True)
