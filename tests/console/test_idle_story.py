@@ -77,3 +77,38 @@ async def test_resume_with_no_bot_in_the_seat_says_so(tmp_path):
         for s in sessions:
             await s.close()
         await close_all(nodes)
+
+
+async def test_the_others_wait_for_an_idle_player_to_play_not_to_come_back(tmp_path, monkeypatch):
+    """Ana sat beside Ben, whose laptop was open on the table, and read "Waiting for Ben
+    to come back — in 48 s replace Ben gives the seat to a bot" and, in the log, "replace
+    Ben gives the seat to a bot once they have been away 60 s": he had gone nowhere (a LAN
+    playtest). Her screen waits for him to play; a player whose laptop went silent is
+    still waited for to come back."""
+    from tongiaki_lan.console.model import TableModel
+    from tongiaki_lan.console.status import status_line
+
+    monkeypatch.setattr(core, "IDLE_AFTER_S", 3.0)
+    nodes = await make_table(3, tmp_path)
+    idle = nodes[2]
+    sessions = []
+    try:
+        await nodes[0].wait_for(lambda: all(nd.game is not None for nd in nodes), 30)
+        sessions = [LanSession(nd) for nd in nodes]
+        for nd in nodes:
+            nd.bot_delay = 0.05
+        idle.core.autoplay = None
+        host = nodes[0]
+        await host.wait_for(lambda: host.core.presence.is_absent(idle.peer_id), 60)
+        await host.wait_for(lambda: any("Waiting for p2" in line
+                                        for _, line in sessions[0].lines), 10)
+        said = [line for _, line in sessions[0].lines if "Waiting for p2" in line]
+        assert said == ["Waiting for p2 to play… (replace p2 gives the seat to a bot in 60 s)"]
+        state = TableModel(sessions[0]).state
+        assert status_line(state)[1].startswith("Waiting for p2 to play — in "), state.status
+        assert state.status.startswith("Waiting for p2 to play — in ")  # (the page's)
+        assert [s.idle for s in state.seats] == [False, False, True]
+    finally:
+        for s in sessions:
+            await s.close()
+        await close_all(nodes)

@@ -56,6 +56,8 @@ class SeatView:
     # the page of a bot laptop marked no seat as its own)
     this_laptop: bool = False
     away: bool = False
+    # away because they do not play, their laptop here: "Waiting for Ben to play"
+    idle: bool = False
     left: bool = False  # gone for good (its seat played by the table's bot)
     expelled: bool = False  # gone for good because the table expelled its laptop
     score: int = 0  # the score as it stands (E2); final points are in `final`

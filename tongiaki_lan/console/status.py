@@ -115,7 +115,14 @@ def status_line(state: TableState, typed: str = "", now: float | None = None,
         # thinking: say that the game waits for his return, and the way out)
         c = countdown(state, "replace")
         left = seconds_left(c, now) if c is not None else 0.0
-        if left > 0:  # (`replace` typed early was refused: say when it will do)
+        if seat.idle and left > 0:  # (their laptop is here, they do not play: a player
+            # sat beside Ben read that the game waited for him "to come back")
+            text = _("Waiting for {name} to play — in {s} s replace {name} gives the seat "
+                     "to a bot").format(name=seat.name, s=math.ceil(left))
+        elif seat.idle:
+            text = _("Waiting for {name} to play — replace {name} gives the seat to a "
+                     "bot").format(name=seat.name)
+        elif left > 0:  # (`replace` typed early was refused: say when it will do)
             text = _("Waiting for {name} to come back — in {s} s replace {name} gives "
                      "the seat to a bot").format(name=seat.name, s=math.ceil(left))
         else:

@@ -156,6 +156,13 @@ class LanStory:
             pass  # (said by "left for good": the table waits for nobody, a bot plays)
         elif k == "draw_dropped" and (d.get("peer") or "") in f.gone:
             pass  # (a goodbye for good leaves the draws too: nothing went wrong)
+        elif k == "waiting" and d.get("idle"):
+            # (their laptop is here: "to come back … once they have been away" read as
+            # if they had gone)
+            self.lines.append(("info", _("Waiting for {name} to play… (replace {who} gives "
+                                         "the seat to a bot in {limit} s)").format(
+                name=d.get("name", "?"), who=d.get("name", "NAME"),
+                limit=round(self.node.core.handover_limit()))))
         elif k == "waiting":
             # (the wait is this laptop's: a minute, or `--handover S`; "a minute" was said
             # of a 30 s wait too)

@@ -764,6 +764,12 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
         return ((mark is not None and self.now - mark[0] > STUCK_AFTER_S)
                 or peer in self._idle_handed or self._idle(peer))
 
+    def not_playing(self, peer: bytes) -> bool:
+        """Whether `peer` counts as away because it does not play (`_idle`), or a bot
+        plays its seat for that reason until it asks for it back: its laptop is here.
+        The screens say "Waiting for Ben to play", not "to come back"."""
+        return self._idle(peer) or peer in self._idle_handed
+
     def _idle(self, peer: bytes, lobby: Lobby | None = None) -> bool:
         """Whether the decision pending is a seat of `peer` that its player has not made
         for IDLE_AFTER_S (IDLE_AGAIN_S once a bot played that seat for this reason), as

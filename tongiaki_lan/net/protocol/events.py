@@ -195,6 +195,7 @@ class Waiting(NodeEvent):
     kind: ClassVar[str] = "waiting"
     seat: int
     name: str
+    idle: bool = False  # their laptop is here, but they do not play (`NodeCore._idle`)
 
 
 @dataclass(frozen=True)

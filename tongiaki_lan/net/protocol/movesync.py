@@ -189,7 +189,7 @@ class MoveSync:
             idx = len(self.game.moves)
             if self._waiting_noted != idx:
                 self._waiting_noted = idx
-                self._emit(E.Waiting(seat, s.name))
+                self._emit(E.Waiting(seat, s.name, self.not_playing(s.owner)))
 
     def _play_local(self, move: Move) -> None:
         g = self.game
