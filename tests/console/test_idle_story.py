@@ -112,3 +112,56 @@ async def test_the_others_wait_for_an_idle_player_to_play_not_to_come_back(tmp_p
         for s in sessions:
             await s.close()
         await close_all(nodes)
+
+
+async def test_the_second_time_the_lines_say_the_shorter_wait_and_resume_says_no_away(
+        tmp_path, monkeypatch):
+    """Ben took his seat back with `resume` and read "Your seat is yours again: the bot
+    that played it while you were away stops." — he had been at the table all along;
+    then he stalled again, and after 30 s (IDLE_AGAIN_S) everyone read "Ben has not
+    played for 2 min" (a LAN playtest). The limits are cut here; the lines say 2 min and
+    30 s as the table's are."""
+    monkeypatch.setattr(core, "IDLE_AFTER_S", 3.0)
+    monkeypatch.setattr(core, "IDLE_AGAIN_S", 2.0)
+    monkeypatch.setattr(lanstory, "IDLE_AFTER_S", 120.0)
+    monkeypatch.setattr(lanstory, "IDLE_AGAIN_S", 30.0)
+    monkeypatch.setattr(handover, "HANDOVER_AFTER_S", 1.0)
+    nodes = await make_table(3, tmp_path)
+    idle, host = nodes[2], nodes[0]
+    sessions = []
+
+    def said(i: int, text: str) -> bool:
+        return any(text in line for _, line in sessions[i].lines)
+
+    try:
+        await host.wait_for(lambda: all(nd.game is not None for nd in nodes), 30)
+        sessions = [LanSession(nd) for nd in nodes]
+        for nd in nodes:
+            nd.bot_delay = 0.05
+        idle.core.autoplay = None
+        seat = idle.core.my_seats()[0]
+        for strike in (1, 2):
+            await host.wait_for(lambda: host.core.presence.is_absent(idle.peer_id), 60)
+            await host.wait_for(lambda: host.core.replace_wait(seat) == 0, 10)
+            assert sessions[0].commands()["replace"][1]("p2") is None
+            await idle.wait_for(lambda: handed(idle.lobby.seats[seat]), 10)
+            await idle.wait_for(lambda: said(2, "plays your seat now"), 10)
+            if strike == 1:
+                assert sessions[2].commands()["resume"][1]("") is None
+                await idle.wait_for(lambda: not handed(idle.lobby.seats[seat]), 30)
+                await idle.wait_for(lambda: said(2, "Your seat is yours again"), 10)
+        theirs = [line for _, line in sessions[0].lines if "has not played for" in line]
+        assert theirs == ["p2 has not played for 2 min: the table counts them as away.",
+                          "p2 has not played for 30 s again: the table counts them as away."]
+        mine = [line for _, line in sessions[2].lines
+                if "plays your seat now" in line or "yours again" in line]
+        assert mine == [
+            "You did not play for 2 min: a bot (normal) plays your seat now, so the table "
+            "goes on. Type resume to play it again.",
+            "Your seat is yours again: the bot that played it stops.",
+            "You did not play for 30 s again: a bot (normal) plays your seat now, so the "
+            "table goes on. Type resume to play it again."], mine
+    finally:
+        for s in sessions:
+            await s.close()
+        await close_all(nodes)

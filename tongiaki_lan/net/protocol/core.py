@@ -397,6 +397,7 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
         # only), and how often that happened to each (`_idle`)
         self._idle_handed: set[bytes] = set()
         self._idle_strikes: dict[bytes, int] = {}
+        self._asked_back = False  # `reclaim` asked for our seat; the bot still plays it
         self.presence = Presence()
         self._progress: dict[bytes, int] = {}
         # member -> (when, our move count then) since its heartbeats say it is behind
@@ -989,8 +990,9 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
             if away:
                 self._withholders.discard(peer)  # gone quiet: a differing game is a fork
                 self._log_away(peer)
-                self._emit(E.Away(peer.hex(), self.peer_name(peer), False,
-                                  self._idle(peer) or peer in self._idle_handed))
+                idle = self._idle(peer) or peer in self._idle_handed
+                self._emit(E.Away(peer.hex(), self.peer_name(peer), False, idle,
+                                  again=idle and bool(self._idle_strikes.get(peer))))
             else:
                 self._emit(E.Back(peer.hex(), self.peer_name(peer)))
         deaf = self.hears_nobody()

@@ -205,6 +205,8 @@ class Away(NodeEvent):
     name: str
     left: bool
     idle: bool = False  # here, but did not play the decision that waits for them
+    # (with `idle`) not for the first time: they were given IDLE_AGAIN_S, not IDLE_AFTER_S
+    again: bool = False
     # (with `left`) its laptop never acknowledged the lobby that seated it: it gave up on
     # its join before the table's answer came, and the seat is free again
     unconfirmed: bool = False
@@ -250,6 +252,8 @@ class SeatHandedOver(NodeEvent):
     # its player was here but did not play (`NodeCore._idle`): the seat is theirs again
     # when they ask for it (`resume`), not when their laptop is heard
     idle: bool = False
+    # (with `idle`) not for the first time: they were given IDLE_AGAIN_S, not IDLE_AFTER_S
+    again: bool = False
 
 
 @dataclass(frozen=True)
