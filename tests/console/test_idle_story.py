@@ -165,3 +165,46 @@ async def test_the_second_time_the_lines_say_the_shorter_wait_and_resume_says_no
         for s in sessions:
             await s.close()
         await close_all(nodes)
+
+
+async def test_the_idle_player_is_told_before_the_bot_comes_and_how_to_play_again(
+        tmp_path, monkeypatch):
+    """Ben's own screen said nothing while the others counted down to `replace Ben`
+    (their screens said he had not played for 2 min), and once the bot played his seat
+    his status line read "Ben — bot (normal) (R) is thinking: choosing an action…", as of
+    anyone's bot (a LAN playtest). His screen tells him before, and the line says how
+    to play again (the page's too, which types nothing: in the console)."""
+    from tongiaki_lan.console.model import TableModel
+    from tongiaki_lan.console.status import status_line
+
+    monkeypatch.setattr(core, "IDLE_AFTER_S", 3.0)
+    monkeypatch.setattr(handover, "HANDOVER_AFTER_S", 1.0)
+    nodes = await make_table(3, tmp_path)
+    idle, host = nodes[2], nodes[0]
+    sessions = []
+    try:
+        await host.wait_for(lambda: all(nd.game is not None for nd in nodes), 30)
+        sessions = [LanSession(nd) for nd in nodes]
+        for nd in nodes:
+            nd.bot_delay = 0.05
+        idle.core.autoplay = None
+        seat = idle.core.my_seats()[0]
+        warning = ("You have not played for a while: the others count you as away, and may "
+                   "soon give your seat to a bot. Play, and it stays yours.")
+        await idle.wait_for(lambda: any(line == warning for _, line in sessions[2].lines), 60)
+        assert not handed(idle.lobby.seats[seat])  # (told before the bot comes)
+        host.bot_delay = 3600.0  # (the bot that will play the seat holds its move)
+        await host.wait_for(lambda: host.core.replace_wait(seat) == 0, 10)
+        assert sessions[0].commands()["replace"][1]("p2") is None
+        await idle.wait_for(lambda: handed(idle.lobby.seats[seat]), 10)
+        assert idle.game.pending.seat == seat
+        state = TableModel(sessions[2]).state
+        line = status_line(state)[1]
+        assert "is thinking: " in line and line.endswith("… — resume plays your seat again"), line
+        assert state.status.endswith("— in the console, resume plays your seat again")
+        others = status_line(TableModel(sessions[1]).state)[1]
+        assert "resume" not in others, others
+    finally:
+        for s in sessions:
+            await s.close()
+        await close_all(nodes)

@@ -128,6 +128,12 @@ def status_line(state: TableState, typed: str = "", now: float | None = None,
         else:
             text = _("Waiting for {name} to come back — replace {name} gives the seat "
                      "to a bot").format(name=seat.name)
+    if (seat is not None and seat.this_laptop and seat.idle and seat.driver == "bot"
+            and not watching):
+        # (a bot plays our seat since we did not play: the line said "Ben — bot (normal)
+        # (R) is thinking…" on Ben's own screen, and nothing of how to play it again)
+        text = (_("{text} — resume plays your seat again") if line else
+                _("{text} — in the console, resume plays your seat again")).format(text=text)
     if watching and not state.over:  # no seat: whose decision it is, no prompt
         followed = state.followed or None
         seats = ", ".join(state.open_seats)

@@ -124,7 +124,8 @@ def seats_of(node, gone: set[str] | frozenset[str] = frozenset(),
                         local=mine and s.kind != "bot" and not s.bot and not laptop_bot,
                         away=away, laptop_bot=laptop_bot,
                         this_laptop=mine and s.kind == "human",
-                        idle=away and not_playing is not None and not_playing(s.owner)))
+                        idle=((away or mine) and not_playing is not None
+                              and not_playing(s.owner))))
     return out
 
 

@@ -146,6 +146,10 @@ class LanStory:
             self._guest_events(k, d)
         elif k in ("away", "back"):
             self._presence_line(k, d)
+        elif k == "not_playing":
+            self.lines.append(("bad", _("You have not played for a while: the others count "
+                                        "you as away, and may soon give your seat to a bot. "
+                                        "Play, and it stays yours.")))
         elif k == "unheard" and d.get("unheard"):
             self.lines.append(("bad", _(
                 "The others do not hear this laptop, though it hears them (a firewall, or "

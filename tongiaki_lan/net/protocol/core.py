@@ -398,6 +398,7 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
         self._idle_handed: set[bytes] = set()
         self._idle_strikes: dict[bytes, int] = {}
         self._asked_back = False  # `reclaim` asked for our seat; the bot still plays it
+        self._told_not_playing = False  # NotPlaying said for the decision pending
         self.presence = Presence()
         self._progress: dict[bytes, int] = {}
         # member -> (when, our move count then) since its heartbeats say it is behind
@@ -995,6 +996,12 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
                                   again=idle and bool(self._idle_strikes.get(peer))))
             else:
                 self._emit(E.Back(peer.hex(), self.peer_name(peer)))
+        if self._idle(self.peer_id) != self._told_not_playing:
+            # (our own decision has waited as long as the others wait: the player, if
+            # there, learns it before their seat goes to a bot, not after)
+            self._told_not_playing = not self._told_not_playing
+            if self._told_not_playing:
+                self._emit(E.NotPlaying())
         deaf = self.hears_nobody()
         if self._deaf and not deaf:
             self._heard_again_at = now

@@ -220,6 +220,15 @@ class Back(NodeEvent):
 
 
 @dataclass(frozen=True)
+class NotPlaying(NodeEvent):
+    """This node's own player has let their decision wait IDLE_AFTER_S (IDLE_AGAIN_S
+    after a first time): the others count them as away now, and may give their seat to
+    a bot. Said once a decision, on this node only: its player may still be there."""
+
+    kind: ClassVar[str] = "not_playing"
+
+
+@dataclass(frozen=True)
 class Unheard(NodeEvent):
     """This node hears the others, but none of them has acknowledged what it sent for
     seconds (`unheard`: True), or they hear it again (False). A firewall letting only
