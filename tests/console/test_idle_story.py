@@ -106,7 +106,8 @@ async def test_the_others_wait_for_an_idle_player_to_play_not_to_come_back(tmp_p
         assert said == ["Waiting for p2 to play… (replace p2 gives the seat to a bot in 60 s)"]
         state = TableModel(sessions[0]).state
         assert status_line(state)[1].startswith("Waiting for p2 to play — in "), state.status
-        assert state.status.startswith("Waiting for p2 to play — in ")  # (the page's)
+        # (the page's: its countdown, below, counts the seconds)
+        assert state.status == "Waiting for p2 — bot (random) (G) to play", state.status
         assert [s.idle for s in state.seats] == [False, False, True]
     finally:
         for s in sessions:

@@ -327,7 +327,9 @@ class TableModel:
             else:
                 text = _("Waiting for {name} to come back — in {s} s replace {name} gives "
                          "the seat to a bot").format(name=who, s=math.ceil(left))
-            out.append(Countdown("replace", text, now + left, who=who))
+            template = _("in {s} s replace {name} gives the seat to a bot").format(
+                name=who, s="{s}")
+            out.append(Countdown("replace", text, now + left, who=who, template=template))
         waking = f.waking_text()
         if waking:
             out.append(Countdown("wake", waking, now))

@@ -119,6 +119,10 @@ class Countdown:
     ends_at: float  # monotonic seconds (views compute what is left)
     who: str = ""  # whom it waits for, by name ("Ana, Ben")
     endless: bool = False  # a draw waiting for the last who draw: no end, they must return
+    # the words with `{s}` where the seconds left go, for a view that counts them itself
+    # (the board page); "": `text`, the seconds after it. The page showed `text`'s
+    # seconds as of the state it was sent, then its own: "in 42 s … (29 s)"
+    template: str = ""
 
 
 @dataclass(frozen=True, slots=True)

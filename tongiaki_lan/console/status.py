@@ -115,7 +115,14 @@ def status_line(state: TableState, typed: str = "", now: float | None = None,
         # thinking: say that the game waits for his return, and the way out)
         c = countdown(state, "replace")
         left = seconds_left(c, now) if c is not None else 0.0
-        if seat.idle and left > 0:  # (their laptop is here, they do not play: a player
+        if left > 0 and not line:  # (the page counts the seconds down itself, below:
+            # it showed these, as of the state it was sent, above its own)
+            # (named as the page names whom the decision waits for, `Ben (R)`: it added
+            # that after a line that named them already)
+            text = (_("Waiting for {name} to play") if seat.idle
+                    else _("Waiting for {name} to come back")).format(
+                name=f"{seat.label} ({seat.letter})")
+        elif seat.idle and left > 0:  # (their laptop is here, they do not play: a player
             # sat beside Ben read that the game waited for him "to come back")
             text = _("Waiting for {name} to play — in {s} s replace {name} gives the seat "
                      "to a bot").format(name=seat.name, s=math.ceil(left))
