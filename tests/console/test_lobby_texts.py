@@ -623,3 +623,42 @@ async def test_ctrl_c_at_the_passphrase_cancels_the_question_not_the_lobby():
                          what="the question gone")
         inp.send_text("\x03")
         await asyncio.wait_for(task, 30)
+
+
+async def test_a_seat_whose_laptop_never_answered_is_said_free_again(tmp_path, monkeypatch):
+    """Joe typed `join 1` while the table's answers to him were lost; his lobby gave up
+    ("no answer from the game within 4 s"), and the host's screen said "Joe sat down at
+    the table.", "Joe is away.", then "Joe left." — as if Joe had got up and gone, when
+    his laptop never knew it sat there. It says the seat is free again, and why (a
+    LAN playtest, network namespaces and iptables). The seat waits 12 s; cut here."""
+    from tongiaki_lan.net.aio.node import GameRef, JoinRefused, Node
+    from tongiaki_lan.net.lab.faults import FaultRule, FaultySocket
+    from tongiaki_lan.net.lab.loopback import close_all
+    from tongiaki_lan.net.protocol import lobbysync
+
+    monkeypatch.setattr(lobbysync, "SEAT_CONFIRM_S", 3.0)
+    rule = FaultRule()
+    tui = Node("Tui", host="127.0.0.1", record_dir=tmp_path / "Tui",
+               wrap_socket=lambda s: FaultySocket(s, rule))
+    joe = Node("Joe", host="127.0.0.1", record_dir=tmp_path / "Joe")
+    await tui.start()
+    await joe.start()
+    try:
+        with create_pipe_input() as inp, create_app_session(input=inp, output=_output()):
+            lobby, task, _lan = await _lobby_of(tui)
+            inp.send_text("create Cove 2\r")
+            await wait_until(lambda: tui.lobby is not None, what="Tui's table")
+            ref = GameRef(tui.game_id, tui.peer_id, "127.0.0.1", tui.address[1])
+            rule.cut.add(tuple(joe.address[:2]))
+            with pytest.raises(JoinRefused, match="no answer"):
+                await joe.join_game(ref, timeout=1.0)
+            rule.cut.clear()
+            said = "Joe's laptop did not answer the table: their seat is free again."
+            await wait_until(lambda: any(t == said for _s, t in lobby.lines),
+                             what="the seat free again", timeout=30)
+            assert len(tui.lobby.seats) == 1
+            assert "Joe left." not in [t for _s, t in lobby.lines]
+            inp.send_text("\x03")
+            await asyncio.wait_for(task, 30)
+    finally:
+        await close_all([tui, joe])

@@ -101,3 +101,34 @@ def test_back_when_no_bot_plays_the_seat_says_so():
     nodes = net.table(2, autoplay="random")
     with pytest.raises(ValueError, match=NOT_HANDED):
         net.act(nodes[0], nodes[0].core.reclaim)
+
+
+def test_a_move_typed_while_a_bot_plays_the_seat_of_one_who_did_not_play_says_resume():
+    """Ben, back at the keyboard while a bot played his seat because he had not played,
+    typed a move and read "a bot plays your seat until the others see you are back" (a
+    LAN playtest): the others saw him all along, and nothing would give the seat back by
+    itself. The refusal says what does; once he asked, that the next decision is his."""
+    from tongiaki_lan.net.protocol.movesync import BOT_ENDS_ITS_DECISION, BOT_PLAYS_IDLE
+
+    net = SimNet(5, think=1.0)  # (the bot takes a second over the decision it was given)
+    nodes = net.table(3, autoplay="random", handover_after=HANDOVER)
+    ben = nodes[2]
+    ben.core.autoplay = None
+    seat = ben.core.my_seats()[0]
+
+    def bot_plays_his_decision() -> bool:
+        p = ben.game.pending
+        return (handed(ben.core.lobby.seats[seat]) and p is not None and p.seat == seat)
+
+    net.run_until(bot_plays_his_decision, 600 + 3 * IDLE_AFTER_S)
+    move = make_bot("random", seed=1).choose(ben.game.copy())
+    with pytest.raises(ValueError, match="^" + BOT_PLAYS_IDLE + "$"):
+        net.act(ben, ben.core.send_move, move)
+    net.act(ben, ben.core.reclaim)  # `resume`: the bot still makes the decision it has
+    with pytest.raises(ValueError, match="^" + BOT_ENDS_ITS_DECISION + "$"):
+        net.act(ben, ben.core.send_move, move)
+    net.run_until(lambda: _my_turn(ben), 600)
+    net.act(ben, ben.core.send_move, make_bot("random", seed=1).choose(ben.game.copy()))
+    ben.core.autoplay = "random"
+    net.play_to_end(nodes)
+    assert len({n.game.digest() for n in nodes}) == 1

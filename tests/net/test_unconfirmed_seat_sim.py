@@ -37,7 +37,7 @@ def test_a_seat_whose_laptop_gave_up_on_its_join_is_free_again_and_the_next_one_
     net.run_for(SEAT_CONFIRM_S)
     assert _seats(ana) == ["Ana"]  # ... and his seat is hers to give again
     left = [e for e in ana.kinds("away") if e.peer == ben.core.peer_id.hex()]
-    assert left and left[-1].left  # (her screen says he left)
+    assert left and left[-1].left and left[-1].unconfirmed  # (her screen says why)
     net.act(cy, cy.core.begin_join, ana.core.game_id, ana.core.peer_id, ana.addr, None, "")
     net.run_until(cy.core.seated, 10)
     net.act(cy, cy.core.set_ready, True)

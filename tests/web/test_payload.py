@@ -64,7 +64,8 @@ def test_the_story_is_its_end_and_the_countdowns_are_seconds_left():
     # (less the summaries of the moves since ours, which the story told a line above)
     told = [list(x) for x in state.story if x[0] != "summary"]
     assert len(told) < len(state.story) and data["story"] == told[-STORY_TAIL:]
-    assert data["countdowns"] == [{"kind": "draw", "text": "tile draw", "seconds": 10.0}]
+    assert data["countdowns"] == [{"kind": "draw", "text": "tile draw", "template": "",
+                                   "seconds": 10.0}]
     assert data["over"] and not data["decision"]["moves"]
 
 

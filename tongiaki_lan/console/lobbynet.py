@@ -258,7 +258,11 @@ class LobbyNet:
             pass  # (the table, asked for the seat back, is heard or not: no news here; a
             # playtest's screen flapped "away" and "back" at each refusal of the seat)
         elif k in ("away", "back"):
-            if d.get("left"):
+            if d.get("unconfirmed"):  # (it said "Joe is away.", then "Joe left.", of a
+                # laptop that never knew it sat here: its join gave up before our answer)
+                text = _("{name}'s laptop did not answer the table: their seat is free "
+                         "again.")
+            elif d.get("left"):
                 text = _("{name} left.")
             else:
                 text = _("{name} is away.") if k == "away" else _("{name} is back.")

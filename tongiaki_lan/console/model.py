@@ -320,9 +320,16 @@ class TableModel:
         if left is not None:
             p = f.game.pending
             who = f.names[p.seat] if p is not None and p.seat is not None else ""
-            text = _("Waiting for {name} to come back — in {s} s replace {name} gives the "
-                     "seat to a bot").format(name=who, s=math.ceil(left))
-            out.append(Countdown("replace", text, now + left, who=who))
+            if p is not None and p.seat is not None and f.seats[p.seat].idle:
+                # (their laptop is here: nothing of theirs is to come back)
+                text = _("Waiting for {name} to play — in {s} s replace {name} gives the "
+                         "seat to a bot").format(name=who, s=math.ceil(left))
+            else:
+                text = _("Waiting for {name} to come back — in {s} s replace {name} gives "
+                         "the seat to a bot").format(name=who, s=math.ceil(left))
+            template = _("in {s} s replace {name} gives the seat to a bot").format(
+                name=who, s="{s}")
+            out.append(Countdown("replace", text, now + left, who=who, template=template))
         waking = f.waking_text()
         if waking:
             out.append(Countdown("wake", waking, now))
@@ -347,7 +354,7 @@ class TableModel:
             SeatView(index=i, name=names[i], label=labels[i], colour=g.colours[i],
                      letter=LETTERS[cids[i]], colour_name=colour_name(g.colours[i]),
                      driver=_driver(s), local=s.local, viewer=i in viewer,
-                     this_laptop=s.local or s.this_laptop, away=s.away,
+                     this_laptop=s.local or s.this_laptop, away=s.away, idle=s.idle,
                      left=i in left_seats, expelled=i in expelled_seats,
                      score=scores[g.colours[i]],
                      ships_in_reserve=g.reserve(i),

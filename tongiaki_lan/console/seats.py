@@ -26,6 +26,8 @@ class Seat:
     # this laptop's seat, whoever plays it: its player, or its bot (the page of a headless
     # node, whose seat is not this keyboard's)
     this_laptop: bool = False
+    # away because they do not play, though their laptop is here (`NodeCore.not_playing`)
+    idle: bool = False
 
 
 HUMAN_KINDS = ("human", "remote")

@@ -60,6 +60,8 @@ class SeatView:
     # the page of a bot laptop marked no seat as its own)
     this_laptop: bool = False
     away: bool = False
+    # away because they do not play, their laptop here: "Waiting for Ben to play"
+    idle: bool = False
     left: bool = False  # gone for good (its seat played by the table's bot)
     expelled: bool = False  # gone for good because the table expelled its laptop
     score: int = 0  # the score as it stands (E2); final points are in `final`
@@ -121,6 +123,10 @@ class Countdown:
     ends_at: float  # monotonic seconds (views compute what is left)
     who: str = ""  # whom it waits for, by name ("Ana, Ben")
     endless: bool = False  # a draw waiting for the last who draw: no end, they must return
+    # the words with `{s}` where the seconds left go, for a view that counts them itself
+    # (the board page); "": `text`, the seconds after it. The page showed `text`'s
+    # seconds as of the state it was sent, then its own: "in 42 s … (29 s)"
+    template: str = ""
 
 
 @dataclass(frozen=True, slots=True)

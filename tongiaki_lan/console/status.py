@@ -130,12 +130,32 @@ def status_line(state: TableState, typed: str = "", now: float | None = None,
         # thinking: say that the game waits for his return, and the way out)
         c = countdown(state, "replace")
         left = seconds_left(c, now) if c is not None else 0.0
-        if left > 0:  # (`replace` typed early was refused: say when it will do)
+        if left > 0 and not line:  # (the page counts the seconds down itself, below:
+            # it showed these, as of the state it was sent, above its own)
+            # (named as the page names whom the decision waits for, `Ben (R)`: it added
+            # that after a line that named them already)
+            text = (_("Waiting for {name} to play") if seat.idle
+                    else _("Waiting for {name} to come back")).format(
+                name=f"{seat.label} ({seat.letter})")
+        elif seat.idle and left > 0:  # (their laptop is here, they do not play: a player
+            # sat beside Ben read that the game waited for him "to come back")
+            text = _("Waiting for {name} to play — in {s} s replace {name} gives the seat "
+                     "to a bot").format(name=seat.name, s=math.ceil(left))
+        elif seat.idle:
+            text = _("Waiting for {name} to play — replace {name} gives the seat to a "
+                     "bot").format(name=seat.name)
+        elif left > 0:  # (`replace` typed early was refused: say when it will do)
             text = _("Waiting for {name} to come back — in {s} s replace {name} gives "
                      "the seat to a bot").format(name=seat.name, s=math.ceil(left))
         else:
             text = _("Waiting for {name} to come back — replace {name} gives the seat "
                      "to a bot").format(name=seat.name)
+    if (seat is not None and seat.this_laptop and seat.idle and seat.driver == "bot"
+            and not watching):
+        # (a bot plays our seat since we did not play: the line said "Ben — bot (normal)
+        # (R) is thinking…" on Ben's own screen, and nothing of how to play it again)
+        text = (_("{text} — resume plays your seat again") if line else
+                _("{text} — in the console, resume plays your seat again")).format(text=text)
     if watching and not state.over:  # no seat: whose decision it is, no prompt
         followed = state.followed or None
         seats = ", ".join(state.open_seats)

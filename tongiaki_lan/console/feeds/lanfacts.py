@@ -117,11 +117,15 @@ def seats_of(node, gone: set[str] | frozenset[str] = frozenset(),
             # runs a bot (this one's too, on the page of a headless node: `own_bot`)
             kind = s.plays
             laptop_bot = True
+        away = (s.owner not in present and s.owner.hex() not in gone
+                and not (i < len(left) and left[i]))
+        not_playing = getattr(node, "not_playing", None)  # (a stand-in node without it)
         out.append(Seat(s.name, s.colour, kind,
                         local=mine and s.kind != "bot" and not s.bot and not laptop_bot,
-                        away=(s.owner not in present and s.owner.hex() not in gone
-                              and not (i < len(left) and left[i])), laptop_bot=laptop_bot,
-                        this_laptop=mine and s.kind == "human"))
+                        away=away, laptop_bot=laptop_bot,
+                        this_laptop=mine and s.kind == "human",
+                        idle=((away or mine) and not_playing is not None
+                              and not_playing(s.owner))))
     return out
 
 

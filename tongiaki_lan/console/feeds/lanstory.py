@@ -14,7 +14,7 @@ import time
 
 from tongiaki_lan.i18n import _
 from tongiaki_lan.net.protocol.handover import handed
-from tongiaki_lan.net.protocol.settings import HANDOVER_BOT, IDLE_AFTER_S
+from tongiaki_lan.net.protocol.settings import HANDOVER_BOT, IDLE_AFTER_S, IDLE_AGAIN_S
 
 from ..networds import net_reason
 from ..seats import Seat, colour_name, kind_label, seat_label
@@ -53,6 +53,7 @@ class LanStory:
         # follows (for good / back soon) replaces rather than contradicts
         self._left_line: dict[str, int] = {}
         self._back_line: dict[str, int] = {}  # peer -> its "is back." line, for `reclaimed`
+        self._idle_seats: set[int] = set()  # our seats a bot plays since we did not play
         # peer -> when it was told back (or rejoined), not away since
         self._back_told: dict[str, float] = {}
         self.last_drawer_said = False  # "Only Ana's laptop still draws the tiles" told
@@ -145,6 +146,10 @@ class LanStory:
             self._guest_events(k, d)
         elif k in ("away", "back"):
             self._presence_line(k, d)
+        elif k == "not_playing":
+            self.lines.append(("bad", _("You have not played for a while: the others count "
+                                        "you as away, and may soon give your seat to a bot. "
+                                        "Play, and it stays yours.")))
         elif k == "unheard" and d.get("unheard"):
             self.lines.append(("bad", _(
                 "The others do not hear this laptop, though it hears them (a firewall, or "
@@ -156,6 +161,13 @@ class LanStory:
             pass  # (said by "left for good": the table waits for nobody, a bot plays)
         elif k == "draw_dropped" and (d.get("peer") or "") in f.gone:
             pass  # (a goodbye for good leaves the draws too: nothing went wrong)
+        elif k == "waiting" and d.get("idle"):
+            # (their laptop is here: "to come back … once they have been away" read as
+            # if they had gone)
+            self.lines.append(("info", _("Waiting for {name} to play… (replace {who} gives "
+                                         "the seat to a bot in {limit} s)").format(
+                name=d.get("name", "?"), who=d.get("name", "NAME"),
+                limit=round(self.node.core.handover_limit()))))
         elif k == "waiting":
             # (the wait is this laptop's: a minute, or `--handover S`; "a minute" was said
             # of a 30 s wait too)
@@ -164,7 +176,15 @@ class LanStory:
                                          "s)").format(
                 name=d.get("name", "?"), who=d.get("name", "NAME"),
                 limit=round(self.node.core.handover_limit()))))
+        elif k == "handover" and f.is_mine(d.get("seat")) and d.get("again"):
+            # (the second time it waited 30 s, not the two minutes the line said)
+            self._idle_seats.add(d["seat"])
+            self.lines.append(("bad", _("You did not play for {seconds} s again: a bot ({bot}) "
+                                        "plays your seat now, so the table goes on. Type "
+                                        "resume to play it again.").format(
+                seconds=round(IDLE_AGAIN_S), bot=kind_label(d["bot"]))))
         elif k == "handover" and f.is_mine(d.get("seat")) and d.get("idle"):
+            self._idle_seats.add(d["seat"])
             # (this laptop was here all along: nothing comes back by itself)
             self.lines.append(("bad", _("You did not play for {minutes} min: a bot ({bot}) "
                                         "plays your seat now, so the table goes on. Type "
@@ -440,6 +460,12 @@ class LanStory:
                 self._left.add(peer)
                 self.lines.append(("info", _("{name} left the table.").format(name=name)))
             return
+        if kind == "away" and d.get("again"):
+            # (the second time it waited 30 s, not the two minutes the line said)
+            self.lines.append(("info", _("{name} has not played for {seconds} s again: the "
+                                         "table counts them as away.").format(
+                name=name, seconds=round(IDLE_AGAIN_S))))
+            return
         if kind == "away" and d.get("idle"):
             # (their laptop is here, and follows the game: "is away" read as a lost Wi-Fi)
             self.lines.append(("info", _("{name} has not played for {minutes} min: the table "
@@ -480,6 +506,13 @@ class LanStory:
         """A seat given back to its player. (A newcomer taking a seat a bot played is told
         so too: `seat_taken`, which follows, takes this line back.)"""
         lb = self.node.lobby
+        if self.facts.is_mine(d["seat"]) and d["seat"] in self._idle_seats:
+            # (given back at `resume`: "the bot that played it while you were away" was
+            # said to a player who had been at the table all along)
+            self._idle_seats.discard(d["seat"])
+            self.lines.append(("good", _("Your seat is yours again: the bot that played it "
+                                         "stops.")))
+            return
         if self.facts.is_mine(d["seat"]):
             # (our own seat: "Dee is back" read as if about someone else; after a
             # sleep, below the moves missed meanwhile)

@@ -132,7 +132,7 @@ def state_payload(state: TableState, now: float | None = None) -> dict[str, Any]
         "left": list(state.left),
         "watchers": list(state.watchers),
         "open_seats": list(state.open_seats),
-        "countdowns": [{"kind": c.kind, "text": c.text,
+        "countdowns": [{"kind": c.kind, "text": c.text, "template": c.template,
                         "seconds": max(0, round(c.ends_at - now, 1))}
                        for c in state.countdowns],
         "replay": None if replay is None else {

@@ -900,6 +900,9 @@ class Node:
     def hears_nobody(self) -> bool:
         return self.core.hears_nobody()
 
+    def not_playing(self, peer: bytes) -> bool:
+        return self.core.not_playing(peer)
+
     def coordinator(self) -> bytes:
         return self.core.coordinator()
 

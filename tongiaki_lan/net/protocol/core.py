@@ -397,6 +397,8 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
         # only), and how often that happened to each (`_idle`)
         self._idle_handed: set[bytes] = set()
         self._idle_strikes: dict[bytes, int] = {}
+        self._asked_back = False  # `reclaim` asked for our seat; the bot still plays it
+        self._told_not_playing = False  # NotPlaying said for the decision pending
         self.presence = Presence()
         self._progress: dict[bytes, int] = {}
         # member -> (when, our move count then) since its heartbeats say it is behind
@@ -764,6 +766,12 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
         return ((mark is not None and self.now - mark[0] > STUCK_AFTER_S)
                 or peer in self._idle_handed or self._idle(peer))
 
+    def not_playing(self, peer: bytes) -> bool:
+        """Whether `peer` counts as away because it does not play (`_idle`), or a bot
+        plays its seat for that reason until it asks for it back: its laptop is here.
+        The screens say "Waiting for Ben to play", not "to come back"."""
+        return self._idle(peer) or peer in self._idle_handed
+
     def _idle(self, peer: bytes, lobby: Lobby | None = None) -> bool:
         """Whether the decision pending is a seat of `peer` that its player has not made
         for IDLE_AFTER_S (IDLE_AGAIN_S once a bot played that seat for this reason), as
@@ -983,10 +991,17 @@ class NodeCore(MoveSync, DrawSync, LateChains, SeedAgreement, LobbySync, Handove
             if away:
                 self._withholders.discard(peer)  # gone quiet: a differing game is a fork
                 self._log_away(peer)
-                self._emit(E.Away(peer.hex(), self.peer_name(peer), False,
-                                  self._idle(peer) or peer in self._idle_handed))
+                idle = self._idle(peer) or peer in self._idle_handed
+                self._emit(E.Away(peer.hex(), self.peer_name(peer), False, idle,
+                                  again=idle and bool(self._idle_strikes.get(peer))))
             else:
                 self._emit(E.Back(peer.hex(), self.peer_name(peer)))
+        if self._idle(self.peer_id) != self._told_not_playing:
+            # (our own decision has waited as long as the others wait: the player, if
+            # there, learns it before their seat goes to a bot, not after)
+            self._told_not_playing = not self._told_not_playing
+            if self._told_not_playing:
+                self._emit(E.NotPlaying())
         deaf = self.hears_nobody()
         if self._deaf and not deaf:
             self._heard_again_at = now

@@ -195,6 +195,7 @@ class Waiting(NodeEvent):
     kind: ClassVar[str] = "waiting"
     seat: int
     name: str
+    idle: bool = False  # their laptop is here, but they do not play (`NodeCore._idle`)
 
 
 @dataclass(frozen=True)
@@ -204,6 +205,11 @@ class Away(NodeEvent):
     name: str
     left: bool
     idle: bool = False  # here, but did not play the decision that waits for them
+    # (with `idle`) not for the first time: they were given IDLE_AGAIN_S, not IDLE_AFTER_S
+    again: bool = False
+    # (with `left`) its laptop never acknowledged the lobby that seated it: it gave up on
+    # its join before the table's answer came, and the seat is free again
+    unconfirmed: bool = False
 
 
 @dataclass(frozen=True)
@@ -211,6 +217,15 @@ class Back(NodeEvent):
     kind: ClassVar[str] = "back"
     peer: str
     name: str
+
+
+@dataclass(frozen=True)
+class NotPlaying(NodeEvent):
+    """This node's own player has let their decision wait IDLE_AFTER_S (IDLE_AGAIN_S
+    after a first time): the others count them as away now, and may give their seat to
+    a bot. Said once a decision, on this node only: its player may still be there."""
+
+    kind: ClassVar[str] = "not_playing"
 
 
 @dataclass(frozen=True)
@@ -246,6 +261,8 @@ class SeatHandedOver(NodeEvent):
     # its player was here but did not play (`NodeCore._idle`): the seat is theirs again
     # when they ask for it (`resume`), not when their laptop is heard
     idle: bool = False
+    # (with `idle`) not for the first time: they were given IDLE_AGAIN_S, not IDLE_AFTER_S
+    again: bool = False
 
 
 @dataclass(frozen=True)

@@ -181,11 +181,14 @@ class Handover:
             if not handed(a) and handed(b):
                 driver = self._driver(i)
                 idle = self._idle(b.owner, old)  # (here, but did not play: `_idle`)
+                again = bool(self._idle_strikes.get(b.owner))
                 if idle:
                     self._idle_handed.add(b.owner)
                     self._idle_strikes[b.owner] = self._idle_strikes.get(b.owner, 0) + 1
+                if b.owner == self.peer_id:
+                    self._asked_back = False
                 self._emit(E.SeatHandedOver(i, b.name, b.bot, driver.hex(),
-                                            self.peer_name(driver), idle))
+                                            self.peer_name(driver), idle, idle and again))
                 log.info("%s's seat is played by a bot (%s) from now on%s", b.name, b.bot,
                          " (they did not play)" if idle else "")
             elif handed(a) and not handed(b) and a.owner == b.owner:  # (else: taken)
@@ -193,6 +196,7 @@ class Handover:
                 self._emit(E.SeatReclaimed(i, b.name))
                 if b.owner == self.peer_id:
                     self._your_turn = None
+                    self._asked_back = False
 
     def reclaim(self, now: float) -> None:
         """Ask for our seat back from the bot that plays it because we did not play
@@ -205,6 +209,7 @@ class Handover:
         if not mine:
             raise ValueError(NOT_HANDED)
         self._idle_handed.discard(self.peer_id)
+        self._asked_back = True
         for s in mine:
             self._broadcast(AddBot(s.bot, s.colour))
 

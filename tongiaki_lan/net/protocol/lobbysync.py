@@ -119,7 +119,8 @@ class LobbySync:
                          "elsewhere)", name, SEAT_CONFIRM_S)
                 self.links.forget(peer)
                 self.presence.left(peer, self.now)  # (as if it had said LEAVE: it did not
-                self._emit(E.Away(peer.hex(), name, True))  # know it sat here)
+                self._emit(E.Away(peer.hex(), name, True,  # know it sat here)
+                                  unconfirmed=True))
                 self._install_lobby(freed, broadcast=True)
                 lb = self.lobby
 

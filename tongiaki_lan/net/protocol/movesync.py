@@ -72,9 +72,14 @@ NO_GAME = N_("no game in progress")
 STOPPED = N_("game stopped: {reason}")
 REVEALING = N_("a tile is being revealed")
 BOT_PLAYS_YOURS = N_("a bot plays your seat until the others see you are back")
+# (a seat handed because its player did not play: nobody waits for them to be seen back)
+BOT_PLAYS_IDLE = N_("a bot plays your seat since you did not play: resume plays it again")
+BOT_ENDS_ITS_DECISION = N_("you asked for your seat back: the bot makes this decision, the "
+                           "next is yours")
 NOT_YOURS = N_("it is {name}'s decision, not yours")
 WAKING = N_("asking the table what happened while this computer was away")
-REFUSALS = (NO_GAME, STOPPED, REVEALING, BOT_PLAYS_YOURS, NOT_YOURS, WAKING)
+REFUSALS = (NO_GAME, STOPPED, REVEALING, BOT_PLAYS_YOURS, NOT_YOURS, WAKING, BOT_PLAYS_IDLE,
+            BOT_ENDS_ITS_DECISION)
 
 
 class MoveSync:
@@ -96,6 +101,11 @@ class MoveSync:
             raise ValueError(REVEALING)
         seat = self.lobby.seats[d.seat]
         if self._driver(d.seat) != self.peer_id:
+            if handed(seat) and seat.owner == self.peer_id and self._asked_back:
+                raise ValueError(BOT_ENDS_ITS_DECISION)
+            if handed(seat) and seat.owner == self.peer_id and self.peer_id in self._idle_handed:
+                raise ValueError(BOT_PLAYS_IDLE)  # (a typed move read "until the others see
+                # you are back" to a player who had been at the table all along)
             if handed(seat) and seat.owner == self.peer_id:
                 raise ValueError(BOT_PLAYS_YOURS)
             raise ValueError(NOT_YOURS.format(name=seat.name))
@@ -189,7 +199,7 @@ class MoveSync:
             idx = len(self.game.moves)
             if self._waiting_noted != idx:
                 self._waiting_noted = idx
-                self._emit(E.Waiting(seat, s.name))
+                self._emit(E.Waiting(seat, s.name, self.not_playing(s.owner)))
 
     def _play_local(self, move: Move) -> None:
         g = self.game

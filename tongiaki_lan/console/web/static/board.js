@@ -520,7 +520,10 @@
       const gone = (performance.now() - started) / 1000;
       for (const { c, node } of items) {
         const left = Math.max(0, Math.ceil(c.seconds - gone));
-        node.textContent = `${c.text} (${fmt(words.seconds, { n: left })})`;
+        // (the words with the seconds in them, when it has them: "in 42 s" as of the
+        // state it came with, then "(29 s)" counted here, read as two waits)
+        node.textContent = c.template ? fmt(c.template, { s: left })
+          : `${c.text} (${fmt(words.seconds, { n: left })})`;
       }
     };
     tick();
