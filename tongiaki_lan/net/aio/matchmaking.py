@@ -136,6 +136,13 @@ async def join_or_create(node: Node, disc: Discovery, game: str, players: int,
         if isinstance(action, T.Join):
             await _join(node, infos[action.table.game_id], action.table, seeker, passphrase,
                         colour)
+            if node.lobby is None:
+                # not let in, and at no table: the advert kept for the table we left
+                # (`leave_game(keep_advert=True)`) must go, or it shows a table nobody sits
+                # at. At a party of ten, four laptops that had each left theirs to merge
+                # into another that was being left too chased one another's empty tables
+                # for 90 s, each knock unanswered, and none opened a table
+                await disc.withdraw()
             continue
         if seeker.settled(now, mine):
             if not settled:
