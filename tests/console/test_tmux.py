@@ -165,10 +165,12 @@ def _take_hint(pane) -> None:
         pane.send("C-u", "hint", "Enter")
         screen = pane.wait_for(lambda s: "Hint:" in s and s.rstrip("\n").splitlines()[-1]
                                .strip() not in (">", "> hint"), what="a hint")
-    said = (_status(screen), _hint_row(screen))
+    said = (_status(screen), _hint_row(screen), _log(screen))
     pane.send("Enter")
-    # played: its "Hint:" row has gone, or is another's (the next landing's, at once)
-    pane.wait_for(lambda s: (_status(s), _hint_row(s)) != said or "Hint:" not in s,
+    # played: its "Hint:" row has gone, or is another's (the next landing's, at once), or
+    # the log told the move: a group that bounced back to the same island met the very same
+    # landing and hint again (a CI run waited 30 s there for a change that had come)
+    pane.wait_for(lambda s: (_status(s), _hint_row(s), _log(s)) != said or "Hint:" not in s,
                   what="the hint to be played")
 
 
