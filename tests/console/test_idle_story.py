@@ -6,6 +6,8 @@ the idle limit cut to seconds (it is two minutes)."""
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 
 from tongiaki_lan import i18n
@@ -22,6 +24,26 @@ def english_afterwards():
     i18n.use("en")
 
 
+@contextlib.asynccontextmanager
+async def idle_table(tmp_path):
+    """Three real nodes on 127.0.0.1 in a game, each with its console's session, bots
+    moving every 50 ms; the third one's player stops playing (its laptop stays, and
+    follows the game). Yields (nodes, sessions); all closed at the end."""
+    nodes = await make_table(3, tmp_path)
+    sessions = []
+    try:
+        await nodes[0].wait_for(lambda: all(nd.game is not None for nd in nodes), 30)
+        sessions.extend(LanSession(nd) for nd in nodes)
+        for nd in nodes:
+            nd.bot_delay = 0.05
+        nodes[2].core.autoplay = None  # here, following the game, but nobody plays
+        yield nodes, sessions
+    finally:
+        for s in sessions:
+            await s.close()
+        await close_all(nodes)
+
+
 @pytest.mark.parametrize(("lang", "theirs", "handed_word", "mine"), [
     ("en", "p2 has not played for 2 min: the table counts them as away.",
      "p2 did not play for a while", "Type resume to play it again."),
@@ -34,17 +56,9 @@ async def test_the_others_replace_a_player_who_does_not_play_and_resume_gives_it
     monkeypatch.setattr(lanstory, "IDLE_AFTER_S", 120.0)  # (what the lines say)
     monkeypatch.setattr(handover, "HANDOVER_AFTER_S", 1.0)  # (`replace` after a second)
     i18n.use(lang)
-    nodes = await make_table(3, tmp_path)
-    idle = nodes[2]
-    sessions = []
-    try:
-        await nodes[0].wait_for(lambda: all(nd.game is not None for nd in nodes), 30)
-        sessions = [LanSession(nd) for nd in nodes]
-        for nd in nodes:
-            nd.bot_delay = 0.05
-        idle.core.autoplay = None  # here, following the game, but nobody plays
+    async with idle_table(tmp_path) as (nodes, sessions):
+        host, idle = nodes[0], nodes[2]
         seat = idle.core.my_seats()[0]
-        host = nodes[0]
         await host.wait_for(lambda: host.core.presence.is_absent(idle.peer_id), 60)
         text = "\n".join(line for _, line in sessions[0].lines)
         assert theirs in text and "p2 is away" not in text, text[-800:]
@@ -60,10 +74,6 @@ async def test_the_others_replace_a_player_who_does_not_play_and_resume_gives_it
         idle.core.autoplay = "random"
         await play_to_end(nodes, timeout=120)
         assert len({nd.game.digest() for nd in nodes}) == 1
-    finally:
-        for s in sessions:
-            await s.close()
-        await close_all(nodes)
 
 
 async def test_resume_with_no_bot_in_the_seat_says_so(tmp_path):
@@ -89,16 +99,8 @@ async def test_the_others_wait_for_an_idle_player_to_play_not_to_come_back(tmp_p
     from tongiaki_lan.console.status import status_line
 
     monkeypatch.setattr(core, "IDLE_AFTER_S", 3.0)
-    nodes = await make_table(3, tmp_path)
-    idle = nodes[2]
-    sessions = []
-    try:
-        await nodes[0].wait_for(lambda: all(nd.game is not None for nd in nodes), 30)
-        sessions = [LanSession(nd) for nd in nodes]
-        for nd in nodes:
-            nd.bot_delay = 0.05
-        idle.core.autoplay = None
-        host = nodes[0]
+    async with idle_table(tmp_path) as (nodes, sessions):
+        host, idle = nodes[0], nodes[2]
         await host.wait_for(lambda: host.core.presence.is_absent(idle.peer_id), 60)
         await host.wait_for(lambda: any("Waiting for p2" in line
                                         for _, line in sessions[0].lines), 10)
@@ -109,10 +111,6 @@ async def test_the_others_wait_for_an_idle_player_to_play_not_to_come_back(tmp_p
         # (the page's: its countdown, below, counts the seconds)
         assert state.status == "Waiting for p2 — bot (random) (G) to play", state.status
         assert [s.idle for s in state.seats] == [False, False, True]
-    finally:
-        for s in sessions:
-            await s.close()
-        await close_all(nodes)
 
 
 async def test_the_second_time_the_lines_say_the_shorter_wait_and_resume_says_no_away(
@@ -127,19 +125,12 @@ async def test_the_second_time_the_lines_say_the_shorter_wait_and_resume_says_no
     monkeypatch.setattr(lanstory, "IDLE_AFTER_S", 120.0)
     monkeypatch.setattr(lanstory, "IDLE_AGAIN_S", 30.0)
     monkeypatch.setattr(handover, "HANDOVER_AFTER_S", 1.0)
-    nodes = await make_table(3, tmp_path)
-    idle, host = nodes[2], nodes[0]
-    sessions = []
+    async with idle_table(tmp_path) as (nodes, sessions):
+        host, idle = nodes[0], nodes[2]
 
-    def said(i: int, text: str) -> bool:
-        return any(text in line for _, line in sessions[i].lines)
+        def said(i: int, text: str) -> bool:
+            return any(text in line for _, line in sessions[i].lines)
 
-    try:
-        await host.wait_for(lambda: all(nd.game is not None for nd in nodes), 30)
-        sessions = [LanSession(nd) for nd in nodes]
-        for nd in nodes:
-            nd.bot_delay = 0.05
-        idle.core.autoplay = None
         seat = idle.core.my_seats()[0]
         for strike in (1, 2):
             await host.wait_for(lambda: host.core.presence.is_absent(idle.peer_id), 60)
@@ -162,10 +153,6 @@ async def test_the_second_time_the_lines_say_the_shorter_wait_and_resume_says_no
             "Your seat is yours again: the bot that played it stops.",
             "You did not play for 30 s again: a bot (normal) plays your seat now, so the "
             "table goes on. Type resume to play it again."], mine
-    finally:
-        for s in sessions:
-            await s.close()
-        await close_all(nodes)
 
 
 async def test_the_idle_player_is_told_before_the_bot_comes_and_how_to_play_again(
@@ -180,15 +167,8 @@ async def test_the_idle_player_is_told_before_the_bot_comes_and_how_to_play_agai
 
     monkeypatch.setattr(core, "IDLE_AFTER_S", 3.0)
     monkeypatch.setattr(handover, "HANDOVER_AFTER_S", 1.0)
-    nodes = await make_table(3, tmp_path)
-    idle, host = nodes[2], nodes[0]
-    sessions = []
-    try:
-        await host.wait_for(lambda: all(nd.game is not None for nd in nodes), 30)
-        sessions = [LanSession(nd) for nd in nodes]
-        for nd in nodes:
-            nd.bot_delay = 0.05
-        idle.core.autoplay = None
+    async with idle_table(tmp_path) as (nodes, sessions):
+        host, idle = nodes[0], nodes[2]
         seat = idle.core.my_seats()[0]
         warning = ("You have not played for a while: the others count you as away, and may "
                    "soon give your seat to a bot. Play, and it stays yours.")
@@ -205,7 +185,3 @@ async def test_the_idle_player_is_told_before_the_bot_comes_and_how_to_play_agai
         assert state.status.endswith("— in the console, resume plays your seat again")
         others = status_line(TableModel(sessions[1]).state)[1]
         assert "resume" not in others, others
-    finally:
-        for s in sessions:
-            await s.close()
-        await close_all(nodes)

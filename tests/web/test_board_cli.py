@@ -21,7 +21,9 @@ REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.tmux
 
 
-async def test_solo_board_then_replay_board_from_the_command_line(browser, tmp_path):
+def _noting_browser(tmp_path):
+    """A home of the test's own, and a "browser" that only notes each address it is
+    asked to open: (home, the file of addresses, the environment for the command)."""
     home = tmp_path / "home"
     noted = tmp_path / "opened"
     script = tmp_path / "browser.sh"
@@ -29,6 +31,11 @@ async def test_solo_board_then_replay_board_from_the_command_line(browser, tmp_p
     script.chmod(0o755)
     env = {**os.environ, "TERM": "xterm-256color", "PYTHONPATH": str(REPO),
            "TONGIAKI_LAN_HOME": str(home), "BROWSER": str(script)}
+    return home, noted, env
+
+
+async def test_solo_board_then_replay_board_from_the_command_line(browser, tmp_path):
+    home, noted, env = _noting_browser(tmp_path)
     cmd = (f"{sys.executable} -m tongiaki_lan solo --bots 2 --bot random --pace 0 "
            "--seed cli-board --lang en --board")
     term = Terminal("board", cmd, env, str(tmp_path), width=120, height=36)
@@ -79,13 +86,7 @@ async def test_the_board_pages_address_stands_whole_to_be_copied(tmp_path, width
     """The log pane (32 columns at 80) cut the address mid-key ("http://" / "127.0.0.1:
     36683/#449z_anpB5v7l" / …), so it could be neither copied nor clicked: it stands
     whole on the message line, as wide as the terminal, and `board` says it again."""
-    home = tmp_path / "home"
-    noted = tmp_path / "opened"
-    script = tmp_path / "browser.sh"
-    script.write_text(f"#!/bin/sh\necho \"$1\" >> {noted}\n")
-    script.chmod(0o755)
-    env = {**os.environ, "TERM": "xterm-256color", "PYTHONPATH": str(REPO),
-           "TONGIAKI_LAN_HOME": str(home), "BROWSER": str(script)}
+    home, noted, env = _noting_browser(tmp_path)
     cmd = (f"{sys.executable} -m tongiaki_lan solo --bots 2 --bot random --pace 0 "
            "--seed copy-url --lang en --board --no-record")
     term = Terminal(f"url{width}", cmd, env, str(tmp_path), width=width, height=height)
