@@ -109,14 +109,19 @@ def test_a_countdown_is_said_when_it_starts_not_as_it_counts():
     assert view.lines(state) == [] and view.lines(waits)  # ended, then a new one: said
 
 
-async def test_our_landing_is_said_with_the_hints_landing_and_its_reason():
-    game = _game_at(lambda g: g.pending is not None and g.pending.kind == D.LANDING)
+def _ours(game):
+    """Ana, Ben and Cy at `game`, the decision pending this keyboard's: its session, its
+    table model and a line mode to type into (the input not yet attached)."""
     seat = game.pending.seat
     session = GameSession(game, [Seat(n, c, local=i == seat) for i, (n, c) in
                                  enumerate(zip(["Ana", "Ben", "Cy"], game.colours,
                                                strict=True))])
-    model = TableModel(session)
-    line = PlainLine()
+    return session, TableModel(session), PlainLine()
+
+
+async def test_our_landing_is_said_with_the_hints_landing_and_its_reason():
+    game = _game_at(lambda g: g.pending is not None and g.pending.kind == D.LANDING)
+    session, model, line = _ours(game)
     TableInput(model, line)  # (asks the hint for our landing by itself)
     view = LineView()
     await session.start()
@@ -284,12 +289,7 @@ async def test_a_single_full_beach_is_said_without_tab_and_the_terminal_keeps_it
     from tongiaki_lan.console.status import status_line
 
     game = _game_at(_one_full_beach, seed=b"one full beach")
-    seat = game.pending.seat
-    session = GameSession(game, [Seat(n, c, local=i == seat) for i, (n, c) in
-                                 enumerate(zip(["Ana", "Ben", "Cy"], game.colours,
-                                               strict=True))])
-    model = TableModel(session)
-    line = PlainLine()
+    session, model, line = _ours(game)
     TableInput(model, line)
     view = LineView()
     await session.start()

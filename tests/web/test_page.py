@@ -9,6 +9,7 @@ element, a selector, a text) or for the table to move."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import struct
@@ -483,15 +484,23 @@ async def _played_on(table: SoloTable, page, moves: int) -> None:
         await shows(page, len(table.game.moves))
 
 
-async def test_the_story_keeps_its_end_in_sight_when_its_box_gets_smaller(browser):
-    # (a hint shown above it made the box smaller and hid the move just told: "Since your
-    # last move:" stood last, the moves it lists out of sight)
+@contextlib.asynccontextmanager
+async def _story_told(browser):
+    """A solo table's page 560 pixels high, four of our moves played, the story at its
+    end: (table, page)."""
     table = SoloTable()
     async with serving(table) as server:
         page = await open_board(browser, server.url, len(table.game.moves))
         await page.set_viewport_size({"width": 1400, "height": 560})
         await _played_on(table, page, 4)
         await _story_at_its_end(page)
+        yield table, page
+
+
+async def test_the_story_keeps_its_end_in_sight_when_its_box_gets_smaller(browser):
+    # (a hint shown above it made the box smaller and hid the move just told: "Since your
+    # last move:" stood last, the moves it lists out of sight)
+    async with _story_told(browser) as (table, page):
         await page.set_viewport_size({"width": 1400, "height": 420})
         await _story_at_its_end(page)
 
@@ -500,12 +509,7 @@ async def test_the_story_follows_moves_that_come_faster_than_its_scrolling(brows
     # A scroll event read after the list had grown again (the next move came first, as a
     # LAN game's moves do) stopped the following for good: the story stood at turn 2
     # while the game was at turn 7. Here the list grows, then its scroll event comes.
-    table = SoloTable()
-    async with serving(table) as server:
-        page = await open_board(browser, server.url, len(table.game.moves))
-        await page.set_viewport_size({"width": 1400, "height": 560})
-        await _played_on(table, page, 4)
-        await _story_at_its_end(page)
+    async with _story_told(browser) as (table, page):
         await page.evaluate(
             "() => { const s = document.getElementById('story');"
             " for (let i = 0; i < 20; i++) s.append(document.createElement('li'));"

@@ -77,13 +77,7 @@ def final_rows(game: Game, names: Sequence[str], width: int = 0) -> list[tuple[s
     too, so the table shows both and their sum, the number the tie-break sentence quotes.
     """
     cids = game.colour_ids()
-    present = presence(game)
-    keys = game.ranking_keys()
-    islands = sorted({t for isl in present.values() for t in isl},
-                     key=lambda t: (-TILES[t].value, island_name(t)))
-    seats = range(len(cids))
-    beached = [game.on_board(s) for s in seats]
-    ships = [-keys[game.colours[s]][2] for s in seats]
+    grid = final_grid(game, names)  # (the numbers; here set in 47 columns)
     heads = [h[:6] for h in (_("pts"), _("isl"), _("brd"), _("kings"), _("s+k"))]
     widths = [max(4, len(h) + 1) for h in heads]  # a space between columns, at most 7
     # a bot's label (`Tangaroa — bot (search)`) whole where `width` leaves it room
@@ -96,13 +90,10 @@ def final_rows(game: Game, names: Sequence[str], width: int = 0) -> list[tuple[s
         return (f"{label:<{name_w}} {letter:1}"
                 + "".join(f"{v:>{w}}" for v, w in zip(values, widths, strict=True))).rstrip()
 
-    rows = [("head", decided_by(game, names)), ("", ""), ("head", _("Final score")),
+    rows = [("head", grid.decided), ("", ""), ("head", _("Final score")),
             ("head", row(player, "", heads))]
-    for s in seats:
-        k = keys[game.colours[s]]
-        rows.append(("", row(shown[s], LETTERS[cids[s]],
-                             (str(v) for v in (k[0], k[1], beached[s], ships[s] - beached[s],
-                                               ships[s])))))
+    for r in grid.players:
+        rows.append(("", row(shown[r.seat], LETTERS[cids[r.seat]], map(str, r.values))))
     rows.append(("", _("brd ships on beaches · s+k ships and kings (fewer wins a tie)")))
     if game.owners is not None:  # V1: what decides is the players' colours together
         rows += [("", ""), ("head", _("Two colours each: a player's colours together")),
@@ -116,9 +107,9 @@ def final_rows(game: Game, names: Sequence[str], width: int = 0) -> list[tuple[s
                              f"{k[0]:>{widths[0]}}{k[1]:>{widths[1]}}{-k[2]:>{widths[4]}}"))
     rows += [("", ""), ("head", f"{_('Island'):<14.14}" + "".join(f"{LETTERS[c]:>3}"
                                                                  for c in cids))]
-    for tid in islands:
-        rows.append(("", f"{island_name(tid)[:13]:<14}" + "".join(
-            f"{TILES[tid].value if tid in present[c] else '·':>3}" for c in cids)))
+    for isl in grid.islands:
+        rows.append(("", f"{isl.name[:13]:<14}" + "".join(
+            f"{isl.value if there else '·':>3}" for there in isl.present)))
     return rows
 
 
@@ -172,7 +163,7 @@ def final_grid(game: Game, names: Sequence[str]) -> FinalGrid:
     if game.owners is not None:  # V1: the players' colours together decide
         pkeys = V.ranking_keys(game)
         pbest = max(pkeys)
-        pairs = tuple((pname, V.player_letters(game, p), k[0], k[1], -k[2]) + ((k == pbest),)
+        pairs = tuple((pname, V.player_letters(game, p), k[0], k[1], -k[2], k == pbest)
                       for p, (pname, k) in enumerate(zip(V.player_names(game, names), pkeys,
                                                          strict=True)))
     return FinalGrid(
